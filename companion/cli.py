@@ -1,0 +1,64 @@
+"""The ``noah-companion`` command line.
+
+Each sub-command lives in its own module of :mod:`companion.commands` and exposes
+``register(subparsers)``, which adds its parser(s) and sets ``func`` (``args -> exit status``).
+Modules are discovered, so adding a command never edits this file. Command modules keep heavy
+imports (Kivy, OpenCV) inside their functions so that ``--help`` stays instant.
+
+Without a sub-command the touchscreen app starts (``--simulate`` for virtual cards and lights).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from companion import __version__, commands
+from companion.errors import UserError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="noah-companion",
+        description="Referee for the card game Noah: rules, camera, ferry lights and score track.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="start the app with virtual cards and lights (no camera or GPIO needed)",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        module.register(subparsers)
+    return parser
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    from companion.ui.app import run_app  # Kivy is imported only when the app starts
+
+    return run_app(simulate=args.simulate)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", _run_app)
+    try:
+        return int(func(args) or 0)
+    except UserError as error:
+        print(f"noah-companion: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `noah-companion replay LOG | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

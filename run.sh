@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The project's single entry point. It sets this machine up when needed (Debian packages and a
+# virtual environment in .venv, both from this repository's own lists), then runs a command:
+#
+#   ./run.sh demo        a whole simulated game through the real pipeline (no Pi, camera or screen)
+#   ./run.sh test        the whole test suite (lint + pytest), as CI runs it
+#   ./run.sh setup       only the set-up
+#   ./run.sh ARGS...     any noah-companion command, e.g. ./run.sh replay examples/three-players.jsonl
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")"
+
+# Debian 12 packages: zbar for pyzbar, poppler for rasterising sticker sheets in tests, Mesa and
+# Xvfb for Kivy without a screen, mtdev for Kivy's touch provider, DejaVu for the ♂/♀ glyphs.
+APT_PACKAGES=(libzbar0 poppler-utils xvfb xauth libgl1 libegl1 libgl1-mesa-dri libmtdev1
+              fonts-dejavu-core)
+VENV=.venv
+STAMP="$VENV/.installed"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+install_apt_packages() {
+    local missing=()
+    for pkg in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+    done
+    python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    say "Installing Debian packages: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+check_python() {
+    if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        echo "Python 3.11 or newer is needed (found: $(python3 --version 2>&1))." >&2
+        echo "On Debian 12 or Raspberry Pi OS Bookworm: sudo apt-get install python3" >&2
+        exit 1
+    fi
+}
+
+setup() {
+    check_python
+    install_apt_packages
+    local want
+    want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+    if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/noah-companion" ]; then
+        return 0
+    fi
+    say "Creating the virtual environment in $VENV (first run only)"
+    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -e ".[test]"
+    echo "$want" > "$STAMP"
+}
+
+run_tests() {
+    "$VENV/bin/ruff" check companion vision hardware tests
+    # Kivy renders offscreen through Mesa; its config and logs stay out of the home directory.
+    export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1
+    "$VENV/bin/python" -m pytest -q -n 2 "$@"
+}
+
+cmd=${1:-demo}
+[ $# -gt 0 ] && shift
+setup
+case "$cmd" in
+    setup) say "Set-up complete." ;;
+    test) run_tests "$@" ;;
+    demo) exec "$VENV/bin/noah-companion" demo "$@" ;;
+    *) exec "$VENV/bin/noah-companion" "$cmd" "$@" ;;
+esac
