@@ -1,0 +1,179 @@
+"""QR decoders behind one interface: ``decoder.decode(frame) -> list[Detection]``.
+
+Two real decoders: ``zxing`` (zxing-cpp) and ``zbar`` (pyzbar over libzbar0). A frame is a
+numpy array, grey (H×W) or BGR (H×W×3, as OpenCV and the capture sources give them), or a PIL
+image. Only QR codes are read (Micro QR, which zbar cannot read, is never printed on stickers).
+
+>>> import numpy as np, segno
+>>> dark = np.array(segno.make_qr("noah:1:cat:F#2").matrix, np.uint8)  # 1 = dark module
+>>> sticker = np.kron(np.pad(255 - 255 * dark, 4, constant_values=255), np.ones((4, 4), np.uint8))
+>>> [d.text for d in decode(sticker)]
+['noah:1:cat:F#2']
+>>> [d.text for d in make_decoder("zbar").decode(sticker)]
+['noah:1:cat:F#2']
+
+The default is ``zxing``: it reads more of the shared real photos and is several times faster
+(figures in docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.errors import VisionError
+from vision.events import Detection
+
+DEFAULT_DECODER = "zxing"
+
+
+class Decoder(Protocol):
+    """Anything that finds the QR codes in one frame."""
+
+    name: str
+
+    def decode(self, frame: Any) -> list[Detection]:
+        """Every QR code found in ``frame``, in no particular order (empty if none)."""
+        ...
+
+
+def to_gray(frame: Any) -> np.ndarray:
+    """The frame as a contiguous 8-bit grey numpy array (no copy if it already is one).
+
+    >>> to_gray(np.zeros((2, 3, 3), np.uint8)).shape
+    (2, 3)
+    """
+    image = np.asarray(frame)
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    if image.ndim == 3:
+        import cv2
+
+        code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+        image = cv2.cvtColor(image, code)
+    if image.ndim != 2:
+        raise ValueError(f"a frame must be grey or BGR, not of shape {image.shape}")
+    if image.dtype != np.uint8:
+        image = image.astype(np.uint8)
+    return np.ascontiguousarray(image)
+
+
+class ZxingDecoder:
+    """zxing-cpp: reads smaller and blurrier codes than zbar, and faster.
+
+    ``try_invert`` also reads light-on-dark codes; ``try_downscale`` also searches scaled-down
+    copies of large frames (helps with big, blurred codes); ``binarizer`` is one of zxing-cpp's
+    ``LocalAverage`` (default), ``GlobalHistogram``, ``FixedThreshold``.
+    """
+
+    name = "zxing"
+
+    def __init__(
+        self,
+        *,
+        try_invert: bool = True,
+        try_downscale: bool = True,
+        binarizer: str = "LocalAverage",
+    ) -> None:
+        import zxingcpp
+
+        self._read = functools.partial(
+            zxingcpp.read_barcodes,
+            formats=zxingcpp.BarcodeFormat.QRCode,
+            try_rotate=False,  # a QR code's finder patterns already give its orientation
+            try_invert=try_invert,
+            try_downscale=try_downscale,
+            binarizer=getattr(zxingcpp.Binarizer, binarizer),
+            text_mode=zxingcpp.TextMode.Plain,
+        )
+
+    def decode(self, frame: Any) -> list[Detection]:
+        found = []
+        for barcode in self._read(to_gray(frame)):
+            p = barcode.position
+            corners = tuple(
+                (float(c.x), float(c.y))
+                for c in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)
+            )
+            found.append(Detection(barcode.text, corners))
+        return found
+
+
+class ZbarDecoder:
+    """zbar through pyzbar, restricted to QR codes; needs Debian's ``libzbar0``.
+
+    zbar needs modules of about 3 px; ``upscale`` (a factor, e.g. 2) enlarges small frames first
+    so that 2 px modules read too, at about four times the cost.
+    """
+
+    name = "zbar"
+
+    def __init__(self, *, upscale: float = 1.0) -> None:
+        try:
+            from pyzbar import pyzbar
+        except ImportError as error:  # the shared library is missing, not the wheel
+            raise VisionError(
+                f"The zbar decoder cannot start ({error}).",
+                "Install it with 'sudo apt-get install --no-install-recommends libzbar0', "
+                "or choose the zxing decoder.",
+            ) from error
+        self._pyzbar = pyzbar
+        self._symbols = [pyzbar.ZBarSymbol.QRCODE]
+        self._upscale = upscale
+
+    def decode(self, frame: Any) -> list[Detection]:
+        gray = to_gray(frame)
+        scale = self._upscale
+        if scale != 1.0:
+            import cv2
+
+            gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        found = []
+        for symbol in self._pyzbar.decode(gray, symbols=self._symbols):
+            found.append(Detection(_zbar_text(symbol.data), _zbar_corners(symbol, scale)))
+        return found
+
+
+def _zbar_text(data: bytes) -> str:
+    # zbar already converts the QR's own encoding (ECI, Shift-JIS) to UTF-8.
+    return data.decode("utf-8", errors="replace")
+
+
+def _zbar_corners(symbol: Any, scale: float) -> tuple:
+    points = [(p.x / scale, p.y / scale) for p in symbol.polygon]
+    if len(points) != 4:  # zbar gives a convex hull; fall back on its upright rectangle
+        x, y, w, h = (v / scale for v in symbol.rect)
+        points = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    return tuple((float(x), float(y)) for x, y in points)
+
+
+DECODERS: dict[str, type] = {"zxing": ZxingDecoder, "zbar": ZbarDecoder}
+
+
+def make_decoder(name: str = DEFAULT_DECODER, **options: Any) -> Decoder:
+    """A new decoder by name (``zxing`` or ``zbar``), with that decoder's options.
+
+    >>> make_decoder("zxing").name
+    'zxing'
+    """
+    try:
+        cls = DECODERS[name]
+    except KeyError:
+        raise VisionError(
+            f"There is no QR decoder called '{name}'.",
+            f"Choose one of: {', '.join(DECODERS)}.",
+            key="name",
+        ) from None
+    return cls(**options)
+
+
+@functools.cache
+def _shared_decoder(name: str) -> Decoder:
+    return make_decoder(name)
+
+
+def decode(frame: Any, decoder: str = DEFAULT_DECODER) -> list[Detection]:
+    """The QR codes in one frame, with a shared decoder of that name (default ``zxing``)."""
+    return _shared_decoder(decoder).decode(frame)
