@@ -1,0 +1,912 @@
+"""The referee session: one game at a real table, headless.
+
+Camera events, touches and ferry buttons come in as *intents* (methods); the session validates
+each with the rules engine, writes it to the durable record (SQLite, committed) and only then
+applies it, drives the ferry lights and publishes a fresh :class:`SessionView` to its listeners.
+The Kivy app and ``noah-companion demo`` are both views over it.
+
+>>> import tempfile, pathlib
+>>> from companion.session.store import GameStore
+>>> session = Session(GameStore(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite"))
+>>> view = session.new_game(["Ana", "Ben", "Chloé"])
+>>> view.prompt.kind
+'choose_noah_start'
+>>> session.choose_noah_start(2).accepted
+True
+>>> session.view.prompt.text
+'Show the starting animal of ferry 1 to the camera.'
+
+Threads: every intent takes the session's lock, so camera callbacks (pipeline thread), touches
+(UI thread) and buttons (gpiozero thread) are applied one at a time, in arrival order. Listeners
+are called with the lock held, in order; they must return quickly (the UI schedules its redraw
+on its own thread).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.errors import UserError
+from companion.game.deck import HAND_SIZE, Deck, default_deck, format_ref, parse_ref
+from companion.game.options import Options
+from companion.session import record
+from companion.session.narrate import (
+    card_name,
+    describe,
+    ferries_phrase,
+    ferry_name,
+    plural,
+)
+from companion.session.prompts import (
+    ChooseCard,
+    ChooseFrogWeight,
+    ChooseNoahStart,
+    ChooseSnailSide,
+    ChooseStarter,
+    ChooseTarget,
+    EnterTears,
+    GameOver,
+    GiveCards,
+    MoveNoah,
+    PlayCard,
+    Prompt,
+    ScanHand,
+    ScanSetupCard,
+)
+from companion.session.reconcile import explain_undo
+from companion.session.store import GameStore
+from companion.session.view import Notice, SessionView
+from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
+
+Listener = Callable[[SessionView], None]
+MAX_NOTICES = 6
+FERRIES = 5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an intent did: ``accepted`` or not, with the sentence shown to the table and, for a
+    refusal by the rules, the TABLE-LOG reason code.
+
+    >>> Outcome(False, "It is Ben's turn.", "not_your_turn").accepted
+    False
+    """
+
+    accepted: bool
+    message: str = ""
+    reason: str | None = None
+
+
+@dataclass
+class _SetupDraft:
+    """A round's setup while it is being scanned (not yet an action of the record)."""
+
+    noah: int | None = None
+    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRIES)
+    starter: int | None = None
+
+    @property
+    def next_ferry(self) -> int | None:
+        return next((k for k, ref in enumerate(self.ferries) if ref is None), None)
+
+
+@dataclass
+class _PendingPlay:
+    """A card shown for a turn that still needs an answer (snail side, frog weight)."""
+
+    card: str
+    side: str | None = None
+
+
+class Session:
+    """The referee for one table: engine + durable record + lights + prompts + undo/redo.
+
+    ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything with
+    its methods) or ``None``; ``deck`` is the box's composition and ``deck_id`` the id printed
+    on its stickers. One game is open at a time: :meth:`new_game` or :meth:`resume`.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        lights: Any = None,
+        deck: Deck | None = None,
+        deck_id: str = DEFAULT_DECK_ID,
+    ) -> None:
+        self.store = store
+        self.lights = lights
+        self.deck = deck if deck is not None else default_deck()
+        self.deck_id = deck_id
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._game: Any = None
+        self._game_id: int | None = None
+        self._header: dict[str, Any] = {}
+        self._seq = 0
+        self._redo: list[Any] = []
+        self._round_scores: list[tuple[int, tuple[int, ...]]] = []  # (history length, tears)
+        self._reset_drafts()
+        self._notices: list[Notice] = []
+        self._reconciliation: tuple[str, ...] = ()
+        self._camera_ok = True
+        self._camera_message = ""
+        self._foreign_codes = 0
+        self._view = SessionView.empty(self._unfinished_ids())
+        if lights is not None and hasattr(lights, "when_ferry_pressed"):
+            lights.when_ferry_pressed = self.ferry_pressed
+
+    # -- publishing ------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(view)`` now and after every change; returns the unsubscriber."""
+        with self._lock:
+            self._listeners.append(listener)
+            listener(self._view)
+        return lambda: self._unsubscribe(listener)
+
+    def _unsubscribe(self, listener: Listener) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    @property
+    def view(self) -> SessionView:
+        """The latest published snapshot."""
+        return self._view
+
+    @property
+    def game(self) -> Any:
+        """The rules engine's game (read it, never push to it directly)."""
+        return self._game
+
+    def _publish(self) -> None:
+        self._view = self._build_view()
+        self._show_lights(self._view)
+        for listener in list(self._listeners):
+            listener(self._view)
+
+    def _notice(self, level: str, text: str, reason: str | None = None) -> None:
+        self._notices = [*self._notices, Notice(level, text, reason)][-MAX_NOTICES:]
+
+    # -- games -----------------------------------------------------------------------------
+
+    def unfinished_games(self) -> list:
+        """Games that can be resumed (newest first), as :class:`GameRecord` entries."""
+        return self.store.unfinished()
+
+    def _unfinished_ids(self) -> tuple[int, ...]:
+        return tuple(record.id for record in self.store.unfinished())
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        options: Options | Mapping[str, Any] | None = None,
+        *,
+        score_only: bool = False,
+    ) -> SessionView:
+        """Open a new game and write its header. At a table hands are hidden (R48), so
+        ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
+        Raises :class:`UserError` for bad players or options."""
+        options = _options(options, score_only)
+        players = _check_players(players)
+        with self._lock:
+            game = record.new_game(players, options, self.deck)
+            header = record.header(players, options, self.deck_id)
+            game_id = self.store.create_game(header, score_only=options.score_only)
+            self._open(game_id, header, game, redo=[], seq=0)
+            self._notice("info", f"New game for {', '.join(players)}.")
+            self._publish()
+            return self._view
+
+    def resume(self, game_id: int | None = None) -> SessionView:
+        """Reopen a stored game exactly where it was (the newest unfinished one by default):
+        its record is replayed through the engine, undo lines and redo stack included."""
+        with self._lock:
+            if game_id is None:
+                unfinished = self.store.unfinished()
+                if not unfinished:
+                    raise UserError("There is no unfinished game to resume.", "Start a new game.")
+                game_id = unfinished[0].id
+            header = self.store.header(game_id)
+            lines = self.store.lines(game_id)
+            game, redo = record.replay(header, lines, self.deck)
+            self._open(game_id, header, game, redo=redo, seq=len(lines))
+            self._round_scores = record.round_scores(header, lines, self.deck)
+            self._notice("info", f"Game {game_id} resumed where it stopped.")
+            self._publish()
+            return self._view
+
+    def close_game(self) -> None:
+        """Leave the open game; it stays in the record and can be resumed."""
+        with self._lock:
+            self._game = None
+            self._game_id = None
+            self._reset_drafts()
+            self._notices = []
+            self._view = SessionView.empty(self._unfinished_ids())
+            if self.lights is not None:
+                self.lights.off()
+            for listener in list(self._listeners):
+                listener(self._view)
+
+    def _open(self, game_id: int, header: dict, game: Any, *, redo: list, seq: int) -> None:
+        self._game, self._game_id, self._header = game, game_id, header
+        self._redo, self._seq = redo, seq
+        self._round_scores = []
+        self._reset_drafts()
+        self._notices, self._reconciliation = [], ()
+
+    def _reset_drafts(self) -> None:
+        self._setup = _SetupDraft()
+        self._pending: _PendingPlay | None = None
+        self._candidates: tuple[str, ...] = ()
+        self._hands: list[list[str]] = []
+        self._giraffe_looked = False
+
+    # -- the camera ------------------------------------------------------------------------
+
+    def is_ours(self, text: str) -> bool:
+        """The predicate the vision pipeline takes: true for any Noah sticker text."""
+        return is_ours(text)
+
+    def on_vision_event(self, event: Any) -> None:
+        """Callback for the vision pipeline (any thread): card shown, foreign code, camera
+        status. Errors are published as notices, never raised into the pipeline's thread."""
+        kind = type(event).__name__
+        try:
+            if kind == "CardShown":
+                self.tag_seen(event.text, event.in_view)
+            elif kind == "ForeignCode":
+                self.foreign_code(event.text)
+            elif kind == "CameraStatus":
+                self.camera_status(event.ok, event.message)
+        except UserError as error:
+            with self._lock:
+                self._notice("problem", str(error))
+                self._publish()
+
+    def camera_status(self, ok: bool, message: str = "") -> None:
+        """The camera came back or was lost; manual card entry stays possible either way."""
+        with self._lock:
+            self._camera_ok, self._camera_message = ok, message
+            if not ok:
+                self._notice("problem", f"{message} You can still choose cards by touch.".strip())
+            self._publish()
+
+    def foreign_code(self, text: str) -> None:
+        """A QR code that is not a Noah sticker: counted and ignored (never an action)."""
+        with self._lock:
+            self._foreign_codes += 1
+            self._publish()
+
+    def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
+        """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
+        cards or more on show, the session asks which one is meant (:class:`ChooseCard`)."""
+        with self._lock:
+            tag = classify(text, self.deck, self.deck_id)
+            if isinstance(tag, Foreign):
+                self._foreign_codes += 1
+                self._publish()
+                return Outcome(False, "Not a Noah card: ignored.")
+            if not isinstance(tag, TagOk):
+                return self._refuse(tag.message, None)
+            others = [
+                t.card.id
+                for t in (classify(other, self.deck, self.deck_id) for other in in_view)
+                if isinstance(t, TagOk)
+            ]
+            if len(set(others)) > 1 and self._needs_card_choice():
+                self._candidates = tuple(dict.fromkeys(others))
+                self._notice("info", "Several cards are in view: choose the one you mean.")
+                self._publish()
+                return Outcome(False, "Several cards are in view.")
+            return self._card(tag.card.id)
+
+    def choose_card(self, ref: str) -> Outcome:
+        """A card chosen by touch (or among :class:`ChooseCard` candidates): same as showing it
+        to the camera. ``ref`` is a card id like ``cat:F#2``."""
+        with self._lock:
+            if self.deck.get(ref) is None:
+                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card")
+            self._candidates = ()
+            return self._card(ref)
+
+    def _needs_card_choice(self) -> bool:
+        return self._game is not None and self._prompt_kind_from_state() in (
+            "play_card", "scan_setup_card",
+        )
+
+    def _card(self, ref: str) -> Outcome:
+        """Route a card to whatever the current step expects."""
+        self._candidates = ()
+        if self._game is None:
+            return self._refuse("No game is open: start or resume one first.", None)
+        step = self._prompt_kind_from_state()
+        if step == "scan_setup_card":
+            return self._setup_card(ref)
+        if step == "scan_hand":
+            return self._hand_card(ref)
+        if step == "enter_tears":
+            return self._refuse("This game keeps scores only: type the tears instead.", None)
+        return self._start_play(ref)
+
+    # -- round setup -----------------------------------------------------------------------
+
+    def choose_noah_start(self, ferry: int) -> Outcome:
+        """Round setup: the table puts Noah on ``ferry`` (0-4)."""
+        with self._lock:
+            if self._prompt_kind_from_state() != "choose_noah_start":
+                return self._refuse("Noah's starting ferry is already chosen.", None)
+            if ferry not in range(FERRIES):
+                return self._refuse("Choose a ferry from 1 to 5.", None)
+            self._setup.noah = ferry
+            self._notice("info", f"Noah starts on {ferry_name(ferry)}.")
+            self._publish()
+            return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
+
+    def _setup_card(self, ref: str) -> Outcome:
+        if ref in self._setup.ferries:
+            k = self._setup.ferries.index(ref)
+            return self._refuse(f"{card_name(ref)} is already on {ferry_name(k)}.", None)
+        k = self._setup.next_ferry
+        if parse_ref(ref).species == "snail":
+            self._pending = _PendingPlay(ref)
+            self._publish()
+            return Outcome(True, "Which side of the snail is up?")
+        self._setup.ferries[k] = ref
+        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(k)}.")
+        return self._maybe_start_round()
+
+    def choose_starter(self, seat: int) -> Outcome:
+        """Round 1 setup: who plays first (the shortest player, R10)."""
+        with self._lock:
+            if self._prompt_kind_from_state() != "choose_starter":
+                return self._refuse("The first player is not asked for now.", None)
+            if seat not in range(len(self._players)):
+                return self._refuse("Choose one of the players.", None)
+            self._setup.starter = seat
+            return self._maybe_start_round()
+
+    def _maybe_start_round(self) -> Outcome:
+        draft = self._setup
+        if draft.next_ferry is not None or (self._first_round and draft.starter is None):
+            self._publish()
+            return Outcome(True)
+        action = record.start_round(
+            noah=draft.noah, ferries=tuple(draft.ferries),
+            hand_counts=tuple([HAND_SIZE] * len(self._players)),
+            starter=draft.starter if self._first_round else None,
+        )
+        outcome = self._submit(action)
+        if not outcome.accepted:
+            self._setup = _SetupDraft(noah=draft.noah)
+            self._notice("info", "Scan the five starting animals again.")
+            self._publish()
+        return outcome
+
+    @property
+    def _first_round(self) -> bool:
+        return self._game.state().get("round", 0) in (0, None) or not any(
+            record.kind(action) == "start_round" for action in self._game.history
+        )
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _start_play(self, ref: str) -> Outcome:
+        species = parse_ref(ref).species
+        self._pending = _PendingPlay(ref)
+        if species == "snail":
+            self._publish()
+            return Outcome(True, "Which side of the snail is up?")
+        if species == "frog" and len(self._frog_choices(ref)) > 1:
+            self._publish()
+            return Outcome(True, "Does the frog declare a weight?")
+        self._pending = None
+        return self._submit(self._play_action(ref))
+
+    def _play_action(self, ref: str, side: str | None = None, frog_weight: int | None = None):
+        state = self._game.state()
+        return record.play(
+            player=state["current_player"], card=ref, ferry=state["noah"],
+            as_gender=side, frog_weight=frog_weight,
+        )
+
+    def _frog_choices(self, ref: str) -> tuple[int, ...]:
+        declared = [
+            w for w in range(2, 6)
+            if self._game.check(self._play_action(ref, frog_weight=w)).accepted
+        ]
+        return (1, *declared)
+
+    def _snail_sides(self, ref: str) -> tuple[str, ...]:
+        if self._prompt_kind_from_state() == "scan_setup_card":
+            return ("M", "F")
+        return tuple(
+            side for side in ("M", "F")
+            if self._game.check(self._play_action(ref, side=side)).accepted
+        ) or ("M", "F")
+
+    def choose_snail_side(self, side: str) -> Outcome:
+        """The side of the snail turned up, ``"M"`` or ``"F"`` (R14)."""
+        with self._lock:
+            pending = self._pending
+            if pending is None or parse_ref(pending.card).species != "snail":
+                return self._refuse("No snail is waiting for its side.", None)
+            if side not in ("M", "F"):
+                return self._refuse("A snail is either ♂ or ♀ side up.", None)
+            self._pending = None
+            if self._prompt_kind_from_state() == "scan_setup_card":
+                return self._setup_card(_with_side(pending.card, side))
+            return self._submit(self._play_action(pending.card, side=side))
+
+    def choose_frog_weight(self, weight: int) -> Outcome:
+        """The weight the frog declares (R43): 1 means none; 2-5 only to make the ferry depart."""
+        with self._lock:
+            pending = self._pending
+            if pending is None or parse_ref(pending.card).species != "frog":
+                return self._refuse("No frog is waiting for its weight.", None)
+            self._pending = None
+            return self._submit(
+                self._play_action(pending.card, frog_weight=None if weight == 1 else weight)
+            )
+
+    def take_back(self) -> Outcome:
+        """The current player cannot play: they take back every animal of Noah's ferry (R25)."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            self._pending = None
+            state = self._game.state()
+            return self._submit(
+                record.take_back(player=state["current_player"], ferry=state["noah"])
+            )
+
+    def choose_target(self, seat: int) -> Outcome:
+        """The opponent chosen for the crocodile's fleeing animal, the lion's swap or the
+        giraffe's look, whichever the current step needs."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            state = self._game.state()
+            player, phase = state["current_player"], state["phase"]
+            if phase == "croc_flee":
+                return self._submit(record.croc_flee(player=player, target=seat))
+            if phase == "lion_swap":
+                return self._submit(record.lion_swap(player=player, target=seat))
+            outcome = self._submit(record.giraffe_look(player=player, target=seat))
+            return outcome
+
+    def skip(self) -> Outcome:
+        """Decline an optional step (the giraffe's look): Noah's move comes next."""
+        with self._lock:
+            self._giraffe_looked = True
+            self._publish()
+            return Outcome(True)
+
+    def move_noah(self, ferry: int) -> Outcome:
+        """The current player moves Noah to ``ferry`` (0-4)."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            state = self._game.state()
+            return self._submit(record.move_noah(player=state["current_player"], to=ferry))
+
+    def ferry_pressed(self, ferry: int) -> Outcome:
+        """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
+        with self._lock:
+            step = self._prompt_kind_from_state() if self._game is not None else "no_game"
+            if step == "choose_noah_start":
+                return self.choose_noah_start(ferry)
+            if step == "move_noah":
+                return self.move_noah(ferry)
+            if self.lights is not None:
+                self.lights.flash_illegal(ferry)
+            return Outcome(False, "The ferry buttons only move Noah.")
+
+    def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
+        """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            state = self._game.state()
+            return self._submit(
+                record.give(player=state["current_player"], counts=dict(gifts))
+            )
+
+    # -- round end -------------------------------------------------------------------------
+
+    def _hand_card(self, ref: str) -> Outcome:
+        seat = len(self._hands) - 1
+        if any(ref in hand for hand in self._hands):
+            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None)
+        self._hands[seat].append(ref)
+        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.")
+        return self._advance_hand_scan()
+
+    def remove_scanned(self, ref: str) -> Outcome:
+        """Drop a card wrongly scanned into the current player's hand."""
+        with self._lock:
+            if not self._hands or ref not in self._hands[-1]:
+                return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None)
+            self._hands[-1].remove(ref)
+            self._publish()
+            return Outcome(True)
+
+    def _advance_hand_scan(self) -> Outcome:
+        """Move to the next hand once this one is complete; submit when all are."""
+        counts = self._game.state()["hand_counts"]
+        if not self._hands:
+            self._hands.append([])
+        while len(self._hands[-1]) >= counts[len(self._hands) - 1]:
+            if len(self._hands) == len(counts):
+                hands = tuple(tuple(hand) for hand in self._hands)
+                self._hands = []
+                outcome = self._submit(record.scan_hands(hands))
+                if not outcome.accepted:
+                    self._notice("info", "Scan every hand again.")
+                    self._publish()
+                return outcome
+            self._hands.append([])
+        self._publish()
+        return Outcome(True)
+
+    def enter_tears(self, tears: Sequence[int]) -> Outcome:
+        """Score-only mode: this round's tears, one number per seat."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            try:
+                values = tuple(int(t) for t in tears)
+            except (TypeError, ValueError):
+                return self._refuse("Tears are whole numbers, one per player.", None)
+            return self._submit(record.score_round(values))
+
+    # -- cancel, undo, redo ----------------------------------------------------------------
+
+    def cancel(self) -> Outcome:
+        """Drop what is half-entered (a card waiting for its side or weight, a choice between
+        cards, the current setup scan or hand scan) without touching the record."""
+        with self._lock:
+            if self._pending or self._candidates:
+                self._pending, self._candidates = None, ()
+            elif self._hands:
+                self._hands = []
+            elif self._setup != _SetupDraft():
+                self._setup = _SetupDraft()
+            else:
+                return Outcome(False, "Nothing to cancel.")
+            self._publish()
+            return Outcome(True, "Cancelled.")
+
+    def undo(self, count: int = 1) -> Outcome:
+        """Take back the last ``count`` accepted actions (R55). Something half-entered is
+        dropped first. The view's ``reconciliation`` then says what to put back physically."""
+        with self._lock:
+            if self._game is None:
+                return self._refuse("No game is open.", None)
+            if self.cancel().accepted:
+                return Outcome(True, "Cancelled.")
+            count = min(count, len(self._game.history))
+            if count < 1:
+                return self._refuse("There is nothing to undo.", None)
+            self._append({"type": "undo", "count": count})
+            sentences: list[str] = []
+            for _ in range(count):
+                after = self._game.state()
+                action = self._game.pop()
+                self._redo.append(action)
+                sentences += explain_undo(
+                    record.to_line(action), after, self._game.state(), self._players
+                )
+            self._round_scores = [
+                entry for entry in self._round_scores if entry[0] <= len(self._game.history)
+            ]
+            self._reconciliation = tuple(sentences)
+            for sentence in self._reconciliation:
+                self._notice("reconcile", sentence)
+            self._publish()
+            return Outcome(True, " ".join(self._reconciliation))
+
+    def redo(self) -> Outcome:
+        """Replay the last undone action (possible until a new action is taken)."""
+        with self._lock:
+            if not self._redo:
+                return self._refuse("There is nothing to redo.", None)
+            self._reset_drafts()
+            return self._submit(self._redo[-1], redoing=True)
+
+    # -- the one write path ----------------------------------------------------------------
+
+    def _submit(self, action: Any, *, redoing: bool = False) -> Outcome:
+        """Check with the engine, write to the record (committed), apply, light, publish."""
+        verdict = self._game.check(action)
+        if not verdict.accepted:
+            return self._refuse(verdict.message, verdict.reason, action)
+        line = record.to_line(action)
+        before_history = len(self._game.history)
+        self._append(line)
+        applied = self._game.push(action)
+        assert applied.accepted, "check() accepted what push() refused"
+        if redoing:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        self._after_action(line, before_history)
+        self._notice("info", describe(line, self._players))
+        self._publish()
+        return Outcome(True, describe(line, self._players))
+
+    def _append(self, line: dict[str, Any]) -> None:
+        """Write one line durably; on failure nothing is applied and the table is told."""
+        try:
+            self._seq = self.store.append(self._game_id, line)
+        except UserError as error:
+            self._notice("problem", str(error))
+            self._publish()
+            raise
+
+    def _after_action(self, line: dict[str, Any], before_history: int) -> None:
+        self._reconciliation = ()
+        self._giraffe_looked = False
+        state = self._game.state()
+        if record.kind_of_line(line) in ("scan_hands", "score_round"):
+            tears = tuple(state.get("round_scores") or ())
+            self._round_scores.append((before_history + 1, tears))
+            self._save_summary()
+        if self.lights is not None and record.kind_of_line(line) == "play":
+            departed = state.get("departed", 0)
+            if departed and state["ferries"][line["ferry"]] in ([], None):
+                self.lights.departure(line["ferry"])
+
+    def _save_summary(self) -> None:
+        """Refresh the history list's cache (the record itself is already safe)."""
+        state = self._game.state()
+        summary = record.summary(state, [tears for _, tears in self._round_scores])
+        self.store.set_summary(self._game_id, summary, finished=bool(state.get("game_over")))
+
+    def _refuse(self, message: str, reason: str | None, action: Any = None) -> Outcome:
+        self._notice("refused", message, reason)
+        if self.lights is not None and action is not None and record.kind(action) == "play":
+            self.lights.flash_illegal(action.ferry)
+        self._publish()
+        return Outcome(False, message, reason)
+
+    # -- prompts and the view --------------------------------------------------------------
+
+    @property
+    def _players(self) -> tuple[str, ...]:
+        return tuple(self._header.get("players", ()))
+
+    def _prompt_kind_from_state(self) -> str:
+        return self._prompt().kind
+
+    def _prompt(self) -> Prompt:
+        """The one thing awaited now, derived from the engine's state and the drafts."""
+        state = self._game.state()
+        players = self._players
+        if state.get("game_over"):
+            return GameOver(
+                player=None, text=_winners_sentence(state, players),
+                winners=tuple(state.get("winners") or ()), bgstats_url=self.bgstats_url(),
+            )
+        if self._candidates:
+            return ChooseCard(
+                player=None, text="Several cards are in view: which one is meant?",
+                candidates=self._candidates,
+            )
+        if self._pending is not None:
+            return self._pending_prompt(state)
+        phase = state.get("phase")
+        if self._header.get("options", {}).get("score_only"):
+            return EnterTears(
+                player=None, text=f"Type each player's tears for round {state['round']}.",
+                round=state["round"],
+            )
+        if phase in (None, "round_over", "setup"):
+            return self._setup_prompt()
+        seat = state.get("current_player")
+        who = players[seat] if seat is not None else ""
+        if phase == "play":
+            can_take_back = bool(state["ferries"][state["noah"]])
+            return PlayCard(
+                player=seat, text=f"{who}: load an animal on {ferry_name(state['noah'])}.",
+                ferry=state["noah"], can_take_back=can_take_back,
+            )
+        if phase in ("croc_flee", "lion_swap"):
+            what = (
+                "who receives the fleeing animal" if phase == "croc_flee"
+                else "whom the lion swaps with"
+            )
+            return ChooseTarget(
+                player=seat, text=f"{who}: choose {what}.", action=phase,
+                choices=_opponents(seat, len(players)),
+            )
+        if phase == "move_noah":
+            choices = self._destinations()
+            return MoveNoah(
+                player=seat, text=f"{who}: move Noah to {ferries_phrase(choices)}.",
+                choices=choices, giraffe_targets=self._giraffe_targets(seat),
+            )
+        if phase == "give":
+            owed = state.get("gifts_owed", 1)
+            return GiveCards(
+                player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
+                count=owed, opponents=_opponents(seat, len(players)),
+            )
+        if phase == "scan":
+            return self._scan_prompt(state)
+        return self._setup_prompt()
+
+    def _pending_prompt(self, state: dict) -> Prompt:
+        pending = self._pending
+        seat = state.get("current_player")
+        ferry = state.get("noah") if state.get("noah") is not None else 0
+        if self._setup_in_progress():
+            seat, ferry = None, self._setup.next_ferry or 0
+        if parse_ref(pending.card).species == "snail":
+            return ChooseSnailSide(
+                player=seat, text="Which side of the snail is up, ♂ or ♀?",
+                card=pending.card, ferry=ferry, legal=self._snail_sides(pending.card),
+            )
+        return ChooseFrogWeight(
+            player=seat, text="Does the frog declare a weight? (1 = no declaration)",
+            card=pending.card, ferry=ferry, choices=self._frog_choices(pending.card),
+        )
+
+    def _setup_in_progress(self) -> bool:
+        phase = self._game.state().get("phase")
+        return phase in (None, "round_over", "setup")
+
+    def _setup_prompt(self) -> Prompt:
+        draft = self._setup
+        if draft.noah is None:
+            return ChooseNoahStart(player=None, text="New round: put Noah on a ferry and "
+                                   "press its button (or touch it).")
+        k = draft.next_ferry
+        if k is not None:
+            return ScanSetupCard(
+                player=None, text=f"Show the starting animal of {ferry_name(k)} to the camera.",
+                ferry=k, scanned=tuple(draft.ferries),
+            )
+        return ChooseStarter(
+            player=None, text="Who plays first? (the shortest player)",
+            choices=tuple(range(len(self._players))),
+        )
+
+    def _scan_prompt(self, state: dict) -> Prompt:
+        if not self._hands:
+            self._hands.append([])
+        counts = state["hand_counts"]
+        seat = len(self._hands) - 1
+        scanned = tuple(self._hands[-1])
+        expected = counts[seat]
+        return ScanHand(
+            player=seat,
+            text=f"{self._players[seat]}: show every card left in your hand "
+                 f"({len(scanned)} of {expected} scanned).",
+            expected=expected, scanned=scanned,
+        )
+
+    def _destinations(self) -> tuple[int, ...]:
+        state = self._game.state()
+        seat = state["current_player"]
+        return tuple(
+            k for k in range(FERRIES)
+            if self._game.check(record.move_noah(player=seat, to=k)).accepted
+        )
+
+    def _giraffe_targets(self, seat: int) -> tuple[int, ...]:
+        if self._giraffe_looked:
+            return ()
+        return tuple(
+            t for t in _opponents(seat, len(self._players))
+            if self._game.check(record.giraffe_look(player=seat, target=t)).accepted
+        )
+
+    def _build_view(self) -> SessionView:
+        if self._game is None:
+            return SessionView.empty(self._unfinished_ids())
+        prompt = self._prompt()
+        state = self._game.state()
+        return SessionView(
+            game_id=self._game_id,
+            players=self._players,
+            score_only=bool(self._header.get("options", {}).get("score_only")),
+            seq=self._seq,
+            prompt=prompt,
+            state=state,
+            destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
+            notices=tuple(self._notices),
+            reconciliation=self._reconciliation,
+            can_undo=bool(self._game.history) or self._pending is not None,
+            can_redo=bool(self._redo),
+            camera_ok=self._camera_ok,
+            camera_message=self._camera_message,
+            foreign_codes=self._foreign_codes,
+            round_scores=tuple(tears for _, tears in self._round_scores),
+            lights=self.lights.snapshot() if hasattr(self.lights, "snapshot") else None,
+        )
+
+    def _show_lights(self, view: SessionView) -> None:
+        """Tell the ferry lights what the current step needs (rule-free calls)."""
+        lights = self.lights
+        if lights is None:
+            return
+        prompt = view.prompt
+        if isinstance(prompt, MoveNoah):
+            lights.show_destinations(view.noah, prompt.choices)
+        elif isinstance(prompt, ScanSetupCard):
+            lights.prompt_scan(prompt.ferry)
+        elif isinstance(prompt, GameOver):
+            lights.game_end()
+        elif isinstance(prompt, ScanHand | EnterTears):
+            lights.round_end()
+        elif view.noah is not None and view.state.get("phase") not in (None, "round_over"):
+            lights.show_noah(view.noah)
+        else:
+            lights.off()
+
+    # -- BG Stats --------------------------------------------------------------------------
+
+    def bgstats_url(self) -> str:
+        """The link that pushes this finished game to the BG Stats app ("" before the end)."""
+        from companion.session.bgstats import play_url
+
+        if self._game is None or not self._game.state().get("game_over"):
+            return ""
+        return play_url(self._game_id, self._players, self._game.state(), self.store)
+
+    def bgstats_qr(self):
+        """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
+        or None before the end of the game."""
+        from companion.session.bgstats import qr_code
+
+        url = self.bgstats_url()
+        return qr_code(url) if url else None
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _options(options: Options | Mapping[str, Any] | None, score_only: bool) -> Options:
+    if options is None:
+        options = Options(hidden=True)
+    elif not isinstance(options, Options):
+        options = Options.from_dict({"hidden": True, **options})
+    if score_only:
+        options = Options.from_dict({**options.to_dict(), "score_only": True})
+    return options
+
+
+def _check_players(players: Sequence[str]) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in players)
+    if not 2 <= len(names) <= 5:
+        raise UserError(f"Noah is played by 2 to 5 players, not {len(names)}.",
+                        "Enter between two and five names.")
+    if any(not name for name in names):
+        raise UserError("A player has no name.", "Give every player a name.")
+    if len(set(names)) != len(names):
+        raise UserError("Two players have the same name.", "Add an initial to tell them apart.")
+    return names
+
+
+def _opponents(seat: int, count: int) -> tuple[int, ...]:
+    return tuple(s for s in range(count) if s != seat)
+
+
+def _with_side(ref: str, side: str) -> str:
+    species, _, copy = parse_ref(ref)
+    return format_ref(species, side, copy)
+
+
+def _winners_sentence(state: dict, players: Sequence[str]) -> str:
+    winners = [players[s] for s in state.get("winners") or ()]
+    scores = ", ".join(f"{name} {score}" for name, score in zip(players, state["scores"],
+                                                                   strict=True))
+    if len(winners) == 1:
+        return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
+    return f"Game over: {' and '.join(winners)} share the victory ({scores})."
