@@ -7,7 +7,7 @@ ruler that the printer did not scale the page.
 >>> plan = plan_sheet("grid", "A4", 14)
 >>> plan.per_page, plan.paper
 (40, 'A4')
->>> len(render_sheet(load_tagged_deck(None), plan)) > 10_000  # the PDF's bytes
+>>> len(render_sheet(load_tagged_deck("default"), plan)) > 10_000  # the PDF's bytes
 True
 """
 
