@@ -143,17 +143,10 @@ class GameSettings:
                        score_only=self.score_only)
 
     def load_deck(self) -> Any:
-        """The deck named by ``deck`` (the default one, or a CSV file)."""
-        from companion.game.deck import default_deck, load_deck
-        from companion.game.errors import InputError
+        """The deck named by ``deck`` (the built-in one, or a CSV file)."""
+        from companion.tags.tagged_deck import load_deck_file
 
-        if self.deck == "default":
-            return default_deck()
-        try:
-            return load_deck(Path(self.deck).expanduser())
-        except InputError as error:
-            raise _error("game", f"deck: {error}", "Fix the file or write deck = default.") \
-                from None
+        return load_deck_file(self.deck)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,8 @@ class Session:
         self._camera_ok = True
         self._camera_message = ""
         self._foreign_codes = 0
+        self._lights_shown: tuple = ()
+        self._departing: int | None = None
         self._view = SessionView.empty(self._unfinished_ids())
         if lights is not None and hasattr(lights, "when_ferry_pressed"):
             lights.when_ferry_pressed = self.ferry_pressed
@@ -230,6 +232,7 @@ class Session:
             self._view = SessionView.empty(self._unfinished_ids())
             if self.lights is not None:
                 self.lights.off()
+                self._lights_shown = ("off",)
             for listener in list(self._listeners):
                 listener(self._view)
 
@@ -627,7 +630,7 @@ class Session:
         if not verdict.accepted:
             return self._refuse(verdict.message, verdict.reason, action)
         line = record.to_line(action)
-        before_history = len(self._game.history)
+        before = self._game.state()
         self._append(line)
         applied = self._game.push(action)
         assert applied.accepted, "check() accepted what push() refused"
@@ -635,7 +638,7 @@ class Session:
             self._redo.pop()
         else:
             self._redo.clear()
-        self._after_action(line, before_history)
+        self._after_action(line, before)
         self._notice("info", describe(line, self._players))
         self._publish()
         return Outcome(True, describe(line, self._players))
@@ -649,18 +652,15 @@ class Session:
             self._publish()
             raise
 
-    def _after_action(self, line: dict[str, Any], before_history: int) -> None:
+    def _after_action(self, line: dict[str, Any], before: dict[str, Any]) -> None:
         self._reconciliation = ()
         self._giraffe_looked = False
         state = self._game.state()
         if record.kind_of_line(line) in ("scan_hands", "score_round"):
             tears = tuple(state.get("round_scores") or ())
-            self._round_scores.append((before_history + 1, tears))
+            self._round_scores.append((len(self._game.history), tears))
             self._save_summary()
-        if self.lights is not None and record.kind_of_line(line) == "play":
-            departed = state.get("departed", 0)
-            if departed and state["ferries"][line["ferry"]] in ([], None):
-                self.lights.departure(line["ferry"])
+        self._departing = _departed_ferry(before, state)
 
     def _save_summary(self) -> None:
         """Refresh the history list's cache (the record itself is already safe)."""
@@ -832,23 +832,18 @@ class Session:
         )
 
     def _show_lights(self, view: SessionView) -> None:
-        """Tell the ferry lights what the current step needs (rule-free calls)."""
-        lights = self.lights
-        if lights is None:
+        """Tell the ferry lights what the current step needs (rule-free calls), only when that
+        changes, so a running pattern is not restarted by every notice; a departure plays over
+        it and then gives way to it."""
+        if self.lights is None:
             return
-        prompt = view.prompt
-        if isinstance(prompt, MoveNoah):
-            lights.show_destinations(view.noah, prompt.choices)
-        elif isinstance(prompt, ScanSetupCard):
-            lights.prompt_scan(prompt.ferry)
-        elif isinstance(prompt, GameOver):
-            lights.game_end()
-        elif isinstance(prompt, ScanHand | EnterTears):
-            lights.round_end()
-        elif view.noah is not None and view.state.get("phase") not in (None, "round_over"):
-            lights.show_noah(view.noah)
-        else:
-            lights.off()
+        command = _lights_command(view)
+        if command != self._lights_shown:
+            self._lights_shown = command
+            getattr(self.lights, command[0])(*command[1:])
+        if self._departing is not None:
+            self.lights.departure(self._departing)
+            self._departing = None
 
     # -- BG Stats --------------------------------------------------------------------------
 
@@ -910,3 +905,29 @@ def _winners_sentence(state: dict, players: Sequence[str]) -> str:
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
     return f"Game over: {' and '.join(winners)} share the victory ({scores})."
+
+
+def _lights_command(view: SessionView) -> tuple:
+    """The lights call for a view: ``(method name, *arguments)``."""
+    prompt, noah = view.prompt, view.noah
+    if isinstance(prompt, MoveNoah):
+        return ("show_destinations", noah, prompt.choices)
+    if isinstance(prompt, ScanSetupCard):
+        return ("prompt_scan", prompt.ferry)
+    if isinstance(prompt, GameOver):
+        return ("game_end",)
+    if isinstance(prompt, ScanHand | EnterTears):
+        return ("round_end",)
+    if isinstance(prompt, ChooseNoahStart | ChooseStarter) or noah is None:
+        return ("off",)
+    return ("show_noah", noah)
+
+
+def _departed_ferry(before: Mapping[str, Any], after: Mapping[str, Any]) -> int | None:
+    """The position whose ferry left during the last action, if one did."""
+    if (after.get("departed") or 0) <= (before.get("departed") or 0):
+        return None
+    for k, (then, now) in enumerate(zip(before["ferries"], after["ferries"], strict=True)):
+        if then and not now:
+            return k
+    return None

@@ -276,3 +276,12 @@ class GameStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def open_store(path: str | Path | None = None) -> GameStore:
+    """The game record at ``path``, or where the config's ``[store] path`` says."""
+    if path is None:
+        from companion.config import load_config
+
+        path = load_config().store.path
+    return GameStore(Path(path).expanduser())

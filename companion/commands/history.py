@@ -1,0 +1,57 @@
+"""``noah-companion history``: finished and unfinished games with their per-round scores."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "history", help="list the games played, with each round's scores",
+        description="List finished and unfinished games of the record, newest first, with "
+                    "each round's tears and the winners.",
+    )
+    parser.add_argument("--db", metavar="FILE", help="the game record (default: [store] path)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--finished", action="store_true", help="only finished games")
+    which.add_argument("--unfinished", action="store_true", help="only unfinished games")
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import asdict
+
+    from companion.config import load_config
+    from companion.session.history import history, score_table
+    from companion.session.store import open_store
+
+    config = load_config()
+    finished = True if args.finished else False if args.unfinished else None
+    with open_store(args.db or config.store.path) as store:
+        games = history(store, config.game.load_deck(), finished=finished)
+        where = store.path
+    if args.json:
+        print(json.dumps([asdict(game) for game in games], ensure_ascii=False, indent=2))
+        return 0
+    if not games:
+        print(f"No games yet in {where}. Start one in the app, or try 'noah-companion demo'.")
+        return 0
+    for game in games:
+        print(_title(game))
+        for line in score_table(game) if game.rounds else ():
+            print("    " + line)
+        print()
+    return 0
+
+
+def _title(game) -> str:
+    when = game.started_at.replace("T", " ")[:16]
+    mode = " (score only)" if game.score_only else ""
+    who = ", ".join(game.players)
+    if game.finished:
+        won = " and ".join(game.winner_names)
+        return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
+    return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round or 1}, "
+            f"{game.actions} actions (the app offers to resume it)")
