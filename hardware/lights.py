@@ -127,6 +127,11 @@ class FerryLights:
     # --- What the lights show ------------------------------------------------------------------
 
     @property
+    def speed(self) -> float:
+        """How many times faster than normal the patterns play (1.0 normally)."""
+        return self._player.speed
+
+    @property
     def pattern(self) -> str:
         """The name of the pattern showing now, e.g. ``"destinations"``."""
         with self._lock:
