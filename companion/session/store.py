@@ -157,7 +157,8 @@ class GameStore:
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:  # SQLite already rolled back after e.g. SQLITE_FULL
+                self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
 
