@@ -1,0 +1,1277 @@
+"""The referee: :class:`Game` judges every action at the table and keeps an exact undo record.
+
+The design follows python-chess: a game is a current state plus a stack of earlier states, and
+``push``/``pop`` move along it. States are small records of immutable values (tuples, ints), so
+an action copies one record and rebuilds only the tuples it changes; undo (R55) puts the previous
+record back, exactly, across turn, departure and round boundaries alike. A rejected action never
+touches the record (R53).
+
+>>> from companion.game.actions import StartRound, Play, MoveNoah
+>>> game = Game(["Ana", "Ben"], Options(hidden=True))
+>>> game.push(StartRound(noah=0, ferries=("cat:F", "bear:M", "lion:M", "panda:F", "snail:M"),
+...                      hand_counts=(8, 8), starter=1)).accepted
+True
+>>> verdict = game.push(Play(player=1, card="cat:F", ferry=2))
+>>> verdict.reason, verdict.message
+('wrong_ferry', 'Noah is on ferry 1: load your animal there, not on ferry 3.')
+>>> game.push(Play(player=1, card="cat:M", ferry=0)).message
+'Ben loaded the ♂ cat on ferry 1.'
+>>> game.legal_noah_moves()
+[2, 3]
+
+Decisions where RULINGS.md is silent are listed in docs/rules-engine.md; the main ones:
+an untagged card in a known hand stands for any copy of its species and gender; the round before
+the first deal is phase ``round_over`` (round 0); ``current_player`` is None while no seat is
+expected to act (``scan``, ``round_over``, ``game_over``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from .actions import (
+    Action,
+    CrocFlee,
+    Gift,
+    GiraffeLook,
+    Give,
+    LionSwap,
+    MoveNoah,
+    Play,
+    Position,
+    ScanHands,
+    ScoreRound,
+    StartRound,
+    TakeBack,
+    action_from_dict,
+    action_to_dict,
+)
+from .deck import FERRY_CARDS, HAND_SIZE, Deck, Ref, default_deck, format_ref, parse_deck, parse_ref
+from .errors import InputError
+from .messages import render, render_event
+from .options import Options
+from .scoring import is_game_over, next_starter, winners
+
+POSITIONS = 5  # ferries in play (R3)
+RESERVE = 3  # ferries in reserve (R3)
+CAPACITY, WOODPECKER_CAPACITY = 21, 13  # R3, R15
+CROCODILE_TEARS = 2  # R44
+IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
+#: The reason given when an action of another kind arrives during a phase (R50).
+AWAITED = {
+    "play": "must_play",
+    "croc_flee": "must_choose_flee_target",
+    "lion_swap": "must_lion_swap",
+    "move_noah": "must_move_noah",
+    "give": "must_give_cards",
+    "scan": "must_scan_hands",
+    "round_over": "round_over",
+    "game_over": "game_over",
+}
+_SYMBOL = {"M": "♂ ", "F": "♀ "}
+
+
+class Placed(NamedTuple):
+    """A card on a ferry: its reference (a snail's with its side), species, gender, weight."""
+
+    ref: str
+    species: str
+    gender: str
+    weight: int
+
+
+class Event(NamedTuple):
+    """Something that happened in an accepted action (``kind`` keys messages.EVENTS)."""
+
+    kind: str
+    params: dict[str, Any]
+
+    @property
+    def message(self) -> str:
+        return render_event(self.kind, self.params)
+
+
+class Verdict:
+    """The referee's answer to an action: accepted, or rejected with a TABLE-LOG reason code.
+
+    ``message`` is one plain sentence (rendered from ``params`` with messages.py on first use);
+    ``events`` lists what an accepted action made happen, for lights and narration.
+    """
+
+    __slots__ = ("_message", "accepted", "events", "params", "reason")
+
+    def __init__(
+        self,
+        accepted: bool,
+        reason: str | None = None,
+        message: str | None = None,
+        params: dict[str, Any] | None = None,
+        events: tuple[Event, ...] = (),
+    ) -> None:
+        self.accepted = accepted
+        self.reason = reason
+        self.params = params if params is not None else {}
+        self.events = events
+        self._message = message
+
+    @property
+    def message(self) -> str:
+        if self._message is None:
+            if self.reason is not None:
+                self._message = render(self.reason, self.params)
+            else:
+                self._message = " ".join(event.message for event in self.events)
+        return self._message
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Verdict)
+            and (self.accepted, self.reason, self.params, self.events)
+            == (other.accepted, other.reason, other.params, other.events)
+        )
+
+    def __repr__(self) -> str:
+        if self.accepted:
+            return f"Verdict(accepted=True, message={self.message!r})"
+        return f"Verdict(accepted=False, reason={self.reason!r}, message={self.message!r})"
+
+
+class _State:
+    """One record of the table; every field holds an immutable value, so copies are shallow."""
+
+    __slots__ = (
+        "counts",  # cards per seat
+        "departed",  # departures this round (0-4)
+        "departed_cards",  # references of the animals that left this round (public)
+        "departing",  # position that leaves once Noah has moved, or None
+        "extra_turn",  # a pair bonus is pending or being played (R26)
+        "ferries",  # 5 tuples of Placed, bottom first; None once gone (4th departure)
+        "fleeing",  # the Placed card fleeing a crocodile, awaiting its receiver (R45)
+        "gifts_owed",  # cards still to give (R20, R21)
+        "giraffe",  # a giraffe look is still possible (R31)
+        "hands",  # known hands: tuples of references per seat; None with hidden hands
+        "lion_due",  # a lion swap is owed (R30)
+        "loaded",  # the Placed card loaded in this turn step (its gender moves Noah)
+        "next_starter",  # seat starting the next round, once this one is scored (R39)
+        "noah",  # Noah's position, None before the first deal
+        "noah_due",  # Noah must still be moved (R22)
+        "pair",  # the current loading earned a pair bonus (R26)
+        "phase",
+        "player",  # seat expected to act, None when nobody is
+        "round",
+        "round_scores",
+        "scores",
+        "starter",  # seat that started this round
+        "winners",
+    )
+
+    def copy(self) -> _State:
+        new = _State.__new__(_State)
+        for name in _State.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+
+def _initial_state(players: int) -> _State:
+    state = _State()
+    for name in _State.__slots__:
+        setattr(state, name, None)
+    state.round, state.phase, state.departed, state.departed_cards = 0, "round_over", 0, ()
+    state.counts, state.scores = (0,) * players, (0,) * players
+    state.round_scores = (0,) * players
+    state.extra_turn = state.pair = state.lion_due = state.noah_due = state.giraffe = False
+    state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
+    return state
+
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _animal(species: str, gender: str | None) -> str:
+    """``♀ cat`` for people; a snail in hand has no symbol."""
+    return _SYMBOL.get(gender or "", "") + species
+
+
+def _hand_form(ref: str) -> str:
+    """The reference of a card going back to a hand: a snail loses its side (R14)."""
+    parsed = parse_ref(ref)
+    if parsed.species != "snail":
+        return ref
+    return format_ref("snail", None, parsed.copy)
+
+
+def _identity(ref: Ref) -> tuple[str, str, int | None]:
+    """(species, printed gender, copy): what a physical card is, whatever side a snail shows."""
+    return (ref.species, "H" if ref.species == "snail" else ref.gender, ref.copy)
+
+
+def _gender_error(ferry: Sequence[Placed], gender: str) -> tuple[str, str] | None:
+    """R13: (variant, needed gender) when ``gender`` breaks the ferry's sequence, else None."""
+    if len(ferry) < 2:
+        return None
+    if ferry[0].gender == ferry[1].gender:
+        return None if gender == ferry[0].gender else ("same", ferry[0].gender)
+    needed = "M" if ferry[-1].gender == "F" else "F"
+    return None if gender == needed else ("alternate", needed)
+
+
+class Loading(NamedTuple):
+    """A loading's outcome: the ferry after it, what fled, whether it is full, a pair."""
+
+    ferry: tuple[Placed, ...]
+    fled: Placed | None
+    full: bool
+    pair: bool
+
+
+class Game:
+    """A game of Noah at one table: judge actions, undo them, report the state.
+
+    ``players`` are the names in seat order (clockwise, 2-5); ``deck`` is the box's composition
+    (default: the RULINGS appendix). Raises :class:`InputError` for a setup that cannot be played.
+    """
+
+    def __init__(
+        self, players: Sequence[str], options: Options | None = None, deck: Deck | None = None
+    ) -> None:
+        options = options if options is not None else Options()
+        names = tuple(players)
+        if not 2 <= len(names) <= 5:
+            raise InputError(f"Noah is played by 2 to 5 players, not {len(names)}: "
+                             "change the list of players.", field="players")
+        if not all(isinstance(name, str) and name.strip() for name in names):
+            raise InputError("Every player needs a name: fill in the empty names.",
+                             field="players")
+        if len(set(names)) != len(names):
+            raise InputError("Two players have the same name: make the names different.",
+                             field="players")
+        self._players = names
+        self._options = options
+        self._deck = deck if deck is not None else default_deck()
+        self._in_play = self._deck.for_game(len(names), options)
+        needed = FERRY_CARDS + HAND_SIZE * len(names)
+        if not options.score_only and len(self._in_play) < needed:
+            raise InputError(
+                f"A {len(names)}-player deal needs {needed} animals but these options leave "
+                f"{len(self._in_play)} in the deck: play without one of the promo options.",
+                field="options",
+            )
+        self._index_deck()
+        self._state = _initial_state(len(names))
+        self._undo: list[_State] = []
+        self._history: list[Action] = []
+
+    def _index_deck(self) -> None:
+        cards = self._in_play
+        self._weight = {card.species: card.weight for card in cards}
+        self._tears = {card.species: card.tears for card in cards}
+        self._copies = Counter((card.species, card.gender) for card in cards)
+        self._species_copies = Counter(card.species for card in cards)
+        self._ids = frozenset(card.id for card in cards)
+        absent = self._deck.species() - cards.species()
+        self._absent_species = absent
+
+    # ----------------------------------------------------------------- properties
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def options(self) -> Options:
+        return self._options
+
+    @property
+    def deck(self) -> Deck:
+        """The whole deck given (use ``deck.for_game`` / :attr:`cards_in_play` for this game)."""
+        return self._deck
+
+    @property
+    def cards_in_play(self) -> Deck:
+        """The cards used in this game (R5, R6)."""
+        return self._in_play
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """The accepted actions, in order."""
+        return tuple(self._history)
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def current_player(self) -> int | None:
+        return self._state.player
+
+    @property
+    def noah(self) -> int | None:
+        return self._state.noah
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self._state.scores
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats sharing the victory, once the game is over (else empty)."""
+        return self._state.winners
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == "game_over"
+
+    @property
+    def pending(self) -> dict[str, Any]:
+        """What the step awaits: phase, seat, and the step's facts (gifts owed, Noah's choices...).
+
+        >>> Game(["Ana", "Ben"]).pending
+        {'phase': 'round_over', 'player': None, 'next_round': 1}
+        """
+        s = self._state
+        pending: dict[str, Any] = {"phase": s.phase, "player": s.player}
+        if s.phase == "give":
+            pending["gifts_owed"] = s.gifts_owed
+        elif s.phase == "move_noah":
+            pending["noah_choices"] = self.legal_noah_moves()
+            pending["giraffe_look"] = s.giraffe
+        elif s.phase == "croc_flee":
+            pending["fleeing"] = s.fleeing.ref
+        elif s.phase == "play":
+            pending["ferry"] = s.noah
+            pending["extra_turn"] = s.extra_turn
+        elif s.phase == "scan":
+            pending["hand_counts"] = s.counts
+        elif s.phase == "round_over":
+            pending["next_round"] = s.round + 1
+        return pending
+
+    # ----------------------------------------------------------------- judging
+
+    def push(self, action: Action) -> Verdict:
+        """Apply ``action`` if it is legal; a rejection changes nothing (R53)."""
+        outcome = self._judge(action)
+        if isinstance(outcome, Verdict):
+            return outcome
+        state, events = outcome
+        self._undo.append(self._state)
+        self._state = state
+        self._history.append(action)
+        return Verdict(True, events=tuple(events))
+
+    def check(self, action: Action) -> Verdict:
+        """The verdict ``push`` would give, without changing anything."""
+        outcome = self._judge(action)
+        if isinstance(outcome, Verdict):
+            return outcome
+        return Verdict(True, events=tuple(outcome[1]))
+
+    def pop(self) -> Action:
+        """Undo the last accepted action exactly (R55) and return it; IndexError if none."""
+        if not self._history:
+            raise IndexError("pop from a game with no accepted action")
+        self._state = self._undo.pop()
+        return self._history.pop()
+
+    def copy(self) -> Game:
+        """An independent game with the same record (states are shared, being immutable)."""
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin._undo = list(self._undo)
+        twin._history = list(self._history)
+        return twin
+
+    def _judge(self, action: Action) -> Verdict | tuple[_State, list[Event]]:
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            return self._reject("bad_action", problem=f"{action!r} is not an action of Noah")
+        if self._options.score_only != isinstance(action, ScoreRound):
+            problem = ("this is a score-only game: enter each round's tears"
+                       if self._options.score_only
+                       else "score_round is only for score-only games")
+            return self._reject("bad_action", problem=problem)
+        return handler(self, self._state, action)
+
+    def _reject(self, code: str, action: Any = None, **params: Any) -> Verdict:
+        s = self._state
+        context: dict[str, Any] = {
+            "current_name": self._name(s.player),
+            "noah_ferry": None if s.noah is None else s.noah + 1,
+            "choices": " or ".join(str(to + 1) for to in self.legal_noah_moves()),
+            "owed": s.gifts_owed,
+            "fleeing": _animal(s.fleeing.species, s.fleeing.gender) if s.fleeing else "",
+            "next_round": s.round + 1,
+            "players": len(self._players),
+        }
+        player = getattr(action, "player", None)
+        if _is_int(player):
+            context["seat"] = player
+            context["name"] = self._name(player)
+        context.update(params)
+        return Verdict(False, code, params=context)
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        if 0 <= seat < len(self._players):
+            return self._players[seat]
+        return f"seat {seat}"
+
+    def _gate(self, s: _State, phase: str, action: Any) -> Verdict | None:
+        """R50: the kind of action first (the step awaited), then the actor."""
+        if s.phase != phase:
+            return self._reject(AWAITED[s.phase], action)
+        if action.player != s.player:
+            return self._reject("not_your_turn", action)
+        return None
+
+    def _target_error(self, action: Any, target: Any) -> Verdict | None:
+        """R52: lion, giraffe, crocodile and gift targets are opponents."""
+        if not _is_int(target) or not 0 <= target < len(self._players) or target == action.player:
+            return self._reject("invalid_target", action, target=target,
+                                target_name=self._name(target) if _is_int(target) else target)
+        return None
+
+    # ----------------------------------------------------------------- loading
+
+    def _play(self, s: _State, a: Play) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.ferry) and isinstance(a.card, str)):
+            return self._reject("bad_action", a, problem="play needs player, card and ferry")
+        rejection = self._gate(s, "play", a)
+        if rejection:
+            return rejection
+        if a.ferry != s.noah:
+            return self._reject("wrong_ferry", a, ferry=a.ferry + 1)
+        chosen = self._card_to_load(s, a)
+        if isinstance(chosen, Verdict):
+            return chosen
+        card, hand_index = chosen
+        ferry = s.ferries[s.noah]
+        loading = self._loading(ferry, card, a.frog_weight)
+        if isinstance(loading, tuple) and not isinstance(loading, Loading):
+            return self._loading_rejection(a, ferry, card, *loading)
+        return self._apply_loading(s, a.player, card, hand_index, loading)
+
+    def _card_to_load(self, s: _State, a: Play) -> Verdict | tuple[Placed, int | None]:
+        """R51's card checks; the card as it will lie on the ferry and its place in the hand."""
+        try:
+            ref = parse_ref(a.card)
+        except InputError as error:
+            return self._reject("bad_action", a, problem=error.message)
+        species = ref.species
+        if species not in self._weight:
+            return self._reject("unknown_card", a, card=species, why=self._why_absent(species))
+        gender = ref.gender
+        if species == "snail":
+            if a.as_gender is not None and gender is not None and a.as_gender != gender:
+                return self._reject("bad_action", a, problem="the snail's side is given twice")
+            gender = a.as_gender if a.as_gender is not None else gender
+            if gender is None:
+                return self._reject("snail_gender_required", a)
+            if gender not in ("M", "F"):
+                return self._reject("bad_action", a, problem="a snail is loaded as M or F")
+        elif a.as_gender is not None and a.as_gender != gender:
+            return self._reject("bad_action", a, problem=f"a {species} has a printed gender")
+        if a.frog_weight is not None and species != "frog":
+            return self._reject("bad_action", a, problem="only a frog takes a declared weight")
+        printed = "H" if species == "snail" else gender
+        if (species, printed) not in self._copies:
+            return self._reject("unknown_card", a, card=a.card, why="")
+        if ref.copy is not None:
+            card_id = format_ref(species, printed, ref.copy)
+            if card_id not in self._ids:
+                return self._reject("unknown_card", a, card=a.card, why="")
+            if _identity(ref) in self._table_identities(s):
+                return self._reject("card_already_on_table", a, card=card_id)
+        copy = ref.copy
+        hand_index = None
+        if s.hands is not None:
+            hand_index = _find_in_hand(s.hands[a.player], ref)
+            if hand_index is None:
+                return self._reject("card_not_in_hand", a, holder=self._name(a.player),
+                                    animal=_animal(species, ref.gender))
+            copy = copy or parse_ref(s.hands[a.player][hand_index]).copy
+        elif self._visible_species(s)[species] >= self._species_copies[species]:
+            return self._reject("card_unavailable", a, species=species)
+        placed = Placed(format_ref(species, gender, copy), species, gender, self._weight[species])
+        return placed, hand_index
+
+    def _why_absent(self, species: str) -> str:
+        if species == "snail" and self._options.frog:
+            return " (the frogs replace the snails)"
+        if species == "donkey" and self._options.crocodile:
+            return " (the crocodiles replace the donkeys)"
+        if species in ("frog", "crocodile"):
+            return f" (the {species} option is off)"
+        return ""
+
+    def _loading(
+        self, ferry: tuple[Placed, ...], card: Placed, frog_weight: Any, flight: bool = True
+    ) -> Loading | tuple[str, dict[str, Any]]:
+        """Golden rules in R51's order, after any crocodile flight (R45).
+
+        Returns the :class:`Loading`, or (reason code, params) when the card cannot be loaded.
+        """
+        fled = None
+        if flight and card.species == "crocodile" and ferry:
+            fled, ferry = ferry[0], ferry[1:]
+        total = sum(placed.weight for placed in ferry)
+        woodpecker = card.species == "woodpecker"
+        if woodpecker and total > WOODPECKER_CAPACITY:
+            return "woodpecker_over_13", {"weight": total}
+        capacity = (WOODPECKER_CAPACITY
+                    if woodpecker or any(p.species == "woodpecker" for p in ferry) else CAPACITY)
+        if card.species == "frog" and frog_weight is not None and frog_weight != 1:
+            if not (_is_int(frog_weight) and 2 <= frog_weight <= 5
+                    and total + frog_weight == capacity):
+                return "frog_weight_invalid", {"weight": total, "capacity": capacity}
+            card = card._replace(weight=frog_weight)
+        if total + card.weight > capacity:
+            return "weight", {"weight": total, "capacity": capacity}
+        wrong_gender = _gender_error(ferry, card.gender)
+        if wrong_gender:
+            return "gender", {"variant": wrong_gender[0], "needed": wrong_gender[1],
+                              "top": ferry[-1].gender}
+        if self._options.roommates and any(p.species == card.species for p in ferry):
+            return "roommates", {}
+        below = ferry[-1] if ferry else None
+        pair = (below is not None and below.species == card.species
+                and not (self._options.pair_mf and below.gender == card.gender))
+        return Loading((*ferry, card), fled, total + card.weight == capacity, pair)
+
+    def _loading_rejection(self, a: Play, ferry: tuple[Placed, ...], card: Placed, code: str,
+                           params: dict[str, Any]) -> Verdict:
+        words = {"M": "male", "F": "female"}
+        extra: dict[str, Any] = {
+            "ferry": a.ferry + 1, "species": card.species, "card_weight": card.weight,
+            "animal": _animal(card.species, card.gender),
+        }
+        if code == "gender":
+            extra["needed_word"] = words[params["needed"]]
+            extra["top_word"] = words[params["top"]]
+        if code == "frog_weight_invalid":
+            room = params["capacity"] - params["weight"]
+            extra["exact_hint"] = f", or {room} to fill it" if 2 <= room <= 5 else ""
+        return self._reject(code, a, **params, **extra)
+
+    def _apply_loading(self, s: _State, player: int, card: Placed, hand_index: int | None,
+                       loading: Loading) -> tuple[_State, list[Event]]:
+        ns = s.copy()
+        ns.counts = _replace(s.counts, player, s.counts[player] - 1)
+        if hand_index is not None:
+            hand = s.hands[player]
+            ns.hands = _replace(s.hands, player, hand[:hand_index] + hand[hand_index + 1 :])
+        card = loading.ferry[-1]
+        ns.ferries = _replace(s.ferries, s.noah, loading.ferry)
+        name = self._players[player]
+        events = [Event("loaded", {"player": player, "name": name, "card": card.ref,
+                                   "animal": _animal(card.species, card.gender),
+                                   "ferry": s.noah + 1, "position": s.noah})]
+        if card.species == "crocodile":  # R44: tears at once, never below 0
+            score = max(0, s.scores[player] - CROCODILE_TEARS)
+            ns.scores = _replace(s.scores, player, score)
+            events.append(Event("crocodile_tears", {"player": player, "name": name,
+                                                    "score": score}))
+        playing_on = ns.counts[player] > 0  # R34: the last card ends the round at once
+        ns.fleeing = loading.fled
+        ns.loaded = card
+        ns.pair = loading.pair
+        ns.extra_turn = s.extra_turn or loading.pair
+        ns.departing = s.noah if loading.full else None
+        ns.lion_due = playing_on and card.species == "lion"
+        ns.giraffe = playing_on and card.species == "giraffe"
+        ns.noah_due = playing_on and card.species != "donkey"  # R23
+        self._advance(ns, events)
+        return ns, events
+
+    # ----------------------------------------------------------------- turn steps
+
+    def _advance(self, ns: _State, events: list[Event]) -> None:
+        """Move to the next step of the turn (R19, R32, R50) once the current one is done."""
+        player = ns.player
+        if ns.fleeing is not None:
+            ns.phase = "croc_flee"
+            return
+        if ns.lion_due:
+            ns.phase = "lion_swap"
+            return
+        if ns.noah_due:
+            ns.phase = "move_noah"
+            return
+        if ns.departing is not None:
+            self._depart(ns, events)
+            if ns.gifts_owed:
+                ns.phase = "give"
+                return
+        if ns.counts[player] == 0 or ns.departed > RESERVE:  # R33
+            self._end_round(ns, events)
+            return
+        if ns.pair:  # R26, R28: a whole new turn for the same player
+            ns.extra_turn = True
+            events.append(Event("pair_bonus", {"player": player, "name": self._players[player],
+                                               "species": ns.loaded.species}))
+        else:
+            ns.player = (player + 1) % len(self._players)  # R11
+            ns.extra_turn = False
+            events.append(Event("turn", {"player": ns.player,
+                                         "name": self._players[ns.player]}))
+        ns.phase = "play"
+        ns.pair = False
+        ns.loaded = None
+
+    def _depart(self, ns: _State, events: list[Event]) -> None:
+        """R19 (3)-(5): the ferry leaves, a reserve ferry replaces it, gifts are owed."""
+        position = ns.departing
+        number = ns.departed + 1
+        ferry = ns.ferries[position]
+        ns.departed = number
+        ns.departed_cards = ns.departed_cards + tuple(card.ref for card in ferry)
+        ns.ferries = _replace(ns.ferries, position, () if number <= RESERVE else None)
+        ns.departing = None
+        ns.gifts_owed = min(number, ns.counts[ns.player])  # R20, R21 (R34: 0 with no card)
+        events.append(Event("departure", {"position": position, "ferry": position + 1,
+                                          "number": number,
+                                          "cards": tuple(card.ref for card in ferry)}))
+        if ns.gifts_owed:
+            events.append(Event("gifts_owed", {"player": ns.player,
+                                               "name": self._players[ns.player],
+                                               "owed": ns.gifts_owed}))
+
+    def _end_round(self, ns: _State, events: list[Event]) -> None:
+        """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
+        ns.pair = ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
+        ns.loaded = ns.fleeing = ns.departing = None
+        ns.gifts_owed = 0
+        events.append(Event("round_ended", {"round": ns.round}))
+        if ns.hands is None:
+            ns.phase, ns.player = "scan", None
+            events.append(Event("scan_needed", {"hand_counts": ns.counts}))
+        else:
+            self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
+
+    def _hand_tears(self, hand: Iterable[str]) -> int:
+        return sum(self._tears[parse_ref(ref).species] for ref in hand)
+
+    def _score_round(self, ns: _State, tears: Sequence[int], events: list[Event]) -> None:
+        """R36, R39-R42: add the tears, then end the game or name the next starter."""
+        ns.round_scores = tuple(tears)
+        ns.scores = tuple(score + add for score, add in zip(ns.scores, tears, strict=True))
+        ns.player = None
+        summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
+                                                                     strict=True))
+        events.append(Event("round_scored", {"round": ns.round, "round_scores": ns.round_scores,
+                                             "scores": ns.scores, "summary": summary}))
+        if is_game_over(ns.round, ns.scores, self._options.end_rule):
+            ns.phase = "game_over"
+            ns.winners = winners(ns.scores)
+            ns.next_starter = None
+            names = " and ".join(self._players[seat] for seat in ns.winners)
+            events.append(Event("game_over", {"winners": ns.winners, "winner_names": names}))
+        else:
+            ns.phase = "round_over"
+            ns.next_starter = next_starter(ns.scores, ns.starter)
+
+    def _take_back(self, s: _State, a: TakeBack) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.ferry)):
+            return self._reject("bad_action", a, problem="take_back needs player and ferry")
+        rejection = self._gate(s, "play", a)
+        if rejection:
+            return rejection
+        if a.ferry != s.noah:
+            return self._reject("wrong_ferry", a, ferry=a.ferry + 1)
+        ferry = s.ferries[s.noah]
+        if not ferry:
+            return self._reject("take_back_not_allowed", a, ferry=a.ferry + 1, variant="empty")
+        if s.hands is not None and self.can_play():  # R25, R49
+            return self._reject("take_back_not_allowed", a, ferry=a.ferry + 1, variant="can_play")
+        ns = s.copy()
+        ns.ferries = _replace(s.ferries, s.noah, ())
+        ns.counts = _replace(s.counts, a.player, s.counts[a.player] + len(ferry))
+        if s.hands is not None:
+            taken = tuple(_hand_form(card.ref) for card in ferry)
+            ns.hands = _replace(s.hands, a.player, s.hands[a.player] + taken)
+        return ns, [Event("took_back", {"player": a.player, "name": self._players[a.player],
+                                        "ferry": a.ferry + 1, "count": len(ferry),
+                                        "cards": tuple(card.ref for card in ferry)})]
+
+    def _croc_flee(self, s: _State, a: CrocFlee) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.target)):
+            return self._reject("bad_action", a, problem="croc_flee needs player and target")
+        rejection = self._gate(s, "croc_flee", a) or self._target_error(a, a.target)
+        if rejection:
+            return rejection
+        ns = s.copy()
+        fled = s.fleeing
+        ns.fleeing = None
+        ns.counts = _replace(s.counts, a.target, s.counts[a.target] + 1)
+        if s.hands is not None:
+            ns.hands = _replace(s.hands, a.target, s.hands[a.target] + (_hand_form(fled.ref),))
+        events = [Event("fled", {"player": a.player, "target": a.target, "card": fled.ref,
+                                 "animal": _animal(fled.species, fled.gender),
+                                 "target_name": self._players[a.target]})]
+        self._advance(ns, events)
+        return ns, events
+
+    def _lion_swap(self, s: _State, a: LionSwap) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.target)):
+            return self._reject("bad_action", a, problem="lion_swap needs player and target")
+        rejection = self._gate(s, "lion_swap", a) or self._target_error(a, a.target)
+        if rejection:
+            return rejection
+        ns = s.copy()
+        if s.hands is not None:
+            swapped = self._swap_hands(s.hands, a)
+            if isinstance(swapped, Verdict):
+                return swapped
+            ns.hands = swapped
+        ns.lion_due = False
+        events = [Event("lion_swap", {"player": a.player, "name": self._players[a.player],
+                                      "target": a.target,
+                                      "target_name": self._players[a.target]})]
+        self._advance(ns, events)
+        return ns, events
+
+    def _swap_hands(self, hands: tuple, a: LionSwap) -> tuple | Verdict:
+        """R30 with known hands: take ``take`` from the target, then give ``give`` back."""
+        if not (isinstance(a.take, str) and isinstance(a.give, str)):
+            return self._reject("bad_action", a, problem="with known hands a lion swap names "
+                                "the card taken and the card given")
+        own, theirs = hands[a.player], hands[a.target]
+        taken = self._hand_index(theirs, a.take, a, self._players[a.target])
+        if isinstance(taken, Verdict):
+            return taken
+        own = (*own, theirs[taken])
+        theirs = theirs[:taken] + theirs[taken + 1 :]
+        given = self._hand_index(own, a.give, a, self._players[a.player])
+        if isinstance(given, Verdict):
+            return given
+        theirs = (*theirs, own[given])
+        own = own[:given] + own[given + 1 :]
+        return _replace(_replace(hands, a.player, own), a.target, theirs)
+
+    def _hand_index(self, hand: tuple[str, ...], text: str, a: Any, holder: str) -> int | Verdict:
+        try:
+            ref = parse_ref(text)
+        except InputError as error:
+            return self._reject("bad_action", a, problem=error.message)
+        index = _find_in_hand(hand, ref)
+        if index is None:
+            return self._reject("card_not_in_hand", a, holder=holder,
+                                animal=_animal(ref.species, ref.gender))
+        return index
+
+    def _giraffe_look(self, s: _State, a: GiraffeLook) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.target)):
+            return self._reject("bad_action", a, problem="giraffe_look needs player and target")
+        if s.phase not in IN_ROUND_PHASES:
+            return self._reject(AWAITED[s.phase], a)
+        if not (s.phase == "move_noah" and s.giraffe):  # R31
+            return self._reject("no_giraffe_effect", a)
+        if a.player != s.player:
+            return self._reject("not_your_turn", a)
+        rejection = self._target_error(a, a.target)
+        if rejection:
+            return rejection
+        ns = s.copy()
+        ns.giraffe = False  # one look
+        return ns, [Event("giraffe_look", {"player": a.player, "name": self._players[a.player],
+                                           "target": a.target,
+                                           "target_name": self._players[a.target]})]
+
+    def _move_noah(self, s: _State, a: MoveNoah) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and _is_int(a.to)):
+            return self._reject("bad_action", a, problem="move_noah needs player and to")
+        if s.phase == "play":  # R50: e.g. after a donkey, a loading is awaited
+            return self._reject("noah_move_illegal", a, variant="play")
+        rejection = self._gate(s, "move_noah", a)
+        if rejection:
+            return rejection
+        if a.to not in self.legal_noah_moves():
+            return self._reject("noah_move_illegal", a, to=a.to + 1,
+                                variant="female" if s.loaded.gender == "F" else "male")
+        ns = s.copy()
+        ns.noah = a.to
+        ns.noah_due = ns.giraffe = False
+        events = [Event("noah_moved", {"player": a.player, "position": a.to, "ferry": a.to + 1})]
+        self._advance(ns, events)
+        return ns, events
+
+    def _give(self, s: _State, a: Give) -> Verdict | tuple[_State, list[Event]]:
+        if not (_is_int(a.player) and isinstance(a.gifts, tuple)
+                and all(isinstance(gift, Gift) for gift in a.gifts)):
+            return self._reject("bad_action", a, problem="give needs player and a list of gifts")
+        rejection = self._gate(s, "give", a)
+        if rejection:
+            return rejection
+        if len(a.gifts) != s.gifts_owed:
+            return self._reject("gift_count", a, given=len(a.gifts))
+        for gift in a.gifts:
+            rejection = self._target_error(a, gift.to)
+            if rejection:
+                return rejection
+        ns = s.copy()
+        counts = list(s.counts)
+        for gift in a.gifts:
+            counts[gift.to] += 1
+        counts[a.player] -= len(a.gifts)
+        ns.counts = tuple(counts)
+        if s.hands is not None:
+            hands = self._give_known(s.hands, a)
+            if isinstance(hands, Verdict):
+                return hands
+            ns.hands = hands
+        ns.gifts_owed = 0
+        events = [Event("gifts", {"player": a.player, "name": self._players[a.player],
+                                  "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
+        self._advance(ns, events)
+        return ns, events
+
+    def _give_known(self, hands: tuple, a: Give) -> tuple | Verdict:
+        hands = list(hands)
+        for gift in a.gifts:
+            if not isinstance(gift.card, str):
+                return self._reject("bad_action", a, problem="with known hands each gift names "
+                                    "its card")
+            index = self._hand_index(hands[a.player], gift.card, a, self._players[a.player])
+            if isinstance(index, Verdict):
+                return index
+            own = hands[a.player]
+            hands[gift.to] = (*hands[gift.to], own[index])
+            hands[a.player] = own[:index] + own[index + 1 :]
+        return tuple(hands)
+
+    # ----------------------------------------------------------------- rounds
+
+    def _start_round(self, s: _State, a: StartRound) -> Verdict | tuple[_State, list[Event]]:
+        if s.phase != "round_over":
+            return self._reject(AWAITED[s.phase], a)
+        problem = self._deal_problem(s, a)
+        if problem:
+            return self._reject("setup_invalid", a, problem=problem)
+        ns = _initial_state(len(self._players))
+        ns.scores, ns.round_scores = s.scores, s.round_scores
+        ns.round = s.round + 1
+        ns.starter = ns.player = a.starter if s.round == 0 else s.next_starter
+        ns.noah = a.noah
+        ns.ferries = tuple((self._placed(ref),) for ref in a.ferries)
+        ns.phase = "play"
+        self._set_hands(ns, a.hands, a.hand_counts)
+        return ns, [Event("round_started", {"round": ns.round, "starter": ns.starter,
+                                            "starter_name": self._players[ns.starter],
+                                            "noah": ns.noah, "noah_ferry": ns.noah + 1})]
+
+    def _set_hands(self, ns: _State, hands: Any, counts: Any) -> None:
+        if self._options.hidden:
+            ns.counts = tuple(counts)
+        else:
+            ns.hands = tuple(tuple(_hand_form(ref) for ref in hand) for hand in hands)
+            ns.counts = tuple(len(hand) for hand in hands)
+
+    def _placed(self, ref_text: str) -> Placed:
+        ref = parse_ref(ref_text)
+        return Placed(ref_text, ref.species, ref.gender, self._weight[ref.species])
+
+    def _deal_problem(self, s: _State, a: StartRound) -> str | None:
+        """R7-R10, R39 for a deal; a sentence saying what is wrong, or None."""
+        players = len(self._players)
+        if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
+            return f"Noah must stand on a ferry 1 to 5, not {a.noah!r}"
+        if s.round == 0:
+            if not (_is_int(a.starter) and 0 <= a.starter < players):
+                return "round 1 needs its starter, the shortest player (a seat number)"
+        elif a.starter is not None and a.starter != s.next_starter:
+            return (f"round {s.round + 1} is started by {self._players[s.next_starter]}, "
+                    "the highest score (R39)")
+        if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS):
+            return "the deal lays exactly one animal on each of the 5 ferries"
+        hands_problem = self._hands_shape_problem(a.hands, a.hand_counts)
+        if hands_problem:
+            return hands_problem
+        hidden = self._options.hidden
+        if any(count != HAND_SIZE for count in (a.hand_counts if hidden else map(len, a.hands))):
+            return f"every player is dealt {HAND_SIZE} animals (R9)"
+        return self._cards_problem([a.ferries], () if hidden else a.hands, ())
+
+    def _hands_shape_problem(self, hands: Any, counts: Any) -> str | None:
+        players = len(self._players)
+        if self._options.hidden:
+            if not (isinstance(counts, tuple) and len(counts) == players
+                    and all(_is_int(count) and count >= 0 for count in counts)):
+                return f"with hidden hands give hand_counts, one number per player ({players})"
+            return None
+        if not (isinstance(hands, tuple) and len(hands) == players
+                and all(isinstance(hand, tuple) for hand in hands)):
+            return f"with known hands give hands, one list of cards per player ({players})"
+        return None
+
+    def _cards_problem(self, ferries: Iterable[Any], hands: Iterable[tuple[str, ...]],
+                       departed: Iterable[str]) -> str | None:
+        """Every card exists in this game, no more copies than the deck holds (R5, R6, R54)."""
+        seen: Counter[tuple[str, str]] = Counter()
+        tagged: set[tuple[str, str, int | None]] = set()
+        on_ferries = [ref for ferry in ferries for ref in ferry]
+        in_hands = [ref for hand in hands for ref in hand]
+        for where, refs in (("ferry", on_ferries), ("hand", in_hands), ("gone", departed)):
+            for text in refs:
+                try:
+                    ref = parse_ref(text)
+                except InputError as error:
+                    return error.message.rstrip(".")
+                if where == "ferry" and ref.species == "snail" and ref.gender is None:
+                    return "the snail on a ferry needs its side up, like snail:F (R8)"
+                identity = _identity(ref)
+                key = identity[:2]
+                if key not in self._copies:
+                    return f"there is no {text} in this game{self._why_absent(ref.species)}"
+                seen[key] += 1
+                if seen[key] > self._copies[key]:
+                    return f"this game holds only {self._copies[key]} {format_ref(*key)}"
+                if ref.copy is not None:
+                    if format_ref(*identity) not in self._ids:
+                        return f"there is no {text} in this game"
+                    if identity in tagged:
+                        return f"card {format_ref(*identity)} appears twice"
+                    tagged.add(identity)
+        return None
+
+    def _scan_hands(self, s: _State, a: ScanHands) -> Verdict | tuple[_State, list[Event]]:
+        if s.phase != "scan":
+            return self._reject(AWAITED[s.phase], a)
+        players = len(self._players)
+        if not (isinstance(a.hands, tuple) and all(isinstance(h, tuple) for h in a.hands)):
+            return self._reject("bad_action", a, problem="scan_hands needs one list per player")
+        if len(a.hands) != players:
+            return self._reject("scan_mismatch", a, variant="seats", got=len(a.hands))
+        for seat, hand in enumerate(a.hands):
+            if len(hand) != s.counts[seat]:
+                return self._reject("scan_mismatch", a, variant="count", expected=s.counts[seat],
+                                    got=len(hand), holder=self._players[seat])
+        table = [card.ref for ferry in s.ferries if ferry for card in ferry]
+        problem = self._cards_problem([table], a.hands, s.departed_cards)
+        if problem:
+            return self._reject("scan_mismatch", a, problem=problem)
+        ns = s.copy()
+        events: list[Event] = []
+        self._score_round(ns, [self._hand_tears(hand) for hand in a.hands], events)
+        return ns, events
+
+    def _score_only_round(self, s: _State, a: ScoreRound) -> Verdict | tuple[_State, list[Event]]:
+        if s.phase == "game_over":
+            return self._reject("game_over", a)
+        players = len(self._players)
+        if not (isinstance(a.tears, tuple) and len(a.tears) == players
+                and all(_is_int(t) and t >= 0 for t in a.tears)):
+            return self._reject("bad_action", a, problem=f"give {players} whole numbers of tears, "
+                                "one per player in seat order")
+        starter = s.next_starter
+        if s.round == 0:
+            starter = 0 if a.starter is None else a.starter
+            if not (_is_int(starter) and 0 <= starter < players):
+                return self._reject("setup_invalid", a, problem="the starter is a seat number")
+        elif a.starter is not None and a.starter != starter:
+            return self._reject("setup_invalid", a, problem=f"round {s.round + 1} is started by "
+                                f"{self._players[starter]}, the highest score (R39)")
+        ns = s.copy()
+        ns.round, ns.starter = s.round + 1, starter
+        events: list[Event] = []
+        self._score_round(ns, a.tears, events)
+        return ns, events
+
+    def _position(self, s: _State, a: Position) -> Verdict | tuple[_State, list[Event]]:
+        if self._history or s.round != 0:
+            return self._reject("setup_invalid", a, problem="a position can only open a log, "
+                                "before any other action")
+        problem = self._position_problem(a)
+        if problem:
+            return self._reject("setup_invalid", a, problem=problem)
+        ns = _initial_state(len(self._players))
+        ns.round, ns.starter, ns.noah = a.round, a.round_starter, a.noah
+        ns.player = a.current_player
+        ns.ferries = tuple(tuple(self._placed(ref) for ref in ferry) for ferry in a.ferries)
+        ns.departed, ns.departed_cards = a.departed, tuple(a.departed_cards)
+        ns.scores = tuple(a.scores)
+        ns.extra_turn = bool(a.extra_turn)
+        ns.phase = "play"
+        self._set_hands(ns, a.hands, a.hand_counts)
+        return ns, [Event("position", {"round": a.round, "current_name":
+                                       self._players[a.current_player],
+                                       "noah_ferry": a.noah + 1})]
+
+    def _position_problem(self, a: Position) -> str | None:
+        players = len(self._players)
+        seats = (a.round_starter, a.current_player)
+        if not (_is_int(a.round) and a.round >= 1):
+            return "the round is a number from 1"
+        if not all(_is_int(seat) and 0 <= seat < players for seat in seats):
+            return "round_starter and current_player are seat numbers"
+        if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
+            return "Noah stands on a ferry 1 to 5"
+        if not (_is_int(a.departed) and 0 <= a.departed <= RESERVE):
+            return "a position is a fresh turn in a round: 0 to 3 departures so far"
+        if not (isinstance(a.scores, tuple) and len(a.scores) == players
+                and all(_is_int(score) and score >= 0 for score in a.scores)):
+            return f"give {players} scores of 0 or more"
+        if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS
+                and all(isinstance(ferry, tuple) for ferry in a.ferries)):
+            return "give the 5 ferries, each a list of cards bottom first"
+        if not isinstance(a.departed_cards, tuple):
+            return "departed_cards is a list of cards"
+        shape = self._hands_shape_problem(a.hands, a.hand_counts)
+        if shape:
+            return shape
+        cards = self._cards_problem(a.ferries, a.hands if not self._options.hidden else (),
+                                    a.departed_cards)
+        if cards:
+            return cards
+        for number, refs in enumerate(a.ferries, start=1):
+            problem = self._ferry_problem(refs)
+            if problem:
+                return f"ferry {number} {problem}"
+        return None
+
+    def _ferry_problem(self, refs: tuple[str, ...]) -> str | None:
+        """A ferry of a position must obey the golden rules card after card (R13, R15, R18)."""
+        ferry: tuple[Placed, ...] = ()
+        for ref in refs:
+            loading = self._loading(ferry, self._placed(ref), None, flight=False)
+            if not isinstance(loading, Loading):
+                return f"breaks the {loading[0]} rule at {ref}"
+            if loading.full:
+                return "is full: it would have departed"
+            ferry = loading.ferry
+        return None
+
+    # ----------------------------------------------------------------- enumeration
+
+    def _noah_choices(self, s: _State) -> list[int]:
+        if s.phase != "move_noah":
+            return []
+        steps = (1, -1) if s.loaded.gender == "F" else (2, -2)  # R22
+        return sorted({(s.noah + step) % POSITIONS for step in steps})
+
+    def legal_noah_moves(self) -> list[int]:
+        """Positions Noah may move to now (empty unless the step is ``move_noah``)."""
+        return self._noah_choices(self._state)
+
+    def can_play(self) -> bool:
+        """Whether the current player has a legal loading on Noah's ferry (R25, R46).
+
+        With hidden hands: whether some card not yet all visible could be loaded there.
+        """
+        s = self._state
+        if s.phase != "play":
+            return False
+        return any(True for _ in self._loadings(s))
+
+    def _loadings(self, s: _State) -> Iterable[Play]:
+        """Every legal :class:`Play` for the current player (by distinct card and choice)."""
+        ferry = s.ferries[s.noah]
+        if s.hands is not None:
+            candidates = dict.fromkeys(s.hands[s.player])
+        else:
+            visible = self._visible_species(s)
+            candidates = {
+                format_ref(species, None if gender == "H" else gender): None
+                for species, gender in self._copies
+                if visible[species] < self._species_copies[species]
+            }
+        for text in candidates:
+            ref = parse_ref(text)
+            genders = ("M", "F") if ref.species == "snail" else (ref.gender,)
+            weight = self._weight[ref.species]
+            for gender in genders:
+                card = Placed(text, ref.species, gender, weight)
+                for frog_weight in self._frog_weights(ferry, card):
+                    if isinstance(self._loading(ferry, card, frog_weight), Loading):
+                        yield Play(s.player, text, s.noah,
+                                   gender if ref.species == "snail" else None, frog_weight)
+
+    def _frog_weights(self, ferry: tuple[Placed, ...], card: Placed) -> tuple[int | None, ...]:
+        if card.species != "frog":
+            return (None,)
+        room = (WOODPECKER_CAPACITY if any(p.species == "woodpecker" for p in ferry)
+                else CAPACITY) - sum(p.weight for p in ferry)
+        return (None, room) if 2 <= room <= 5 else (None,)
+
+    def legal_actions(self) -> list[Action]:
+        """The actions accepted now, for the step awaited (R50).
+
+        Known hands: every choice (cards, targets, recipients; copies of a card are alike).
+        Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
+        Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
+        """
+        s = self._state
+        player = s.player
+        opponents = [seat for seat in range(len(self._players)) if seat != player]
+        if s.phase == "play":
+            plays: list[Action] = list(self._loadings(s))
+            if s.ferries[s.noah] and (s.hands is None or not plays):
+                plays.append(TakeBack(player, s.noah))
+            return plays
+        if s.phase == "croc_flee":
+            return [CrocFlee(player, seat) for seat in opponents]
+        if s.phase == "lion_swap":
+            return self._legal_lion_swaps(s, opponents)
+        if s.phase == "move_noah":
+            moves: list[Action] = [MoveNoah(player, to) for to in self._noah_choices(s)]
+            if s.giraffe:
+                moves += [GiraffeLook(player, seat) for seat in opponents]
+            return moves
+        if s.phase == "give":
+            return self._legal_gifts(s, opponents)
+        return []
+
+    def _legal_lion_swaps(self, s: _State, opponents: list[int]) -> list[Action]:
+        player = s.player
+        if s.hands is None:
+            return [LionSwap(player, seat) for seat in opponents]
+        swaps: list[Action] = []
+        for seat in opponents:
+            for take in dict.fromkeys(s.hands[seat]):
+                for give in dict.fromkeys((*s.hands[player], take)):
+                    swaps.append(LionSwap(player, seat, take, give))
+        return swaps
+
+    def _legal_gifts(self, s: _State, opponents: list[int]) -> list[Action]:
+        owed = s.gifts_owed
+        if s.hands is None:
+            return [Give(s.player, tuple(Gift(to) for to in recipients))
+                    for recipients in itertools.combinations_with_replacement(opponents, owed)]
+        gifts: dict[tuple, None] = {}
+        for cards in dict.fromkeys(itertools.combinations(sorted(s.hands[s.player]), owed)):
+            for recipients in itertools.product(opponents, repeat=owed):
+                gifts[tuple(sorted(zip(recipients, cards, strict=True)))] = None
+        return [Give(s.player, tuple(Gift(to, card) for to, card in pairs)) for pairs in gifts]
+
+    # ----------------------------------------------------------------- hidden-hand facts
+
+    def _visible_species(self, s: _State) -> Counter[str]:
+        """R48: animals seen this round, on the ferries, fleeing, or departed."""
+        seen = Counter(card.species for ferry in s.ferries if ferry for card in ferry)
+        seen.update(parse_ref(ref).species for ref in s.departed_cards)
+        if s.fleeing is not None:
+            seen[s.fleeing.species] += 1
+        return seen
+
+    def _table_identities(self, s: _State) -> set[tuple[str, str, int | None]]:
+        """R54: the tagged copies on the ferries or departed this round."""
+        refs = [card.ref for ferry in s.ferries if ferry for card in ferry]
+        refs += s.departed_cards
+        if s.fleeing is not None:
+            refs.append(s.fleeing.ref)
+        return {_identity(parse_ref(ref)) for ref in refs if "#" in ref}
+
+    # ----------------------------------------------------------------- state and storage
+
+    def state(self) -> dict[str, Any]:
+        """Every TABLE-LOG.md state key (and a few more), as plain JSON-ready values."""
+        s = self._state
+        ferries = [None if ferry is None else [card.ref for card in ferry] for ferry in s.ferries]
+        weights, capacities = [], []
+        for ferry in s.ferries:
+            if ferry is None:
+                weights.append(None)
+                capacities.append(None)
+                continue
+            weights.append(sum(card.weight for card in ferry))
+            woodpecker = any(card.species == "woodpecker" for card in ferry)
+            capacities.append(WOODPECKER_CAPACITY if woodpecker else CAPACITY)
+        in_round = s.phase in IN_ROUND_PHASES
+        state: dict[str, Any] = {
+            "round": s.round,
+            "phase": s.phase,
+            "current_player": s.player,
+            "round_starter": s.starter,
+            "noah": s.noah,
+            "ferries": ferries,
+            "weights": weights,
+            "capacities": capacities,
+            "departed": s.departed,
+            "departed_cards": list(s.departed_cards),
+            "reserve": max(0, RESERVE - s.departed),
+            "hand_counts": list(s.counts),
+            "scores": list(s.scores),
+            "round_scores": list(s.round_scores),
+            "extra_turn": s.extra_turn,
+            "gifts_owed": s.gifts_owed,
+            "noah_choices": self._noah_choices(s),
+            "fleeing": s.fleeing.ref if s.fleeing else None,
+            "giraffe_look": s.giraffe,
+            "round_over": not in_round,
+            "game_over": s.phase == "game_over",
+            "winners": list(s.winners),
+            "next_round_starter": s.next_starter,
+        }
+        if s.hands is not None:
+            state["hands"] = [list(hand) for hand in s.hands]
+        return state
+
+    def to_json(self) -> str:
+        """The game as JSON: players, options, deck (if not the default) and accepted actions."""
+        return json.dumps({
+            "format": "noah-game",
+            "version": 1,
+            "players": list(self._players),
+            "options": self._options.to_dict(),
+            "deck": None if self._deck == default_deck() else self._deck.to_csv(),
+            "history": [action_to_dict(action) for action in self._history],
+        }, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Rebuild a game saved by :meth:`to_json` by replaying it (so ``pop`` works after)."""
+        try:
+            data = json.loads(text)
+            deck = None if data.get("deck") is None else parse_deck(data["deck"], "saved deck")
+            game = cls(data["players"], Options.from_dict(data["options"]), deck)
+            actions = [action_from_dict(item) for item in data["history"]]
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise InputError(f"This saved game cannot be read ({error}): it is damaged.") from error
+        for number, action in enumerate(actions, start=1):
+            verdict = game.push(action)
+            if not verdict.accepted:
+                raise InputError(f"Saved action {number} is refused ({verdict.message}): the "
+                                 "saved game is damaged.", line=number)
+        return game
+
+
+def _find_in_hand(hand: tuple[str, ...], ref: Ref) -> int | None:
+    """Where ``ref`` is in a known hand: the same copy first, else an untagged or any copy."""
+    best = None
+    for index, entry in enumerate(hand):
+        held = parse_ref(entry)
+        if held.species != ref.species or (ref.species != "snail" and held.gender != ref.gender):
+            continue
+        if held.copy == ref.copy:
+            return index
+        if (ref.copy is None or held.copy is None) and (best is None or held.copy is None):
+            best = index
+    return best
+
+
+_HANDLERS = {
+    Play: Game._play,
+    TakeBack: Game._take_back,
+    MoveNoah: Game._move_noah,
+    CrocFlee: Game._croc_flee,
+    LionSwap: Game._lion_swap,
+    GiraffeLook: Game._giraffe_look,
+    Give: Game._give,
+    StartRound: Game._start_round,
+    ScanHands: Game._scan_hands,
+    ScoreRound: Game._score_only_round,
+    Position: Game._position,
+}
