@@ -1,0 +1,42 @@
+"""``noah-companion doctor``: check that this machine is ready to referee, and say what to fix.
+
+One line per check (✓ fine, ! works but worth fixing, ✗ missing, each with its fix); exit status
+0 when nothing needed is missing, 1 otherwise. On the Raspberry Pi run it as the service runs:
+``sudo noah-companion doctor``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check Python, packages, camera, decoding, lights, screen, touch, files, service",
+        description="Check that this machine is ready to referee a game, and say what to fix.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.doctor import Machine, ready, run_checks
+
+    findings = []
+    for finding in run_checks(Machine.here()):
+        findings.append(finding)
+        if not args.json:
+            print(finding.line(), flush=True)  # one at a time: the camera check takes a moment
+    is_ready = ready(findings)
+    if args.json:
+        json.dump({"ready": is_ready, "checks": [f.to_json() for f in findings]},
+                  sys.stdout, ensure_ascii=False, indent=2)
+        print()
+    elif is_ready:
+        print("Ready to referee.")
+    else:
+        print("Not ready: fix the lines marked ✗ and run the doctor again.")
+    return 0 if is_ready else 1

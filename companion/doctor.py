@@ -1,0 +1,734 @@
+"""Is this machine ready to referee a game? ``noah-companion doctor`` asks, check by check.
+
+Each check is a small function that looks at one thing (Python, packages, zbar, the camera,
+decoding, GPIO, the screen, touch, the config, the deck, the game record, the service) and
+returns one :class:`Finding`: ✓ fine, ! works but worth fixing, ✗ missing. A finding that is not
+fine always says what to do. The command exits 1 when anything is missing, so scripts and the
+install guide can rely on it.
+
+>>> machine = Machine.here()
+>>> finding = check_python(machine)
+>>> finding.status is Status.OK, finding.name
+(True, 'Python')
+>>> print(Finding("zbar library", Status.FAIL, "not found.", "Install libzbar0.").line())
+✗ zbar library: not found. Fix: Install libzbar0.
+
+Checks call the other parts' public functions (``companion.config``, ``hardware.pins``,
+``vision.decoders``, ``companion.session.store``) so that the doctor and the app agree; where a
+part offers nothing to ask, the check looks at the file or device directly. Paths of ``/sys``,
+``/dev`` and ``/proc`` come from :class:`Machine`, so tests run the checks on fake trees.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+
+DISTRIBUTION = "noah-companion"
+SERVICE = "noah-companion.service"
+REINSTALL = "Reinstall the app: sudo deploy/install.sh (in a checkout: ./run.sh setup)."
+GUIDE = "docs/raspberry-pi.md"
+MIN_FREE_BYTES = 50 * 2**20  # below this the record may fail mid-game
+LOW_FREE_BYTES = 500 * 2**20
+SHARPNESS_HINT = 60.0  # variance of the Laplacian below which a frame looks out of focus
+DARKNESS_HINT = 50  # mean grey level below which the table looks too dark
+ABS_MT_POSITION_X = 0x35  # the input event code every multi-touch screen reports
+
+
+class Status(enum.Enum):
+    """How one check went. Only ``FAIL`` makes ``doctor`` exit non-zero."""
+
+    OK = "ok"
+    WARN = "warning"
+    FAIL = "missing"
+
+    @property
+    def symbol(self) -> str:
+        return {"ok": "✓", "warning": "!", "missing": "✗"}[self.value]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """The result of one check: what was found and, unless all is well, what to do."""
+
+    name: str
+    status: Status
+    found: str
+    fix: str = ""
+
+    def line(self) -> str:
+        """One line for people.
+
+        >>> print(Finding("Python", Status.OK, "3.11.2").line())
+        ✓ Python: 3.11.2
+        """
+        text = f"{self.status.symbol} {self.name}: {self.found}"
+        return f"{text} Fix: {self.fix}" if self.fix else text
+
+    def to_json(self) -> dict[str, str]:
+        return {"check": self.name, "status": self.status.value, "found": self.found,
+                "fix": self.fix}
+
+
+def ok(name: str, found: str) -> Finding:
+    return Finding(name, Status.OK, found)
+
+
+def warn(name: str, found: str, fix: str) -> Finding:
+    return Finding(name, Status.WARN, found, fix)
+
+
+def fail(name: str, found: str, fix: str) -> Finding:
+    return Finding(name, Status.FAIL, found, fix)
+
+
+@dataclass(frozen=True)
+class ServiceState:
+    """What systemd says about the app's service (``systemctl show``)."""
+
+    installed: bool
+    enabled: bool
+    active: str  # active, inactive, failed, activating, …
+    restarts: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> ServiceState:
+        """Read ``systemctl show -p LoadState,UnitFileState,ActiveState,NRestarts`` output.
+
+        >>> ServiceState.parse("LoadState=loaded\\nUnitFileState=enabled\\nActiveState=failed\\n"
+        ...                    "NRestarts=3")
+        ServiceState(installed=True, enabled=True, active='failed', restarts=3)
+        """
+        values = dict(line.partition("=")[::2] for line in text.splitlines() if "=" in line)
+        restarts = values.get("NRestarts", "0")
+        return cls(
+            installed=values.get("LoadState") == "loaded",
+            enabled=values.get("UnitFileState") == "enabled",
+            active=values.get("ActiveState", "inactive"),
+            restarts=int(restarts) if restarts.isdigit() else 0,
+        )
+
+
+def _systemctl_show(unit: str) -> str | None:
+    """``systemctl show`` of the unit, or None where systemd is not running (containers)."""
+    if not Path("/run/systemd/system").is_dir() or shutil.which("systemctl") is None:
+        return None
+    properties = "LoadState,UnitFileState,ActiveState,NRestarts"
+    result = subprocess.run(["systemctl", "show", unit, "-p", properties],
+                            capture_output=True, text=True, timeout=10, check=False)
+    return result.stdout if result.returncode == 0 else None
+
+
+@dataclass
+class Machine:
+    """The computer being checked: where its /sys, /dev and /proc are, and shared facts.
+
+    Tests build one over fake directory trees and a canned ``systemctl`` answer.
+    """
+
+    sys_root: Path = Path("/sys")
+    dev_root: Path = Path("/dev")
+    proc_root: Path = Path("/proc")
+    systemctl_show: Callable[[str], str | None] = _systemctl_show
+    environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+
+    @classmethod
+    def here(cls) -> Machine:
+        return cls()
+
+    @cached_property
+    def model(self) -> str | None:
+        """The board's model, e.g. "Raspberry Pi 5 Model B Rev 1.0"; None off a Pi-like board."""
+        path = self.proc_root / "device-tree" / "model"
+        try:
+            return path.read_text(errors="replace").strip("\0\n")
+        except OSError:
+            return None
+
+    @property
+    def is_raspberry_pi(self) -> bool:
+        return self.model is not None and "Raspberry Pi" in self.model
+
+    @cached_property
+    def service(self) -> ServiceState | None:
+        text = self.systemctl_show(SERVICE)
+        return ServiceState.parse(text) if text is not None else None
+
+    @property
+    def service_running(self) -> bool:
+        return self.service is not None and self.service.active in ("active", "activating")
+
+    @cached_property
+    def config(self) -> Any:
+        """The app's :class:`companion.config.Config` (raises :class:`UserError` if invalid)."""
+        from companion.config import load_config
+
+        return load_config()
+
+    def config_or_none(self) -> Any:
+        try:
+            return self.config
+        except UserError:
+            return None  # check_config reports it; other checks use the defaults
+
+
+# ---- software ---------------------------------------------------------------------------------
+
+
+def check_python(machine: Machine) -> Finding:
+    """Python 3.11 or newer, as on Raspberry Pi OS Bookworm."""
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info < (3, 11):
+        return fail("Python", f"{version} is too old.",
+                    "Use Raspberry Pi OS Bookworm (Python 3.11), then " + REINSTALL)
+    return ok("Python", f"{version} ({sys.executable})")
+
+
+def check_packages(machine: Machine) -> Finding:
+    """Every package the app depends on is installed, in a version it accepts."""
+    from packaging.requirements import Requirement
+
+    try:
+        requirements = [Requirement(text) for text in metadata.requires(DISTRIBUTION) or []]
+    except metadata.PackageNotFoundError:
+        return fail("Packages", "the app itself is not installed in this Python.", REINSTALL)
+    problems, versions = [], {}
+    for requirement in requirements:
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue  # test-only extras
+        try:
+            versions[requirement.name] = installed = metadata.version(requirement.name)
+        except metadata.PackageNotFoundError:
+            problems.append(f"{requirement.name} is missing")
+            continue
+        if not requirement.specifier.contains(installed, prereleases=True):
+            problems.append(f"{requirement.name} {installed} (needs {requirement.specifier})")
+    if problems:
+        return fail("Packages", "; ".join(problems) + ".", REINSTALL)
+    shown = ", ".join(f"{name} {versions[name]}" for name in ("kivy", "opencv-python-headless",
+                                                              "zxing-cpp", "gpiozero")
+                      if name in versions)
+    return ok("Packages", f"all {len(versions)} present ({shown}, …)")
+
+
+def check_numpy(machine: Machine) -> Finding:
+    """One numpy for everyone: pip's numpy 2 shadowing apt's breaks picamera2 (simplejpeg)."""
+    try:
+        numpy = importlib.import_module("numpy")
+    except ImportError as error:
+        return fail("numpy", f"cannot be imported ({error}).", REINSTALL)
+    where = "the system's" if "/usr/lib/python3/" in (numpy.__file__ or "") else "pip's"
+    try:
+        importlib.import_module("picamera2")
+    except ImportError:
+        return ok("numpy", f"{numpy.__version__} ({where}; picamera2 not installed)")
+    except Exception as error:  # simplejpeg: "numpy.dtype size changed, binary incompatibility"
+        return fail("numpy", f"{numpy.__version__} ({where}) breaks picamera2: {error}",
+                    "Keep apt's numpy: " + REINSTALL + " (it pins numpy to the system's version).")
+    return ok("numpy", f"{numpy.__version__} ({where}), works with picamera2")
+
+
+def _zbar_version(library: Any) -> str:
+    import ctypes
+
+    major, minor, patch = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    # zbar 0.23 added the patch argument; older versions ignore the extra pointer.
+    library.zbar_version(ctypes.byref(major), ctypes.byref(minor), ctypes.byref(patch))
+    return f"{major.value}.{minor.value}.{patch.value}"
+
+
+def check_zbar(machine: Machine) -> Finding:
+    """Debian's libzbar0, which pyzbar loads (the zbar decoder; zxing-cpp needs nothing)."""
+    try:
+        from pyzbar import zbar_library
+
+        library, _ = zbar_library.load()
+    except ImportError as error:
+        needed = _configured_decoder(machine) == "zbar"
+        make = fail if needed else warn
+        purpose = "the configured zbar decoder cannot run" if needed \
+            else "only the zbar decoder needs it (zxing is the default)"
+        return make("zbar library", f"not found ({error}): {purpose}.",
+                    "sudo apt install --no-install-recommends libzbar0")
+    return ok("zbar library", f"libzbar {_zbar_version(library)}")
+
+
+def _configured_decoder(machine: Machine) -> str:
+    from vision.decoders import DEFAULT_DECODER
+
+    config = machine.config_or_none()
+    section = config.section("decoder") if config is not None else {}
+    return section.get("name", section.get("decoder", DEFAULT_DECODER)).strip() or DEFAULT_DECODER
+
+
+def sticker_image(text: str, module_px: int = 6) -> Any:
+    """A clean, upright picture (grey numpy array) of a sticker's QR code.
+
+    >>> sticker_image("NOAH1/BOX1/CAF2").shape
+    (174, 174)
+    """
+    import numpy as np
+    import segno
+
+    dark = np.array(segno.make_qr(text, error="q").matrix, dtype=np.uint8)
+    modules = np.pad(255 - 255 * dark, 4, constant_values=255).astype(np.uint8)
+    return np.kron(modules, np.ones((module_px, module_px), dtype=np.uint8))
+
+
+def _sample_tag_text(machine: Machine) -> str:
+    from companion.game import default_deck
+    from companion.tags.payload import DEFAULT_DECK_ID, encode
+
+    config = machine.config_or_none()
+    deck_id = config.game.deck_id if config is not None else DEFAULT_DECK_ID
+    return encode(deck_id, default_deck()[0])
+
+
+def check_decoding(machine: Machine) -> Finding:
+    """Each QR decoder reads a freshly drawn sticker of this deck."""
+    from vision.decoders import DECODERS, make_decoder
+
+    text = _sample_tag_text(machine)
+    image = sticker_image(text)
+    readers, broken = [], []
+    for name in DECODERS:
+        try:
+            texts = [detection.text for detection in make_decoder(name).decode(image)]
+        except Exception as error:  # a decoder that cannot start: VisionError, ImportError
+            broken.append(f"{name} ({getattr(error, 'what', error)})")
+            continue
+        (readers if texts == [text] else broken).append(name)
+    configured = _configured_decoder(machine)
+    if configured not in readers:
+        return fail("Decoding", f"the {configured} decoder does not read a test sticker "
+                    f"({text}); problems: {', '.join(broken)}.", REINSTALL)
+    if broken:
+        return warn("Decoding", f"{', '.join(readers)} read a test sticker ({text}); "
+                    f"{', '.join(broken)} does not.",
+                    "Only needed if you choose that decoder; see the zbar library line.")
+    return ok("Decoding", f"{' and '.join(readers)} read a test sticker ({text})")
+
+
+# ---- camera -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A camera that gave a frame: how it is called, and what it saw."""
+
+    description: str
+    frame: Any  # BGR or grey numpy array
+    autofocus_module: bool = False  # Camera Module 3: manual lens position advised
+
+
+def _picamera2_frame() -> Camera | None:
+    try:
+        from picamera2 import Picamera2
+    except ImportError:
+        return None
+    cameras = Picamera2.global_camera_info()
+    if not cameras:
+        return None
+    model = str(cameras[0].get("Model", "camera"))
+    with Picamera2(0) as camera:  # released on exit, or the next start finds it "in use"
+        camera.configure(camera.create_still_configuration(main={"size": (1280, 720)}))
+        camera.start()
+        frame = camera.capture_array()
+    return Camera(f"Pi camera {model} (picamera2)", frame[:, :, :3],
+                  autofocus_module=model.startswith("imx708"))
+
+
+def usb_camera_indexes(sys_root: Path) -> list[int]:
+    """The /dev/videoN numbers that are USB cameras (uvcvideo), not the Pi's codec/ISP nodes."""
+    indexes = []
+    for node in sorted((sys_root / "class" / "video4linux").glob("video*")):
+        driver = node / "device" / "driver"
+        if driver.exists() and driver.resolve().name == "uvcvideo" and node.name[5:].isdigit():
+            indexes.append(int(node.name[5:]))
+    return sorted(indexes)
+
+
+def _opencv_frame(index: int) -> Camera | None:
+    import cv2
+
+    capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
+    try:
+        grabbed, frame = capture.read() if capture.isOpened() else (False, None)
+    finally:
+        capture.release()
+    return Camera(f"USB camera /dev/video{index} (OpenCV)", frame) if grabbed else None
+
+
+def grab_frame(machine: Machine) -> Camera | None:
+    """One frame from the first camera that gives one: the Pi camera, then USB cameras."""
+    camera = _picamera2_frame()
+    if camera is not None:
+        return camera
+    for index in usb_camera_indexes(machine.sys_root):
+        camera = _opencv_frame(index)
+        if camera is not None:
+            return camera
+    return None
+
+
+@dataclass(frozen=True)
+class FrameQuality:
+    """What a frame says about focus, light and stickers in view."""
+
+    width: int
+    height: int
+    sharpness: float  # variance of the Laplacian: higher is sharper
+    brightness: float  # mean grey level, 0-255
+    stickers: int  # our QR codes read in the frame
+
+    @classmethod
+    def measure(cls, frame: Any, decode: Callable[[Any], list[Any]]) -> FrameQuality:
+        """Measure a frame.
+
+        >>> import numpy as np
+        >>> quality = FrameQuality.measure(np.full((480, 640), 128, np.uint8), lambda f: [])
+        >>> quality.width, quality.height, quality.sharpness, quality.brightness
+        (640, 480, 0.0, 128.0)
+        """
+        import cv2
+
+        from vision.decoders import to_gray
+
+        gray = to_gray(frame)
+        height, width = gray.shape
+        sharpness = float(cv2.Laplacian(gray, cv2.CV_64F).var())
+        return cls(width, height, sharpness, float(gray.mean()), len(decode(gray)))
+
+
+def _hardware_camera_fix(camera: Camera) -> str:
+    if camera.autofocus_module:
+        return ("Camera Module 3: set a fixed lens position for the card distance "
+                f"(see 'Focus' in {GUIDE}).")
+    return f"Turn the lens ring or move the camera (see 'Focus' in {GUIDE})."
+
+
+def check_camera(machine: Machine) -> Finding:
+    """A camera gives a frame; its size, focus and light are good enough to read stickers."""
+    config = machine.config_or_none()
+    if config is not None and config.game.score_only:
+        return ok("Camera", "not used (score_only = yes: tears are typed on the screen)")
+    if machine.service_running:
+        return warn("Camera", "not tested: the app is running and holds the camera.",
+                    "To test it: sudo systemctl stop noah-companion, run the doctor again, "
+                    "then sudo systemctl start noah-companion.")
+    try:
+        camera = grab_frame(machine)
+    except Exception as error:  # libcamera/V4L2 errors have no common type
+        return fail("Camera", f"found, but it gave no picture ({error}).",
+                    "Reconnect the camera with the Pi switched off; if it says 'in use', "
+                    "close the other program or reboot.")
+    if camera is None:
+        return fail("Camera", "none found (no Pi camera, no USB camera).",
+                    f"Connect the camera with the Pi switched off (see {GUIDE}), or set "
+                    "score_only = yes in [game] to keep score without one.")
+    return judge_frame(camera, _frame_decoder())
+
+
+def _frame_decoder() -> Callable[[Any], list[Any]]:
+    from companion.tags.payload import is_ours
+    from vision.decoders import decode
+
+    return lambda gray: [d for d in decode(gray) if is_ours(d.text)]
+
+
+def judge_frame(camera: Camera, decode: Callable[[Any], list[Any]]) -> Finding:
+    """Turn one frame into advice about resolution, focus and light."""
+    quality = FrameQuality.measure(camera.frame, decode)
+    found = f"{camera.description}, {quality.width}×{quality.height}"
+    if quality.stickers:
+        return ok("Camera", f"{found}, reads {quality.stickers} sticker(s) in view")
+    if quality.width < 640 or quality.height < 480:
+        return warn("Camera", f"{found}: too few pixels to read small stickers.",
+                    "Choose at least 640×480 in [camera].")
+    if quality.brightness < DARKNESS_HINT:
+        return warn("Camera", f"{found}, but the picture is dark "
+                    f"(brightness {quality.brightness:.0f}/255).",
+                    f"Light the table evenly from above (see 'Lighting' in {GUIDE}).")
+    if quality.sharpness < SHARPNESS_HINT:
+        return warn("Camera", f"{found}, but the picture looks out of focus "
+                    f"(sharpness {quality.sharpness:.0f}).", _hardware_camera_fix(camera))
+    return ok("Camera", f"{found}, picture sharp (put a card under it to check reading)")
+
+
+# ---- devices ----------------------------------------------------------------------------------
+
+
+def check_gpio(machine: Machine) -> Finding:
+    """The pin factory for the ferry lights opens, with the permissions it needs."""
+    from hardware.errors import HardwareError
+    from hardware.pins import open_pin_factory
+
+    config = machine.config_or_none()
+    try:
+        lights = config.validated("lights") if config is not None else None
+    except UserError as error:
+        return fail("Lights (GPIO)", error.what, error.fix)
+    factory_name = lights.pin_factory if lights is not None else "auto"
+    if factory_name == "mock":
+        return ok("Lights (GPIO)", "virtual lights (pin_factory = mock)")
+    try:
+        factory = open_pin_factory(factory_name)
+    except HardwareError as error:
+        make = fail if machine.is_raspberry_pi else warn
+        return make("Lights (GPIO)", error.what, error.fix)
+    kind = type(factory).__name__
+    try:
+        if "LGPIO" in kind.upper() and not os.access(os.getcwd(), os.W_OK):
+            return fail("Lights (GPIO)", f"lgpio cannot write its files in {os.getcwd()}.",
+                        "Start the app from a writable folder (the service uses "
+                        "/var/lib/noah-companion).")
+        return ok("Lights (GPIO)", f"{kind} on {machine.model or 'this computer'}")
+    finally:
+        _close_factory(factory)
+
+
+def _close_factory(factory: Any) -> None:
+    from gpiozero import Device
+
+    factory.close()
+    if Device.pin_factory is factory:
+        Device.pin_factory = None
+
+
+def _drm_cards(machine: Machine) -> Iterator[Path]:
+    yield from sorted((machine.sys_root / "class" / "drm").glob("card[0-9]"))
+
+
+def _connected_outputs(machine: Machine) -> list[str]:
+    outputs = []
+    for status in sorted((machine.sys_root / "class" / "drm").glob("card*-*/status")):
+        if status.read_text().strip() == "connected":
+            outputs.append(status.parent.name.split("-", 1)[1])
+    return outputs
+
+
+def check_display(machine: Machine) -> Finding:
+    """A screen the app can draw on: a desktop session, or KMS/DRM with the right groups."""
+    env = machine.environ
+    if env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"):
+        session = "Wayland" if env.get("WAYLAND_DISPLAY") else "X11"
+        return ok("Screen", f"{session} desktop session")
+    cards = [machine.dev_root / "dri" / card.name for card in _drm_cards(machine)]
+    if not cards:
+        return fail("Screen", "no graphics device (/dev/dri) and no desktop session.",
+                    f"Connect the touchscreen (see {GUIDE}); on a computer without a screen, "
+                    "run the app with SDL_VIDEODRIVER=offscreen or use ./run.sh demo.")
+    closed = [str(card) for card in cards if not os.access(card, os.R_OK | os.W_OK)]
+    renders = sorted((machine.dev_root / "dri").glob("renderD*"))
+    closed += [str(node) for node in renders if not os.access(node, os.R_OK | os.W_OK)]
+    if closed:
+        return fail("Screen", f"this user may not open {', '.join(closed)} (drawing would be "
+                    "slow software rendering, or fail).",
+                    "Add the user to the video and render groups: sudo usermod -aG video,render "
+                    "$USER (the service user gets them from deploy/install.sh).")
+    outputs = _connected_outputs(machine)
+    if not outputs:
+        return fail("Screen", "graphics ready, but no screen is connected.",
+                    "Check the touchscreen's ribbon cable (Pi switched off) and its power.")
+    return ok("Screen", f"KMS/DRM, connected: {', '.join(outputs)}")
+
+
+def touchscreens(machine: Machine) -> list[tuple[str, Path]]:
+    """Input devices that report multi-touch positions, as (name, /dev/input/eventN)."""
+    found = []
+    for event in sorted((machine.sys_root / "class" / "input").glob("event*")):
+        try:
+            name = (event / "device" / "name").read_text().strip()
+            abs_bits = (event / "device" / "capabilities" / "abs").read_text().split()
+        except OSError:
+            continue
+        mask = int("".join(word.rjust(16, "0") for word in abs_bits) or "0", 16)
+        if mask >> ABS_MT_POSITION_X & 1:
+            found.append((name, machine.dev_root / "input" / event.name))
+    return found
+
+
+def kivy_config_path(machine: Machine) -> Path:
+    home = machine.environ.get("KIVY_HOME") or str(Path("~/.kivy").expanduser())
+    return Path(home) / "config.ini"
+
+
+def kivy_touch_problem(config_text: str) -> str | None:
+    """What in Kivy's config would double taps or misplace them, if anything.
+
+    >>> kivy_touch_problem("[input]\\nmtdev_%(name)s = probesysfs,provider=mtdev\\n"
+    ...                    "hid_%(name)s = probesysfs,provider=hidinput\\n")
+    'both mtdev and hidinput read the touchscreen, so every tap counts twice'
+    >>> kivy_touch_problem("[input]\\n%(name)s = probesysfs,provider=mtdev\\n") is None
+    True
+    """
+    import configparser
+
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(config_text)
+    providers = " ".join(parser["input"].values()) if parser.has_section("input") else ""
+    if "mtdev" in providers and "hidinput" in providers:
+        return "both mtdev and hidinput read the touchscreen, so every tap counts twice"
+    if parser.get("graphics", "rotation", fallback="0").strip() not in ("0", ""):
+        return "Kivy's rotation setting turns the picture but not the touch positions"
+    return None
+
+
+def check_touch(machine: Machine) -> Finding:
+    """A touchscreen this user can read, and a Kivy input config that does not double taps."""
+    kivy_config = kivy_config_path(machine)
+    if kivy_config.is_file():
+        problem = kivy_touch_problem(kivy_config.read_text(errors="replace"))
+        if problem:
+            return warn("Touch", f"{problem} ({kivy_config}).",
+                        f"Use the settings in deploy/files/kivy-config.ini; rotate the screen "
+                        f"as 'Touchscreen' in {GUIDE} says.")
+    screens = touchscreens(machine)
+    if not screens:
+        return warn("Touch", "no touchscreen found (a mouse works too).",
+                    f"Check the touchscreen's cable and power (see 'Touchscreen' in {GUIDE}).")
+    name, device = screens[0]
+    if not os.access(device, os.R_OK):
+        return fail("Touch", f"'{name}' found, but this user may not read {device}.",
+                    "Add the user to the input group: sudo usermod -aG input $USER (the "
+                    "service user gets it from deploy/install.sh).")
+    return ok("Touch", f"'{name}' ({device})")
+
+
+# ---- files ------------------------------------------------------------------------------------
+
+
+def check_config(machine: Machine) -> Finding:
+    """The config file reads and every section is valid (a missing file means defaults)."""
+    from companion.config import SECTIONS, config_path
+
+    path = config_path()
+    try:
+        config = machine.config
+        for name in SECTIONS:
+            if name not in ("game", "store"):
+                _validate_if_available(config, name)
+    except UserError as error:
+        return fail("Config", error.what, error.fix)
+    if not path.exists():
+        return ok("Config", f"no file yet, defaults in use ({path})")
+    return ok("Config", str(path))
+
+
+def _validate_if_available(config: Any, name: str) -> None:
+    from companion.config import part_validator
+
+    try:
+        part_validator(name)
+    except (ImportError, AttributeError):
+        return  # that part offers no validator in this version
+    config.validated(name)
+
+
+def check_deck(machine: Machine) -> Finding:
+    """The deck named in [game] loads (the built-in one, or the club's CSV)."""
+    try:
+        config = machine.config
+        deck = config.game.load_deck()
+    except UserError as error:
+        return fail("Deck", error.what, error.fix)
+    source = "built-in deck" if config.game.deck == "default" else config.game.deck
+    return ok("Deck", f"{source}: {len(deck)} cards, stickers of deck {config.game.deck_id}")
+
+
+def check_store(machine: Machine) -> Finding:
+    """The game record's folder is writable, has room, and the record itself is sound."""
+    from companion.session.store import GameStore, default_store_path
+
+    config = machine.config_or_none()
+    path = config.store.path if config is not None else default_store_path()
+    folder = _existing_parent(path)
+    if not os.access(folder, os.W_OK):
+        return fail("Game record", f"this user may not write in {folder}.",
+                    "Choose another folder with [store] path = …, or run the doctor as the "
+                    "service does: sudo noah-companion doctor.")
+    free = shutil.disk_usage(folder).free
+    room = f"{free / 2**30:.1f} GiB free"
+    if free < MIN_FREE_BYTES:
+        return fail("Game record", f"{path}: only {free // 2**20} MiB free.",
+                    "Free some space on the SD card (sudo apt clean; delete old files).")
+    if path.exists():
+        try:
+            with GameStore(path) as store:
+                verdict, games = store.integrity_check(), len(store.games())
+        except UserError as error:
+            return fail("Game record", error.what, error.fix)
+        if verdict != "ok":
+            return fail("Game record", f"{path} is damaged ({verdict}).",
+                        f"Restore the last backup (see 'Backing up' in {GUIDE}).")
+        found = f"{path}: {games} game(s), {room}"
+    else:
+        found = f"{path}: no games yet, {room}"
+    if free < LOW_FREE_BYTES:
+        return warn("Game record", found, "Free some space on the SD card soon.")
+    return ok("Game record", found)
+
+
+def _existing_parent(path: Path) -> Path:
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def check_service(machine: Machine) -> Finding:
+    """The service is installed, starts at boot and is not crashing."""
+    service = machine.service
+    if service is None:
+        return warn("Service", "systemd is not running here, so the app cannot start at boot.",
+                    f"On the Raspberry Pi: sudo deploy/install.sh (see {GUIDE}).")
+    if not service.installed:
+        return warn("Service", "not installed: the app does not start at boot.",
+                    "sudo deploy/install.sh")
+    logs = "see why with: journalctl -u noah-companion -b"
+    if service.active == "failed":
+        return fail("Service", f"stopped after an error ({service.restarts} restarts).",
+                    f"{logs.capitalize()}, then: sudo systemctl restart noah-companion.")
+    if not service.enabled:
+        return warn("Service", f"installed but not started at boot ({service.active}).",
+                    "sudo systemctl enable --now noah-companion")
+    if service.restarts:
+        return warn("Service", f"{service.active}, restarted {service.restarts} time(s) after "
+                    "crashes since it was started.", logs.capitalize() + ".")
+    return ok("Service", f"{service.active}, starts at boot")
+
+
+CHECKS: tuple[Callable[[Machine], Finding], ...] = (
+    check_python, check_packages, check_numpy, check_zbar, check_decoding, check_camera,
+    check_gpio, check_display, check_touch, check_config, check_deck, check_store, check_service,
+)
+
+
+def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...] = CHECKS,
+               ) -> Iterator[Finding]:
+    """Run each check in turn; a check that breaks is itself reported, never a traceback."""
+    for check in checks:
+        try:
+            yield check(machine)
+        except Exception as error:
+            name = re.sub(r"^check_", "", check.__name__).replace("_", " ").capitalize()
+            yield fail(name, f"the check itself failed ({type(error).__name__}: {error}).",
+                       "Please report this line to the project's maintainers.")
+
+
+def ready(findings: list[Finding]) -> bool:
+    """True when nothing needed is missing (warnings allowed)."""
+    return all(finding.status is not Status.FAIL for finding in findings)
