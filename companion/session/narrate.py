@@ -1,4 +1,4 @@
-"""Words for the table: cards, ferries and accepted actions in plain sentences.
+"""Words for the table: cards and ferries as people name them (the engine words its verdicts).
 
 Ferries are positions 0-4 inside the program and "ferry 1" to "ferry 5" for people; players are
 named; a card reads like its face ("the ♀ cat", "the snail, ♂ side up").
@@ -14,7 +14,6 @@ named; a card reads like its face ("the ♀ cat", "the snail, ♂ side up").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from companion.game.deck import parse_ref
 
@@ -69,60 +68,3 @@ def plural(count: int, word: str) -> str:
     ('1 card', '3 cards')
     """
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def describe(line: dict[str, Any], players: Sequence[str]) -> str:
-    """One sentence for an accepted table-log line.
-
-    >>> describe({"type": "play", "player": 1, "card": "cat:F#2", "ferry": 3}, ["Ana", "Ben"])
-    'Ben loads the ♀ cat on ferry 4.'
-    >>> describe({"type": "move_noah", "player": 0, "to": 2}, ["Ana", "Ben"])
-    'Ana moves Noah to ferry 3.'
-    """
-    kind = line.get("type")
-    who = players[line["player"]] if "player" in line else ""
-
-    def name(seat: int) -> str:
-        return players[seat]
-
-    if kind == "play":
-        card = line["card"]
-        if line.get("as"):
-            _, _, copy = parse_ref(card)
-            card = f"snail:{line['as']}" + (f"#{copy}" if copy else "")
-        text = f"{who} loads {card_name(card)} on {ferry_name(line['ferry'])}"
-        if line.get("frog_weight"):
-            text += f", declaring a weight of {line['frog_weight']}"
-        return text + "."
-    if kind == "take_back":
-        return f"{who} cannot play and takes back every animal of {ferry_name(line['ferry'])}."
-    if kind == "move_noah":
-        return f"{who} moves Noah to {ferry_name(line['to'])}."
-    if kind == "croc_flee":
-        return f"The bottom animal flees from the crocodile into {name(line['target'])}'s hand."
-    if kind == "lion_swap":
-        return f"{who}'s lion swaps a card with {name(line['target'])}."
-    if kind == "giraffe_look":
-        return f"{who}'s giraffe looks at {name(line['target'])}'s hand."
-    if kind == "give":
-        counts: dict[int, int] = {}
-        for gift in line["gifts"]:
-            counts[gift["to"]] = counts.get(gift["to"], 0) + 1
-        parts = [f"{plural(n, 'card')} to {name(seat)}" for seat, n in counts.items()]
-        return f"{who} gives {join_names(parts)}."
-    if kind == "start_round":
-        setup = ", ".join(
-            f"{ferry_name(k)}: {card_name(ref)}" for k, ref in enumerate(line["ferries"])
-        )
-        text = f"The round starts with Noah on {ferry_name(line['noah'])} ({setup})"
-        if line.get("starter") is not None:
-            text += f"; {name(line['starter'])} plays first"
-        return text + "."
-    if kind == "scan_hands":
-        return "Every hand is scanned; the round is scored."
-    if kind == "score_round":
-        tears = ", ".join(f"{name(s)} {t}" for s, t in enumerate(line["tears"]))
-        return f"Tears this round: {tears}."
-    if kind == "undo":
-        return f"Undo ({plural(line.get('count', 1), 'action')})."
-    return f"{kind}."

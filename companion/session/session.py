@@ -35,7 +35,6 @@ from companion.game.options import Options
 from companion.session import record
 from companion.session.narrate import (
     card_name,
-    describe,
     ferries_phrase,
     ferry_name,
     plural,
@@ -319,30 +318,31 @@ class Session:
             return self._card(ref)
 
     def _needs_card_choice(self) -> bool:
-        return self._game is not None and self._prompt_kind_from_state() in (
-            "play_card", "scan_setup_card",
-        )
+        return self._step() in ("play_card", "scan_setup_card", "choose_card")
 
     def _card(self, ref: str) -> Outcome:
-        """Route a card to whatever the current step expects."""
-        self._candidates = ()
-        if self._game is None:
-            return self._refuse("No game is open: start or resume one first.", None)
-        step = self._prompt_kind_from_state()
+        """Route a card to whatever the current step expects. A new card replaces one still
+        waiting for its snail side or frog weight."""
+        self._candidates, self._pending = (), None
+        step = self._step()
         if step == "scan_setup_card":
             return self._setup_card(ref)
         if step == "scan_hand":
             return self._hand_card(ref)
+        if step == "play_card" or step in ("choose_target", "move_noah", "give_cards"):
+            return self._start_play(ref)  # out of step: the engine says what comes first
+        if step == "no_game":
+            return self._refuse("No game is open: start or resume one first.", None)
         if step == "enter_tears":
             return self._refuse("This game keeps scores only: type the tears instead.", None)
-        return self._start_play(ref)
+        return self._refuse(f"No card is expected now. {self._prompt().text}", None)
 
     # -- round setup -----------------------------------------------------------------------
 
     def choose_noah_start(self, ferry: int) -> Outcome:
         """Round setup: the table puts Noah on ``ferry`` (0-4)."""
         with self._lock:
-            if self._prompt_kind_from_state() != "choose_noah_start":
+            if self._step() != "choose_noah_start":
                 return self._refuse("Noah's starting ferry is already chosen.", None)
             if ferry not in range(FERRIES):
                 return self._refuse("Choose a ferry from 1 to 5.", None)
@@ -352,11 +352,12 @@ class Session:
             return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
 
     def _setup_card(self, ref: str) -> Outcome:
-        if ref in self._setup.ferries:
-            k = self._setup.ferries.index(ref)
-            return self._refuse(f"{card_name(ref)} is already on {ferry_name(k)}.", None)
+        for k, placed in enumerate(self._setup.ferries):
+            if placed is not None and _same_copy(placed, ref):
+                name = card_name(placed).capitalize()
+                return self._refuse(f"{name} is already on {ferry_name(k)}.", None)
         k = self._setup.next_ferry
-        if parse_ref(ref).species == "snail":
+        if parse_ref(ref).species == "snail" and parse_ref(ref).gender is None:
             self._pending = _PendingPlay(ref)
             self._publish()
             return Outcome(True, "Which side of the snail is up?")
@@ -367,7 +368,7 @@ class Session:
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
         with self._lock:
-            if self._prompt_kind_from_state() != "choose_starter":
+            if self._step() != "choose_starter":
                 return self._refuse("The first player is not asked for now.", None)
             if seat not in range(len(self._players)):
                 return self._refuse("Choose one of the players.", None)
@@ -376,13 +377,14 @@ class Session:
 
     def _maybe_start_round(self) -> Outcome:
         draft = self._setup
-        if draft.next_ferry is not None or (self._first_round and draft.starter is None):
+        first_round = self._game.round == 0
+        if draft.next_ferry is not None or (first_round and draft.starter is None):
             self._publish()
             return Outcome(True)
         action = record.start_round(
             noah=draft.noah, ferries=tuple(draft.ferries),
             hand_counts=tuple([HAND_SIZE] * len(self._players)),
-            starter=draft.starter if self._first_round else None,
+            starter=draft.starter if first_round else None,
         )
         outcome = self._submit(action)
         if not outcome.accepted:
@@ -390,12 +392,6 @@ class Session:
             self._notice("info", "Scan the five starting animals again.")
             self._publish()
         return outcome
-
-    @property
-    def _first_round(self) -> bool:
-        return self._game.state().get("round", 0) in (0, None) or not any(
-            record.kind(action) == "start_round" for action in self._game.history
-        )
 
     # -- turns -----------------------------------------------------------------------------
 
@@ -426,7 +422,7 @@ class Session:
         return (1, *declared)
 
     def _snail_sides(self, ref: str) -> tuple[str, ...]:
-        if self._prompt_kind_from_state() == "scan_setup_card":
+        if self._in_setup():
             return ("M", "F")
         return tuple(
             side for side in ("M", "F")
@@ -442,7 +438,7 @@ class Session:
             if side not in ("M", "F"):
                 return self._refuse("A snail is either ♂ or ♀ side up.", None)
             self._pending = None
-            if self._prompt_kind_from_state() == "scan_setup_card":
+            if self._in_setup():
                 return self._setup_card(_with_side(pending.card, side))
             return self._submit(self._play_action(pending.card, side=side))
 
@@ -501,7 +497,7 @@ class Session:
     def ferry_pressed(self, ferry: int) -> Outcome:
         """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
         with self._lock:
-            step = self._prompt_kind_from_state() if self._game is not None else "no_game"
+            step = self._step() if self._game is not None else "no_game"
             if step == "choose_noah_start":
                 return self.choose_noah_start(ferry)
             if step == "move_noah":
@@ -523,39 +519,39 @@ class Session:
     # -- round end -------------------------------------------------------------------------
 
     def _hand_card(self, ref: str) -> Outcome:
-        seat = len(self._hands) - 1
-        if any(ref in hand for hand in self._hands):
-            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None)
-        self._hands[seat].append(ref)
-        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.")
-        return self._advance_hand_scan()
-
-    def remove_scanned(self, ref: str) -> Outcome:
-        """Drop a card wrongly scanned into the current player's hand."""
-        with self._lock:
-            if not self._hands or ref not in self._hands[-1]:
-                return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None)
-            self._hands[-1].remove(ref)
-            self._publish()
-            return Outcome(True)
-
-    def _advance_hand_scan(self) -> Outcome:
-        """Move to the next hand once this one is complete; submit when all are."""
         counts = self._game.state()["hand_counts"]
         if not self._hands:
-            self._hands.append([])
-        while len(self._hands[-1]) >= counts[len(self._hands) - 1]:
-            if len(self._hands) == len(counts):
-                hands = tuple(tuple(hand) for hand in self._hands)
-                self._hands = []
-                outcome = self._submit(record.scan_hands(hands))
-                if not outcome.accepted:
-                    self._notice("info", "Scan every hand again.")
+            self._hands = [[] for _ in counts]
+        if any(ref in hand for hand in self._hands):
+            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None)
+        seat = self._scan_seat(counts)
+        self._hands[seat].append(ref)
+        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.")
+        if self._scan_seat(counts) is not None:
+            self._publish()
+            return Outcome(True)
+        hands, self._hands = self._hands, []
+        outcome = self._submit(record.scan_hands(hands))
+        if not outcome.accepted:
+            self._notice("info", "Scan every hand again.")
+            self._publish()
+        return outcome
+
+    def _scan_seat(self, counts: Sequence[int]) -> int | None:
+        """The first seat whose hand is not completely scanned yet (None when all are)."""
+        scanned = self._hands or [[] for _ in counts]
+        return next((seat for seat, count in enumerate(counts) if len(scanned[seat]) < count),
+                    None)
+
+    def remove_scanned(self, ref: str) -> Outcome:
+        """Drop a card wrongly scanned into a hand during the round-end scan."""
+        with self._lock:
+            for hand in self._hands:
+                if ref in hand:
+                    hand.remove(ref)
                     self._publish()
-                return outcome
-            self._hands.append([])
-        self._publish()
-        return Outcome(True)
+                    return Outcome(True, f"{card_name(ref).capitalize()} removed from the scan.")
+            return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None)
 
     def enter_tears(self, tears: Sequence[int]) -> Outcome:
         """Score-only mode: this round's tears, one number per seat."""
@@ -578,7 +574,7 @@ class Session:
                 self._pending, self._candidates = None, ()
             elif self._hands:
                 self._hands = []
-            elif self._setup != _SetupDraft():
+            elif self._in_setup() and self._setup != _SetupDraft():
                 self._setup = _SetupDraft()
             else:
                 return Outcome(False, "Nothing to cancel.")
@@ -639,9 +635,9 @@ class Session:
         else:
             self._redo.clear()
         self._after_action(line, before)
-        self._notice("info", describe(line, self._players))
+        self._notice("info", applied.message)
         self._publish()
-        return Outcome(True, describe(line, self._players))
+        return Outcome(True, applied.message)
 
     def _append(self, line: dict[str, Any]) -> None:
         """Write one line durably; on failure nothing is applied and the table is told."""
@@ -654,7 +650,7 @@ class Session:
 
     def _after_action(self, line: dict[str, Any], before: dict[str, Any]) -> None:
         self._reconciliation = ()
-        self._giraffe_looked = False
+        self._reset_drafts()
         state = self._game.state()
         if record.kind_of_line(line) in ("scan_hands", "score_round"):
             tears = tuple(state.get("round_scores") or ())
@@ -681,130 +677,123 @@ class Session:
     def _players(self) -> tuple[str, ...]:
         return tuple(self._header.get("players", ()))
 
-    def _prompt_kind_from_state(self) -> str:
-        return self._prompt().kind
+    @property
+    def _score_only(self) -> bool:
+        return bool(self._header.get("options", {}).get("score_only"))
+
+    def _step(self) -> str:
+        """The kind of prompt awaited now (cheap: no prompt is built)."""
+        if self._game is None:
+            return "no_game"
+        phase = self._game.phase
+        if phase == "game_over":
+            return "game_over"
+        if self._candidates:
+            return "choose_card"
+        if self._pending is not None:
+            species = parse_ref(self._pending.card).species
+            return "choose_snail_side" if species == "snail" else "choose_frog_weight"
+        if self._score_only:
+            return "enter_tears"
+        if phase == "round_over":
+            draft = self._setup
+            if draft.noah is None:
+                return "choose_noah_start"
+            if draft.next_ferry is not None:
+                return "scan_setup_card"
+            return "choose_starter"
+        return _PHASE_STEPS[phase]
+
+    def _in_setup(self) -> bool:
+        return self._game is not None and self._game.phase == "round_over"
 
     def _prompt(self) -> Prompt:
         """The one thing awaited now, derived from the engine's state and the drafts."""
+        step = self._step()
         state = self._game.state()
         players = self._players
-        if state.get("game_over"):
-            return GameOver(
-                player=None, text=_winners_sentence(state, players),
-                winners=tuple(state.get("winners") or ()), bgstats_url=self.bgstats_url(),
-            )
-        if self._candidates:
-            return ChooseCard(
-                player=None, text="Several cards are in view: which one is meant?",
-                candidates=self._candidates,
-            )
-        if self._pending is not None:
-            return self._pending_prompt(state)
-        phase = state.get("phase")
-        if self._header.get("options", {}).get("score_only"):
-            return EnterTears(
-                player=None, text=f"Type each player's tears for round {state['round']}.",
-                round=state["round"],
-            )
-        if phase in (None, "round_over", "setup"):
-            return self._setup_prompt()
         seat = state.get("current_player")
         who = players[seat] if seat is not None else ""
-        if phase == "play":
-            can_take_back = bool(state["ferries"][state["noah"]])
-            return PlayCard(
-                player=seat, text=f"{who}: load an animal on {ferry_name(state['noah'])}.",
-                ferry=state["noah"], can_take_back=can_take_back,
+        if step == "game_over":
+            return GameOver(
+                player=None, text=_winners_sentence(state, players),
+                winners=tuple(state["winners"]), bgstats_url=self.bgstats_url(),
             )
-        if phase in ("croc_flee", "lion_swap"):
-            what = (
-                "who receives the fleeing animal" if phase == "croc_flee"
-                else "whom the lion swaps with"
-            )
-            return ChooseTarget(
-                player=seat, text=f"{who}: choose {what}.", action=phase,
-                choices=_opponents(seat, len(players)),
-            )
-        if phase == "move_noah":
-            choices = self._destinations()
-            return MoveNoah(
-                player=seat, text=f"{who}: move Noah to {ferries_phrase(choices)}.",
-                choices=choices, giraffe_targets=self._giraffe_targets(seat),
-            )
-        if phase == "give":
-            owed = state.get("gifts_owed", 1)
-            return GiveCards(
-                player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
-                count=owed, opponents=_opponents(seat, len(players)),
-            )
-        if phase == "scan":
-            return self._scan_prompt(state)
-        return self._setup_prompt()
-
-    def _pending_prompt(self, state: dict) -> Prompt:
-        pending = self._pending
-        seat = state.get("current_player")
-        ferry = state.get("noah") if state.get("noah") is not None else 0
-        if self._setup_in_progress():
-            seat, ferry = None, self._setup.next_ferry or 0
-        if parse_ref(pending.card).species == "snail":
+        if step == "choose_card":
+            return ChooseCard(player=None, text="Several cards are in view: which one is meant?",
+                              candidates=self._candidates)
+        if step == "choose_snail_side":
             return ChooseSnailSide(
-                player=seat, text="Which side of the snail is up, ♂ or ♀?",
-                card=pending.card, ferry=ferry, legal=self._snail_sides(pending.card),
+                player=None if self._in_setup() else seat,
+                text="Which side of the snail is up, ♂ or ♀?", card=self._pending.card,
+                ferry=self._pending_ferry(state), legal=self._snail_sides(self._pending.card),
             )
-        return ChooseFrogWeight(
-            player=seat, text="Does the frog declare a weight? (1 = no declaration)",
-            card=pending.card, ferry=ferry, choices=self._frog_choices(pending.card),
-        )
-
-    def _setup_in_progress(self) -> bool:
-        phase = self._game.state().get("phase")
-        return phase in (None, "round_over", "setup")
-
-    def _setup_prompt(self) -> Prompt:
-        draft = self._setup
-        if draft.noah is None:
-            return ChooseNoahStart(player=None, text="New round: put Noah on a ferry and "
-                                   "press its button (or touch it).")
-        k = draft.next_ferry
-        if k is not None:
+        if step == "choose_frog_weight":
+            return ChooseFrogWeight(
+                player=seat, text=f"{who}: does the frog declare a weight? (1 = no declaration)",
+                card=self._pending.card, ferry=state["noah"],
+                choices=self._frog_choices(self._pending.card),
+            )
+        if step == "enter_tears":
+            number = state["round"] + 1
+            return EnterTears(player=None, text=f"Type each player's tears for round {number}.",
+                              round=number)
+        if step == "choose_noah_start":
+            return ChooseNoahStart(
+                player=None, text=f"Round {state['round'] + 1}: put Noah on a ferry and press its "
+                                  "button (or touch it).")
+        if step == "scan_setup_card":
+            k = self._setup.next_ferry
             return ScanSetupCard(
                 player=None, text=f"Show the starting animal of {ferry_name(k)} to the camera.",
-                ferry=k, scanned=tuple(draft.ferries),
-            )
-        return ChooseStarter(
-            player=None, text="Who plays first? (the shortest player)",
-            choices=tuple(range(len(self._players))),
-        )
+                ferry=k, scanned=tuple(self._setup.ferries))
+        if step == "choose_starter":
+            return ChooseStarter(player=None, text="Who plays first? (the shortest player)",
+                                 choices=tuple(range(len(players))))
+        if step == "play_card":
+            return PlayCard(
+                player=seat, text=f"{who}: load an animal on {ferry_name(state['noah'])}.",
+                ferry=state["noah"], can_take_back=bool(state["ferries"][state["noah"]]))
+        if step == "choose_target":
+            return self._target_prompt(state, seat, who)
+        if step == "move_noah":
+            choices = tuple(state["noah_choices"])
+            looks = ()
+            if state["giraffe_look"] and not self._giraffe_looked:
+                looks = _opponents(seat, len(players))
+            text = f"{who}: move Noah to {ferries_phrase(choices)}."
+            if looks:
+                text += " (The giraffe may first look at one opponent's hand.)"
+            return MoveNoah(player=seat, text=text, choices=choices, giraffe_targets=looks)
+        if step == "give_cards":
+            owed = state["gifts_owed"]
+            return GiveCards(player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
+                             count=owed, opponents=_opponents(seat, len(players)))
+        return self._scan_prompt(state)
 
-    def _scan_prompt(self, state: dict) -> Prompt:
-        if not self._hands:
-            self._hands.append([])
+    def _target_prompt(self, state: dict, seat: int, who: str) -> ChooseTarget:
+        phase = state["phase"]
+        if phase == "croc_flee":
+            what = f"who takes the {card_name(state['fleeing'])[4:]} fleeing from the crocodile"
+        else:
+            what = "the opponent the lion swaps a card with"
+        return ChooseTarget(player=seat, text=f"{who}: choose {what}.", action=phase,
+                            choices=_opponents(seat, len(self._players)))
+
+    def _pending_ferry(self, state: dict) -> int:
+        if self._in_setup():
+            return self._setup.next_ferry or 0
+        return state["noah"]
+
+    def _scan_prompt(self, state: dict) -> ScanHand:
         counts = state["hand_counts"]
-        seat = len(self._hands) - 1
-        scanned = tuple(self._hands[-1])
-        expected = counts[seat]
+        seat = self._scan_seat(counts)
+        scanned = tuple(self._hands[seat]) if seat < len(self._hands) else ()
         return ScanHand(
             player=seat,
             text=f"{self._players[seat]}: show every card left in your hand "
-                 f"({len(scanned)} of {expected} scanned).",
-            expected=expected, scanned=scanned,
-        )
-
-    def _destinations(self) -> tuple[int, ...]:
-        state = self._game.state()
-        seat = state["current_player"]
-        return tuple(
-            k for k in range(FERRIES)
-            if self._game.check(record.move_noah(player=seat, to=k)).accepted
-        )
-
-    def _giraffe_targets(self, seat: int) -> tuple[int, ...]:
-        if self._giraffe_looked:
-            return ()
-        return tuple(
-            t for t in _opponents(seat, len(self._players))
-            if self._game.check(record.giraffe_look(player=seat, target=t)).accepted
+                 f"({len(scanned)} of {counts[seat]} scanned).",
+            expected=counts[seat], scanned=scanned,
         )
 
     def _build_view(self) -> SessionView:
@@ -893,6 +882,18 @@ def _opponents(seat: int, count: int) -> tuple[int, ...]:
     return tuple(s for s in range(count) if s != seat)
 
 
+def _same_copy(a: str, b: str) -> bool:
+    """Whether two references name the same physical card (a snail's side aside).
+
+    >>> _same_copy("snail:M#3", "snail#3"), _same_copy("cat:F#1", "cat:F#2")
+    (True, False)
+    """
+    ra, rb = parse_ref(a), parse_ref(b)
+    if ra.species == "snail":
+        return rb.species == "snail" and ra.copy == rb.copy
+    return ra == rb
+
+
 def _with_side(ref: str, side: str) -> str:
     species, _, copy = parse_ref(ref)
     return format_ref(species, side, copy)
@@ -931,3 +932,9 @@ def _departed_ferry(before: Mapping[str, Any], after: Mapping[str, Any]) -> int 
         if then and not now:
             return k
     return None
+
+
+_PHASE_STEPS = {
+    "play": "play_card", "croc_flee": "choose_target", "lion_swap": "choose_target",
+    "move_noah": "move_noah", "give": "give_cards", "scan": "scan_hand",
+}
