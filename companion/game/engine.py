@@ -143,7 +143,7 @@ class Verdict:
 class _State:
     """One record of the table; every field holds an immutable value, so copies are shallow."""
 
-    __slots__ = (
+    FIELDS = (
         "counts",  # cards per seat
         "departed",  # departures this round (0-4)
         "departed_cards",  # references of the animals that left this round (public)
@@ -171,14 +171,13 @@ class _State:
 
     def copy(self) -> _State:
         new = _State.__new__(_State)
-        for name in _State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.__dict__.update(self.__dict__)
         return new
 
 
 def _initial_state(players: int) -> _State:
     state = _State()
-    for name in _State.__slots__:
+    for name in _State.FIELDS:
         setattr(state, name, None)
     state.round, state.phase, state.departed, state.departed_cards = 0, "round_over", 0, ()
     state.counts, state.scores = (0,) * players, (0,) * players
@@ -214,14 +213,34 @@ def _identity(ref: Ref) -> tuple[str, str, int | None]:
     return (ref.species, "H" if ref.species == "snail" else ref.gender, ref.copy)
 
 
-def _gender_error(ferry: Sequence[Placed], gender: str) -> tuple[str, str] | None:
-    """R13: (variant, needed gender) when ``gender`` breaks the ferry's sequence, else None."""
-    if len(ferry) < 2:
-        return None
-    if ferry[0].gender == ferry[1].gender:
-        return None if gender == ferry[0].gender else ("same", ferry[0].gender)
-    needed = "M" if ferry[-1].gender == "F" else "F"
-    return None if gender == needed else ("alternate", needed)
+class FerryFacts(NamedTuple):
+    """What the golden rules need to know of a ferry, computed once per ferry."""
+
+    total: int
+    capacity: int
+    needed: str | None  # the gender the next card must have (R13), None if free
+    pattern: str | None  # "same" or "alternate" once two cards fix it
+    species: frozenset[str]
+    top: Placed | None
+
+
+def _ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
+    """R13, R15 for one ferry.
+
+    >>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
+    >>> _ferry_facts((cat, bear)).needed, _ferry_facts((cat, bear)).total
+    ('F', 9)
+    """
+    species = frozenset(card.species for card in ferry)
+    capacity = WOODPECKER_CAPACITY if "woodpecker" in species else CAPACITY
+    needed = pattern = None
+    if len(ferry) >= 2:
+        if ferry[0].gender == ferry[1].gender:
+            needed, pattern = ferry[0].gender, "same"
+        else:
+            needed, pattern = ("M" if ferry[-1].gender == "F" else "F"), "alternate"
+    total = sum(card.weight for card in ferry)
+    return FerryFacts(total, capacity, needed, pattern, species, ferry[-1] if ferry else None)
 
 
 class Loading(NamedTuple):
@@ -277,8 +296,7 @@ class Game:
         self._copies = Counter((card.species, card.gender) for card in cards)
         self._species_copies = Counter(card.species for card in cards)
         self._ids = frozenset(card.id for card in cards)
-        absent = self._deck.species() - cards.species()
-        self._absent_species = absent
+        self._info_cache: dict[str, tuple[str, str | None, int]] = {}
 
     # ----------------------------------------------------------------- properties
 
@@ -528,29 +546,42 @@ class Game:
         fled = None
         if flight and card.species == "crocodile" and ferry:
             fled, ferry = ferry[0], ferry[1:]
-        total = sum(placed.weight for placed in ferry)
-        woodpecker = card.species == "woodpecker"
-        if woodpecker and total > WOODPECKER_CAPACITY:
-            return "woodpecker_over_13", {"weight": total}
-        capacity = (WOODPECKER_CAPACITY
-                    if woodpecker or any(p.species == "woodpecker" for p in ferry) else CAPACITY)
+        facts = _ferry_facts(ferry)
+        total = facts.total
+        if card.species == "woodpecker":
+            if total > WOODPECKER_CAPACITY:
+                return "woodpecker_over_13", {"weight": total}
+            facts = facts._replace(capacity=WOODPECKER_CAPACITY)
         if card.species == "frog" and frog_weight is not None and frog_weight != 1:
             if not (_is_int(frog_weight) and 2 <= frog_weight <= 5
-                    and total + frog_weight == capacity):
-                return "frog_weight_invalid", {"weight": total, "capacity": capacity}
+                    and total + frog_weight == facts.capacity):
+                return "frog_weight_invalid", {"weight": total, "capacity": facts.capacity}
             card = card._replace(weight=frog_weight)
-        if total + card.weight > capacity:
-            return "weight", {"weight": total, "capacity": capacity}
-        wrong_gender = _gender_error(ferry, card.gender)
-        if wrong_gender:
-            return "gender", {"variant": wrong_gender[0], "needed": wrong_gender[1],
-                              "top": ferry[-1].gender}
-        if self._options.roommates and any(p.species == card.species for p in ferry):
-            return "roommates", {}
-        below = ferry[-1] if ferry else None
-        pair = (below is not None and below.species == card.species
+        code = self._rule_broken(facts, card)
+        if code == "weight":
+            return code, {"weight": total, "capacity": facts.capacity}
+        if code == "gender":
+            return code, {"variant": facts.pattern, "needed": facts.needed,
+                          "top": ferry[-1].gender}
+        if code:
+            return code, {}
+        return Loading((*ferry, card), fled, total + card.weight == facts.capacity,
+                       self._is_pair(facts.top, card))
+
+    def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
+        """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
+        if facts.total + card.weight > facts.capacity:
+            return "weight"
+        if facts.needed is not None and card.gender != facts.needed:
+            return "gender"
+        if self._options.roommates and card.species in facts.species:
+            return "roommates"
+        return None
+
+    def _is_pair(self, below: Placed | None, card: Placed) -> bool:
+        """R26, R27, R29: same species as the card below (and, as a variant, another gender)."""
+        return (below is not None and below.species == card.species
                 and not (self._options.pair_mf and below.gender == card.gender))
-        return Loading((*ferry, card), fled, total + card.weight == capacity, pair)
 
     def _loading_rejection(self, a: Play, ferry: tuple[Placed, ...], card: Placed, code: str,
                            params: dict[str, Any]) -> Verdict:
@@ -1074,37 +1105,55 @@ class Game:
         s = self._state
         if s.phase != "play":
             return False
-        return any(True for _ in self._loadings(s))
+        return bool(self._loadings(s))
 
-    def _loadings(self, s: _State) -> Iterable[Play]:
+    def _loadings(self, s: _State) -> list[Play]:
         """Every legal :class:`Play` for the current player (by distinct card and choice)."""
         ferry = s.ferries[s.noah]
         if s.hands is not None:
-            candidates = dict.fromkeys(s.hands[s.player])
+            candidates: Iterable[str] = dict.fromkeys(s.hands[s.player])
         else:
             visible = self._visible_species(s)
-            candidates = {
-                format_ref(species, None if gender == "H" else gender): None
+            candidates = [
+                format_ref(species, None if gender == "H" else gender)
                 for species, gender in self._copies
                 if visible[species] < self._species_copies[species]
-            }
+            ]
+        facts = _ferry_facts(ferry)
+        room = facts.capacity - facts.total
+        roommates = self._options.roommates
+        player, noah = s.player, s.noah
+        plays = []
         for text in candidates:
-            ref = parse_ref(text)
-            genders = ("M", "F") if ref.species == "snail" else (ref.gender,)
-            weight = self._weight[ref.species]
-            for gender in genders:
-                card = Placed(text, ref.species, gender, weight)
-                for frog_weight in self._frog_weights(ferry, card):
-                    if isinstance(self._loading(ferry, card, frog_weight), Loading):
-                        yield Play(s.player, text, s.noah,
-                                   gender if ref.species == "snail" else None, frog_weight)
+            species, gender, weight = self._card_info(text)
+            if species == "crocodile" and ferry:  # R45, R46: judged after the flight
+                if isinstance(self._loading(ferry, self._placed(text), None), Loading):
+                    plays.append(Play(player, text, noah))
+                continue
+            if roommates and species in facts.species:
+                continue
+            if species == "woodpecker":
+                if facts.total > WOODPECKER_CAPACITY or weight > WOODPECKER_CAPACITY - facts.total:
+                    continue
+            elif weight > room:
+                continue
+            if species == "snail":
+                for side in ("M", "F"):
+                    if facts.needed is None or side == facts.needed:
+                        plays.append(Play(player, text, noah, side))
+            elif facts.needed is None or gender == facts.needed:
+                plays.append(Play(player, text, noah))
+                if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
+                    plays.append(Play(player, text, noah, None, room))
+        return plays
 
-    def _frog_weights(self, ferry: tuple[Placed, ...], card: Placed) -> tuple[int | None, ...]:
-        if card.species != "frog":
-            return (None,)
-        room = (WOODPECKER_CAPACITY if any(p.species == "woodpecker" for p in ferry)
-                else CAPACITY) - sum(p.weight for p in ferry)
-        return (None, room) if 2 <= room <= 5 else (None,)
+    def _card_info(self, text: str) -> tuple[str, str | None, int]:
+        """(species, gender, weight) of a reference, memoised per game."""
+        info = self._info_cache.get(text)
+        if info is None:
+            ref = parse_ref(text)
+            info = self._info_cache[text] = (ref.species, ref.gender, self._weight[ref.species])
+        return info
 
     def legal_actions(self) -> list[Action]:
         """The actions accepted now, for the step awaited (R50).
