@@ -1,0 +1,177 @@
+"""``noah-companion replay LOG``: judge a table log line by line and show the final table.
+
+Text mode prints, per line, its number, ✓ or ✗ and the referee's sentence, then the ferries,
+the players' hands and scores, and the winners. ``--json`` prints TABLE-LOG.md's objects, one
+per line (``--states`` adds the state after each line); the last object is the final state.
+Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A log that cannot
+be read exits with status 2 and says which line is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay", help="check a table log line by line and show the final table",
+        description="Judge every line of a table log (JSON Lines, see docs/table-log.md) and "
+        "show the final state. Use - to read the log from standard input.",
+    )
+    parser.add_argument("log", metavar="LOG", help="table log file (.jsonl), or - for stdin")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per line, then the final state (TABLE-LOG.md)")
+    parser.add_argument("--states", action="store_true",
+                        help="with --json: add the state after each line")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit with status 1 if any line is rejected")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.game import InputError
+    from companion.game.tablelog import replay
+
+    show = _JsonReport(sys.stdout, args.states) if args.json else _TextReport(sys.stdout)
+    rejected = 0
+    last = None
+    try:
+        for last in replay(_read_lines(args.log)):
+            rejected += not last.accepted
+            show.line(last)
+    except InputError as error:
+        sys.stdout.flush()
+        raise UserError(f"{_name(args.log)}: {error.message}",
+                        "Nothing after that line was checked.") from error
+    show.end(last.game, lines=last.line, rejected=rejected)
+    return 1 if args.strict and rejected else 0
+
+
+def _name(path: str) -> str:
+    return "standard input" if path == "-" else path
+
+
+def _read_lines(path: str) -> Iterator[bytes]:
+    """The log's raw lines (decoded by the replay, so a bad byte is reported with its line)."""
+    if path == "-":
+        yield from sys.stdin.buffer
+        return
+    try:
+        with Path(path).open("rb") as file:
+            yield from file
+    except OSError as error:
+        raise UserError(f"Cannot read the table log {path}: {error.strerror}.",
+                        "Check the file name and that you may read it.") from error
+
+
+class _JsonReport:
+    def __init__(self, out: TextIO, states: bool) -> None:
+        self.out, self.states = out, states
+
+    def line(self, result: Any) -> None:
+        self._print(result.to_dict(state=self.states))
+
+    def end(self, game: Any, lines: int, rejected: int) -> None:
+        self._print(game.state())
+
+    def _print(self, data: dict[str, Any]) -> None:
+        print(json.dumps(data, ensure_ascii=False), file=self.out)
+
+
+class _TextReport:
+    """A table a referee reads at a glance: the verdicts, then the table as it ends."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def line(self, result: Any) -> None:
+        mark = "✓" if result.accepted else "✗"
+        reason = f"[{result.reason}] " if result.reason else ""
+        print(f"{result.line:>5} {mark} {reason}{result.message}", file=self.out)
+
+    def end(self, game: Any, lines: int, rejected: int) -> None:
+        print(file=self.out)
+        for text in final_table(game.players, game.state()):
+            print(text, file=self.out)
+        verdicts = "every line accepted" if not rejected else f"{rejected} line(s) rejected"
+        print(f"Replayed {lines} line(s): {verdicts}.", file=self.out)
+
+
+def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
+    """The final state in plain lines: round and step, ferries, players, winners.
+
+    >>> state = {"round": 1, "phase": "play", "current_player": 1, "noah": 0,
+    ...          "ferries": [["cat:F", "cat:M"], None, [], ["snail:M"], ["bear:M"]],
+    ...          "weights": [4, None, 0, 1, 7], "capacities": [21, None, 21, 21, 21],
+    ...          "departed": 1, "hand_counts": [7, 8], "scores": [0, 2], "winners": []}
+    >>> print("\\n".join(final_table(["Ana", "Ben"], state)))
+    Round 1, Ben to play (1 departure(s) so far).
+    Ferry  Weight  Animals, bottom first
+      1     4/21   ♀ cat, ♂ cat   ← Noah
+      2    gone
+      3     0/21   (empty)
+      4     1/21   ♂ snail
+      5     7/21   ♂ bear
+    Player  Cards  Score  Last round
+    Ana         7      0           0
+    Ben         8      2           0
+    """
+    yield _headline(players, state)
+    if state.get("noah") is not None:
+        yield "Ferry  Weight  Animals, bottom first"
+        for position, (cards, weight, capacity) in enumerate(
+                zip(state["ferries"], state["weights"], state["capacities"], strict=True)):
+            yield _ferry_row(position, cards, weight, capacity, state["noah"])
+    width = max(6, *map(len, players))
+    yield f"{'Player':<{width}}  Cards  Score  Last round"
+    hands = state.get("hands")
+    last_round = state.get("round_scores") or [0] * len(players)
+    for seat, name in enumerate(players):
+        row = (f"{name:<{width}}  {state['hand_counts'][seat]:>5}  {state['scores'][seat]:>5}"
+               f"  {last_round[seat]:>10}")
+        if hands is not None:
+            row += "  " + ", ".join(_animal(ref) for ref in hands[seat])
+        yield row
+    if state.get("winners"):
+        names = [players[seat] for seat in state["winners"]]
+        yield f"Winner(s): {' and '.join(names)}."
+
+
+def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
+    phase, round_ = state.get("phase"), state.get("round")
+    if phase == "game_over":
+        return f"Game over after round {round_}."
+    if phase == "round_over":
+        return ("No round started yet." if not round_
+                else f"Round {round_} is over; round {round_ + 1} is next.")
+    if phase == "scan":
+        return f"Round {round_} is over: every hand must be scanned."
+    actor = players[state["current_player"]]
+    step = {"play": "to play", "croc_flee": "to name who takes the fleeing animal",
+            "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah",
+            "give": "to give cards"}.get(phase, f"({phase})")
+    return f"Round {round_}, {actor} {step} ({state['departed']} departure(s) so far)."
+
+
+def _ferry_row(position: int, cards: list[str] | None, weight: int | None,
+               capacity: int | None, noah: int) -> str:
+    if cards is None:
+        return f"  {position + 1}    gone"
+    load = ", ".join(_animal(ref) for ref in cards) or "(empty)"
+    here = "   ← Noah" if position == noah else ""
+    return f"  {position + 1}    {weight:>2}/{capacity}   {load}{here}"
+
+
+def _animal(ref: str) -> str:
+    """``cat:F#2`` → ``♀ cat``; a snail in hand stays ``snail``."""
+    species, _, rest = ref.partition(":")
+    species = species.partition("#")[0]
+    symbol = {"M": "♂ ", "F": "♀ "}.get(rest[:1], "")
+    return f"{symbol}{species}"

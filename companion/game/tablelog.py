@@ -1,0 +1,403 @@
+"""The table log (../shared/TABLE-LOG.md): read it, write it, and replay it line by line.
+
+A log is JSON Lines: line 1 is the :class:`Header` (players and options), every later line an
+engine action (:mod:`.actions`), a :class:`Note` or an :class:`Undo`. Writing then reading gives
+back the same header and entries; unknown fields are ignored.
+
+>>> from companion.game.actions import MoveNoah
+>>> header = Header(("Ana", "Ben", "Chloé"), Options(hidden=True))
+>>> text = dumps(header, [Note("Friday game"), MoveNoah(player=0, to=2), Undo()])
+>>> print(text, end="")  # doctest: +ELLIPSIS
+{"format":"noah-table-log","version":1,"players":["Ana","Ben","Chloé"],"options":{...}}
+{"type":"note","text":"Friday game"}
+{"type":"move_noah","player":0,"to":2}
+{"type":"undo","count":1}
+>>> loads(text) == (header, [Note("Friday game"), MoveNoah(player=0, to=2), Undo()])
+True
+
+:func:`replay` judges a log line by line: a rejected line is a verdict, not an error, and the
+replay goes on. Only a log that cannot be read at all (no header, another format, a line cut
+short, an unreadable file) raises :class:`InputError` with the line number.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cache
+from typing import Any, ClassVar, get_args, get_origin, get_type_hints
+
+from .actions import _LOG_NAMES, ACTION_TYPES, Action, action_from_dict, action_to_dict
+from .errors import InputError
+from .options import Options
+
+FORMAT = "noah-table-log"
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """Line 1 of a log: who plays (seats in turn order) and with which options.
+
+    >>> Header.from_dict({"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"],
+    ...                   "options": {"hidden": True}}).options.hidden
+    True
+    """
+
+    players: tuple[str, ...]
+    options: Options = field(default_factory=Options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": VERSION, "players": list(self.players),
+            "options": self.options.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Header:
+        """The header of a log's first object; :class:`InputError` (line 1) if it is not one."""
+        if "format" not in data:
+            raise _header_error("it has no \"format\" field, so the log's header is missing",
+                                "put the header line first")
+        if data["format"] != FORMAT:
+            raise _header_error(f"its format is {data['format']!r}, not {FORMAT!r}",
+                                "replay only Noah table logs")
+        if data.get("version") != VERSION:
+            raise _header_error(f"its version is {data.get('version')!r}; this program reads "
+                                f"version {VERSION}", "convert the log or update the program")
+        players = data.get("players")
+        if not (isinstance(players, list) and players
+                and all(isinstance(name, str) and name.strip() for name in players)):
+            raise _header_error('"players" must list the player names in seat order',
+                                'write e.g. "players": ["Ana", "Ben", "Chloé"]')
+        options = data.get("options", {})
+        if not isinstance(options, Mapping):
+            raise _header_error('"options" must be an object', 'write e.g. "options": {}')
+        try:
+            return cls(tuple(players), Options.from_dict(options))
+        except InputError as error:
+            raise InputError(f"Line 1: {error.message}", line=1, field=error.field) from error
+
+
+def _header_error(problem: str, fix: str) -> InputError:
+    return InputError(f"Line 1 is not a table-log header: {problem}. Fix: {fix}.", line=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A comment line: free text that changes nothing."""
+
+    type: ClassVar[str] = "note"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last ``count`` accepted actions (R55)."""
+
+    type: ClassVar[str] = "undo"
+    count: int = 1
+
+
+Entry = Action | Note | Undo
+
+
+def entry_to_dict(entry: Entry) -> dict[str, Any]:
+    """The log object of an entry.
+
+    >>> entry_to_dict(Undo(2))
+    {'type': 'undo', 'count': 2}
+    """
+    if isinstance(entry, Note):
+        return {"type": "note", "text": entry.text}
+    if isinstance(entry, Undo):
+        return {"type": "undo", "count": entry.count}
+    return action_to_dict(entry)
+
+
+def entry_from_dict(data: Mapping[str, Any]) -> Entry:
+    """The entry of a log object; :class:`InputError` if it is malformed (a ``bad_action``).
+
+    >>> entry_from_dict({"type": "undo"})
+    Undo(count=1)
+    >>> entry_from_dict({"type": "note", "text": "tea break", "by": "Ana"})
+    Note(text='tea break')
+    """
+    kind = data.get("type")
+    if kind == "note":
+        text = data.get("text", "")
+        if not isinstance(text, str):
+            raise InputError("A note's text must be a string.", field="text")
+        return Note(text)
+    if kind == "undo":
+        count = data.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise InputError(f"Undo count {count!r} must be a whole number, 1 or more.",
+                             field="count")
+        return Undo(count)
+    if kind in ACTION_TYPES:
+        _check_field_types(ACTION_TYPES[kind], data)
+        return action_from_dict(dict(data))
+    raise InputError(
+        f"Unknown line type {kind!r}: use one of {', '.join([*ACTION_TYPES, 'note', 'undo'])}.",
+        field="type",
+    )
+
+
+def _check_field_types(cls: type, data: Mapping[str, Any]) -> None:
+    """Raise :class:`InputError` naming the first field whose JSON value has the wrong type.
+
+    >>> _check_field_types(ACTION_TYPES["play"], {"player": 0, "card": "cat:F", "ferry": "2"})
+    Traceback (most recent call last):
+    ...
+    companion.game.errors.InputError: Field "ferry" of a play line must be a whole number, not "2".
+    """
+    hints = _field_hints(cls)
+    for name, hint in hints.items():
+        log_name = _LOG_NAMES.get(name, name)
+        if log_name in data and not _conforms(data[log_name], hint):
+            raise InputError(
+                f'Field "{log_name}" of a {cls.type} line must be {_describe(hint)}, not '
+                f"{json.dumps(data[log_name], ensure_ascii=False)}.", field=log_name)
+
+
+@cache
+def _field_hints(cls: type) -> dict[str, Any]:
+    hints = get_type_hints(cls)
+    return {item.name: hints[item.name] for item in fields(cls)}
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """Whether a JSON value fits a field's type hint (int, str, bool, None, unions, tuples as
+    lists, and dataclasses such as :class:`~.actions.Gift` as objects)."""
+    if hint is int:
+        return type(value) is int
+    if hint in (str, bool):
+        return type(value) is hint
+    if hint is type(None):
+        return value is None
+    if is_dataclass(hint):
+        return isinstance(value, dict) and all(
+            _conforms(value[name], inner) for name, inner in _field_hints(hint).items()
+            if name in value)
+    args = get_args(hint)
+    if get_origin(hint) is tuple:
+        if not isinstance(value, list):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_conforms, value, args))
+    return any(_conforms(value, arg) for arg in args)  # a union
+
+
+def _describe(hint: Any, many: bool = False) -> str:
+    """Plain words for a type hint: ``a whole number``, ``a list of lists of strings``..."""
+    words = {int: ("a whole number", "whole numbers"), str: ("a string", "strings"),
+             bool: ("true or false", "true or false values"), type(None): ("null", "nulls")}
+    if hint in words:
+        return words[hint][many]
+    if is_dataclass(hint):
+        keys = ", ".join(f'"{name}"' for name in _field_hints(hint))
+        return f"{'objects' if many else 'an object'} with {keys}"
+    if get_origin(hint) is tuple:
+        return f"{'lists' if many else 'a list'} of {_describe(get_args(hint)[0], many=True)}"
+    return " or ".join(_describe(arg, many) for arg in get_args(hint))
+
+
+def to_line(item: Header | Entry) -> str:
+    """One log line (compact JSON, UTF-8 text kept readable, no newline)."""
+    data = item.to_dict() if isinstance(item, Header) else entry_to_dict(item)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def dumps(header: Header, entries: Iterable[Entry]) -> str:
+    """A whole log as text, one line per item, each ending with a newline."""
+    return "".join(f"{to_line(item)}\n" for item in (header, *entries))
+
+
+def loads(text: str) -> tuple[Header, list[Entry]]:
+    """Read a whole log strictly: any malformed line raises :class:`InputError` naming it.
+
+    (To judge a log line by line, rejections included, use :func:`replay`.)
+    """
+    parsed = _parsed_lines(text.splitlines(keepends=True))
+    _, header = _header_of(parsed)
+    entries = []
+    for number, data in parsed:
+        if isinstance(data, InputError):
+            raise data
+        try:
+            entries.append(entry_from_dict(data))
+        except InputError as error:
+            raise InputError(f"Line {number}: {error.message}", line=number,
+                             field=error.field) from error
+    return header, entries
+
+
+def game_lines(game: Any) -> Iterator[str]:
+    """The log of a game's accepted history (no notes, no undos), line by line."""
+    yield to_line(Header(tuple(game.players), game.options))
+    for action in game.history:
+        yield to_line(action)
+
+
+# -- reading lines ------------------------------------------------------------------------------
+
+
+def _parsed_lines(
+    lines: Iterable[str],
+) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    """Each non-blank line's number and object, or the :class:`InputError` that makes it a
+    ``bad_action``. A last line cut short (no newline, unfinished JSON) ends the log with an
+    :class:`InputError` raised, as does a line that is not UTF-8 text."""
+    pending: tuple[int, str] | None = None
+    for number, raw in enumerate(lines, start=1):
+        if pending is not None:
+            yield _decoded(*pending, is_last=False)
+        pending = (number, raw)
+    if pending is not None:
+        yield _decoded(*pending, is_last=True)
+
+
+def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(f"Line {number} is not UTF-8 text: the file is not a table log or "
+                             "is damaged.", line=number) from error
+    text = raw.strip()
+    if not text:
+        return number, None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        if is_last and not raw.endswith("\n") and text.startswith("{"):
+            raise InputError(f"The log ends in the middle of line {number} (the file was cut "
+                             "short): remove that line or restore the file.",
+                             line=number) from error
+        return number, InputError(f"line {number} is not JSON ({error.msg})", line=number)
+    if not isinstance(data, dict):
+        return number, InputError(f"line {number} is not a JSON object", line=number)
+    return number, data
+
+
+def _header_of(parsed: Iterator[tuple[int, Any]]) -> tuple[int, Header]:
+    """Consume the header (skipping leading blank lines) from parsed lines."""
+    for number, data in parsed:
+        if data is None:
+            continue
+        if isinstance(data, InputError):
+            raise InputError(f"Line {number} should be the log's header but {data.message}: "
+                             "check that the file is a Noah table log.", line=number)
+        try:
+            return number, Header.from_dict(data)
+        except InputError as error:
+            raise InputError(error.message.replace("Line 1", f"Line {number}", 1),
+                             line=number, field=error.field) from error
+    raise InputError("The log is empty: it has no header line. Check that this is the right file.",
+                     line=1)
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LineResult:
+    """The verdict on one log line, and the game as it stands after it.
+
+    ``game`` is the one game being replayed (it keeps changing): read it before asking for
+    the next line, or copy it.
+    """
+
+    line: int
+    accepted: bool
+    reason: str | None
+    message: str
+    entry: Header | Entry | None
+    game: Any
+
+    @property
+    def verdict(self) -> str:
+        return "accepted" if self.accepted else "rejected"
+
+    def to_dict(self, state: bool = False) -> dict[str, Any]:
+        """TABLE-LOG's replay object: ``line``, ``verdict``, ``reason``, ``message`` [, ``state``].
+        """
+        data: dict[str, Any] = {"line": self.line, "verdict": self.verdict,
+                                "reason": self.reason, "message": self.message}
+        if state:
+            data["state"] = self.game.state()
+        return data
+
+
+def replay(lines: Iterable[str | bytes], deck: Any = None) -> Iterator[LineResult]:
+    """Judge a table log line by line, yielding one :class:`LineResult` per non-blank line.
+
+    ``lines`` may come straight from a file (text or binary). Malformed lines are rejected as
+    ``bad_action``; a rejected line changes nothing and the replay goes on. A log that cannot be
+    read (no header, another format, a last line cut short) raises :class:`InputError`.
+
+    >>> log = ['{"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"]}\\n',
+    ...        '{"type": "move_noah", "player": 0, "to": 1}\\n', '{"type": "tea"}\\n']
+    >>> [(r.line, r.verdict, r.reason) for r in replay(log)]
+    [(1, 'accepted', None), (2, 'rejected', 'round_over'), (3, 'rejected', 'bad_action')]
+    """
+    from . import Game, default_deck
+
+    parsed = _parsed_lines(lines)
+    number, header = _header_of(parsed)
+    game = Game(list(header.players), header.options, deck=deck or default_deck())
+    yield LineResult(number, True, None, describe_header(header), header, game)
+    for number, data in parsed:
+        if data is not None:
+            yield _judge(number, data, game)
+
+
+def _judge(number: int, data: dict[str, Any] | InputError, game: Any) -> LineResult:
+    try:
+        if isinstance(data, InputError):
+            raise data
+        entry = entry_from_dict(data)
+    except InputError as error:
+        message = f"This line is malformed: {error.message.rstrip('.')}."
+        return LineResult(number, False, "bad_action", message, None, game)
+    if isinstance(entry, Note):
+        return LineResult(number, True, None, f"Note: {entry.text}", entry, game)
+    if isinstance(entry, Undo):
+        return _undo(number, entry, game)
+    verdict = game.push(entry)
+    return LineResult(number, verdict.accepted, verdict.reason, verdict.message, entry, game)
+
+
+def _undo(number: int, undo: Undo, game: Any) -> LineResult:
+    available = len(game.history)
+    if undo.count > available:
+        message = (f"This line is malformed: it undoes {undo.count} action(s) but only "
+                   f"{available} can be taken back.")
+        return LineResult(number, False, "bad_action", message, undo, game)
+    for _ in range(undo.count):
+        game.pop()
+    return LineResult(number, True, None, f"Took back the last {undo.count} action(s).", undo,
+                      game)
+
+
+def describe_header(header: Header) -> str:
+    """The sentence for a log's header line.
+
+    >>> describe_header(Header(("Ana", "Ben", "Chloé"), Options(hidden=True, frog=True)))
+    'New game: Ana, Ben and Chloé; hidden hands, frog, 3 rounds.'
+    """
+    names = header.players
+    who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    options = header.options
+    chosen = [
+        "score only" if options.score_only else ("hidden hands" if options.hidden
+                                                 else "known hands"),
+        *(label for label, on in (("frog", options.frog), ("crocodile", options.crocodile),
+                                  ("roommates", options.roommates),
+                                  ("pair needs male and female", options.pair_mf)) if on),
+        "3 rounds" if options.end_rule == "rounds" else "until someone has 26",
+    ]
+    return f"New game: {who}; {', '.join(chosen)}."
