@@ -13,9 +13,9 @@ True
 
 from __future__ import annotations
 
-import io
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -226,12 +226,8 @@ def _draw_scale_bar(pdf: FPDF, x: float, y: float) -> None:
 
 
 def _draw_sticker(pdf: FPDF, geometry: StickerGeometry, slot: Slot, deck_id: str, card: Card):
-    """The code (vector, from segno's SVG) and the label lines beside it."""
-    svg = io.BytesIO()
-    qr = make_qr(encode(deck_id, card))
-    qr.save(svg, kind="svg", border=QUIET_ZONE, xmldecl=False, omitsize=True)
-    svg.seek(0)
-    pdf.image(svg, x=slot.code_x, y=slot.code_y, w=geometry.code_mm, h=geometry.code_mm)
+    """The code and the label lines beside it."""
+    _draw_code(pdf, encode(deck_id, card), slot.code_x, slot.code_y, geometry.module_mm)
     text_x = slot.code_x + geometry.code_mm
     max_width = geometry.label_width_mm - geometry.module_mm
     lines = label_lines(card)
@@ -240,6 +236,34 @@ def _draw_sticker(pdf: FPDF, geometry: StickerGeometry, slot: Slot, deck_id: str
     ):
         _fit_font(pdf, text, "B" if index == 0 else "", geometry.line_pitch_mm * 0.8, max_width)
         pdf.text(text_x, slot.code_y + baseline, text)
+
+
+def _draw_code(pdf: FPDF, text: str, x: float, y: float, module_mm: float) -> None:
+    """The code's dark modules as one filled vector path (no seams between modules).
+
+    One rectangle per horizontal run of dark modules; ``x, y`` is the quiet zone's corner.
+    """
+    from fpdf.enums import PathPaintRule
+
+    with pdf.new_path(paint_rule=PathPaintRule.FILL_NONZERO) as path:
+        path.style.fill_color = "#000000"
+        path.style.stroke_color = None
+        for row, modules in enumerate(make_qr(text).matrix, start=QUIET_ZONE):
+            for column, length in _dark_runs(modules):
+                path.rectangle(x + (column + QUIET_ZONE) * module_mm, y + row * module_mm,
+                               length * module_mm, module_mm)
+
+
+def _dark_runs(modules: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """``(start, length)`` of each run of dark modules in one row.
+
+    >>> list(_dark_runs([1, 1, 0, 1, 0, 0, 1]))
+    [(0, 2), (3, 1), (6, 1)]
+    """
+    for dark, group in itertools.groupby(enumerate(modules), key=lambda item: bool(item[1])):
+        if dark:
+            columns = [column for column, _ in group]
+            yield columns[0], len(columns)
 
 
 def _fit_font(pdf: FPDF, text: str, style: str, height_mm: float, max_width_mm: float) -> None:

@@ -1,0 +1,190 @@
+"""``noah-companion tags print|check``: QR stickers for the cards, and checking a stickered deck.
+
+``tags print`` writes a PDF to print at 100 % (and/or one PNG per sticker); ``tags check`` shows
+each card as the camera (or a video, or a folder of photos) sees it, then lists the cards never
+seen, the stickers seen twice and the foreign codes. The deck and its deck id come from
+``--deck``/``--deck-id`` or from the config's ``[game]`` section (docs/stickers.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("tags", help="print the cards' QR stickers, check a deck")
+    actions = parser.add_subparsers(dest="tags_action", metavar="ACTION", required=True)
+    _register_print(actions)
+    _register_check(actions)
+
+
+def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--deck", metavar="FILE",
+        help="deck CSV of your box, or 'default' (default: 'deck' in the config's [game])",
+    )
+    parser.add_argument(
+        "--deck-id", metavar="ID",
+        help="four letters or digits printed on every sticker (default: 'deck_id' in the "
+             "config's [game], else BOX1)",
+    )
+    parser.add_argument(
+        "--only", nargs="+", metavar="SPECIES",
+        help="only these species, e.g. --only frog crocodile",
+    )
+
+
+def _register_print(actions: argparse._SubParsersAction) -> None:
+    from companion.tags.sheet import LAYOUTS, PAPERS
+    from companion.tags.sticker import DEFAULT_SIZE_MM
+
+    parser = actions.add_parser(
+        "print", help="write the sticker sheet (PDF) and/or one PNG per sticker",
+        description="Write the QR stickers of the deck, to print at 100 %% scale.",
+    )
+    parser.add_argument("--out", metavar="PDF", type=Path, help="the PDF to write, e.g. tags.pdf")
+    parser.add_argument("--png", metavar="DIR", type=Path, help="also one PNG per sticker there")
+    parser.add_argument("--paper", choices=tuple(PAPERS), help="paper of the grid (default A4)")
+    parser.add_argument(
+        "--layout", choices=LAYOUTS, default="grid",
+        help="grid: any self-adhesive sheet, cut by hand (default); L7651: Avery L7651 labels "
+             "(A4, 65 per sheet); 5160: Avery 5160/8160 labels (letter, 30 per sheet)",
+    )
+    parser.add_argument(
+        "--size-mm", type=float, default=DEFAULT_SIZE_MM, metavar="N",
+        help=f"side of the QR code without its white border (default {DEFAULT_SIZE_MM:g})",
+    )
+    _add_deck_arguments(parser)
+    parser.set_defaults(func=print_stickers)
+
+
+def _register_check(actions: argparse._SubParsersAction) -> None:
+    parser = actions.add_parser(
+        "check", help="show every card to the camera once and list what is wrong",
+        description="Recognise the stickered cards one by one, then report cards never seen, "
+                    "stickers seen twice and codes that are not Noah stickers.",
+    )
+    parser.add_argument(
+        "--source", default="camera", metavar="CAMERA|VIDEO|DIR",
+        help="'camera' (the configured one, default), a video file, or a folder of photos",
+    )
+    parser.add_argument("--decoder", choices=("zxing", "zbar"), default="zxing",
+                        help="QR decoder (default zxing)")
+    _add_deck_arguments(parser)
+    parser.set_defaults(func=check_stickers)
+
+
+def _selected_cards(tagged, only: list[str] | None) -> list:
+    """The deck's cards, or those of the species named by ``--only``."""
+    if not only:
+        return list(tagged.deck)
+    present = sorted(tagged.deck.species())
+    unknown = [name for name in only if name.lower() not in present]
+    if unknown:
+        raise UserError(
+            f"The deck {tagged.deck.source} has no {', '.join(unknown)}.",
+            f"Name species among: {', '.join(present)}.",
+        )
+    wanted = {name.lower() for name in only}
+    return [card for card in tagged.deck if card.species in wanted]
+
+
+def print_stickers(args: argparse.Namespace) -> int:
+    from companion.tags.sheet import plan_sheet, render_sheet
+    from companion.tags.tagged_deck import configured_tagged_deck
+
+    if args.out is None and args.png is None:
+        raise UserError("Nothing to write.", "Give --out tags.pdf (and/or --png DIR).")
+    tagged = configured_tagged_deck(args.deck, args.deck_id)
+    cards = _selected_cards(tagged, args.only)
+    plan = plan_sheet(args.layout, args.paper, args.size_mm)
+    if args.out is not None:
+        _write(args.out, render_sheet(tagged, plan, cards))
+        pages = -(-len(cards) // plan.per_page)
+        print(f"Wrote {args.out}: {len(cards)} stickers of deck {tagged.deck_id} on {pages} "
+              f"{plan.paper} page(s), {args.layout} layout, QR codes {args.size_mm:g} mm wide.")
+        print("Print it at 100 % (\"Actual size\") and check the 50 mm bar with a ruler.")
+    if args.png is not None:
+        _write_pngs(args.png, tagged, cards, args.size_mm)
+        print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
+    _remind_deck_id(tagged.deck_id)
+    print("Next: stick each sticker on the card its label names, then run "
+          "'noah-companion tags check'.")
+    return 0
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise UserError(f"Cannot write {path}: {error.strerror}.",
+                        "Choose a folder you can write to.") from None
+
+
+def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
+    from companion.tags.sticker import check_size, render_sticker
+
+    check_size(size_mm)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"Cannot create the folder {folder}: {error.strerror}.",
+                        "Choose a folder you can write to.") from None
+    for card in cards:
+        name = card.id.replace(":", "-").replace("#", "-")  # cat:F#2 -> cat-F-2.png
+        image = render_sticker(card, tagged.deck_id, size_mm=size_mm, dpi=300)
+        image.save(folder / f"{name}.png", dpi=(300, 300))
+
+
+def _remind_deck_id(deck_id: str) -> None:
+    """Say so when these stickers carry another deck id than the one the referee will expect."""
+    from companion.config import config_path, load_config
+
+    configured = load_config().game.deck_id
+    if configured != deck_id:
+        print(f"Note: the referee expects deck id {configured}. Before playing with these "
+              f"stickers, write 'deck_id = {deck_id}' under [game] in {config_path()}.")
+
+
+def check_stickers(args: argparse.Namespace) -> int:
+    from companion.tags.check import DeckCheck, folder_presentations
+    from companion.tags.tagged_deck import configured_tagged_deck
+
+    tagged = configured_tagged_deck(args.deck, args.deck_id)
+    check = DeckCheck(tagged, _selected_cards(tagged, args.only))
+    source = Path(args.source)
+    if source.is_dir():
+        presentations = folder_presentations(source, args.decoder)
+    else:
+        presentations = _live_presentations(args.source, args.decoder, check)
+    print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
+          f"({tagged.deck.source}).")
+    try:
+        for text, where in presentations:
+            print(check.saw(text, where), flush=True)
+    except _vision_errors() as error:
+        raise UserError(error.what, error.fix) from None
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+    report = check.report()
+    print()
+    print("\n".join(report.lines()))
+    return 0 if report.ok else 1
+
+
+def _vision_errors() -> tuple[type[Exception], ...]:
+    from vision.errors import VisionError
+
+    return (VisionError,)
+
+
+def _live_presentations(source: str, decoder: str, check):
+    raise UserError(
+        f"Checking from '{source}' needs the camera pipeline, which this version does not have.",
+        "Photograph your cards (a few per photo, every card once) into a folder and run "
+        "'noah-companion tags check --source FOLDER'.",
+    )

@@ -1,0 +1,186 @@
+"""Checking a tagged deck: show every card once, then hear what is missing, doubled or foreign.
+
+:class:`DeckCheck` is the bookkeeping, fed one *presentation* at a time (a card shown to the
+camera, or a code found in a photo) and free of any I/O; the command ``noah-companion tags
+check`` feeds it from a camera, a video or a folder of photos.
+
+>>> from companion.tags.tagged_deck import load_tagged_deck
+>>> check = DeckCheck(load_tagged_deck("default"))
+>>> print(check.saw("NOAH1/BOX1/CAF2", "photo 1"))
+Cat ♀, weight 2 (cat:F#2)  1/52
+>>> print(check.saw("NOAH1/BOX1/CAF2", "photo 2"))
+Cat ♀, weight 2 (cat:F#2) AGAIN: also in photo 1. Is this sticker on two cards?
+>>> print(check.saw("https://example.com", "photo 2"))
+Not a Noah sticker: 'https://example.com' (ignored).
+>>> report = check.report()
+>>> len(report.missing), [card.id for card, _ in report.doubled], report.ok
+(51, ['cat:F#2'], False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import UserError
+from companion.game.deck import Card
+from companion.tags.payload import GENDER_SIGNS, Foreign, TagError, TagOk
+from companion.tags.tagged_deck import TaggedDeck
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+SHOWN_TEXT_LIMIT = 40
+"""Foreign texts are cut to this many characters when shown."""
+
+
+def describe(card: Card) -> str:
+    """How a person reads a card: species, gender sign, weight and its id.
+
+    >>> from companion.game.deck import default_deck
+    >>> describe(default_deck()["snail#3"])
+    'Snail ♂♀, weight 1 (snail#3)'
+    """
+    return f"{card.species.capitalize()} {GENDER_SIGNS[card.gender]}, weight {card.weight} " \
+           f"({card.id})"
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= SHOWN_TEXT_LIMIT else text[:SHOWN_TEXT_LIMIT] + "…")
+
+
+@dataclass
+class CheckReport:
+    """What a check found: cards never seen, seen more than once, foreign codes, bad stickers."""
+
+    deck_id: str
+    cards: int
+    seen: int
+    missing: list[Card]
+    doubled: list[tuple[Card, list[str]]]
+    foreign: dict[str, list[str]]
+    problems: dict[str, tuple[str, list[str]]]
+
+    @property
+    def ok(self) -> bool:
+        """True when every card was seen exactly once and no sticker of ours was unusable."""
+        return not (self.missing or self.doubled or self.problems)
+
+    def lines(self) -> Iterator[str]:
+        """The report as lines of text for a person."""
+        yield f"Seen {self.seen} of the {self.cards} cards of deck {self.deck_id}."
+        if self.missing:
+            yield f"Never seen ({len(self.missing)}): show these cards again; if one still does"
+            yield "not count, reprint its sticker (tags print --only SPECIES):"
+            yield from (f"  {describe(card)}" for card in self.missing)
+        if self.doubled:
+            yield f"Seen more than once ({len(self.doubled)}): the same sticker is probably on "
+            yield "two cards; find them, and reprint the right sticker for one of them:"
+            yield from (f"  {describe(card)}: {', '.join(where)}" for card, where in self.doubled)
+        if self.problems:
+            yield f"Unusable Noah stickers ({len(self.problems)}):"
+            yield from (f"  {_shown(text)} ({', '.join(where)}): {message}"
+                        for text, (message, where) in self.problems.items())
+        if self.foreign:
+            yield f"Other QR codes, not Noah stickers, ignored ({len(self.foreign)}):"
+            yield from (f"  {_shown(text)}: {', '.join(where)}"
+                        for text, where in self.foreign.items())
+        if self.ok:
+            yield "Every card was seen exactly once: this deck is ready to play."
+
+
+@dataclass
+class DeckCheck:
+    """The tally of one check of the cards ``tagged.deck`` (or only ``cards`` of it)."""
+
+    tagged: TaggedDeck
+    cards: Sequence[Card] | None = None
+    _seen: dict[str, list[str]] = field(default_factory=dict, init=False)
+    _foreign: dict[str, list[str]] = field(default_factory=dict, init=False)
+    _problems: dict[str, tuple[str, list[str]]] = field(default_factory=dict, init=False)
+
+    @property
+    def expected(self) -> Sequence[Card]:
+        return self.tagged.deck if self.cards is None else self.cards
+
+    def saw(self, text: str, where: str) -> str:
+        """Count one presentation of the code ``text`` (``where``: e.g. a photo's name); say it."""
+        tag = self.tagged.classify(text)
+        if isinstance(tag, Foreign):
+            self._foreign.setdefault(text, []).append(where)
+            return f"Not a Noah sticker: {_shown(text)} (ignored)."
+        if isinstance(tag, TagError):
+            self._problems.setdefault(text, (tag.message, []))[1].append(where)
+            return f"Unusable sticker: {tag.message}"
+        return self._saw_card(tag, where)
+
+    def _saw_card(self, tag: TagOk, where: str) -> str:
+        card = tag.card
+        if card not in self.expected:
+            message = f"{describe(card)} is not among the cards being checked."
+            self._problems.setdefault(tag.card.id, (message, []))[1].append(where)
+            return message
+        earlier = self._seen.setdefault(card.id, [])
+        earlier.append(where)
+        if len(earlier) > 1:
+            return f"{describe(card)} AGAIN: also in {', '.join(earlier[:-1])}. " \
+                   "Is this sticker on two cards?"
+        return f"{describe(card)}  {self.count_seen()}/{len(self.expected)}"
+
+    def count_seen(self) -> int:
+        return len(self._seen)
+
+    @property
+    def complete(self) -> bool:
+        """True once every expected card has been seen."""
+        return self.count_seen() == len(self.expected)
+
+    def report(self) -> CheckReport:
+        doubled = [(card, self._seen[card.id]) for card in self.expected
+                   if len(self._seen.get(card.id, ())) > 1]
+        return CheckReport(
+            deck_id=self.tagged.deck_id,
+            cards=len(self.expected),
+            seen=self.count_seen(),
+            missing=[card for card in self.expected if card.id not in self._seen],
+            doubled=doubled,
+            foreign=dict(self._foreign),
+            problems=dict(self._problems),
+        )
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The photos in ``folder``, by name; a :class:`UserError` if there are none."""
+    if not folder.is_dir():
+        raise UserError(f"There is no folder {folder}.", "Give the folder that holds the photos.")
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise UserError(
+            f"The folder {folder} holds no photos ({', '.join(IMAGE_SUFFIXES)}).",
+            "Put the photos of your cards there, or give another folder.",
+        )
+    return files
+
+
+def folder_presentations(folder: Path, decoder: str) -> Iterator[tuple[str, str]]:
+    """``(text, photo name)`` for every code found in every photo of ``folder``.
+
+    A code found twice in one photo counts twice: two cards carry it.
+    """
+    import cv2
+
+    from vision.decoders import make_decoder
+
+    reader = make_decoder(decoder)
+    for path in image_files(folder):
+        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            raise UserError(f"The photo {path} cannot be read.", "Remove it or save it again.")
+        for detection in reader.decode(image):
+            yield detection.text, path.name
+
+
+def run_check(check: DeckCheck, presentations: Iterable[tuple[str, str]], say) -> CheckReport:
+    """Feed every presentation to ``check``, saying what each one was; then the report."""
+    for text, where in presentations:
+        say(check.saw(text, where))
+    return check.report()
