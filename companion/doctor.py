@@ -46,6 +46,7 @@ LOW_FREE_BYTES = 500 * 2**20
 SHARPNESS_HINT = 60.0  # variance of the Laplacian below which a frame looks out of focus
 DARKNESS_HINT = 50  # mean grey level below which the table looks too dark
 ABS_MT_POSITION_X = 0x35  # the input event code every multi-touch screen reports
+ABS_AXES = 64  # ABS_CNT: how many absolute-axis bits the kernel reports
 
 
 class Status(enum.Enum):
@@ -144,6 +145,7 @@ class Machine:
     proc_root: Path = Path("/proc")
     systemctl_show: Callable[[str], str | None] = _systemctl_show
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    access: Callable[[Path | str, int], bool] = os.access  # may this user open it?
 
     @classmethod
     def here(cls) -> Machine:
@@ -189,10 +191,16 @@ class Machine:
 
 
 def check_python(machine: Machine) -> Finding:
-    """Python 3.11 or newer, as on Raspberry Pi OS Bookworm."""
+    """The Python version the app declares (3.11 or newer, as on Raspberry Pi OS Bookworm)."""
+    from packaging.specifiers import SpecifierSet
+
     version = ".".join(map(str, sys.version_info[:3]))
-    if sys.version_info < (3, 11):
-        return fail("Python", f"{version} is too old.",
+    try:
+        needed = SpecifierSet(metadata.metadata(DISTRIBUTION)["Requires-Python"] or "")
+    except metadata.PackageNotFoundError:
+        needed = SpecifierSet()
+    if version not in needed:
+        return fail("Python", f"{version} is too old (the app needs {needed}).",
                     "Use Raspberry Pi OS Bookworm (Python 3.11), then " + REINSTALL)
     return ok("Python", f"{version} ({sys.executable})")
 
@@ -491,7 +499,7 @@ def check_gpio(machine: Machine) -> Finding:
         return make("Lights (GPIO)", error.what, error.fix)
     kind = type(factory).__name__
     try:
-        if "LGPIO" in kind.upper() and not os.access(os.getcwd(), os.W_OK):
+        if "LGPIO" in kind.upper() and not machine.access(os.getcwd(), os.W_OK):
             return fail("Lights (GPIO)", f"lgpio cannot write its files in {os.getcwd()}.",
                         "Start the app from a writable folder (the service uses "
                         "/var/lib/noah-companion).")
@@ -531,9 +539,9 @@ def check_display(machine: Machine) -> Finding:
         return fail("Screen", "no graphics device (/dev/dri) and no desktop session.",
                     f"Connect the touchscreen (see {GUIDE}); on a computer without a screen, "
                     "run the app with SDL_VIDEODRIVER=offscreen or use ./run.sh demo.")
-    closed = [str(card) for card in cards if not os.access(card, os.R_OK | os.W_OK)]
+    closed = [str(card) for card in cards if not machine.access(card, os.R_OK | os.W_OK)]
     renders = sorted((machine.dev_root / "dri").glob("renderD*"))
-    closed += [str(node) for node in renders if not os.access(node, os.R_OK | os.W_OK)]
+    closed += [str(node) for node in renders if not machine.access(node, os.R_OK | os.W_OK)]
     if closed:
         return fail("Screen", f"this user may not open {', '.join(closed)} (drawing would be "
                     "slow software rendering, or fail).",
@@ -546,6 +554,21 @@ def check_display(machine: Machine) -> Finding:
     return ok("Screen", f"KMS/DRM, connected: {', '.join(outputs)}")
 
 
+def abs_bitmask(words: list[str]) -> int:
+    """The absolute-axis bits of an input device from sysfs' hex words (most significant first).
+
+    The kernel prints one word per ``long``: a 64-bit kernel prints the 64 axis bits as one word,
+    a 32-bit kernel as two.
+
+    >>> hex(abs_bitmask(["2608000", "3"])) == hex(abs_bitmask(["260800000000003"]))
+    True
+    """
+    if not words:
+        return 0
+    digits = ABS_AXES // 4 // len(words)
+    return int("".join(word.rjust(digits, "0") for word in words), 16)
+
+
 def touchscreens(machine: Machine) -> list[tuple[str, Path]]:
     """Input devices that report multi-touch positions, as (name, /dev/input/eventN)."""
     found = []
@@ -555,8 +578,7 @@ def touchscreens(machine: Machine) -> list[tuple[str, Path]]:
             abs_bits = (event / "device" / "capabilities" / "abs").read_text().split()
         except OSError:
             continue
-        mask = int("".join(word.rjust(16, "0") for word in abs_bits) or "0", 16)
-        if mask >> ABS_MT_POSITION_X & 1:
+        if abs_bitmask(abs_bits) >> ABS_MT_POSITION_X & 1:
             found.append((name, machine.dev_root / "input" / event.name))
     return found
 
@@ -601,7 +623,7 @@ def check_touch(machine: Machine) -> Finding:
         return warn("Touch", "no touchscreen found (a mouse works too).",
                     f"Check the touchscreen's cable and power (see 'Touchscreen' in {GUIDE}).")
     name, device = screens[0]
-    if not os.access(device, os.R_OK):
+    if not machine.access(device, os.R_OK):
         return fail("Touch", f"'{name}' found, but this user may not read {device}.",
                     "Add the user to the input group: sudo usermod -aG input $USER (the "
                     "service user gets it from deploy/install.sh).")
@@ -656,7 +678,7 @@ def check_store(machine: Machine) -> Finding:
     config = machine.config_or_none()
     path = config.store.path if config is not None else default_store_path()
     folder = _existing_parent(path)
-    if not os.access(folder, os.W_OK):
+    if not machine.access(folder, os.W_OK):
         return fail("Game record", f"this user may not write in {folder}.",
                     "Choose another folder with [store] path = …, or run the doctor as the "
                     "service does: sudo noah-companion doctor.")
@@ -717,10 +739,11 @@ CHECKS: tuple[Callable[[Machine], Finding], ...] = (
 )
 
 
-def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...] = CHECKS,
+def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...] | None = None,
                ) -> Iterator[Finding]:
-    """Run each check in turn; a check that breaks is itself reported, never a traceback."""
-    for check in checks:
+    """Run each check (default: :data:`CHECKS`) in turn; a check that breaks is itself
+    reported, never a traceback."""
+    for check in CHECKS if checks is None else checks:
         try:
             yield check(machine)
         except Exception as error:

@@ -1,0 +1,221 @@
+"""The systemd unit, the install script and the crash-safe launcher (deploy/).
+
+The full install is tested in a scratch Debian root by deploy/test-in-chroot.sh (minutes, needs
+root and the mirror); here only the quick checks: the unit verifies and is hardened, the install
+script stages its files idempotently and plans the right steps, the launcher ends the process
+when a thread dies.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+UNIT = DEPLOY / "systemd" / "noah-companion.service"
+ENV_FILE = DEPLOY / "systemd" / "noah-companion.env"
+INSTALL = DEPLOY / "install.sh"
+SCRIPTS = [INSTALL, DEPLOY / "test-in-chroot.sh", DEPLOY / "files" / "noah-companion-admin.sh"]
+needs_systemd_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                           reason="systemd-analyze is not installed")
+
+
+def unit_settings(text: str) -> dict[str, list[str]]:
+    """Every ``Key=value`` of a unit file, repeated keys kept in order."""
+    settings: dict[str, list[str]] = defaultdict(list)
+    for line in text.splitlines():
+        if "=" in line and not line.lstrip().startswith(("#", ";", "[")):
+            key, _, value = line.partition("=")
+            settings[key.strip()].append(value.strip())
+    return settings
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, list[str]]:
+    return unit_settings(UNIT.read_text())
+
+
+@pytest.fixture
+def verifiable_unit(tmp_path: Path) -> Path:
+    """The unit with its ExecStart pointing at this Python (verify insists the program exists)."""
+    text = UNIT.read_text().replace("/opt/noah-companion/venv/bin/python", sys.executable)
+    path = tmp_path / UNIT.name
+    path.write_text(text)
+    return path
+
+
+@needs_systemd_analyze
+def test_unit_verifies_clean(verifiable_unit):
+    result = subprocess.run(["systemd-analyze", "verify", str(verifiable_unit)],
+                            capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stderr.strip()) == (0, "")
+
+
+@needs_systemd_analyze
+def test_unit_security_exposure_is_in_the_ok_band(verifiable_unit):
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes",
+                             str(verifiable_unit)], capture_output=True, text=True, check=False)
+    score = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    assert score is not None, result.stdout + result.stderr
+    assert float(score.group(1)) < 5.0  # systemd's "OK" band; 1.0 when measured
+
+
+def test_unit_runs_unprivileged_and_restarts_on_failure(unit):
+    assert unit["User"] == ["noah-companion"]
+    assert unit["Restart"] == ["on-failure"]
+    assert unit["StateDirectory"] == ["noah-companion"]
+    assert unit["WorkingDirectory"] == ["%S/noah-companion"]  # lgpio writes .lgd-nfy* here
+    assert unit["StandardOutput"] == ["journal"]
+    assert "/opt/noah-companion/launch.py" in unit["ExecStart"][0]
+
+
+def test_unit_allows_exactly_the_devices_in_use(unit):
+    assert unit["DevicePolicy"] == ["closed"]
+    assert "PrivateDevices" not in unit  # it would hide the screen, touch, camera and GPIO
+    allowed = {value.split()[0] for value in unit["DeviceAllow"]}
+    assert allowed == {"char-drm", "char-input", "char-video4linux", "char-media",
+                       "char-dma_heap", "char-gpiochip"}
+
+
+def test_unit_is_hardened(unit):
+    for key, value in {"NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
+                       "PrivateTmp": "yes", "RestrictAddressFamilies": "AF_UNIX AF_NETLINK",
+                       "CapabilityBoundingSet": ""}.items():
+        assert unit[key] == [value], key
+
+
+def test_environment_file_sets_up_kivy_on_kms(unit):
+    assert unit["EnvironmentFile"] == ["/etc/default/noah-companion"]
+    env = dict(line.split("=", 1) for line in ENV_FILE.read_text().splitlines()
+               if line and not line.startswith("#"))
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["KIVY_NO_ARGS"] == "1"
+    assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
+    state_dir = "/var/lib/noah-companion/"
+    for key in ("KIVY_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+        assert env[key].startswith(state_dir), key  # the only writable place besides the cache
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
+def test_shell_scripts_pass_shellcheck(script):
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stdout
+
+
+def run_install(*args: str, destdir: Path | None = None) -> subprocess.CompletedProcess:
+    env = {key: value for key, value in os.environ.items() if key != "DESTDIR"}
+    if destdir is not None:
+        env["DESTDIR"] = str(destdir)
+    return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
+                          env=env, check=False, timeout=120)
+
+
+def test_install_stages_the_service_files_under_destdir(tmp_path):
+    result = run_install(destdir=tmp_path)
+    assert result.returncode == 0, result.stderr
+    staged = {str(path.relative_to(tmp_path)): oct(path.stat().st_mode & 0o777)
+              for path in tmp_path.rglob("*") if path.is_file()}
+    assert staged == {
+        "etc/systemd/system/noah-companion.service": "0o644",
+        "etc/default/noah-companion": "0o644",
+        "opt/noah-companion/launch.py": "0o644",
+        "usr/local/bin/noah-companion": "0o755",
+        "var/lib/noah-companion/kivy/config.ini": "0o640",
+    }
+    assert (tmp_path / "etc/systemd/system/noah-companion.service").read_text() == UNIT.read_text()
+
+
+def test_install_twice_changes_nothing_and_keeps_an_edited_settings_file(tmp_path):
+    run_install(destdir=tmp_path)
+    settings = tmp_path / "etc/default/noah-companion"
+    settings.write_text(settings.read_text() + "SDL_VIDEODRIVER=x11\n")
+    kivy_config = tmp_path / "var/lib/noah-companion/kivy/config.ini"
+    kivy_config.write_text("[input]\nmouse = mouse\n")  # the app's own since the first run
+
+    second = run_install(destdir=tmp_path)
+
+    assert second.returncode == 0, second.stderr
+    assert "    installed " not in second.stdout
+    assert settings.read_text().endswith("SDL_VIDEODRIVER=x11\n")
+    assert (tmp_path / "etc/default/noah-companion.dist").read_text() == ENV_FILE.read_text()
+    assert kivy_config.read_text() == "[input]\nmouse = mouse\n"
+
+
+def test_install_dry_run_plans_every_step_and_changes_nothing():
+    result = run_install("--dry-run")
+    assert result.returncode == 0, result.stderr
+    plan = result.stdout
+    for step in ("python3 -m venv --system-site-packages /opt/noah-companion/venv",
+                 "pip install", "--constraint /opt/noah-companion/constraints.txt",
+                 "/etc/systemd/system/noah-companion.service",
+                 "systemctl enable --quiet noah-companion.service"):
+        assert step in plan, step
+    if subprocess.run(["id", "noah-companion"], capture_output=True).returncode != 0:
+        assert "useradd --system" in plan
+
+
+def test_install_rejects_unknown_options_with_a_hint():
+    result = run_install("--frobnicate")
+    assert result.returncode == 1
+    assert "unknown option '--frobnicate'" in result.stderr
+    assert "--help" in result.stderr
+
+
+def test_install_help_describes_the_modes():
+    result = run_install("--help")
+    assert result.returncode == 0
+    assert "--dry-run" in result.stdout and "DESTDIR" in result.stdout
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    prelude = (f"import runpy, threading, time\n"
+               f"launch = runpy.run_path({str(DEPLOY / 'launch.py')!r}, run_name='launch')\n"
+               f"launch['end_process_when_a_thread_dies']()\n")
+    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True,
+                          text=True, check=False, timeout=60)
+
+
+def test_a_thread_that_dies_ends_the_process_so_systemd_restarts_it():
+    result = run_python("threading.Thread(target=lambda: 1 / 0, name='camera').start()\n"
+                        "time.sleep(50)\n")
+    assert result.returncode == 70
+    assert "ZeroDivisionError" in result.stderr
+    assert "camera stopped on an error; restarting the app" in result.stderr
+
+
+def test_a_thread_that_exits_on_purpose_does_not_end_the_process():
+    result = run_python("import sys\n"
+                        "thread = threading.Thread(target=sys.exit)\n"
+                        "thread.start(); thread.join(); print('still here')\n")
+    assert result.returncode == 0
+    assert result.stdout == "still here\n"
+
+
+def admin_wrapper_as(user: str | None) -> subprocess.CompletedProcess:
+    command = ["sh", str(DEPLOY / "files" / "noah-companion-admin.sh"), "doctor"]
+    if user is not None:
+        command = ["runuser", "-u", user, "--", *command]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_admin_command_asks_for_sudo():
+    result = admin_wrapper_as("nobody" if os.geteuid() == 0 else None)
+    assert result.returncode == 2
+    assert "sudo noah-companion doctor" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or Path("/opt/noah-companion/venv").exists(),
+                    reason="needs root, on a machine where the app is not installed")
+def test_admin_command_says_how_to_install_when_the_app_is_missing():
+    result = admin_wrapper_as(None)
+    assert result.returncode == 2
+    assert "sudo deploy/install.sh" in result.stderr
