@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
-from gpiozero import RGBLED, Button, Buzzer, CompositeOutputDevice, Device, LEDBoard
+from gpiozero import PWMLED, RGBLED, Button, Buzzer, Device
 from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinPWMUnsupported
 from gpiozero.pins import Factory
 
@@ -90,10 +90,7 @@ class FerryLights:
 
     def flash_illegal(self, k: int) -> None:
         """A short red strobe at ferry ``k`` (and beeps, if a buzzer is wired); then back."""
-        self._play(patterns.illegal(k))
-        if self._buzzer is not None and not self._closed:
-            beep = patterns.STROBE_SECONDS / self._player.speed
-            self._buzzer.beep(beep, beep, n=patterns.STROBE_FLASHES, background=True)
+        self._play(patterns.illegal(k), beep=True)
 
     def departure(self, k: int) -> None:
         """Ferry ``k`` leaves: blinks, glows and fades out; then back to what showed before."""
@@ -190,13 +187,12 @@ class FerryLights:
         """Build the gpiozero devices; on failure release those already built."""
         config, factory = self.config, self.pin_factory
         try:
-            if config.rgb:
-                leds = [RGBLED(*pins, active_high=config.active_high, pin_factory=factory)
-                        for pins in config.leds]
-                self._leds = self._own(CompositeOutputDevice(*leds, pin_factory=factory))
-            else:
-                self._leds = self._own(LEDBoard(
-                    *config.leds, pwm=True, active_high=config.active_high, pin_factory=factory))
+            self._leds = tuple(
+                self._own(RGBLED(*pins, active_high=config.active_high, pin_factory=factory)
+                          if config.rgb else
+                          PWMLED(pins, active_high=config.active_high, pin_factory=factory))
+                for pins in config.leds
+            )
             self._buttons = tuple(
                 self._own(Button(pin, bounce_time=0.05, pin_factory=factory))
                 for pin in config.buttons or ()
@@ -219,22 +215,30 @@ class FerryLights:
         if callback is not None and not self._closed:
             callback(k)
 
-    def _play(self, pattern: Pattern) -> None:
-        with self._lock:
+    def _play(self, pattern: Pattern, *, beep: bool = False) -> None:
+        with self._lock:  # also serialises the buzzer: gpiozero's beep() is not thread-safe
             if self._closed:
                 return
-            if self._buzzer is not None:
-                self._buzzer.off()  # a newer call silences an illegal-play beep too
             self._player.play(pattern, time.monotonic())
             self._render()
             self._wake.notify_all()
+            if self._buzzer is not None:
+                self._beep() if beep else self._buzzer.off()  # a newer call silences a beep
+
+    def _beep(self) -> None:
+        """Beep in step with the illegal-play strobe."""
+        seconds = patterns.STROBE_SECONDS / self._player.speed
+        self._buzzer.beep(seconds, seconds, n=patterns.STROBE_FLASHES, background=True)
 
     def _render(self) -> float | None:
         """Draw the current frame if it changed; seconds until the next may differ."""
         now = time.monotonic()
         frame = tuple(self._coloured(light) for light in self._player.frame(now))
         if frame != self._shown:
-            self._leds.value = tuple(self._device_value(light) for light in frame)
+            before = self._shown or (None,) * FERRIES
+            for device, light, old in zip(self._leds, frame, before, strict=True):
+                if light != old:  # only the lights that changed: fewer pin writes
+                    device.value = self._device_value(light)
             self._shown = frame
             if self.when_changed is not None:
                 self.when_changed(frame)

@@ -175,7 +175,9 @@ BLINK = [(1.0, 1.0, 0.35), (0.0, 0.0, 0.35)]
 NOAH_AND_DESTINATION = [(1.0, 1.0, 0.55), (0.15, 0.15, 0.15)]  # Noah may stay: mostly on, dips
 PULSE = [(0.0, 1.0, 0.6), (1.0, 0.0, 0.6)]
 STROBE_SECONDS, STROBE_FLASHES = 0.08, 4
-STROBE = [(1.0, 1.0, STROBE_SECONDS), (0.0, 0.0, STROBE_SECONDS)] * STROBE_FLASHES
+# Dark first and last, so the flashes stand out on a light that was already lit (Noah's ferry).
+STROBE = [(0.0, 0.0, STROBE_SECONDS)] + [(1.0, 1.0, STROBE_SECONDS), (0.0, 0.0, STROBE_SECONDS)] \
+    * STROBE_FLASHES
 SAIL_AWAY = [(1.0, 1.0, 0.12), (0.0, 0.0, 0.12)] * 3 + [(1.0, 1.0, 0.3), (1.0, 0.0, 1.0)]
 
 DARK = Pattern("off", (OFF,) * FERRIES)
@@ -211,7 +213,7 @@ def scan_prompt(k: int) -> Pattern:
 
 
 def illegal(k: int) -> Pattern:
-    """An illegal play: four fast red flashes at ferry ``k`` (0.64 s), then what showed before."""
+    """An illegal play: four fast red flashes at ferry ``k`` (0.72 s), then what showed before."""
     return _one_ferry("illegal", k, wave("illegal", STROBE, colour=RED), lasting=False)
 
 
