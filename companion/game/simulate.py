@@ -22,6 +22,7 @@ import traceback
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -137,7 +138,7 @@ def _check_counts(state: dict[str, Any], players: int) -> None:
 def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
     """The cards dealt this round are all in hands, on ferries, fleeing or departed."""
     deal = next(action for action in reversed(game.history) if isinstance(action, StartRound))
-    dealt = Counter(map(_identity, [*deal.ferries, *(ref for hand in deal.hands for ref in hand)]))
+    dealt = _dealt(deal)
     refs = [*(ref for hand in state["hands"] for ref in hand), *state["departed_cards"],
             *(ref for cards in state["ferries"] if cards for ref in cards)]
     if state.get("fleeing"):
@@ -148,6 +149,12 @@ def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
         raise InvariantError(f"cards not conserved: missing {dict(lost)}, extra {dict(extra)}")
 
 
+@lru_cache(maxsize=64)  # one entry per round in play
+def _dealt(deal: StartRound) -> Counter[tuple[str, str | None]]:
+    return Counter(map(_identity, [*deal.ferries, *(ref for hand in deal.hands for ref in hand)]))
+
+
+@cache
 def _identity(ref: str) -> tuple[str, str | None]:
     """A card whatever its copy number or a snail's declared side."""
     parsed = parse_ref(ref)

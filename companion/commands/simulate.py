@@ -1,0 +1,196 @@
+"""``noah-companion simulate``: play seeded random games and check the rules engine's invariants.
+
+Game ``i`` of a run depends only on ``--seed`` and ``i``, so a reported failure is reproduced
+with ``--game i`` whatever ``--jobs`` was. Exit status: 0 when every game held, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+
+#: Games handed to a worker process at a time (fewer round trips, still balanced).
+CHUNK = 25
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "simulate", help="play seeded random games and check the rules engine",
+        description="Play random games with known hands, choosing uniformly among the legal "
+        "actions, and check the table's invariants after every action.",
+    )
+    parser.add_argument("--games", type=_positive, default=100, help="games to play (100)")
+    parser.add_argument("--players", type=int, choices=range(2, 6), default=4, metavar="2-5",
+                        help="players per game (4)")
+    parser.add_argument("--seed", default="1", help="seed of the run (1); any text works")
+    parser.add_argument("--frog", action="store_true", help="frogs replace snails")
+    parser.add_argument("--crocodile", action="store_true", help="crocodiles replace donkeys")
+    parser.add_argument("--roommates", action="store_true", help="'Roommates on the Ark' variant")
+    parser.add_argument("--pair-mf", action="store_true",
+                        help="a pair bonus needs a male and a female")
+    parser.add_argument("--score26", action="store_true",
+                        help="play until someone has 26 or more (instead of 3 rounds)")
+    parser.add_argument("--write-logs", metavar="DIR", type=Path,
+                        help="write every game as a table log (game-00001.jsonl, ...) in DIR")
+    parser.add_argument("--table-view", action="store_true",
+                        help="with --write-logs: write what a real table records (hidden hands, "
+                        "gifts as counts, a hand scan at each round end)")
+    parser.add_argument("--no-check", action="store_true",
+                        help="skip the invariant checks (faster)")
+    parser.add_argument("--jobs", type=_positive, default=None,
+                        help="processes to use (default: one per core)")
+    parser.add_argument("--game", type=int, metavar="I", default=None,
+                        help="play only game I of the run (to reproduce a failure)")
+    parser.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from companion.game import InputError, Options
+
+    try:
+        options = Options(frog=args.frog, crocodile=args.crocodile, roommates=args.roommates,
+                          pair_mf=args.pair_mf,
+                          end_rule="score26" if args.score26 else "rounds")
+        _check_deck(args.players, options)
+    except InputError as error:
+        raise UserError(error.message) from error
+    first, count = (args.game, 1) if args.game is not None else (0, args.games)
+    if args.write_logs:
+        _make_directory(args.write_logs)
+    jobs = min(args.jobs or os.cpu_count() or 1, max(1, count // CHUNK))
+    started = time.perf_counter()
+    tally = _Tally()
+    for result in _results(first, count, args, options, jobs):
+        tally.add(result)
+        if args.write_logs:
+            _write_log(result, args.write_logs)
+    elapsed = time.perf_counter() - started
+    print(tally.summary(args, options, elapsed, jobs))
+    return 0 if not tally.failures else 1
+
+
+def _check_deck(players: int, options: Any) -> None:
+    from companion.game import Game
+
+    Game([f"Player {seat + 1}" for seat in range(players)], options)
+
+
+def _make_directory(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"Cannot create the log directory {path}: {error.strerror}.",
+                        "Choose another directory with --write-logs.") from error
+
+
+def _results(first: int, count: int, args: argparse.Namespace, options: Any, jobs: int):
+    """Game summaries in order; with several jobs, played by worker processes."""
+    from companion.game.simulate import simulate
+
+    log_kind = None if not args.write_logs else "table" if args.table_view else "full"
+    if jobs == 1:
+        for result in simulate(count, args.players, options, args.seed, not args.no_check, first):
+            yield _summary(result, log_kind)
+        return
+    import multiprocessing
+
+    tasks = [(start, min(CHUNK, first + count - start), args.players, options, args.seed,
+              not args.no_check, log_kind) for start in range(first, first + count, CHUNK)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for batch in pool.imap(_play_batch, tasks):
+            yield from batch
+
+
+def _play_batch(task: tuple) -> list[dict[str, Any]]:
+    from companion.game.simulate import simulate
+
+    start, count, players, options, seed, check, log_kind = task
+    return [_summary(result, log_kind)
+            for result in simulate(count, players, options, seed, check, start)]
+
+
+def _summary(result: Any, log_kind: str | None) -> dict[str, Any]:
+    """What the parent needs of a game (small, picklable): figures, failure, and its log as
+    played (``"full"``) or as a real table records it (``"table"``, not for a failed game)."""
+    from companion.game.simulate import table_view
+    from companion.game.tablelog import dumps, game_lines
+
+    game = result.game
+    summary = {"index": result.index, "actions": result.actions, "failure": result.failure,
+               "rounds": game.round, "scores": game.scores, "winners": game.winners,
+               "take_backs": sum(action.type == "take_back" for action in game.history)}
+    if log_kind == "table" and result.ok:
+        summary["log"] = dumps(*table_view(game))
+    elif log_kind:
+        summary["log"] = "".join(f"{line}\n" for line in game_lines(game))
+    return summary
+
+
+def _write_log(result: dict[str, Any], directory: Path) -> None:
+    name = f"game-{result['index']:05d}{'' if result['failure'] is None else '-failed'}.jsonl"
+    try:
+        (directory / name).write_text(result["log"], encoding="utf-8")
+    except OSError as error:
+        raise UserError(f"Cannot write {directory / name}: {error.strerror}.",
+                        "Choose another directory with --write-logs.") from error
+    result["written"] = str(directory / name)
+
+
+class _Tally:
+    """Running totals of a simulation, and its report."""
+
+    def __init__(self) -> None:
+        self.games = self.actions = self.rounds = self.take_backs = self.shared = 0
+        self.max_actions = 0
+        self.score_total = 0
+        self.failures: list[dict[str, Any]] = []
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.games += 1
+        if result["failure"] is not None:
+            self.failures.append(result)
+            return
+        self.actions += result["actions"]
+        self.max_actions = max(self.max_actions, result["actions"])
+        self.rounds += result["rounds"]
+        self.take_backs += result["take_backs"]
+        self.score_total += sum(result["scores"])
+        self.shared += len(result["winners"]) > 1
+
+    def summary(self, args: argparse.Namespace, options: Any, elapsed: float, jobs: int) -> str:
+        chosen = [name for name in ("frog", "crocodile", "roommates", "pair_mf")
+                  if getattr(options, name)] + (["score26"] if args.score26 else [])
+        lines = [f"Simulated {self.games} game(s) of {args.players} players (seed {args.seed}, "
+                 f"options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s with {jobs} "
+                 f"process(es): {self.games / elapsed:.0f} games/s."]
+        good = self.games - len(self.failures)
+        if good:
+            checked = "not checked (--no-check)" if args.no_check else "checked after each"
+            lines.append(
+                f"{self.actions} actions, invariants {checked}; per game: {self.rounds / good:.1f}"
+                f" rounds, {self.actions / good:.0f} actions (at most {self.max_actions}), "
+                f"{self.take_backs / good:.1f} take-backs; mean final score "
+                f"{self.score_total / good / args.players:.1f}; shared wins "
+                f"{100 * self.shared / good:.1f}%.")
+        for failure in self.failures[:10]:
+            lines.append(f"FAILED game {failure['index']} {failure['failure'].rstrip()}\n"
+                         f"  Log: {failure.get('written', 'use --write-logs DIR')}; reproduce "
+                         f"with --game {failure['index']} --seed {args.seed}.")
+        if self.failures:
+            lines.append(f"{len(self.failures)} game(s) broke an invariant: that is a rules-engine "
+                         "bug; send the log(s) above to the developers.")
+        else:
+            lines.append("Every game held every invariant.")
+        return "\n".join(lines)
