@@ -6,8 +6,16 @@ from collections import Counter
 
 import pytest
 
-from companion.game import Card, Game, InputError, Options, default_deck, load_deck, parse_deck
-from companion.game import parse_ref
+from companion.game import (
+    Card,
+    Game,
+    InputError,
+    Options,
+    default_deck,
+    load_deck,
+    parse_deck,
+    parse_ref,
+)
 from companion.game.actions import Give, Play, action_from_dict, action_to_dict
 
 HEADER = "species,gender,weight,tears,mark,promo\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from companion.game import Options
 from companion.game.actions import (
     CrocFlee,
-    GiraffeLook,
     Gift,
+    GiraffeLook,
     Give,
     LionSwap,
     MoveNoah,
@@ -164,7 +164,8 @@ def test_r22_noah_moves_one_after_a_female_two_after_a_male():
     accepted(game, Play(0, "bear:F", 0))
     assert game.legal_noah_moves() == [1, 4]
     verdict = rejected(game, MoveNoah(0, 2), "noah_move_illegal")
-    assert verdict.message == "After a female Noah moves to a neighbouring ferry: choose ferry 2 or 5."
+    assert verdict.message == ("After a female Noah moves to a neighbouring ferry: choose "
+                               "ferry 2 or 5.")
     rejected(game, MoveNoah(0, 0), "noah_move_illegal")
     game = table({3: ("cat:F",)}, [("bear:M", "lion:M"), ("rhino:M",)], noah=3)
     accepted(game, Play(0, "bear:M", 3))

@@ -26,7 +26,7 @@ def table(
     scores: Sequence[int] | None = None,
     departed: int = 0,
     departed_cards: Sequence[str] = (),
-    round: int = 1,  # noqa: A002 - the table log's name
+    round: int = 1,
     starter: int = 0,
     extra_turn: bool = False,
     players: int | None = None,
