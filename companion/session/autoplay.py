@@ -1,0 +1,241 @@
+"""A simulated table: seeded players with known hands who act through a session's intents.
+
+The players' real hands live in a *truth* game (known hands), as the cards would on a real table;
+the session under test sees what a referee sees (hidden hands): cards shown to the camera, touches
+and ferry buttons. Each player's move is drawn at random among the truth game's legal actions and
+turned into the intents a person would make: show the card, say the snail's side, press the ferry
+button, choose a target, give cards; at round end every hand is shown to the camera. After each
+round the session's scores must equal the truth's. Used by ``noah-companion demo`` (cards go
+through the camera pipeline) and by the crash drill (cards chosen by touch).
+
+>>> import tempfile, pathlib
+>>> from companion.session import GameStore, Session
+>>> session = Session(GameStore(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite"))
+>>> table = SimulatedTable(session, ["Ana", "Ben"], seed=4)
+>>> view = table.play()
+>>> view.game_over, len(view.round_scores)
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.game import Game, Options
+from companion.game.actions import (
+    CrocFlee,
+    GiraffeLook,
+    Give,
+    LionSwap,
+    MoveNoah,
+    Play,
+    StartRound,
+    TakeBack,
+)
+from companion.game.deck import FERRY_CARDS, HAND_SIZE, format_ref, parse_ref
+from companion.session.session import Outcome, Session
+from companion.session.view import SessionView
+
+IN_ROUND = ("play", "croc_flee", "lion_swap", "move_noah", "give")
+CARDS_PER_SHOW = 4  # cards held up to the camera at once during the hand scan
+
+
+class Camera(Protocol):
+    """What the table needs from a camera: show cards, or any QR text, until taken."""
+
+    def show(self, refs: Sequence[str]) -> None: ...
+
+    def show_foreign(self, text: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One intent the table made, with the record's length before and after it."""
+
+    intent: str
+    args: tuple
+    seq_before: int
+    seq_after: int
+    accepted: bool
+
+
+class DriftError(RuntimeError):
+    """The session and the table disagree: a bug, never a player's mistake."""
+
+
+class SimulatedTable:
+    """Players ``players`` at one table, seeded by ``seed``, playing a whole game.
+
+    ``camera`` puts cards (or any QR text) in front of the session's camera and returns once the
+    session has taken them (the demo renders them and runs the vision pipeline); without one,
+    cards are chosen by touch (:meth:`Session.choose_card`). ``mishaps`` adds round 1's usual
+    accidents: a card shown twice, a foreign QR code, an undo and a redo. ``on_step`` sees
+    every step.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        players: Sequence[str],
+        *,
+        seed: int = 0,
+        options: Options | None = None,
+        camera: Camera | None = None,
+        mishaps: bool = False,
+        on_step: Callable[[Step], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.players = tuple(players)
+        self.options = options or Options(hidden=True)
+        self.rng = random.Random(seed)
+        self.camera = camera
+        self.mishaps = mishaps
+        self.on_step = on_step
+        self.steps: list[Step] = []
+        truth_options = Options.from_dict({**self.options.to_dict(), "hidden": False})
+        self.truth = Game(self.players, truth_options, deck=session.deck)
+
+    # -- the game --------------------------------------------------------------------------
+
+    def play(self) -> SessionView:
+        """Open a new game in the session and play it to the end; returns the last view."""
+        self.do("new_game", self.players, self.options)
+        while not self.truth.is_over:
+            self.play_round()
+        return self.session.view
+
+    def play_round(self) -> None:
+        """Deal, set the round up through the session, play every turn, scan the hands."""
+        deal = self._deal()
+        self.do("ferry_pressed", deal.noah)
+        for ref in deal.ferries:
+            self._show_card(_physical(ref), side=parse_ref(ref).gender)
+        if deal.starter is not None:
+            self.do("choose_starter", deal.starter)
+        self._agree(self.truth.push(deal), deal)
+        turn = 0
+        while self.truth.phase in IN_ROUND:
+            action = self.rng.choice(self.truth.legal_actions())
+            self._act(action)
+            self._agree(self.truth.push(action), action)
+            turn += 1
+            if self.mishaps and self.truth.round == 1:
+                self._mishap(turn, action)
+        self._scan_hands()
+
+    def _deal(self) -> StartRound:
+        """A shuffle of the tagged copies in play: 5 on the ferries, 8 to each player."""
+        cards = [card.id for card in self.truth.cards_in_play]
+        self.rng.shuffle(cards)
+        ferries = tuple(
+            _with_side(ref, self.rng.choice("MF")) if ref.startswith("snail") else ref
+            for ref in cards[:FERRY_CARDS]
+        )
+        hands = tuple(
+            tuple(cards[FERRY_CARDS + seat * HAND_SIZE: FERRY_CARDS + (seat + 1) * HAND_SIZE])
+            for seat in range(len(self.players))
+        )
+        starter = self.rng.randrange(len(self.players)) if self.truth.round == 0 else None
+        return StartRound(noah=self.rng.randrange(5), ferries=ferries, hands=hands,
+                          starter=starter)
+
+    def _act(self, action: Any) -> None:
+        """The intents a person makes for one action of the truth game."""
+        if isinstance(action, Play):
+            frog = action.frog_weight or 1 if parse_ref(action.card).species == "frog" else None
+            self._show_card(action.card, side=action.as_gender, frog_weight=frog)
+        elif isinstance(action, TakeBack):
+            self.do("take_back")
+        elif isinstance(action, MoveNoah):
+            self.do("ferry_pressed", action.to)
+        elif isinstance(action, CrocFlee | LionSwap | GiraffeLook):
+            self.do("choose_target", action.target)
+        elif isinstance(action, Give):
+            counts: dict[int, int] = {}
+            for gift in action.gifts:
+                counts[gift.to] = counts.get(gift.to, 0) + 1
+            self.do("give_cards", counts)
+        else:
+            raise DriftError(f"the table cannot make {action!r}")
+
+    def _show_card(self, ref: str, *, side: str | None = None,
+                   frog_weight: int | None = None) -> None:
+        self.show([ref])
+        step = self.session.view.prompt.kind
+        if step == "choose_snail_side":
+            self.do("choose_snail_side", side)
+        elif step == "choose_frog_weight":
+            self.do("choose_frog_weight", frog_weight or 1)
+
+    def _scan_hands(self) -> None:
+        hands = self.truth.state()["hands"]
+        for hand in hands:
+            for start in range(0, len(hand), CARDS_PER_SHOW):
+                self.show(hand[start:start + CARDS_PER_SHOW])
+        truth, seen = self.truth.state(), self.session.view.state
+        if truth["scores"] != seen.get("scores") or truth["phase"] != seen.get("phase"):
+            raise DriftError(f"after the scan the session has {seen.get('scores')} "
+                             f"({seen.get('phase')}), the table {truth['scores']}")
+
+    def _mishap(self, turn: int, action: Any) -> None:
+        """Round 1's accidents: the same card shown again, a foreign code, an undo + redo."""
+        if turn == 2 and isinstance(action, Play) and action.as_gender is None \
+                and action.frog_weight is None:
+            self.show([action.card], expect=False)  # refused: that sticker is on a ferry (R54)
+        elif turn == 4:
+            self.show_foreign("https://example.com/menu")
+        elif turn == 6:
+            self.do("undo")
+            self.do("redo")
+
+    # -- intents ---------------------------------------------------------------------------
+
+    def show(self, refs: Sequence[str], *, expect: bool = True) -> None:
+        """Cards shown to the camera, or chosen by touch when there is no camera."""
+        if self.camera is None:
+            for ref in refs:
+                self.do("choose_card", ref, expect=expect)
+            return
+        before = self.session.view.seq
+        self.camera.show(refs)
+        self._record(Step("camera", tuple(refs), before, self.session.view.seq, True))
+
+    def show_foreign(self, text: str) -> None:
+        """A QR code that is not a card (a menu, a phone): the session must ignore it."""
+        if self.camera is None:
+            self.do("tag_seen", text, expect=False)
+        else:
+            self.camera.show_foreign(text)
+
+    def do(self, intent: str, *args: Any, expect: bool = True) -> Any:
+        """Make one intent; unless ``expect`` is false, a refusal is a :class:`DriftError`."""
+        before = self.session.view.seq
+        result = getattr(self.session, intent)(*args)
+        accepted = not isinstance(result, Outcome) or result.accepted
+        self._record(Step(intent, args, before, self.session.view.seq, accepted))
+        if expect and not accepted:
+            raise DriftError(f"the session refused {intent}{args}: {result.message}")
+        return result
+
+    def _record(self, step: Step) -> None:
+        self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(step)
+
+    def _agree(self, verdict: Any, action: Any) -> None:
+        if not verdict.accepted:
+            raise DriftError(f"the table's own game refused {action!r}: {verdict.message}")
+
+
+def _physical(ref: str) -> str:
+    """The sticker's card id of a ferry reference (a snail's side is not on its sticker)."""
+    species, _, copy = parse_ref(ref)
+    return format_ref(species, None, copy) if species == "snail" else ref
+
+
+def _with_side(ref: str, side: str) -> str:
+    species, _, copy = parse_ref(ref)
+    return format_ref(species, side, copy)
