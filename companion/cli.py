@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from companion import __version__, commands
 from companion.errors import UserError
+from companion.game import InputError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", _run_app)
     try:
         return int(func(args) or 0)
-    except UserError as error:
+    except (UserError, InputError) as error:
         print(f"noah-companion: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
