@@ -149,6 +149,7 @@ class _State:
         "departed_cards",  # references of the animals that left this round (public)
         "departing",  # position that leaves once Noah has moved, or None
         "extra_turn",  # a pair bonus is pending or being played (R26)
+        "facts",  # FerryFacts per position, kept in step with ferries (derived, for speed)
         "ferries",  # 5 tuples of Placed, bottom first; None once gone (4th departure)
         "fleeing",  # the Placed card fleeing a crocodile, awaiting its receiver (R45)
         "gifts_owed",  # cards still to give (R20, R21)
@@ -184,11 +185,26 @@ def _initial_state(players: int) -> _State:
     state.round_scores = (0,) * players
     state.extra_turn = state.pair = state.lion_due = state.noah_due = state.giraffe = False
     state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
+    state.facts = (None,) * POSITIONS
     return state
 
 
 def _replace(items: tuple, index: int, value: Any) -> tuple:
     return (*items[:index], value, *items[index + 1 :])
+
+
+def _set_ferry(ns: _State, position: int, ferry: tuple[Placed, ...] | None,
+               facts: FerryFacts | None = None) -> None:
+    """Change one ferry, keeping its cached facts in step."""
+    ns.ferries = _replace(ns.ferries, position, ferry)
+    if facts is None and ferry is not None:
+        facts = _ferry_facts(ferry)
+    ns.facts = _replace(ns.facts, position, facts)
+
+
+def _set_ferries(ns: _State, ferries: tuple[tuple[Placed, ...] | None, ...]) -> None:
+    ns.ferries = ferries
+    ns.facts = tuple(None if ferry is None else _ferry_facts(ferry) for ferry in ferries)
 
 
 def _is_int(value: Any) -> bool:
@@ -222,6 +238,22 @@ class FerryFacts(NamedTuple):
     pattern: str | None  # "same" or "alternate" once two cards fix it
     species: frozenset[str]
     top: Placed | None
+    count: int
+
+    def after(self, card: Placed) -> FerryFacts:
+        """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
+        opposite = "M" if card.gender == "F" else "F"
+        if self.count == 0:
+            needed = pattern = None
+        elif self.count == 1:
+            same = self.top.gender == card.gender
+            pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
+        else:
+            pattern = self.pattern
+            needed = self.needed if pattern == "same" else opposite
+        capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
+        return FerryFacts(self.total + card.weight, capacity, needed, pattern,
+                          self.species | {card.species}, card, self.count + 1)
 
 
 def _ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
@@ -240,7 +272,8 @@ def _ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
         else:
             needed, pattern = ("M" if ferry[-1].gender == "F" else "F"), "alternate"
     total = sum(card.weight for card in ferry)
-    return FerryFacts(total, capacity, needed, pattern, species, ferry[-1] if ferry else None)
+    return FerryFacts(total, capacity, needed, pattern, species, ferry[-1] if ferry else None,
+                      len(ferry))
 
 
 class Loading(NamedTuple):
@@ -250,6 +283,7 @@ class Loading(NamedTuple):
     fled: Placed | None
     full: bool
     pair: bool
+    facts: FerryFacts  # of the ferry after the loading
 
 
 class Game:
@@ -297,6 +331,7 @@ class Game:
         self._species_copies = Counter(card.species for card in cards)
         self._ids = frozenset(card.id for card in cards)
         self._info_cache: dict[str, tuple[str, str | None, int]] = {}
+        self._plays: dict[tuple, Play] = {}
 
     # ----------------------------------------------------------------- properties
 
@@ -478,7 +513,7 @@ class Game:
             return chosen
         card, hand_index = chosen
         ferry = s.ferries[s.noah]
-        loading = self._loading(ferry, card, a.frog_weight)
+        loading = self._loading(ferry, card, a.frog_weight, facts=s.facts[s.noah])
         if isinstance(loading, tuple) and not isinstance(loading, Loading):
             return self._loading_rejection(a, ferry, card, *loading)
         return self._apply_loading(s, a.player, card, hand_index, loading)
@@ -537,16 +572,19 @@ class Game:
         return ""
 
     def _loading(
-        self, ferry: tuple[Placed, ...], card: Placed, frog_weight: Any, flight: bool = True
+        self, ferry: tuple[Placed, ...], card: Placed, frog_weight: Any, flight: bool = True,
+        facts: FerryFacts | None = None,
     ) -> Loading | tuple[str, dict[str, Any]]:
         """Golden rules in R51's order, after any crocodile flight (R45).
 
-        Returns the :class:`Loading`, or (reason code, params) when the card cannot be loaded.
+        ``facts`` are the ferry's, if known. Returns the :class:`Loading`, or (reason code,
+        params) when the card cannot be loaded.
         """
         fled = None
         if flight and card.species == "crocodile" and ferry:
-            fled, ferry = ferry[0], ferry[1:]
-        facts = _ferry_facts(ferry)
+            fled, ferry, facts = ferry[0], ferry[1:], None
+        if facts is None:
+            facts = _ferry_facts(ferry)
         total = facts.total
         if card.species == "woodpecker":
             if total > WOODPECKER_CAPACITY:
@@ -566,7 +604,7 @@ class Game:
         if code:
             return code, {}
         return Loading((*ferry, card), fled, total + card.weight == facts.capacity,
-                       self._is_pair(facts.top, card))
+                       self._is_pair(facts.top, card), facts.after(card))
 
     def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
         """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
@@ -606,7 +644,7 @@ class Game:
             hand = s.hands[player]
             ns.hands = _replace(s.hands, player, hand[:hand_index] + hand[hand_index + 1 :])
         card = loading.ferry[-1]
-        ns.ferries = _replace(s.ferries, s.noah, loading.ferry)
+        _set_ferry(ns, s.noah, loading.ferry, loading.facts)
         name = self._players[player]
         events = [Event("loaded", {"player": player, "name": name, "card": card.ref,
                                    "animal": _animal(card.species, card.gender),
@@ -670,7 +708,7 @@ class Game:
         ferry = ns.ferries[position]
         ns.departed = number
         ns.departed_cards = ns.departed_cards + tuple(card.ref for card in ferry)
-        ns.ferries = _replace(ns.ferries, position, () if number <= RESERVE else None)
+        _set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[ns.player])  # R20, R21 (R34: 0 with no card)
         events.append(Event("departure", {"position": position, "ferry": position + 1,
@@ -729,7 +767,7 @@ class Game:
         if s.hands is not None and self.can_play():  # R25, R49
             return self._reject("take_back_not_allowed", a, ferry=a.ferry + 1, variant="can_play")
         ns = s.copy()
-        ns.ferries = _replace(s.ferries, s.noah, ())
+        _set_ferry(ns, s.noah, ())
         ns.counts = _replace(s.counts, a.player, s.counts[a.player] + len(ferry))
         if s.hands is not None:
             taken = tuple(_hand_form(card.ref) for card in ferry)
@@ -897,7 +935,7 @@ class Game:
         ns.round = s.round + 1
         ns.starter = ns.player = a.starter if s.round == 0 else s.next_starter
         ns.noah = a.noah
-        ns.ferries = tuple((self._placed(ref),) for ref in a.ferries)
+        _set_ferries(ns, tuple((self._placed(ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
         return ns, [Event("round_started", {"round": ns.round, "starter": ns.starter,
@@ -1031,7 +1069,7 @@ class Game:
         ns = _initial_state(len(self._players))
         ns.round, ns.starter, ns.noah = a.round, a.round_starter, a.noah
         ns.player = a.current_player
-        ns.ferries = tuple(tuple(self._placed(ref) for ref in ferry) for ferry in a.ferries)
+        _set_ferries(ns, tuple(tuple(self._placed(ref) for ref in ferry) for ferry in a.ferries))
         ns.departed, ns.departed_cards = a.departed, tuple(a.departed_cards)
         ns.scores = tuple(a.scores)
         ns.extra_turn = bool(a.extra_turn)
@@ -1119,7 +1157,7 @@ class Game:
                 for species, gender in self._copies
                 if visible[species] < self._species_copies[species]
             ]
-        facts = _ferry_facts(ferry)
+        facts = s.facts[s.noah]
         room = facts.capacity - facts.total
         roommates = self._options.roommates
         player, noah = s.player, s.noah
@@ -1128,7 +1166,7 @@ class Game:
             species, gender, weight = self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
                 if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    plays.append(Play(player, text, noah))
+                    plays.append(self._play_action(player, text, noah))
                 continue
             if roommates and species in facts.species:
                 continue
@@ -1140,12 +1178,19 @@ class Game:
             if species == "snail":
                 for side in ("M", "F"):
                     if facts.needed is None or side == facts.needed:
-                        plays.append(Play(player, text, noah, side))
+                        plays.append(self._play_action(player, text, noah, side))
             elif facts.needed is None or gender == facts.needed:
-                plays.append(Play(player, text, noah))
+                plays.append(self._play_action(player, text, noah))
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    plays.append(Play(player, text, noah, None, room))
+                    plays.append(self._play_action(player, text, noah, None, room))
         return plays
+
+    def _play_action(self, *fields: Any) -> Play:
+        """A :class:`Play`, memoised: enumeration meets the same few thousand again and again."""
+        play = self._plays.get(fields)
+        if play is None:
+            play = self._plays[fields] = Play(*fields)
+        return play
 
     def _card_info(self, text: str) -> tuple[str, str | None, int]:
         """(species, gender, weight) of a reference, memoised per game."""
