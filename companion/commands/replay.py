@@ -48,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
             show.line(last)
     except InputError as error:
         sys.stdout.flush()
-        raise UserError(f"{_name(args.log)}: {error.message}",
-                        "Nothing after that line was checked.") from error
+        after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
+        raise UserError(f"{_name(args.log)}: {error.message}", after) from error
     show.end(last.game, lines=last.line, rejected=rejected)
     return 1 if args.strict and rejected else 0
 
