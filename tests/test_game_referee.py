@@ -409,3 +409,37 @@ def test_hidden_random_game_with_scans():
                                                          "croc_flee"):
             break
     assert game.state()["hand_counts"] != [8, 8, 8]
+
+
+def as_table_sees_it(action, players: int):
+    """The action as a hidden-hands referee records it: no card names in hands (R48)."""
+    if isinstance(action, LionSwap):
+        return LionSwap(action.player, action.target)
+    if isinstance(action, Give):
+        return Give(action.player, tuple(Gift(gift.to) for gift in action.gifts))
+    if isinstance(action, StartRound):
+        return StartRound(action.noah, action.ferries, hand_counts=(8,) * players,
+                          starter=action.starter)
+    return action
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    (21, Options()), (22, Options(crocodile=True, frog=True)), (23, Options(roommates=True)),
+])
+def test_r37_r48_hidden_referee_agrees_with_known_hands(seed, options):
+    """A hidden-hands game fed what a camera sees reaches the same states and scores."""
+    rng = random.Random(seed)
+    players = 3
+    known = Game(["Ana", "Ben", "Chloé"], options)
+    hidden = Game(["Ana", "Ben", "Chloé"], Options(**{**options.to_dict(), "hidden": True}))
+    while not known.is_over:
+        action = (random_start_round(known, rng) if known.phase == "round_over"
+                  else rng.choice(known.legal_actions()))
+        accepted(known, action)
+        accepted(hidden, as_table_sees_it(action, players))
+        if hidden.phase == "scan":
+            assert hidden.legal_actions() == []
+            accepted(hidden, ScanHands(tuple(tuple(hand) for hand in known.state()["hands"])))
+        expected = known.state()
+        del expected["hands"]
+        assert hidden.state() == expected
