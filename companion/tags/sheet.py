@@ -50,6 +50,7 @@ EDGE_MM = 0.8
 PRINTER_EDGE_MM = 4.5
 """Most printers leave the outer 3-4 mm of a page blank."""
 SCALE_BAR_MM = 50.0
+SEAM_OVERLAP_MM = 0.02
 CUT_GREY = 150
 
 
@@ -239,19 +240,19 @@ def _draw_sticker(pdf: FPDF, geometry: StickerGeometry, slot: Slot, deck_id: str
 
 
 def _draw_code(pdf: FPDF, text: str, x: float, y: float, module_mm: float) -> None:
-    """The code's dark modules as one filled vector path (no seams between modules).
+    """The code's dark modules, one filled rectangle per horizontal run (``x, y``: the corner of
+    the quiet zone).
 
-    One rectangle per horizontal run of dark modules; ``x, y`` is the quiet zone's corner.
+    Each rectangle reaches a hair into the next row so that screen renderers, which smooth every
+    edge, leave no light seam between rows; the last row is not extended.
     """
-    from fpdf.enums import PathPaintRule
-
-    with pdf.new_path(paint_rule=PathPaintRule.FILL_NONZERO) as path:
-        path.style.fill_color = "#000000"
-        path.style.stroke_color = None
-        for row, modules in enumerate(make_qr(text).matrix, start=QUIET_ZONE):
-            for column, length in _dark_runs(modules):
-                path.rectangle(x + (column + QUIET_ZONE) * module_mm, y + row * module_mm,
-                               length * module_mm, module_mm)
+    pdf.set_fill_color(0)
+    matrix = make_qr(text).matrix
+    for row, modules in enumerate(matrix):
+        overlap = SEAM_OVERLAP_MM if row < len(matrix) - 1 else 0.0
+        for column, length in _dark_runs(modules):
+            pdf.rect(x + (column + QUIET_ZONE) * module_mm, y + (row + QUIET_ZONE) * module_mm,
+                     length * module_mm, module_mm + overlap, style="F")
 
 
 def _dark_runs(modules: Sequence[int]) -> Iterator[tuple[int, int]]:
