@@ -493,9 +493,10 @@ class Game:
 
     def _target_error(self, action: Any, target: Any) -> Verdict | None:
         """R52: lion, giraffe, crocodile and gift targets are opponents."""
-        if not _is_int(target) or not 0 <= target < len(self._players) or target == action.player:
-            return self._reject("invalid_target", action, target=target,
-                                target_name=self._name(target) if _is_int(target) else target)
+        if target == action.player:
+            return self._reject("invalid_target", action, target=target, variant="self")
+        if not _is_int(target) or not 0 <= target < len(self._players):
+            return self._reject("invalid_target", action, target=target)
         return None
 
     # ----------------------------------------------------------------- loading

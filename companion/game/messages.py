@@ -47,7 +47,8 @@ REASONS: dict[str, str] = {
     "noah_move_illegal.male": "After a male Noah moves two ferries away: choose ferry {choices}.",
     "noah_move_illegal.play": "Noah does not move now: {current_name} must first load an animal "
     "on ferry {noah_ferry}.",
-    "invalid_target": "Seat {target} is not an opponent of {name}: choose another player.",
+    "invalid_target": "That player is not at this table: choose an opponent.",
+    "invalid_target.self": "{name} cannot choose themselves here: choose an opponent.",
     "gift_count": "{name} owes {owed} card(s) for this departure, not {given}: give exactly "
     "{owed}.",
     "no_giraffe_effect": "There is no giraffe look to make now: it is only allowed right after "
