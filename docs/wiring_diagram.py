@@ -33,23 +33,23 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def physical(gpio: int) -> int:
     """The header pin number of a BCM GPIO, from gpiozero's board data."""
-    return next(n for n, pin in HEADER.pins.items() if pin.function == f"GPIO{gpio}")
+    return next(n for n, pin in HEADER.pins.items() if pin.name == f"GPIO{gpio}")
 
 
-def pin_role(function: str) -> tuple[str, str]:
+def pin_role(name: str) -> tuple[str, str]:
     """Fill colour and side label of a header pin."""
-    if function in POWER:
-        return POWER[function], function
-    gpio = int(function.removeprefix("GPIO"))
+    if name in POWER:
+        return POWER[name], name
+    gpio = int(name.removeprefix("GPIO"))
     if gpio in DEFAULT_LED_PINS:
-        return LED_COLOUR, f"{function} ferry {DEFAULT_LED_PINS.index(gpio) + 1} LED"
+        return LED_COLOUR, f"{name} ferry {DEFAULT_LED_PINS.index(gpio) + 1} LED"
     if gpio in DEFAULT_BUTTON_PINS:
-        return BUTTON_COLOUR, f"{function} ferry {DEFAULT_BUTTON_PINS.index(gpio) + 1} button"
+        return BUTTON_COLOUR, f"{name} ferry {DEFAULT_BUTTON_PINS.index(gpio) + 1} button"
     if gpio == DEFAULT_BUZZER_PIN:
-        return BUZZER_COLOUR, f"{function} buzzer"
+        return BUZZER_COLOUR, f"{name} buzzer"
     if gpio in RESERVED:
-        return "#dddddd", f"{function} ({RESERVED[gpio]})"
-    return PAPER, function
+        return "#dddddd", f"{name} ({RESERVED[gpio]})"
+    return PAPER, name
 
 
 def draw_header(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -62,7 +62,7 @@ def draw_header(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
     for number, pin in HEADER.pins.items():
         column, row = (number - 1) % 2, (number - 1) // 2
         cx, cy = x + column * pitch, y + row * pitch
-        fill, label = pin_role(pin.function)
+        fill, label = pin_role(pin.name)
         draw.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), fill=fill, outline="white", width=2)
         dark = fill not in (PAPER, "#dddddd", LED_COLOUR)
         draw.text((cx, cy), str(number), font=font(13, True), fill="white" if dark else INK,
@@ -193,7 +193,7 @@ def draw_notes(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw.text((x, y + i * 26), "• " + note, font=font(16), fill=INK)
 
 
-def main() -> Path:
+def main(out: Path = OUT) -> Path:
     image = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     draw = ImageDraw.Draw(image)
     draw.text((40, 30), "Noah Table Companion — ferry lights wiring (default pins, BCM numbers)",
@@ -203,8 +203,8 @@ def main() -> Path:
     draw_buttons(draw, 720, 680)
     draw_buzzer(draw, 1220, 840)
     draw_notes(draw, 40, 1040)
-    image.save(OUT, optimize=True)
-    return OUT
+    image.save(out, optimize=True)
+    return out
 
 
 if __name__ == "__main__":

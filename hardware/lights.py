@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import signal
 import threading
 import time
@@ -30,6 +31,7 @@ from hardware.errors import HardwareError
 from hardware.patterns import FERRIES, Colour, FerryLight, Pattern, Player
 from hardware.pins import open_pin_factory
 
+log = logging.getLogger(__name__)
 WHITE: Colour = (1.0, 1.0, 1.0)
 FRAME_SECONDS = 0.02  # 50 frames a second while a light fades; steps wait for their exact edge
 
@@ -74,9 +76,9 @@ class FerryLights:
         self._thread.start()
 
     @classmethod
-    def from_section(cls, section: Mapping[str, str], **kwargs) -> FerryLights:
+    def from_section(cls, section: Mapping[str, str], *, speed: float = 1.0) -> FerryLights:
         """Lights as the ``[lights]`` config section describes them (validated)."""
-        return cls(LightsConfig.from_section(section), **kwargs)
+        return cls(LightsConfig.from_section(section), speed=speed)
 
     # --- What the referee asks for -------------------------------------------------------------
 
@@ -115,7 +117,7 @@ class FerryLights:
     def set_colour(self, k: int, colour: Colour) -> None:
         """The colour of ferry ``k``'s RGB LED (red, green, blue 0–1); single-colour LEDs ignore
         it. The referee might shade a ferry from green to red as it fills."""
-        if not all(0.0 <= c <= 1.0 for c in colour) or len(colour) != 3:
+        if len(colour) != 3 or not all(0.0 <= c <= 1.0 for c in colour):
             raise ValueError(f"colour must be three values 0–1, got {colour!r}")
         with self._lock:
             self._colours[patterns.check_ferry(k)] = tuple(colour)  # type: ignore[assignment]
@@ -240,10 +242,18 @@ class FerryLights:
                 if light != old:  # only the lights that changed: fewer pin writes
                     device.value = self._device_value(light)
             self._shown = frame
-            if self.when_changed is not None:
-                self.when_changed(frame)
+            self._tell(frame)
         wait = self._player.next_change(now)
         return FRAME_SECONDS if wait == 0 else wait
+
+    def _tell(self, frame: Snapshot) -> None:
+        """Call ``when_changed``; its failure is logged, never allowed to stop the lights."""
+        if self.when_changed is None:
+            return
+        try:
+            self.when_changed(frame)
+        except Exception:
+            log.exception("The lights' when_changed callback failed; the lights go on.")
 
     def _coloured(self, light: FerryLight) -> FerryLight:
         if not self.config.rgb:
@@ -283,12 +293,13 @@ def _explain_device_failure(error: GPIOZeroError) -> HardwareError:
     )
 
 
-def release_on_exit(lights: FerryLights) -> None:
+def release_on_exit(lights: FerryLights) -> Callable[[], None]:
     """Make sure the lights go dark and the pins are released however the program ends.
 
     Covers a normal exit and Ctrl-C (``atexit``) and ``systemctl stop`` (SIGTERM: the lights
     close, then the previous handler runs, or the program exits with status 143). Call it from
-    the main thread; elsewhere only the ``atexit`` part applies.
+    the main thread; elsewhere only the ``atexit`` part applies. Returns a function that undoes
+    both, for a program that goes on after closing the lights itself.
     """
     atexit.register(lights.close)
     previous = signal.getsignal(signal.SIGTERM)
@@ -300,7 +311,11 @@ def release_on_exit(lights: FerryLights) -> None:
         else:
             raise SystemExit(128 + signum)
 
+    def forget() -> None:
+        atexit.unregister(lights.close)
+        if signal.getsignal(signal.SIGTERM) is on_sigterm:
+            signal.signal(signal.SIGTERM, previous)
+
     with contextlib.suppress(ValueError):  # signal handlers can only be set on the main thread
         signal.signal(signal.SIGTERM, on_sigterm)
-
-
+    return forget

@@ -125,6 +125,16 @@ def test_end_sequences_light_every_ferry_then_go_dark(lights, factory, sequence)
         assert 1.0 in values(led(factory, k)) and led(factory, k).state == 0
 
 
+def test_a_failing_change_callback_never_stops_the_lights(lights, factory, caplog):
+    def broken(snapshot):
+        raise RuntimeError("virtual LED widget gone")
+
+    lights.when_changed = broken
+    lights.show_destinations(0, [1])
+    wait_until(lambda: len(led(factory, 1).states) >= 4)  # still blinking
+    assert "when_changed callback failed" in caplog.text
+
+
 def test_change_callback_sees_every_change(lights):
     seen = []
     lights.when_changed = seen.append
@@ -219,7 +229,9 @@ def test_sigterm_turns_the_lights_off_and_exits(tmp_path):
     assert out.strip().splitlines()[-1] == "[0.0, 0.0, 0.0, 0.0, 0.0]"
 
 
-def test_lights_test_command_runs_on_virtual_pins(capsys):
+def test_lights_test_command_runs_on_virtual_pins(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "absent.ini"))  # all defaults
+    handler = signal.getsignal(signal.SIGTERM)
     assert main(["lights", "test", "--mock", "--speed", "40"]) == 0
     out = capsys.readouterr().out
     assert "virtual pins" in out and "GPIO 17, 27, 22, 23, 24" in out
@@ -227,11 +239,12 @@ def test_lights_test_command_runs_on_virtual_pins(capsys):
     blink_step = out.split("After a play")[1].split("Illegal play")[0]
     assert "ferry 3  destination" in blink_step and "█ " in blink_step
     assert "ferry 1  noah " in blink_step
+    assert signal.getsignal(signal.SIGTERM) is handler  # the command put it back
 
 
 def test_lights_test_command_reads_the_config_file(tmp_path, capsys):
     config = tmp_path / "companion.ini"
-    config.write_text("[lights]\nrgb = yes\npins = " + ", ".join(
+    config.write_text("[lights]\nrgb = yes   # one RGB LED per ferry\npins = " + ", ".join(
         "/".join(map(str, triple)) for triple in RGB_PINS) + "\nbuzzer = 25\n")
     assert main(["lights", "test", "--mock", "--speed", "40", "--config", str(config)]) == 0
     out = capsys.readouterr().out

@@ -8,11 +8,10 @@ on virtual pins (``--mock``, or automatically on a computer without GPIO) as on 
 from __future__ import annotations
 
 import argparse
-import configparser
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -37,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "presses, printing what each light is doing. Ctrl-C stops and turns the lights off.",
     )
     test.add_argument("--config", type=Path, metavar="FILE",
-                      help="config file whose [lights] section to use (default: the app's)")
+                      help="config file whose [lights] section to use (default: the app's own)")
     test.add_argument("--mock", action="store_true",
                       help="use virtual pins, whatever the config says (no Raspberry Pi needed)")
     test.add_argument("--speed", type=float, default=1.0, metavar="X",
@@ -57,43 +56,30 @@ def run_test(args: argparse.Namespace) -> int:
         lights = FerryLights(config, speed=args.speed)
     except HardwareError as error:
         raise UserError(error.what, error.fix) from error
-    release_on_exit(lights)
-    with lights:
-        print(describe(config))
-        print("Ctrl-C stops at any time and turns the lights off.\n")
-        lights.when_ferry_pressed = lambda k: print(f"  Ferry {k + 1} button pressed.")
-        walk(lights, sys.stdout, hold=1.0 / args.speed)
-        if config.buttons:
-            virtual = config.pin_factory == "mock"
-            echo_buttons(lights, sys.stdout, args.buttons_wait, virtual=virtual)
+    forget = release_on_exit(lights)
+    try:
+        with lights:
+            print(describe(config))
+            print("Ctrl-C stops at any time and turns the lights off.\n")
+            lights.when_ferry_pressed = lambda k: print(f"  Ferry {k + 1} button pressed.")
+            walk(lights, sys.stdout, hold=1.0 / args.speed)
+            if config.buttons:
+                virtual = config.pin_factory == "mock"
+                echo_buttons(lights, sys.stdout, args.buttons_wait, virtual=virtual)
+    finally:
+        forget()
     print("Done: all lights are off.")
     return 0
 
 
 def _load_config(path: Path | None) -> LightsConfig:
-    from hardware import HardwareError, LightsConfig
+    """The ``[lights]`` settings of ``path``, or of the app's config file (validated)."""
+    from companion.config import load_config
 
-    try:
-        return LightsConfig.from_section(_lights_section(path))
-    except HardwareError as error:
-        raise UserError(error.what, error.fix) from error
-
-
-def _lights_section(path: Path | None) -> Mapping[str, str]:
-    """The ``[lights]`` settings of ``path``; with no path, the defaults."""
-    if path is None:
-        return {}
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        with path.open(encoding="utf-8") as file:
-            parser.read_file(file)
-    except OSError as error:
-        raise UserError(f"Cannot read the config file {path} ({error.strerror}).",
-                        "Check the path given to --config.") from error
-    except configparser.Error as error:
-        raise UserError(f"The config file {path} is not a valid INI file ({error}).",
-                        "Fix the line it names, or start from docs/wiring.md's example.") from error
-    return dict(parser["lights"]) if parser.has_section("lights") else {}
+    if path is not None and not path.is_file():
+        raise UserError(f"Cannot read the config file {path}: there is no such file.",
+                        "Check the path given to --config.")
+    return load_config(path).validated("lights")
 
 
 def _choose_pins(config: LightsConfig, *, mock: bool) -> LightsConfig:
