@@ -91,6 +91,12 @@ def test_deck_errors_name_the_line_and_field(row, field):
     assert str(error.value).startswith("box.csv, line 3:")
 
 
+def test_every_card_of_a_species_weighs_the_same():
+    with pytest.raises(InputError, match="line 2 says 2 and 1") as error:
+        parse_deck(HEADER + "cat,F,2,1,,no\ncat,M,3,1,,no\n")
+    assert (error.value.line, error.value.field) == (3, "weight")
+
+
 def test_deck_header_and_file_errors(tmp_path):
     with pytest.raises(InputError, match="lacks tears"):
         parse_deck("species,gender,weight,mark,promo\n")

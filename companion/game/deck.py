@@ -248,10 +248,20 @@ def parse_deck(text: str, source_name: str = "deck") -> Deck:
             field=missing[0],
         )
     copies: dict[tuple[str, str], int] = {}
+    species_data: dict[str, tuple[int, int, int]] = {}
     cards = []
     for (number, _), row in zip(lines[1:], rows, strict=True):
         values = dict(zip(header, (value.strip() for value in row), strict=False))
         card = _parse_row(values, f"{source_name}, line {number}", number)
+        first = species_data.setdefault(card.species, (card.weight, card.tears, number))
+        if (card.weight, card.tears) != first[:2]:
+            raise InputError(
+                f"{source_name}, line {number}: this {card.species} has weight {card.weight} and "
+                f"tears {card.tears} but line {first[2]} says {first[0]} and {first[1]}: every "
+                "card of a species has the same weight and tears.",
+                line=number,
+                field="weight" if card.weight != first[0] else "tears",
+            )
         key = (card.species, card.gender)
         copies[key] = copies.get(key, 0) + 1
         cards.append(Card(card.species, card.gender, card.weight, card.tears, card.mark,
