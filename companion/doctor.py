@@ -604,8 +604,10 @@ def kivy_touch_problem(config_text: str) -> str | None:
     providers = " ".join(parser["input"].values()) if parser.has_section("input") else ""
     if "mtdev" in providers and "hidinput" in providers:
         return "both mtdev and hidinput read the touchscreen, so every tap counts twice"
-    if parser.get("graphics", "rotation", fallback="0").strip() not in ("0", ""):
-        return "Kivy's rotation setting turns the picture but not the touch positions"
+    rotation = parser.get("graphics", "rotation", fallback="0").strip() or "0"
+    if rotation != "0" and f"rotation={rotation}" not in providers:
+        return (f"the picture is turned by {rotation}° but the touch positions are not "
+                f"(add ,param=rotation={rotation} to the mtdev line)")
     return None
 
 

@@ -17,13 +17,15 @@
 #   /opt/noah-companion/venv   the app, in a venv that also sees apt's picamera2 and lgpio
 #   /var/lib/noah-companion    config, game history, Kivy's touch settings (kept on updates)
 #   /etc/systemd/system/noah-companion.service, /etc/default/noah-companion (kept if edited),
-#   /usr/local/bin/noah-companion (`sudo noah-companion doctor` runs as the service does)
+#   /usr/local/bin/noah-companion (`sudo noah-companion doctor` runs as the service does),
+#   /usr/local/share/doc/noah-companion/raspberry-pi.md (the guide, for `systemctl help`)
 set -euo pipefail
 
 APP_USER=noah-companion
 PREFIX=/opt/noah-companion
 STATE_DIR=/var/lib/noah-companion
 UNIT=noah-companion.service
+GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Documentation=
 DEVICE_GROUPS=(video render input gpio)
 APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libegl1 libgles2 libgbm1
               libgl1-mesa-dri fonts-dejavu-core)
@@ -184,8 +186,12 @@ install_files() {
     put 0644 "$SOURCE/deploy/systemd/$UNIT" "/etc/systemd/system/$UNIT"
     put_config "$SOURCE/deploy/systemd/noah-companion.env" /etc/default/noah-companion
     put 0755 "$SOURCE/deploy/files/noah-companion-admin.sh" /usr/local/bin/noah-companion
-    # The state directory and Kivy's touch settings: created once, then the app's own.
-    run install -d -m 0750 "$DESTDIR$STATE_DIR" "$DESTDIR$STATE_DIR/kivy"
+    put 0644 "$SOURCE/docs/raspberry-pi.md" "$GUIDE"
+    # The state directory, with the folders of the config file (so that it can be edited before
+    # the app first writes it), the record, and Kivy's touch settings: created once, then the
+    # app's own.
+    run install -d -m 0750 "$DESTDIR$STATE_DIR" "$DESTDIR$STATE_DIR/kivy" \
+        "$DESTDIR$STATE_DIR/config/noah-companion" "$DESTDIR$STATE_DIR/data/noah-companion"
     if [ ! -f "$DESTDIR$STATE_DIR/kivy/config.ini" ]; then
         put 0640 "$SOURCE/deploy/files/kivy-config.ini" "$STATE_DIR/kivy/config.ini"
     fi

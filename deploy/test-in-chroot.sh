@@ -146,6 +146,37 @@ check_wrapper() {
     check "doctor runs and reports (exit status 0 or 1, not a crash)" test "$status" -le 1
 }
 
+guide_commands() {
+    say "Commands of docs/raspberry-pi.md (sections 6, 10 and 12), typed as a club member would"
+    in_root apt-get install -y -qq --no-install-recommends sudo sqlite3 >/dev/null
+    local data=/var/lib/noah-companion/data/noah-companion
+    # A game in the record, written as the app writes it (as the service user, in its folders).
+    cat >"$ROOT/tmp/one-game.py" <<'PYTHON'
+from companion.session.store import GameStore, default_store_path
+
+with GameStore(default_store_path()) as store:
+    store.create_game({"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"],
+                       "options": {}})
+PYTHON
+    in_root runuser -u noah-companion -- env XDG_DATA_HOME=/var/lib/noah-companion/data \
+        /opt/noah-companion/venv/bin/python /tmp/one-game.py
+    check "sudo noah-companion doctor runs" \
+        bash -c "chroot '$ROOT' sudo noah-companion doctor; [ \$? -le 1 ]"
+    check "sudo noah-companion history lists the game" \
+        bash -c "chroot '$ROOT' sudo noah-companion history | grep -q Ana"
+    check "the config folder can be edited by the service user" \
+        in_root sudo -u noah-companion touch /var/lib/noah-companion/config/noah-companion/companion.ini
+    check "backup with sqlite3 .backup while the record is open" \
+        in_root sudo sqlite3 "$data/games.sqlite" ".backup '/root/games-backup.sqlite'"
+    check "the backup holds the game" \
+        bash -c "chroot '$ROOT' sqlite3 /root/games-backup.sqlite 'select header from games' | grep -q Ana"
+    in_root sudo rm -f "$data/games.sqlite" "$data/games.sqlite-wal" "$data/games.sqlite-shm"
+    in_root sudo install -o noah-companion -g noah-companion -m 0600 /root/games-backup.sqlite \
+        "$data/games.sqlite"
+    check "restore: the history shows the game again" \
+        bash -c "chroot '$ROOT' sudo noah-companion history | grep -q Ana"
+}
+
 second_install() {
     say "Second install (idempotence)"
     local before after
@@ -173,7 +204,7 @@ main() {
     [ "$(id -u)" -eq 0 ] || { echo "Run it as root: sudo $0" >&2; exit 1; }
     bootstrap_base
     fresh_root
-    first_install && check_unit && check_wrapper && second_install
+    first_install && check_unit && check_wrapper && guide_commands && second_install
     say "Summary: $FAILURES failure(s)"
     [ "$FAILURES" -eq 0 ]
 }

@@ -129,6 +129,7 @@ def test_install_stages_the_service_files_under_destdir(tmp_path):
         "etc/default/noah-companion": "0o644",
         "opt/noah-companion/launch.py": "0o644",
         "usr/local/bin/noah-companion": "0o755",
+        "usr/local/share/doc/noah-companion/raspberry-pi.md": "0o644",
         "var/lib/noah-companion/kivy/config.ini": "0o640",
     }
     assert (tmp_path / "etc/systemd/system/noah-companion.service").read_text() == UNIT.read_text()

@@ -451,3 +451,9 @@ def test_service_state_parses_systemctl_show():
     state = ServiceState.parse("LoadState=loaded\nUnitFileState=enabled\nActiveState=active\n"
                                "NRestarts=[not set]\n")
     assert state == ServiceState(installed=True, enabled=True, active="active", restarts=0)
+
+
+def test_kivy_rotation_without_touch_rotation_is_flagged():
+    problem = doctor.kivy_touch_problem("[graphics]\nrotation = 180\n[input]\n"
+                                        "%(name)s = probesysfs,provider=mtdev\n")
+    assert problem is not None and "param=rotation=180" in problem
