@@ -217,6 +217,8 @@ class Session:
             game, redo = record.replay(header, lines, self.deck)
             self._open(game_id, header, game, redo=redo, seq=len(lines))
             self._round_scores = record.round_scores(header, lines, self.deck)
+            if game.is_over:  # the end was written but not yet filed as finished
+                self._save_summary()
             self._notice("info", f"Game {game_id} resumed where it stopped.")
             self._publish()
             return self._view
