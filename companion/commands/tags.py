@@ -51,12 +51,14 @@ def _register_print(actions: argparse._SubParsersAction) -> None:
     parser.add_argument("--paper", choices=tuple(PAPERS), help="paper of the grid (default A4)")
     parser.add_argument(
         "--layout", choices=LAYOUTS, default="grid",
-        help="grid: any self-adhesive sheet, cut by hand (default); L7651: Avery L7651 labels "
-             "(A4, 65 per sheet); 5160: Avery 5160/8160 labels (letter, 30 per sheet)",
+        help="grid: any self-adhesive sheet, cut by hand (default); L7160: Avery L7160 labels "
+             "(A4, 21 per sheet); L7651: Avery L7651 (A4, 65 per sheet, codes up to 14 mm); "
+             "5160: Avery 5160/8160 (letter, 30 per sheet, codes up to 17 mm)",
     )
     parser.add_argument(
-        "--size-mm", type=float, default=DEFAULT_SIZE_MM, metavar="N",
-        help=f"side of the QR code without its white border (default {DEFAULT_SIZE_MM:g})",
+        "--size-mm", type=float, metavar="N",
+        help=f"side of the QR code without its white border (default {DEFAULT_SIZE_MM:g}, or "
+             "the most a label sheet holds)",
     )
     _add_deck_arguments(parser)
     parser.set_defaults(func=print_stickers)
@@ -106,10 +108,11 @@ def print_stickers(args: argparse.Namespace) -> int:
         _write(args.out, render_sheet(tagged, plan, cards))
         pages = -(-len(cards) // plan.per_page)
         print(f"Wrote {args.out}: {len(cards)} stickers of deck {tagged.deck_id} on {pages} "
-              f"{plan.paper} page(s), {args.layout} layout, QR codes {args.size_mm:g} mm wide.")
+              f"{plan.paper} page(s), {args.layout} layout, QR codes {plan.geometry.size_mm:g} mm "
+              "wide.")
         print("Print it at 100 % (\"Actual size\") and check the 50 mm bar with a ruler.")
     if args.png is not None:
-        _write_pngs(args.png, tagged, cards, args.size_mm)
+        _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
     _remind_deck_id(tagged.deck_id)
     print("Next: stick each sticker on the card its label names, then run "
@@ -126,9 +129,8 @@ def _write(path: Path, data: bytes) -> None:
 
 
 def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
-    from companion.tags.sticker import check_size, render_sticker
+    from companion.tags.sticker import render_sticker
 
-    check_size(size_mm)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:

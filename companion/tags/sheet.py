@@ -4,9 +4,9 @@ Every page says the deck, the physical size of the codes and carries a 50 mm bar
 ruler that the printer did not scale the page.
 
 >>> from companion.tags.tagged_deck import load_tagged_deck
->>> plan = plan_sheet("grid", "A4", 14)
->>> plan.per_page, plan.paper
-(40, 'A4')
+>>> plan = plan_sheet("grid", "A4")
+>>> plan.per_page, plan.paper, plan.geometry.size_mm
+(21, 'A4', 20.0)
 >>> len(render_sheet(load_tagged_deck("default"), plan)) > 10_000  # the PDF's bytes
 True
 """
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from companion.errors import UserError
 from companion.tags.payload import encode
 from companion.tags.sticker import (
+    DEFAULT_SIZE_MM,
     MODULES,
     QUIET_ZONE,
     StickerGeometry,
@@ -75,6 +76,8 @@ class LabelSheet:
 
 
 LABEL_SHEETS = {
+    "L7160": LabelSheet("Avery L7160 (or compatible): 21 labels of 63.5 × 38.1 mm on A4",
+                        "A4", 3, 7, 63.5, 38.1, 7.2, 15.15, 66.0, 38.1),
     "L7651": LabelSheet("Avery L7651 (or compatible): 65 labels of 38.1 × 21.2 mm on A4",
                         "A4", 5, 13, 38.1, 21.2, 4.7, 10.7, 40.6, 21.2),
     "5160": LabelSheet("Avery 5160/8160 (or compatible): 30 labels of 2⅝ × 1 in on letter",
@@ -115,15 +118,29 @@ class SheetPlan:
         return len(self.slots)
 
 
-def plan_sheet(layout: str, paper: str | None, size_mm: float) -> SheetPlan:
-    """The layout of a sheet; a :class:`UserError` if the codes or the paper do not fit it."""
-    check_size(size_mm)
-    if layout == "grid":
-        return _plan_grid(paper or "A4", size_mm)
-    if layout not in LABEL_SHEETS:
+def default_size_mm(layout: str) -> float:
+    """The code size a layout gets when none is asked for: the default, or the most it holds.
+
+    >>> default_size_mm("grid"), default_size_mm("L7651")
+    (20.0, 14)
+    """
+    sheet = LABEL_SHEETS.get(layout)
+    return DEFAULT_SIZE_MM if sheet is None else min(DEFAULT_SIZE_MM, sheet.max_size_mm())
+
+
+def plan_sheet(layout: str, paper: str | None = None, size_mm: float | None = None) -> SheetPlan:
+    """The layout of a sheet; a :class:`UserError` if the codes or the paper do not fit it.
+
+    ``size_mm`` is the side of each code without its white border (default:
+    :func:`default_size_mm`).
+    """
+    if layout not in LAYOUTS:
         raise UserError(
             f"There is no sheet layout '{layout}'.", f"Use one of: {', '.join(LAYOUTS)}."
         )
+    size_mm = check_size(default_size_mm(layout) if size_mm is None else size_mm)
+    if layout == "grid":
+        return _plan_grid(paper or "A4", size_mm)
     return _plan_labels(layout, paper, size_mm)
 
 
