@@ -281,3 +281,12 @@ def test_button_echo_names_the_buttons_never_pressed(lights):
     out = io.StringIO()
     lights_command.echo_buttons(lights, out, seconds=0.01, virtual=False)
     assert "No press seen from ferry 1, 2, 3, 4, 5" in out.getvalue()
+
+
+def test_benchmark_reports_every_figure():
+    from hardware.bench import measure
+
+    figures = measure(seconds=0.8, calls=20)
+    assert figures["blink_error_ms"]["phases"] >= 1
+    assert set(figures) == {"call_latency_ms", "blink_error_ms", "cpu_percent_steady",
+                            "cpu_percent_blinking", "cpu_percent_fading"}
