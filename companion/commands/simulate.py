@@ -27,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--games", type=_positive, default=100, help="games to play (100)")
     parser.add_argument("--players", type=int, choices=range(2, 6), default=4, metavar="2-5",
                         help="players per game (4)")
+    parser.add_argument("--names", type=_names, metavar="A,B,...",
+                        help="player names, comma-separated, in seat order (sets --players)")
     parser.add_argument("--seed", default="1", help="seed of the run (1); any text works")
     parser.add_argument("--frog", action="store_true", help="frogs replace snails")
     parser.add_argument("--crocodile", action="store_true", help="crocodiles replace donkeys")
@@ -49,6 +51,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(","))
+    if not 2 <= len(names) <= 5 or not all(names):
+        raise argparse.ArgumentTypeError("give 2 to 5 non-empty names separated by commas")
+    return names
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -63,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
         options = Options(frog=args.frog, crocodile=args.crocodile, roommates=args.roommates,
                           pair_mf=args.pair_mf,
                           end_rule="score26" if args.score26 else "rounds")
-        _check_deck(args.players, options)
+        if args.names:
+            args.players = len(args.names)
+        _check_deck(args.names or args.players, options)
     except InputError as error:
         raise UserError(error.message) from error
     first, count = (args.game, 1) if args.game is not None else (0, args.games)
@@ -81,10 +92,11 @@ def run(args: argparse.Namespace) -> int:
     return 0 if not tally.failures else 1
 
 
-def _check_deck(players: int, options: Any) -> None:
+def _check_deck(players: Any, options: Any) -> None:
     from companion.game import Game
+    from companion.game.simulate import seat_names
 
-    Game([f"Player {seat + 1}" for seat in range(players)], options)
+    Game(seat_names(players), options)
 
 
 def _make_directory(path: Path) -> None:
@@ -100,13 +112,14 @@ def _results(first: int, count: int, args: argparse.Namespace, options: Any, job
     from companion.game.simulate import simulate
 
     log_kind = None if not args.write_logs else "table" if args.table_view else "full"
+    seats = args.names or args.players
     if jobs == 1:
-        for result in simulate(count, args.players, options, args.seed, not args.no_check, first):
+        for result in simulate(count, seats, options, args.seed, not args.no_check, first):
             yield _summary(result, log_kind)
         return
     import multiprocessing
 
-    tasks = [(start, min(CHUNK, first + count - start), args.players, options, args.seed,
+    tasks = [(start, min(CHUNK, first + count - start), seats, options, args.seed,
               not args.no_check, log_kind) for start in range(first, first + count, CHUNK)]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for batch in pool.imap(_play_batch, tasks):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import pairwise
@@ -65,11 +65,22 @@ def game_rng(seed: int | str, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def run_game(index: int, seed: int | str, players: int, options: Options,
-             check: bool = True) -> GameResult:
-    """Play game ``index`` of a run; an invariant broken or an engine crash becomes ``failure``.
+def seat_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """The names of the seats: given, or ``Player 1``, ``Player 2``... for a count.
+
+    >>> seat_names(2), seat_names(["Ana", "Ben"])
+    (('Player 1', 'Player 2'), ('Ana', 'Ben'))
     """
-    game = Game([f"Player {seat + 1}" for seat in range(players)], options)
+    if isinstance(players, int):
+        return tuple(f"Player {seat + 1}" for seat in range(players))
+    return tuple(players)
+
+
+def run_game(index: int, seed: int | str, players: int | Sequence[str], options: Options,
+             check: bool = True) -> GameResult:
+    """Play game ``index`` of a run (``players``: a count or the names); an invariant broken or
+    an engine crash becomes ``failure``."""
+    game = Game(seat_names(players), options)
     try:
         play_random_game(game, game_rng(seed, index), check=check)
     except Exception as error:  # a crash is a finding to report, not a reason to stop the run
@@ -226,8 +237,8 @@ def _hidden(action: Action) -> Action:
     return action
 
 
-def simulate(games: int, players: int, options: Options, seed: int | str, check: bool = True,
-             first: int = 0) -> Iterator[GameResult]:
+def simulate(games: int, players: int | Sequence[str], options: Options, seed: int | str,
+             check: bool = True, first: int = 0) -> Iterator[GameResult]:
     """Games ``first`` .. ``first + games - 1`` of a run, in one process."""
     for index in range(first, first + games):
         yield run_game(index, seed, players, options, check)
@@ -235,5 +246,6 @@ def simulate(games: int, players: int, options: Options, seed: int | str, check:
 
 __all__ = [
     "MAX_ACTIONS_PER_ROUND", "MAX_ROUNDS", "GameResult", "InvariantError",
-    "check_invariants", "game_rng", "play_random_game", "run_game", "simulate", "table_view",
+    "check_invariants", "game_rng", "play_random_game", "run_game", "seat_names", "simulate",
+    "table_view",
 ]

@@ -1,0 +1,58 @@
+"""Every example log in examples/ replays as its lines say: a line with an ``expect`` field (or a
+line that is not JSON) is rejected with that reason, every other line is accepted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.game.tablelog import replay
+
+EXAMPLES_DIR = Path(__file__).parent.parent / "examples"
+EXAMPLES = sorted(EXAMPLES_DIR.glob("*.jsonl"))
+FULL_GAMES = ["three-players.jsonl", "five-players-crocodile.jsonl",
+              "four-players-frog-crocodile.jsonl", "score-only.jsonl"]
+
+
+def expected_reason(text: str) -> str | None:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return "bad_action"
+    return data.get("expect") if isinstance(data, dict) else "bad_action"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.name)
+def test_example_replays_as_expected(path):
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    results = list(replay(lines))
+    assert len(results) == len(lines)
+    for result, text in zip(results, lines, strict=True):
+        assert result.reason == expected_reason(text), (result.line, result.message)
+
+
+def test_the_examples_cover_what_the_documentation_promises():
+    names = {path.name for path in EXAMPLES}
+    assert {*FULL_GAMES, "rejections-and-undo.jsonl"} <= names
+    lines = (EXAMPLES_DIR / "rejections-and-undo.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len({expected_reason(text) for text in lines} - {None}) >= 8
+    assert any('"type":"undo"' in text for text in lines)
+
+
+@pytest.mark.parametrize("name", FULL_GAMES)
+def test_full_examples_end_the_game(name):
+    path = EXAMPLES_DIR / name
+    final = list(replay(path.open("rb")))[-1].game
+    assert final.is_over and final.winners
+
+
+def test_the_three_player_example_is_what_a_real_table_records():
+    path = EXAMPLES_DIR / "three-players.jsonl"
+    objects = [json.loads(text) for text in path.open(encoding="utf-8")]
+    assert objects[0]["options"]["hidden"] is True and len(objects[0]["players"]) == 3
+    assert sum(o.get("type") == "scan_hands" for o in objects) == 3
+    assert all("hands" not in o for o in objects if o.get("type") == "start_round")
+    assert all("card" not in gift for o in objects if o.get("type") == "give"
+               for gift in o["gifts"])
