@@ -64,7 +64,7 @@ def _ferry_changes(
                              f"{who}'s hand.")
         if on:
             source = _source_of_returning(line, players, who)
-            where = " at the bottom" if then and then[0] in on else ""
+            where = " (bottom first)" if on == then else " at the bottom" if then[0] in on else ""
             sentences.append(f"Put {cards_phrase(on)} back on {ferry_name(k)}{where}, "
                              f"from {source}.")
     return sentences
@@ -113,12 +113,12 @@ def _hand_changes(line: Mapping[str, Any], players: Sequence[str], who: str) -> 
 def _undo_deal(after: State) -> str:
     cards = [ferry[0] for ferry in after["ferries"] if ferry]
     return (f"The deal of round {after.get('round', 1)} is undone: take {cards_phrase(cards)} "
-            "off the ferries, gather every hand and take Noah off the ferries.")
+            "off the ferries, gather every hand and take Noah off his ferry.")
 
 
 def _undo_scoring(after: State, before: State, players: Sequence[str]) -> str:
     return (f"The scoring of round {after.get('round', 1)} is undone: scores go back to "
-            f"{_scores(before, players)}; the hands are scanned again.")
+            f"{_scores(before, players)}; show the hands to the camera again.")
 
 
 def _scores(state: State, players: Sequence[str]) -> str:
