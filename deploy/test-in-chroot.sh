@@ -166,7 +166,7 @@ PYTHON
         bash -c "chroot '$ROOT' sudo noah-companion history | grep -q Ana"
     check "the config folder can be edited by the service user" \
         in_root sudo -u noah-companion touch /var/lib/noah-companion/config/noah-companion/companion.ini
-    check "backup with sqlite3 .backup while the record is open" \
+    check "backup with sqlite3 .backup" \
         in_root sudo sqlite3 "$data/games.sqlite" ".backup '/root/games-backup.sqlite'"
     check "the backup holds the game" \
         bash -c "chroot '$ROOT' sqlite3 /root/games-backup.sqlite 'select header from games' | grep -q Ana"
