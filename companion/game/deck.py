@@ -121,6 +121,7 @@ def parse_ref(text: str) -> Ref:
     raise InputError(f"Card {text!r} has gender {gender!r}: use M or F.", field="card")
 
 
+@cache
 def format_ref(species: str, gender: str | None, copy: int | None = None) -> str:
     """The reference text for a species, a gender (None or ``H`` for a snail in hand), a copy.
 

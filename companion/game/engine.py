@@ -331,7 +331,9 @@ class Game:
         self._species_copies = Counter(card.species for card in cards)
         self._ids = frozenset(card.id for card in cards)
         self._info_cache: dict[str, tuple[str, str | None, int]] = {}
-        self._plays: dict[tuple, Play] = {}
+        self._actions: dict[tuple, Any] = {}
+        seats = range(len(self._players))
+        self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
 
     # ----------------------------------------------------------------- properties
 
@@ -1167,7 +1169,7 @@ class Game:
             species, gender, weight = self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
                 if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    plays.append(self._play_action(player, text, noah))
+                    plays.append(self._action(Play, player, text, noah))
                 continue
             if roommates and species in facts.species:
                 continue
@@ -1179,19 +1181,12 @@ class Game:
             if species == "snail":
                 for side in ("M", "F"):
                     if facts.needed is None or side == facts.needed:
-                        plays.append(self._play_action(player, text, noah, side))
+                        plays.append(self._action(Play, player, text, noah, side))
             elif facts.needed is None or gender == facts.needed:
-                plays.append(self._play_action(player, text, noah))
+                plays.append(self._action(Play, player, text, noah))
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    plays.append(self._play_action(player, text, noah, None, room))
+                    plays.append(self._action(Play, player, text, noah, None, room))
         return plays
-
-    def _play_action(self, *fields: Any) -> Play:
-        """A :class:`Play`, memoised: enumeration meets the same few thousand again and again."""
-        play = self._plays.get(fields)
-        if play is None:
-            play = self._plays[fields] = Play(*fields)
-        return play
 
     def _card_info(self, text: str) -> tuple[str, str | None, int]:
         """(species, gender, weight) of a reference, memoised per game."""
@@ -1210,46 +1205,55 @@ class Game:
         """
         s = self._state
         player = s.player
-        opponents = [seat for seat in range(len(self._players)) if seat != player]
+        action = self._action
+        opponents = self._opponents[player] if player is not None else ()
         if s.phase == "play":
             plays: list[Action] = list(self._loadings(s))
             if s.ferries[s.noah] and (s.hands is None or not plays):
-                plays.append(TakeBack(player, s.noah))
+                plays.append(action(TakeBack, player, s.noah))
             return plays
         if s.phase == "croc_flee":
-            return [CrocFlee(player, seat) for seat in opponents]
+            return [action(CrocFlee, player, seat) for seat in opponents]
         if s.phase == "lion_swap":
             return self._legal_lion_swaps(s, opponents)
         if s.phase == "move_noah":
-            moves: list[Action] = [MoveNoah(player, to) for to in self._noah_choices(s)]
+            moves: list[Action] = [action(MoveNoah, player, to) for to in self._noah_choices(s)]
             if s.giraffe:
-                moves += [GiraffeLook(player, seat) for seat in opponents]
+                moves += [action(GiraffeLook, player, seat) for seat in opponents]
             return moves
         if s.phase == "give":
             return self._legal_gifts(s, opponents)
         return []
 
-    def _legal_lion_swaps(self, s: _State, opponents: list[int]) -> list[Action]:
-        player = s.player
-        if s.hands is None:
-            return [LionSwap(player, seat) for seat in opponents]
-        swaps: list[Action] = []
-        for seat in opponents:
-            for take in dict.fromkeys(s.hands[seat]):
-                for give in dict.fromkeys((*s.hands[player], take)):
-                    swaps.append(LionSwap(player, seat, take, give))
-        return swaps
+    def _action(self, cls: type, *fields: Any) -> Any:
+        """An action, memoised: enumeration meets the same actions again and again."""
+        key = (cls, fields)
+        made = self._actions.get(key)
+        if made is None:
+            made = self._actions[key] = cls(*fields)
+        return made
 
-    def _legal_gifts(self, s: _State, opponents: list[int]) -> list[Action]:
-        owed = s.gifts_owed
+    def _legal_lion_swaps(self, s: _State, opponents: Sequence[int]) -> list[Action]:
+        player, action = s.player, self._action
         if s.hands is None:
-            return [Give(s.player, tuple(Gift(to) for to in recipients))
+            return [action(LionSwap, player, seat) for seat in opponents]
+        own = s.hands[player]
+        return [action(LionSwap, player, seat, take, give)
+                for seat in opponents
+                for take in dict.fromkeys(s.hands[seat])
+                for give in dict.fromkeys((*own, take))]
+
+    def _legal_gifts(self, s: _State, opponents: Sequence[int]) -> list[Action]:
+        owed, action = s.gifts_owed, self._action
+        if s.hands is None:
+            return [action(Give, s.player, tuple(action(Gift, to) for to in recipients))
                     for recipients in itertools.combinations_with_replacement(opponents, owed)]
-        gifts: dict[tuple, None] = {}
+        choices: dict[tuple, None] = {}
         for cards in dict.fromkeys(itertools.combinations(sorted(s.hands[s.player]), owed)):
             for recipients in itertools.product(opponents, repeat=owed):
-                gifts[tuple(sorted(zip(recipients, cards, strict=True)))] = None
-        return [Give(s.player, tuple(Gift(to, card) for to, card in pairs)) for pairs in gifts]
+                choices[tuple(sorted(zip(recipients, cards, strict=True)))] = None
+        return [action(Give, s.player, tuple(action(Gift, to, card) for to, card in pairs))
+                for pairs in choices]
 
     # ----------------------------------------------------------------- hidden-hand facts
 
