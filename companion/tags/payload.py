@@ -20,7 +20,7 @@ QR code version 1 (21×21 modules) at error-correction level Q (docs/tags.md)::
 Foreign(text='https://example.com')
 >>> print(classify("NOAH1/ZOO7/CAF2", default_deck(), "BOX1").message)
 This sticker (cat ♀ copy 2) belongs to deck ZOO7, not to this deck (BOX1). Put the card back in \
-its own box, or play with deck ZOO7's deck id.
+its own box, or write deck_id = ZOO7 under [game] in the config file to play with that box.
 
 Classification is total: any text at all gives exactly one of :class:`Foreign` (not one of ours:
 the referee ignores it), :class:`TagOk` (a card of this deck) or :class:`TagError` (one of ours
@@ -188,8 +188,8 @@ def _find_card(text: str, body: re.Match[str], cards: Iterable[Card], deck_id: s
             text,
             "other_deck",
             f"This sticker ({name}) belongs to deck {body['deck']}, not to this deck "
-            f"({deck_id}). Put the card back in its own box, or play with deck "
-            f"{body['deck']}'s deck id.",
+            f"({deck_id}). Put the card back in its own box, or write deck_id = "
+            f"{body['deck']} under [game] in the config file to play with that box.",
         )
     for card in cards:
         if card.species == species and card.gender == gender and card.copy == copy:
