@@ -81,6 +81,15 @@ def test_position_opens_a_log_only():
     rejected(game, position, "setup_invalid")
 
 
+def test_position_hands_cannot_be_empty_mid_round():
+    game = Game(["Ana", "Ben"], Options(hidden=True))
+    position = Position(1, 0, 0, 0, ((),) * 5, 0, (0, 0), hand_counts=(8, 0))
+    assert "holds a card" in rejected(game, position, "setup_invalid").message
+    position = Position(1, 0, 0, 0, ((),) * 5, 0, (0, 0), hand_counts=(8, 8),
+                        departed_cards=("cat:F",))
+    assert "no ferry has departed" in rejected(game, position, "setup_invalid").message
+
+
 @pytest.mark.parametrize(("ferry", "words"), [
     (("elephant:M", "rhino:F", "cat:M"), "is full"),
     (("cat:F", "cat:F", "bear:M"), "breaks the gender rule"),

@@ -221,7 +221,8 @@ def test_r26_pair_bonus_same_species_any_gender_plays_again():
 
 
 def test_r26_pairs_chain_and_parrot_is_not_woodpecker():
-    game = table({0: ("cat:F", "cat:F")}, [("cat:F", "lion:F"), ("rhino:M",), (), ()])
+    game = table({0: ("cat:F", "cat:F")},
+                 [("cat:F", "lion:F"), ("rhino:M",), ("bear:M",), ("cat:M",)])
     accepted(game, Play(0, "cat:F", 0), MoveNoah(0, 1))
     assert game.current_player == 0  # the third cat earns the bonus again
     game = table({0: ("woodpecker:M",)}, [("parrot:F", "lion:F"), ("rhino:M",)])

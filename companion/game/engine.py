@@ -1104,6 +1104,11 @@ class Game:
         shape = self._hands_shape_problem(a.hands, a.hand_counts)
         if shape:
             return shape
+        sizes = a.hand_counts if self._options.hidden else [len(hand) for hand in a.hands]
+        if 0 in sizes:
+            return "every player holds a card in the middle of a round (an empty hand ends it)"
+        if a.departed_cards and not a.departed:
+            return "departed_cards are given but no ferry has departed"
         cards = self._cards_problem(a.ferries, a.hands if not self._options.hidden else (),
                                     a.departed_cards)
         if cards:
