@@ -318,7 +318,10 @@ def check_decoding(machine: Machine) -> Finding:
         except Exception as error:  # a decoder that cannot start: VisionError, ImportError
             broken.append(f"{name} ({getattr(error, 'what', error)})")
             continue
-        (readers if texts == [text] else broken).append(name)
+        if texts == [text]:
+            readers.append(name)
+        else:
+            broken.append(f"{name} (read {texts or 'nothing'})")
     configured = _configured_decoder(machine)
     if configured not in readers:
         return fail("Decoding", f"the {configured} decoder does not read a test sticker "
@@ -528,12 +531,25 @@ def _connected_outputs(machine: Machine) -> list[str]:
     return outputs
 
 
+def _desktop_holds_the_screen(machine: Machine) -> bool:
+    """A running desktop (display manager) while the app is to draw through KMS/DRM itself."""
+    if machine.environ.get("SDL_VIDEODRIVER", "kmsdrm") != "kmsdrm":
+        return False  # set up to draw inside the desktop instead
+    desktop = machine.systemctl_show("display-manager.service")
+    return desktop is not None and ServiceState.parse(desktop).active == "active"
+
+
 def check_display(machine: Machine) -> Finding:
     """A screen the app can draw on: a desktop session, or KMS/DRM with the right groups."""
     env = machine.environ
     if env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"):
         session = "Wayland" if env.get("WAYLAND_DISPLAY") else "X11"
         return ok("Screen", f"{session} desktop session")
+    if _desktop_holds_the_screen(machine):
+        return fail("Screen", "a desktop session holds the screen, so the app cannot draw on it.",
+                    "Start the Pi to the text console: sudo raspi-config nonint "
+                    "do_boot_behaviour B1, then sudo reboot (see section 2 of "
+                    f"{GUIDE}).")
     cards = [machine.dev_root / "dri" / card.name for card in _drm_cards(machine)]
     if not cards:
         return fail("Screen", "no graphics device (/dev/dri) and no desktop session.",

@@ -310,6 +310,19 @@ def test_screen_not_connected_points_at_the_cable(tmp_path):
     assert finding.status is Status.FAIL and "ribbon cable" in finding.fix
 
 
+def test_a_running_desktop_that_holds_the_screen_is_missing(tmp_path):
+    def systemctl_show(unit):
+        active = "active" if unit == "display-manager.service" else "inactive"
+        return f"LoadState=loaded\nActiveState={active}\n"
+
+    machine = kms_machine(tmp_path, systemctl_show=systemctl_show)
+    finding = doctor.check_display(machine)
+    assert finding.status is Status.FAIL
+    assert "do_boot_behaviour B1" in finding.fix
+    machine.environ = {"SDL_VIDEODRIVER": "wayland"}  # the club chose to run inside the desktop
+    assert doctor.check_display(machine).status is Status.OK
+
+
 def test_no_screen_at_all_is_missing_but_a_desktop_will_do(tmp_path):
     assert doctor.check_display(fake_machine(tmp_path)).status is Status.FAIL
     desktop = fake_machine(tmp_path, environ={"WAYLAND_DISPLAY": "wayland-1"})
