@@ -73,6 +73,15 @@ AWAITED = {
     "game_over": "game_over",
 }
 _SYMBOL = {"M": "♂ ", "F": "♀ "}
+#: R22: Noah's destinations by the loaded card's gender and his position (±1 after a female,
+#: ±2 after a male, on the circle of five positions).
+NOAH_MOVES = {
+    gender: tuple(
+        tuple(sorted({(position + step) % POSITIONS for step in (distance, -distance)}))
+        for position in range(POSITIONS)
+    )
+    for gender, distance in (("F", 1), ("M", 2))
+}
 
 
 class Placed(NamedTuple):
@@ -555,7 +564,7 @@ class Game:
         copy = ref.copy
         hand_index = None
         if s.hands is not None:
-            hand_index = _find_in_hand(s.hands[a.player], ref)
+            hand_index = _find_in_hand(s.hands[a.player], ref, a.card)
             if hand_index is None:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
                                     animal=_animal(species, ref.gender))
@@ -839,7 +848,7 @@ class Game:
             ref = parse_ref(text)
         except InputError as error:
             return self._reject("bad_action", a, problem=error.message)
-        index = _find_in_hand(hand, ref)
+        index = _find_in_hand(hand, ref, text)
         if index is None:
             return self._reject("card_not_in_hand", a, holder=holder,
                                 animal=_animal(ref.species, ref.gender))
@@ -871,7 +880,7 @@ class Game:
         rejection = self._gate(s, "move_noah", a)
         if rejection:
             return rejection
-        if a.to not in self.legal_noah_moves():
+        if a.to not in NOAH_MOVES[s.loaded.gender][s.noah]:
             return self._reject("noah_move_illegal", a, to=a.to + 1,
                                 variant="female" if s.loaded.gender == "F" else "male")
         ns = s.copy()
@@ -1136,8 +1145,7 @@ class Game:
     def _noah_choices(self, s: _State) -> list[int]:
         if s.phase != "move_noah":
             return []
-        steps = (1, -1) if s.loaded.gender == "F" else (2, -2)  # R22
-        return sorted({(s.noah + step) % POSITIONS for step in steps})
+        return list(NOAH_MOVES[s.loaded.gender][s.noah])
 
     def legal_noah_moves(self) -> list[int]:
         """Positions Noah may move to now (empty unless the step is ``move_noah``)."""
@@ -1352,8 +1360,11 @@ class Game:
         return game
 
 
-def _find_in_hand(hand: tuple[str, ...], ref: Ref) -> int | None:
-    """Where ``ref`` is in a known hand: the same copy first, else an untagged or any copy."""
+def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> int | None:
+    """Where ``ref`` (written ``text``) is in a known hand: the same reference or copy first,
+    else an untagged or any copy."""
+    if text in hand:
+        return hand.index(text)
     best = None
     for index, entry in enumerate(hand):
         held = parse_ref(entry)
