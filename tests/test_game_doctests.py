@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["actions", "deal", "deck", "engine", "errors", "messages", "options", "scoring"]
+MODULES = ["actions", "deal", "deck", "engine", "errors", "ferry", "messages", "options",
+           "scoring", "verdict"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -52,13 +52,22 @@ from .actions import (
 )
 from .deck import FERRY_CARDS, HAND_SIZE, Deck, Ref, default_deck, format_ref, parse_deck, parse_ref
 from .errors import InputError
-from .messages import render, render_event
+from .ferry import (
+    CAPACITY,
+    NOAH_MOVES,
+    POSITIONS,
+    RESERVE,
+    WOODPECKER_CAPACITY,
+    FerryFacts,
+    Placed,
+    ferry_facts,
+)
 from .options import Options
 from .scoring import is_game_over, next_starter, winners
+from .verdict import Event, Verdict
 
-POSITIONS = 5  # ferries in play (R3)
-RESERVE = 3  # ferries in reserve (R3)
-CAPACITY, WOODPECKER_CAPACITY = 21, 13  # R3, R15
+__all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
+
 CROCODILE_TEARS = 2  # R44
 IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 #: The reason given when an action of another kind arrives during a phase (R50).
@@ -73,80 +82,6 @@ AWAITED = {
     "game_over": "game_over",
 }
 _SYMBOL = {"M": "♂ ", "F": "♀ "}
-#: R22: Noah's destinations by the loaded card's gender and his position (±1 after a female,
-#: ±2 after a male, on the circle of five positions).
-NOAH_MOVES = {
-    gender: tuple(
-        tuple(sorted({(position + step) % POSITIONS for step in (distance, -distance)}))
-        for position in range(POSITIONS)
-    )
-    for gender, distance in (("F", 1), ("M", 2))
-}
-
-
-class Placed(NamedTuple):
-    """A card on a ferry: its reference (a snail's with its side), species, gender, weight."""
-
-    ref: str
-    species: str
-    gender: str
-    weight: int
-
-
-class Event(NamedTuple):
-    """Something that happened in an accepted action (``kind`` keys messages.EVENTS)."""
-
-    kind: str
-    params: dict[str, Any]
-
-    @property
-    def message(self) -> str:
-        return render_event(self.kind, self.params)
-
-
-class Verdict:
-    """The referee's answer to an action: accepted, or rejected with a TABLE-LOG reason code.
-
-    ``message`` is one plain sentence (rendered from ``params`` with messages.py on first use);
-    ``events`` lists what an accepted action made happen, for lights and narration.
-    """
-
-    __slots__ = ("_message", "accepted", "events", "params", "reason")
-
-    def __init__(
-        self,
-        accepted: bool,
-        reason: str | None = None,
-        message: str | None = None,
-        params: dict[str, Any] | None = None,
-        events: tuple[Event, ...] = (),
-    ) -> None:
-        self.accepted = accepted
-        self.reason = reason
-        self.params = params if params is not None else {}
-        self.events = events
-        self._message = message
-
-    @property
-    def message(self) -> str:
-        if self._message is None:
-            if self.reason is not None:
-                self._message = render(self.reason, self.params)
-            else:
-                self._message = " ".join(event.message for event in self.events)
-        return self._message
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Verdict)
-            and (self.accepted, self.reason, self.params, self.events)
-            == (other.accepted, other.reason, other.params, other.events)
-        )
-
-    def __repr__(self) -> str:
-        if self.accepted:
-            return f"Verdict(accepted=True, message={self.message!r})"
-        return f"Verdict(accepted=False, reason={self.reason!r}, message={self.message!r})"
 
 
 class _State:
@@ -207,13 +142,13 @@ def _set_ferry(ns: _State, position: int, ferry: tuple[Placed, ...] | None,
     """Change one ferry, keeping its cached facts in step."""
     ns.ferries = _replace(ns.ferries, position, ferry)
     if facts is None and ferry is not None:
-        facts = _ferry_facts(ferry)
+        facts = ferry_facts(ferry)
     ns.facts = _replace(ns.facts, position, facts)
 
 
 def _set_ferries(ns: _State, ferries: tuple[tuple[Placed, ...] | None, ...]) -> None:
     ns.ferries = ferries
-    ns.facts = tuple(None if ferry is None else _ferry_facts(ferry) for ferry in ferries)
+    ns.facts = tuple(None if ferry is None else ferry_facts(ferry) for ferry in ferries)
 
 
 def _is_int(value: Any) -> bool:
@@ -236,53 +171,6 @@ def _hand_form(ref: str) -> str:
 def _identity(ref: Ref) -> tuple[str, str, int | None]:
     """(species, printed gender, copy): what a physical card is, whatever side a snail shows."""
     return (ref.species, "H" if ref.species == "snail" else ref.gender, ref.copy)
-
-
-class FerryFacts(NamedTuple):
-    """What the golden rules need to know of a ferry, computed once per ferry."""
-
-    total: int
-    capacity: int
-    needed: str | None  # the gender the next card must have (R13), None if free
-    pattern: str | None  # "same" or "alternate" once two cards fix it
-    species: frozenset[str]
-    top: Placed | None
-    count: int
-
-    def after(self, card: Placed) -> FerryFacts:
-        """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
-        opposite = "M" if card.gender == "F" else "F"
-        if self.count == 0:
-            needed = pattern = None
-        elif self.count == 1:
-            same = self.top.gender == card.gender
-            pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
-        else:
-            pattern = self.pattern
-            needed = self.needed if pattern == "same" else opposite
-        capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
-        return FerryFacts(self.total + card.weight, capacity, needed, pattern,
-                          self.species | {card.species}, card, self.count + 1)
-
-
-def _ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
-    """R13, R15 for one ferry.
-
-    >>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
-    >>> _ferry_facts((cat, bear)).needed, _ferry_facts((cat, bear)).total
-    ('F', 9)
-    """
-    species = frozenset(card.species for card in ferry)
-    capacity = WOODPECKER_CAPACITY if "woodpecker" in species else CAPACITY
-    needed = pattern = None
-    if len(ferry) >= 2:
-        if ferry[0].gender == ferry[1].gender:
-            needed, pattern = ferry[0].gender, "same"
-        else:
-            needed, pattern = ("M" if ferry[-1].gender == "F" else "F"), "alternate"
-    total = sum(card.weight for card in ferry)
-    return FerryFacts(total, capacity, needed, pattern, species, ferry[-1] if ferry else None,
-                      len(ferry))
 
 
 class Loading(NamedTuple):
@@ -596,7 +484,7 @@ class Game:
         if flight and card.species == "crocodile" and ferry:
             fled, ferry, facts = ferry[0], ferry[1:], None
         if facts is None:
-            facts = _ferry_facts(ferry)
+            facts = ferry_facts(ferry)
         total = facts.total
         if card.species == "woodpecker":
             if total > WOODPECKER_CAPACITY:

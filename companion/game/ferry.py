@@ -1,0 +1,85 @@
+"""Ferries: the cards aboard, the facts the golden rules need, and Noah's moves (R3, R13-R22).
+
+>>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
+>>> facts = ferry_facts((cat, bear))
+>>> facts.total, facts.capacity, facts.needed, facts.pattern
+(9, 21, 'F', 'alternate')
+>>> facts.after(Placed("woodpecker:F", "woodpecker", "F", 0)).capacity
+13
+>>> NOAH_MOVES["M"][0]
+(2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+POSITIONS = 5  # ferries in play (R3)
+RESERVE = 3  # ferries in reserve (R3)
+CAPACITY, WOODPECKER_CAPACITY = 21, 13  # R3, R15
+#: R22: Noah's destinations by the loaded card's gender and his position (±1 after a female,
+#: ±2 after a male, on the circle of five positions).
+NOAH_MOVES = {
+    gender: tuple(
+        tuple(sorted({(position + step) % POSITIONS for step in (distance, -distance)}))
+        for position in range(POSITIONS)
+    )
+    for gender, distance in (("F", 1), ("M", 2))
+}
+
+
+class Placed(NamedTuple):
+    """A card on a ferry: its reference (a snail's with its side), species, gender, weight."""
+
+    ref: str
+    species: str
+    gender: str
+    weight: int
+
+
+class FerryFacts(NamedTuple):
+    """What the golden rules need to know of a ferry, computed once per ferry."""
+
+    total: int
+    capacity: int
+    needed: str | None  # the gender the next card must have (R13), None if free
+    pattern: str | None  # "same" or "alternate" once two cards fix it
+    species: frozenset[str]
+    top: Placed | None
+    count: int
+
+    def after(self, card: Placed) -> FerryFacts:
+        """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
+        opposite = "M" if card.gender == "F" else "F"
+        if self.count == 0:
+            needed = pattern = None
+        elif self.count == 1:
+            same = self.top.gender == card.gender
+            pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
+        else:
+            pattern = self.pattern
+            needed = self.needed if pattern == "same" else opposite
+        capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
+        return FerryFacts(self.total + card.weight, capacity, needed, pattern,
+                          self.species | {card.species}, card, self.count + 1)
+
+
+def ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
+    """R13, R15 for one ferry.
+
+    >>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
+    >>> ferry_facts((cat, bear)).needed, ferry_facts((cat, bear)).total
+    ('F', 9)
+    """
+    species = frozenset(card.species for card in ferry)
+    capacity = WOODPECKER_CAPACITY if "woodpecker" in species else CAPACITY
+    needed = pattern = None
+    if len(ferry) >= 2:
+        if ferry[0].gender == ferry[1].gender:
+            needed, pattern = ferry[0].gender, "same"
+        else:
+            needed, pattern = ("M" if ferry[-1].gender == "F" else "F"), "alternate"
+    total = sum(card.weight for card in ferry)
+    return FerryFacts(total, capacity, needed, pattern, species, ferry[-1] if ferry else None,
+                      len(ferry))

@@ -1,0 +1,63 @@
+"""The referee's answers: a :class:`Verdict` per action, with :class:`Event` records."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .messages import render, render_event
+
+
+class Event(NamedTuple):
+    """Something that happened in an accepted action (``kind`` keys messages.EVENTS)."""
+
+    kind: str
+    params: dict[str, Any]
+
+    @property
+    def message(self) -> str:
+        return render_event(self.kind, self.params)
+
+
+class Verdict:
+    """The referee's answer to an action: accepted, or rejected with a TABLE-LOG reason code.
+
+    ``message`` is one plain sentence (rendered from ``params`` with messages.py on first use);
+    ``events`` lists what an accepted action made happen, for lights and narration.
+    """
+
+    __slots__ = ("_message", "accepted", "events", "params", "reason")
+
+    def __init__(
+        self,
+        accepted: bool,
+        reason: str | None = None,
+        message: str | None = None,
+        params: dict[str, Any] | None = None,
+        events: tuple[Event, ...] = (),
+    ) -> None:
+        self.accepted = accepted
+        self.reason = reason
+        self.params = params if params is not None else {}
+        self.events = events
+        self._message = message
+
+    @property
+    def message(self) -> str:
+        if self._message is None:
+            if self.reason is not None:
+                self._message = render(self.reason, self.params)
+            else:
+                self._message = " ".join(event.message for event in self.events)
+        return self._message
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Verdict)
+            and (self.accepted, self.reason, self.params, self.events)
+            == (other.accepted, other.reason, other.params, other.events)
+        )
+
+    def __repr__(self) -> str:
+        if self.accepted:
+            return f"Verdict(accepted=True, message={self.message!r})"
+        return f"Verdict(accepted=False, reason={self.reason!r}, message={self.message!r})"
