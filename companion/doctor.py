@@ -282,35 +282,32 @@ def _configured_decoder(machine: Machine) -> str:
     return section.get("name", section.get("decoder", DEFAULT_DECODER)).strip() or DEFAULT_DECODER
 
 
-def sticker_image(text: str, module_px: int = 6) -> Any:
-    """A clean, upright picture (grey numpy array) of a sticker's QR code.
+def printed_sticker(machine: Machine) -> tuple[str, Any]:
+    """A sticker of this deck as the sheets print it (14 mm at 150 dpi): its text, and its
+    picture as a grey array, the way a decoder gets a camera frame.
 
-    >>> sticker_image("NOAH1/BOX1/CAF2").shape
-    (174, 174)
+    >>> text, image = printed_sticker(Machine.here())
+    >>> text, image.ndim, str(image.dtype)
+    ('NOAH1/BOX1/WOM1', 2, 'uint8')
     """
     import numpy as np
-    import segno
 
-    dark = np.array(segno.make_qr(text, error="q").matrix, dtype=np.uint8)
-    modules = np.pad(255 - 255 * dark, 4, constant_values=255).astype(np.uint8)
-    return np.kron(modules, np.ones((module_px, module_px), dtype=np.uint8))
-
-
-def _sample_tag_text(machine: Machine) -> str:
     from companion.game import default_deck
     from companion.tags.payload import DEFAULT_DECK_ID, encode
+    from companion.tags.sticker import render_sticker
 
     config = machine.config_or_none()
     deck_id = config.game.deck_id if config is not None else DEFAULT_DECK_ID
-    return encode(deck_id, default_deck()[0])
+    card = default_deck()[0]
+    image = render_sticker(card, deck_id, dpi=150).convert("L")
+    return encode(deck_id, card), np.asarray(image)
 
 
 def check_decoding(machine: Machine) -> Finding:
     """Each QR decoder reads a freshly drawn sticker of this deck."""
     from vision.decoders import DECODERS, make_decoder
 
-    text = _sample_tag_text(machine)
-    image = sticker_image(text)
+    text, image = printed_sticker(machine)
     readers, broken = [], []
     for name in DECODERS:
         try:

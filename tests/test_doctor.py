@@ -166,9 +166,20 @@ def table_with_sticker(text: str | None, brightness: int = 200) -> np.ndarray:
     rng = np.random.default_rng(7)
     frame = np.clip(rng.normal(brightness, 40, (480, 640)), 0, 255).astype(np.uint8)
     if text is not None:
-        sticker = doctor.sticker_image(text, module_px=5)
+        sticker = np.asarray(segno_sticker(text))
         frame[100:100 + sticker.shape[0], 200:200 + sticker.shape[1]] = sticker
     return frame
+
+
+def segno_sticker(text: str, module_px: int = 5):
+    """Any text as a QR code on white, grey (stickers of this deck come from the tags part)."""
+    import segno
+    from PIL import Image
+
+    code = segno.make_qr(text, error="q")
+    return Image.fromarray(np.kron(np.pad(255 - 255 * np.array(code.matrix, np.uint8), 4,
+                                          constant_values=255),
+                                   np.ones((module_px, module_px), np.uint8)))
 
 
 def judge(frame, **camera) -> Finding:
