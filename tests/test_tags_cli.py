@@ -147,3 +147,9 @@ def test_check_of_a_folder_without_photos_says_what_to_do(tmp_path, capsys):
     status, _, err = run(capsys, "check", "--source", str(tmp_path))
     assert status == 2
     assert "holds no photos" in err and "Put the photos of your cards there" in err
+
+
+def test_check_of_a_source_that_does_not_exist_says_what_to_give(tmp_path, capsys):
+    status, _, err = run(capsys, "check", "--source", str(tmp_path / "fotos"))
+    assert status == 2
+    assert "There is no folder or video file" in err and "'camera'" in err

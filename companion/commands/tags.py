@@ -153,16 +153,12 @@ def _remind_deck_id(deck_id: str) -> None:
 
 
 def check_stickers(args: argparse.Namespace) -> int:
-    from companion.tags.check import DeckCheck, folder_presentations
+    from companion.tags.check import DeckCheck
     from companion.tags.tagged_deck import configured_tagged_deck
 
     tagged = configured_tagged_deck(args.deck, args.deck_id)
     check = DeckCheck(tagged, _selected_cards(tagged, args.only))
-    source = Path(args.source)
-    if source.is_dir():
-        presentations = folder_presentations(source, args.decoder)
-    else:
-        presentations = _live_presentations(args.source, args.decoder, check)
+    presentations = _presentations(args.source, args.decoder)
     print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
           f"({tagged.deck.source}).")
     try:
@@ -184,7 +180,18 @@ def _vision_errors() -> tuple[type[Exception], ...]:
     return (VisionError,)
 
 
-def _live_presentations(source: str, decoder: str, check):
+def _presentations(source: str, decoder: str):
+    """``(text, where)`` for each code presented: from a folder of photos, a video, a camera."""
+    from companion.tags.check import folder_presentations
+
+    path = Path(source)
+    if path.is_dir():
+        return folder_presentations(path, decoder)
+    if source != "camera" and not source.isdigit() and not path.exists():
+        raise UserError(
+            f"There is no folder or video file '{source}'.",
+            "Give the folder of your photos, a video file, or 'camera'.",
+        )
     raise UserError(
         f"Checking from '{source}' needs the camera pipeline, which this version does not have.",
         "Photograph your cards (a few per photo, every card once) into a folder and run "

@@ -72,7 +72,9 @@ class LabelSheet:
 
     def max_size_mm(self) -> float:
         """The largest code (without quiet zone) that fits a label's height."""
-        return math.floor((self.label_h - 2 * EDGE_MM) * MODULES / (MODULES + 2 * QUIET_ZONE))
+        return float(
+            math.floor((self.label_h - 2 * EDGE_MM) * MODULES / (MODULES + 2 * QUIET_ZONE))
+        )
 
 
 LABEL_SHEETS = {
@@ -122,7 +124,7 @@ def default_size_mm(layout: str) -> float:
     """The code size a layout gets when none is asked for: the default, or the most it holds.
 
     >>> default_size_mm("grid"), default_size_mm("L7651")
-    (20.0, 14)
+    (20.0, 14.0)
     """
     sheet = LABEL_SHEETS.get(layout)
     return DEFAULT_SIZE_MM if sheet is None else min(DEFAULT_SIZE_MM, sheet.max_size_mm())
