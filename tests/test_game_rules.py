@@ -170,6 +170,8 @@ def test_r22_noah_moves_one_after_a_female_two_after_a_male():
     game = table({3: ("cat:F",)}, [("bear:M", "lion:M"), ("rhino:M",)], noah=3)
     accepted(game, Play(0, "bear:M", 3))
     assert game.legal_noah_moves() == [0, 1]
+    verdict = rejected(game, MoveNoah(0, 4), "noah_move_illegal")
+    assert verdict.message == "After a male Noah moves two ferries away: choose ferry 1 or 2."
 
 
 def test_r23_after_a_donkey_noah_stays_and_the_next_player_loads_there():

@@ -50,7 +50,7 @@ def table(
         extra_turn=extra_turn,
         departed_cards=tuple(departed_cards),
     ))
-    assert verdict.accepted, verdict.message
+    assert verdict.accepted and verdict.message.startswith("Position set"), verdict.message
     return game
 
 
@@ -60,6 +60,7 @@ def accepted(game: Game, *actions) -> Verdict:
     for action in actions:
         verdict = game.push(action)
         assert verdict.accepted, f"{action}: {verdict.reason}: {verdict.message}"
+        assert verdict.message and "{" not in verdict.message
     return verdict
 
 

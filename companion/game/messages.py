@@ -66,10 +66,6 @@ REASONS: dict[str, str] = {
     "scan_mismatch.seats": "The scan lists {got} hands for {players} players: scan every hand.",
     "scan_mismatch.count": "{holder}'s hand should hold {expected} cards but the scan shows "
     "{got}: scan that hand again.",
-    "scan_mismatch.too_many": "The scan shows more {card} than this game holds: scan the hands "
-    "again.",
-    "scan_mismatch.copy": "Card {card} is seen twice (in a hand, on a ferry or gone): scan the "
-    "hands again.",
     "scan_mismatch": "The scan does not fit this round: {problem}; scan the hands again.",
     "setup_invalid": "This set-up cannot be right: {problem}.",
     "bad_action": "This action is malformed: {problem}.",
