@@ -45,7 +45,9 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Run a command that changes the system, or only show it with --dry-run.
 run() {
     if [ "$DRY_RUN" -eq 1 ]; then
-        printf '+ %s\n' "$*"
+        printf '+'
+        printf ' %q' "$@"
+        printf '\n'
     else
         "$@"
     fi
@@ -81,28 +83,27 @@ is_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok ins
 apt_knows() { apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'; }
 
 install_packages() {
-    local missing=() pkg
-    for pkg in "${APT_PACKAGES[@]}"; do
+    local missing=() wanted=() pkg
+    for pkg in "${APT_PACKAGES[@]}" "${APT_PACKAGES_PI[@]}"; do
         is_installed "$pkg" || missing+=("$pkg")
-    done
-    for pkg in "${APT_PACKAGES_PI[@]}"; do
-        if is_installed "$pkg"; then
-            continue
-        elif apt_knows "$pkg"; then
-            missing+=("$pkg")
-        else
-            warn "$pkg is not available here (it comes from the Raspberry Pi archive); skipped."
-        fi
     done
     if [ ${#missing[@]} -eq 0 ]; then
         say "Debian packages: all present"
         return 0
     fi
-    say "Installing Debian packages: ${missing[*]}"
-    run apt-get update -qq
+    run apt-get update -qq  # a fresh SD card may not know the Raspberry Pi archive's packages yet
+    for pkg in "${missing[@]}"; do
+        if [[ " ${APT_PACKAGES_PI[*]} " == *" $pkg "* ]] && ! apt_knows "$pkg"; then
+            warn "$pkg is not available here (it comes from the Raspberry Pi archive); skipped."
+        else
+            wanted+=("$pkg")
+        fi
+    done
+    [ ${#wanted[@]} -eq 0 ] && return 0
+    say "Installing Debian packages: ${wanted[*]}"
     # --no-install-recommends: libzbar0's recommendations alone pull in ImageMagick and Ghostscript.
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}"
+        "${wanted[@]}"
 }
 
 python_ok() { python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
