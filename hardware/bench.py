@@ -46,8 +46,9 @@ def blink_error_ms(lights: FerryLights, factory: MockFactory, seconds: float) ->
     mark = len(pin.states)
     time.sleep(seconds)
     phase = BLINK[0][2]
-    errors = [abs(state.timestamp - phase) * 1000 for state in pin.states[mark + 1:]]
-    return {"phases": len(errors), "mean": statistics.fmean(errors), "max": max(errors)}
+    errors = [abs(state.timestamp - phase) * 1000 for state in pin.states[mark:]] or [0.0]
+    return {"phases": len(pin.states) - mark, "mean": statistics.fmean(errors),
+            "max": max(errors)}
 
 
 def cpu_percent(lights: FerryLights, show, seconds: float) -> float:
