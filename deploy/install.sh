@@ -53,6 +53,15 @@ run() {
     fi
 }
 
+# Write a small file, or only show it with --dry-run.
+write_file() {  # write_file PATH TEXT
+    if [ "$DRY_RUN" -eq 1 ]; then
+        printf '+ write %s: %s\n' "$1" "$2"
+    else
+        printf '%s\n' "$2" >"$1"
+    fi
+}
+
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 parse_args() {
@@ -135,9 +144,9 @@ write_constraints() {
     numpy_version=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null) || true
     if [ -n "$numpy_version" ]; then
         say "Keeping the system's numpy $numpy_version in the venv"
-        run sh -c "echo 'numpy==$numpy_version' > '$PREFIX/constraints.txt'"
+        write_file "$PREFIX/constraints.txt" "numpy==$numpy_version"
     else
-        run sh -c ": > '$PREFIX/constraints.txt'"
+        write_file "$PREFIX/constraints.txt" "# no system numpy: pip chooses"
     fi
 }
 
