@@ -41,12 +41,13 @@ from companion.session.view import SessionView
 
 IN_ROUND = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 CARDS_PER_SHOW = 4  # cards held up to the camera at once during the hand scan
+HOLD_SECONDS = 2.0  # the camera mishap: a card left in view that long is still one play
 
 
 class Camera(Protocol):
     """What the table needs from a camera: show cards, or any QR text, until taken."""
 
-    def show(self, refs: Sequence[str]) -> None: ...
+    def show(self, refs: Sequence[str], hold: float = 0.0) -> None: ...
 
     def show_foreign(self, text: str) -> None: ...
 
@@ -92,7 +93,8 @@ class SimulatedTable:
         self.options = options or Options(hidden=True)
         self.rng = random.Random(seed)
         self.camera = camera
-        self.mishaps = mishaps
+        self._mishaps = ["held", "twice", "foreign", "undo"] if mishaps else []
+        self._last_plain_card: str | None = None
         self.on_step = on_step
         self.steps: list[Step] = []
         truth_options = Options.from_dict({**self.options.to_dict(), "hidden": False})
@@ -116,14 +118,12 @@ class SimulatedTable:
         if deal.starter is not None:
             self.do("choose_starter", deal.starter)
         self._agree(self.truth.push(deal), deal)
-        turn = 0
         while self.truth.phase in IN_ROUND:
             action = self.rng.choice(self.truth.legal_actions())
             self._act(action)
             self._agree(self.truth.push(action), action)
-            turn += 1
-            if self.mishaps and self.truth.round == 1:
-                self._mishap(turn, action)
+            if self._mishaps and self.truth.phase == "play":
+                self._mishap(self._mishaps[0])
         self._scan_hands()
 
     def _deal(self) -> StartRound:
@@ -145,8 +145,14 @@ class SimulatedTable:
     def _act(self, action: Any) -> None:
         """The intents a person makes for one action of the truth game."""
         if isinstance(action, Play):
-            frog = action.frog_weight or 1 if parse_ref(action.card).species == "frog" else None
-            self._show_card(action.card, side=action.as_gender, frog_weight=frog)
+            species = parse_ref(action.card).species
+            frog = action.frog_weight or 1 if species == "frog" else None
+            held = bool(self._mishaps) and self._mishaps[0] == "held"
+            self._show_card(action.card, side=action.as_gender, frog_weight=frog, hold=held)
+            plain = species not in ("snail", "frog")
+            self._last_plain_card = action.card if plain else None
+            if held:
+                self._mishaps.pop(0)
         elif isinstance(action, TakeBack):
             self.do("take_back")
         elif isinstance(action, MoveNoah):
@@ -162,8 +168,8 @@ class SimulatedTable:
             raise DriftError(f"the table cannot make {action!r}")
 
     def _show_card(self, ref: str, *, side: str | None = None,
-                   frog_weight: int | None = None) -> None:
-        self.show([ref])
+                   frog_weight: int | None = None, hold: bool = False) -> None:
+        self.show([ref], hold=hold)
         step = self.session.view.prompt.kind
         if step == "choose_snail_side":
             self.do("choose_snail_side", side)
@@ -180,27 +186,31 @@ class SimulatedTable:
             raise DriftError(f"after the scan the session has {seen.get('scores')} "
                              f"({seen.get('phase')}), the table {truth['scores']}")
 
-    def _mishap(self, turn: int, action: Any) -> None:
-        """Round 1's accidents: the same card shown again, a foreign code, an undo + redo."""
-        if turn == 2 and isinstance(action, Play) and action.as_gender is None \
-                and action.frog_weight is None:
-            self.show([action.card], expect=False)  # refused: that sticker is on a ferry (R54)
-        elif turn == 4:
+    def _mishap(self, kind: str) -> None:
+        """Round 1's accidents, one after each turn: the card just loaded shown again (refused,
+        R54), a foreign QR code (ignored), an undo and a redo."""
+        if kind == "twice":
+            if self._last_plain_card is None:
+                return
+            self.show([self._last_plain_card], expect=False)
+        elif kind == "foreign":
             self.show_foreign("https://example.com/menu")
-        elif turn == 6:
+        elif kind == "undo":
             self.do("undo")
             self.do("redo")
+        self._mishaps.pop(0)
 
     # -- intents ---------------------------------------------------------------------------
 
-    def show(self, refs: Sequence[str], *, expect: bool = True) -> None:
-        """Cards shown to the camera, or chosen by touch when there is no camera."""
+    def show(self, refs: Sequence[str], *, expect: bool = True, hold: bool = False) -> None:
+        """Cards shown to the camera (``hold``: left in view for a while), or chosen by touch
+        when there is no camera."""
         if self.camera is None:
             for ref in refs:
                 self.do("choose_card", ref, expect=expect)
             return
         before = self.session.view.seq
-        self.camera.show(refs)
+        self.camera.show(refs, hold=HOLD_SECONDS if hold else 0.0)
         self._record(Step("camera", tuple(refs), before, self.session.view.seq, True))
 
     def show_foreign(self, text: str) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import UserError
@@ -165,8 +165,11 @@ class Session:
         return self._game
 
     def _publish(self) -> None:
-        self._view = self._build_view()
-        self._show_lights(self._view)
+        view = self._build_view()
+        if self.lights is not None:
+            self._show_lights(view)
+            view = replace(view, lights=self.lights.snapshot())
+        self._view = view
         for listener in list(self._listeners):
             listener(self._view)
 
@@ -284,8 +287,12 @@ class Session:
     def foreign_code(self, text: str) -> None:
         """A QR code that is not a Noah sticker: counted and ignored (never an action)."""
         with self._lock:
-            self._foreign_codes += 1
+            self._count_foreign()
             self._publish()
+
+    def _count_foreign(self) -> None:
+        self._foreign_codes += 1
+        self._notice("info", "A QR code that is not a Noah card was seen and ignored.")
 
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
         """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
@@ -293,7 +300,7 @@ class Session:
         with self._lock:
             tag = classify(text, self.deck, self.deck_id)
             if isinstance(tag, Foreign):
-                self._foreign_codes += 1
+                self._count_foreign()
                 self._publish()
                 return Outcome(False, "Not a Noah card: ignored.")
             if not isinstance(tag, TagOk):
@@ -607,6 +614,7 @@ class Session:
                 entry for entry in self._round_scores if entry[0] <= len(self._game.history)
             ]
             self._reconciliation = tuple(sentences)
+            self._notice("info", f"Undo: {plural(count, 'action')} taken back.")
             for sentence in self._reconciliation:
                 self._notice("reconcile", sentence)
             self._publish()
@@ -618,7 +626,8 @@ class Session:
             if not self._redo:
                 return self._refuse("There is nothing to redo.", None)
             self._reset_drafts()
-            return self._submit(self._redo[-1], redoing=True)
+            outcome = self._submit(self._redo[-1], redoing=True)
+            return replace(outcome, message=f"Redo: {outcome.message}")
 
     # -- the one write path ----------------------------------------------------------------
 
@@ -637,7 +646,7 @@ class Session:
         else:
             self._redo.clear()
         self._after_action(line, before)
-        self._notice("info", applied.message)
+        self._notice("info", f"Redo: {applied.message}" if redoing else applied.message)
         self._publish()
         return Outcome(True, applied.message)
 
@@ -727,7 +736,8 @@ class Session:
         if step == "choose_snail_side":
             return ChooseSnailSide(
                 player=None if self._in_setup() else seat,
-                text="Which side of the snail is up, ♂ or ♀?", card=self._pending.card,
+                text=f"{who + ': w' if who and not self._in_setup() else 'W'}hich side of the "
+                     "snail is up, ♂ or ♀?", card=self._pending.card,
                 ferry=self._pending_ferry(state), legal=self._snail_sides(self._pending.card),
             )
         if step == "choose_frog_weight":
@@ -819,7 +829,6 @@ class Session:
             camera_message=self._camera_message,
             foreign_codes=self._foreign_codes,
             round_scores=tuple(tears for _, tears in self._round_scores),
-            lights=self.lights.snapshot() if hasattr(self.lights, "snapshot") else None,
         )
 
     def _show_lights(self, view: SessionView) -> None:

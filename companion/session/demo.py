@@ -1,0 +1,240 @@
+"""``noah-companion demo``: a whole simulated game through the real pipeline, narrated.
+
+Seeded players with known hands (:class:`~companion.session.autoplay.SimulatedTable`) choose
+legal moves. Every card they put in front of the camera — starting animals, plays, the hands at
+round end — is rendered as its sticker (:mod:`companion.tags`), filmed by the synthetic camera
+(:class:`vision.synthetic.SyntheticSource`), decoded and tracked by the vision pipeline; only the
+pipeline's ``CardShown`` event reaches the session, which runs in hidden-hands mode as at a real
+table, writes its SQLite record and drives mock ferry lights. The terminal narrates it all.
+"""
+
+from __future__ import annotations
+
+import queue
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.errors import UserError
+from companion.game import Options
+from companion.session.autoplay import SimulatedTable
+from companion.session.session import Session
+from companion.session.store import GameStore
+from companion.session.view import Notice, SessionView
+
+SEEN_TIMEOUT = 10.0  # seconds to wait for the camera to report a card before giving up
+LIGHT_SIGNS = {
+    "off": "·", "noah": "●", "destination": "◐", "noah, destination": "◉", "scan": "◌",
+    "illegal": "✗", "departure": "↑", "round end": "✦", "game end": "✦",
+}
+LEGEND = ("Ferry lights (ferries 1-5): ● Noah  ◐ he may go there  ◌ scan this ferry's animal  "
+          "✗ refused  ↑ departing  · off")
+QUIET_KINDS = ("play_card", "move_noah", "no_game")  # prompts too frequent to narrate
+
+
+@dataclass
+class DemoReport:
+    """Figures of one demo run."""
+
+    game_id: int = 0
+    db: Path | None = None
+    cards_seen: int = 0
+    foreign_codes: int = 0
+    latencies: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    view: SessionView | None = None
+
+
+class PipelineCamera:
+    """The demo's camera: stickers on the synthetic table, read by the vision pipeline.
+
+    The pipeline's callback hands each event to the session first (on the pipeline's thread,
+    as in the app), then to :meth:`show`, which waits until every card it put down was
+    reported — and then taken away — so the table never runs ahead of the referee.
+    """
+
+    def __init__(self, session: Session, deck_id: str, report: DemoReport) -> None:
+        from vision.pipeline import Pipeline
+        from vision.synthetic import Scene, SyntheticSource
+
+        self.session, self.deck_id, self.report = session, deck_id, report
+        self.narrate: Any = lambda text: None
+        # a camera 25 cm above the cards: the stickers get the pixels they get in real frames
+        self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
+        self.source = SyntheticSource(self.scene, fps=0)
+        self._events: queue.Queue[Any] = queue.Queue()
+        self._stickers: dict[str, Any] = {}
+        self.pipeline = Pipeline(self.source, is_ours=session.is_ours, on_event=self._on_event)
+        self.pipeline.start()
+
+    def _on_event(self, event: Any) -> None:
+        self.session.on_vision_event(event)
+        self._events.put(event)
+
+    def show(self, refs: Sequence[str], hold: float = 0.0) -> None:
+        """Put these cards in view, wait until each is reported, leave them ``hold`` seconds
+        longer (still one event each), take them away."""
+        from companion.tags.payload import encode
+
+        texts = {encode(self.deck_id, self.session.deck[ref]) for ref in refs}
+        self.source.present(*(self._sticker(ref) for ref in refs))
+        self._wait_for("CardShown", texts)
+        if hold:
+            seen = self.report.cards_seen
+            time.sleep(hold)
+            self.source.clear()
+            self._wait_for("CardRemoved", texts)
+            repeats = self.report.cards_seen - seen
+            self.narrate(f"(the card stayed in view for {hold:.0f} s: {repeats} more events, "
+                         "still one play)")
+            return
+        self.source.clear()
+        self._wait_for("CardRemoved", texts)
+
+    def show_foreign(self, text: str) -> None:
+        """A QR code that is not a card: the pipeline reports it apart, the session ignores it."""
+        self.source.present(text)
+        self._wait_for("ForeignCode", {text})
+        self.source.clear()
+
+    def _wait_for(self, kind: str, texts: set[str]) -> None:
+        waiting, deadline = set(texts), time.monotonic() + SEEN_TIMEOUT
+        while waiting:
+            try:
+                event = self._events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise UserError(
+                    f"The camera pipeline did not report {len(waiting)} card(s) within "
+                    f"{SEEN_TIMEOUT:.0f} s.", "Run 'noah-companion bench vision' to check it."
+                ) from None
+            name = type(event).__name__
+            if name == "CardShown":
+                self.report.cards_seen += 1
+                self.report.latencies.append(event.latency)
+            elif name == "ForeignCode":
+                self.report.foreign_codes += 1
+            if name == kind and event.text in waiting:
+                waiting.discard(event.text)
+
+    def _sticker(self, ref: str) -> Any:
+        """The card's sticker image at the camera's scale (rendered once per card)."""
+        if ref not in self._stickers:
+            from companion.tags.sticker import render_sticker
+
+            dpi = self.scene.px_per_mm * 25.4
+            self._stickers[ref] = render_sticker(self.session.deck[ref], self.deck_id,
+                                                 size_mm=self.scene.sticker_mm, dpi=round(dpi))
+        return self._stickers[ref]
+
+    def close(self) -> None:
+        self.pipeline.stop()
+
+
+class Narrator:
+    """Prints what happens at the table: each new notice, the prompts worth reading, and the
+    ferry lights as five signs at the start of each line."""
+
+    def __init__(self, out: TextIO, *, quiet: bool = False) -> None:
+        self.out, self.quiet = out, quiet
+        self._notices: tuple[Notice, ...] = ()
+        self._prompt: tuple = ()
+
+    def __call__(self, view: SessionView) -> None:
+        lights = _lights(view.lights)
+        fresh = _new_notices(self._notices, view.notices)
+        self._notices = view.notices
+        prompt, key = view.prompt, (view.prompt.kind, view.prompt.player)
+        if self.quiet:
+            return
+        for notice in fresh:
+            if not notice.text.endswith(" scanned."):  # hand scans: one line per hand
+                self.say(lights, _MARKS.get(notice.level, "") + notice.text)
+        if key != self._prompt and prompt.kind not in QUIET_KINDS:
+            self.say(lights, f"? {prompt.text}")
+        self._prompt = key
+
+    def say(self, lights: str, text: str) -> None:
+        print(f"  {lights}  {text}", file=self.out, flush=True)
+
+
+_MARKS = {"refused": "✗ refused: ", "reconcile": "↩ put back: ", "problem": "! "}
+
+
+def _new_notices(old: tuple[Notice, ...], new: tuple[Notice, ...]) -> list[Notice]:
+    """The notices of ``new`` that ``old`` did not end with (the list keeps the last few)."""
+    for overlap in range(min(len(old), len(new)), 0, -1):
+        if old[-overlap:] == new[:overlap]:
+            return list(new[overlap:])
+    return list(new)
+
+
+def _lights(snapshot: Any) -> str:
+    """The five ferry lights as signs, e.g. ``·◐●·◐``."""
+    if not snapshot:
+        return "·····"
+    return "".join(LIGHT_SIGNS.get(light.pattern, "•") for light in snapshot)
+
+
+def run_demo(
+    *,
+    seed: int = 1,
+    players: Sequence[str] = ("Ana", "Ben", "Chloé"),
+    options: Options | None = None,
+    db: Path | None = None,
+    quiet: bool = False,
+    out: TextIO = sys.stdout,
+) -> DemoReport:
+    """Play and narrate one whole game; returns its figures."""
+    from hardware.config import LightsConfig
+    from hardware.lights import FerryLights
+
+    started = time.monotonic()
+    db = db or Path(tempfile.mkdtemp(prefix="noah-demo-")) / "games.sqlite"
+    report = DemoReport(db=db)
+    _introduce(out, players, seed, db)
+    narrator = Narrator(out, quiet=quiet)
+    with GameStore(db) as store, FerryLights(LightsConfig(pin_factory="mock")) as lights:
+        session = Session(store, lights=lights)
+        camera = PipelineCamera(session, session.deck_id, report)
+        camera.narrate = lambda text: narrator.quiet or narrator.say(_lights(lights.snapshot()),
+                                                                       text)
+        try:
+            session.subscribe(narrator)
+            table = SimulatedTable(session, players, seed=seed, options=options,
+                                   camera=camera, mishaps=True)
+            table.play()
+        finally:
+            camera.close()
+        report.view, report.game_id = session.view, session.view.game_id
+        report.seconds = time.monotonic() - started
+        _conclude(out, session, report)
+    return report
+
+
+def _introduce(out: TextIO, players: Sequence[str], seed: int, db: Path) -> None:
+    names = ", ".join(players[:-1]) + f" and {players[-1]}"
+    print(f"Noah Table Companion — demo (seed {seed})\n"
+          f"{names} play a whole game of Noah at a virtual table. Each card they show is\n"
+          "rendered as a camera frame, read by the vision pipeline and refereed; every accepted\n"
+          f"action is saved in {db} before it counts.\n{LEGEND}\n", file=out, flush=True)
+
+
+def _conclude(out: TextIO, session: Session, report: DemoReport) -> None:
+    from companion.session.history import score_table, summarize
+
+    summary = summarize(session.store, report.game_id, session.deck)
+    print("\nScores (tears per round; fewest wins):", file=out)
+    for line in score_table(summary):
+        print("  " + line, file=out)
+    print(f"\n{report.view.prompt.text}", file=out)
+    latency = statistics.median(report.latencies) * 1000 if report.latencies else 0.0
+    print(f"\nCamera: {report.cards_seen} cards read (median latency {latency:.0f} ms), "
+          f"{report.foreign_codes} foreign code ignored. Record: game {report.game_id} in "
+          f"{report.db}.\nTry: noah-companion history --db {report.db}\n"
+          f"     noah-companion export {report.game_id} --format csv --db {report.db}\n"
+          f"Finished in {report.seconds:.0f} s.", file=out, flush=True)
