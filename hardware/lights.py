@@ -19,7 +19,9 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
+from typing import TypeVar
 
 from gpiozero import PWMLED, RGBLED, Button, Buzzer, Device
 from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinPWMUnsupported
@@ -36,6 +38,7 @@ WHITE: Colour = (1.0, 1.0, 1.0)
 FRAME_SECONDS = 0.02  # 50 frames a second while a light fades; steps wait for their exact edge
 
 Snapshot = tuple[FerryLight, ...]
+DeviceT = TypeVar("DeviceT", bound=Device)
 
 
 class FerryLights:
@@ -76,9 +79,16 @@ class FerryLights:
         self._thread.start()
 
     @classmethod
-    def from_section(cls, section: Mapping[str, str], *, speed: float = 1.0) -> FerryLights:
-        """Lights as the ``[lights]`` config section describes them (validated)."""
-        return cls(LightsConfig.from_section(section), speed=speed)
+    def from_section(cls, section: Mapping[str, str], *, virtual: bool = False) -> FerryLights:
+        """Lights as the ``[lights]`` config section describes them (validated); ``virtual``
+        puts them on virtual pins whatever the section says (the app's ``--simulate``).
+
+        >>> with FerryLights.from_section({"buttons": "yes"}, virtual=True) as lights:
+        ...     lights.config.buttons, lights.config.pin_factory
+        ((5, 6, 13, 19, 26), 'mock')
+        """
+        config = LightsConfig.from_section(section)
+        return cls(replace(config, pin_factory="mock") if virtual else config)
 
     # --- What the referee asks for -------------------------------------------------------------
 
@@ -208,7 +218,8 @@ class FerryLights:
                 device.close()
             raise _explain_device_failure(error) from error
 
-    def _own(self, device: Device) -> Device:
+    def _own(self, device: DeviceT) -> DeviceT:
+        """Remember ``device`` so that :meth:`close` releases it."""
         self._devices.append(device)
         return device
 

@@ -22,6 +22,8 @@ from typing import NamedTuple
 FERRIES = 5
 Colour = tuple[float, float, float]
 RED: Colour = (1.0, 0.0, 0.0)
+ROLES = ("off", "noah", "destination", "noah, destination", "scan", "illegal", "departure",
+         "round end", "game end")  # what FerryLight.pattern can say: others display these
 
 # (level at start, level at end, seconds): a hold when both levels are equal, else a linear fade.
 Segment = tuple[float, float, float]
@@ -31,7 +33,7 @@ class FerryLight(NamedTuple):
     """What one ferry's light shows at one instant (positions 0–4; people read ferry 1–5).
 
     ``colour`` is ``None`` for single-colour LEDs (and, inside patterns, for "the ferry's own
-    colour"); ``pattern`` names the light's role, e.g. ``"noah"`` or ``"destination"``.
+    colour"); ``pattern`` names the light's role, one of :data:`ROLES`.
     """
 
     ferry: int

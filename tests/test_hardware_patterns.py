@@ -171,6 +171,13 @@ calls = st.sampled_from([
 ])
 
 
+def test_every_light_role_is_a_published_role():
+    every = [patterns.noah(0), patterns.destinations(1, [1, 2]), patterns.illegal(3),
+             patterns.departure(2), patterns.round_end(), patterns.game_end(),
+             patterns.scan_prompt(4), DARK]
+    assert {w.name for pattern in every for w in pattern.waves} == set(patterns.ROLES)
+
+
 @given(st.lists(st.tuples(calls, st.floats(0.0, 3.0)), min_size=1, max_size=12))
 def test_newest_call_always_shows_first(sequence):
     """Whatever came before, the frame right after a call is that call's first frame."""
