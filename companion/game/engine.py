@@ -1145,16 +1145,18 @@ class Game:
                 for give in dict.fromkeys((*own, take))]
 
     def _legal_gifts(self, s: _State, opponents: Sequence[int]) -> list[Action]:
-        owed, action = s.gifts_owed, self._action
+        owed, player, action = s.gifts_owed, s.player, self._action
         if s.hands is None:
-            return [action(Give, s.player, tuple(action(Gift, to) for to in recipients))
+            return [action(Give, player, tuple(action(Gift, to) for to in recipients))
                     for recipients in itertools.combinations_with_replacement(opponents, owed)]
-        choices: dict[tuple, None] = {}
-        for cards in dict.fromkeys(itertools.combinations(sorted(s.hands[s.player]), owed)):
-            for recipients in itertools.product(opponents, repeat=owed):
-                choices[tuple(sorted(zip(recipients, cards, strict=True)))] = None
-        return [action(Give, s.player, tuple(action(Gift, to, card) for to, card in pairs))
-                for pairs in choices]
+        gives = []
+        for pairs in _gift_choices(s.hands[player], tuple(opponents), owed):
+            give = self._actions.get(("give", player, pairs))
+            if give is None:
+                gifts = tuple(action(Gift, to, card) for to, card in pairs)
+                give = self._actions[("give", player, pairs)] = Give(player, gifts)
+            gives.append(give)
+        return gives
 
     # ----------------------------------------------------------------- hidden-hand facts
 
@@ -1263,6 +1265,22 @@ def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> i
         if (ref.copy is None or held.copy is None) and (best is None or held.copy is None):
             best = index
     return best
+
+
+def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
+                  owed: int) -> Iterable[tuple[tuple[int, str], ...]]:
+    """Every distinct way to give ``owed`` cards of ``hand`` to ``opponents``, each produced
+    once, as (recipient, card) pairs in card order.
+
+    >>> list(_gift_choices(["cat:F", "cat:F"], (1, 2), 2))
+    [((1, 'cat:F'), (1, 'cat:F')), ((1, 'cat:F'), (2, 'cat:F')), ((2, 'cat:F'), (2, 'cat:F'))]
+    """
+    for cards in dict.fromkeys(itertools.combinations(sorted(hand), owed)):
+        twins = [i for i in range(1, owed) if cards[i] == cards[i - 1]]
+        for recipients in itertools.product(opponents, repeat=owed):
+            # Alike cards: only non-decreasing recipients, so each choice comes once.
+            if all(recipients[i - 1] <= recipients[i] for i in twins):
+                yield tuple(zip(recipients, cards, strict=True))
 
 
 _HANDLERS = {
