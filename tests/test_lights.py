@@ -16,7 +16,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cli import main
 from companion.commands import lights as lights_command
-from hardware import FerryLights, LightsConfig
+from hardware import FerryLights, HardwareError, LightsConfig
 from hardware.config import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -303,3 +303,15 @@ def test_benchmark_reports_every_figure():
     assert figures["blink_error_ms"]["phases"] >= 1
     assert set(figures) == {"call_latency_ms", "blink_error_ms", "cpu_percent_steady",
                             "cpu_percent_blinking", "cpu_percent_fading"}
+
+
+def test_lights_test_command_says_how_to_try_without_hardware(tmp_path, capsys, monkeypatch):
+    def no_gpio(name):
+        raise HardwareError("This user may not open /dev/gpiochip0.", "Join the gpio group.")
+
+    monkeypatch.setattr("hardware.lights.open_pin_factory", no_gpio)
+    config = tmp_path / "companion.ini"
+    config.write_text("[lights]\npin_factory = lgpio\n")
+    assert main(["lights", "test", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "may not open /dev/gpiochip0" in err and "lights test --mock" in err

@@ -55,7 +55,8 @@ def run_test(args: argparse.Namespace) -> int:
     try:
         lights = FerryLights(config, speed=args.speed)
     except HardwareError as error:
-        raise UserError(error.what, error.fix) from error
+        raise UserError(error.what, f"{error.fix} To see the test without hardware: "
+                        "noah-companion lights test --mock.") from error
     forget = release_on_exit(lights)
     try:
         with lights:
