@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -23,7 +24,10 @@ if TYPE_CHECKING:  # hardware pulls in gpiozero: imported only when the command 
 
 COLUMNS = 40
 BLOCKS = " ▁▂▃▄▅▆▇█"
-RGB_STEPS = (("red", (1.0, 0.0, 0.0)), ("green", (0.0, 1.0, 0.0)), ("blue", (0.0, 0.0, 1.0)))
+Colour = tuple[float, float, float]
+WHITE: Colour = (1.0, 1.0, 1.0)
+RGB_STEPS: tuple[tuple[str, Colour], ...] = (
+    ("red", (1.0, 0.0, 0.0)), ("green", (0.0, 1.0, 0.0)), ("blue", (0.0, 0.0, 1.0)))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -137,40 +141,48 @@ class Recorder:
         return (", ".join(roles) or "off"), bar.rstrip()
 
 
+Step = tuple[str, Callable[[], None], float]  # title, what to show, seconds to watch it
+
+
 def walk(lights: FerryLights, out: TextIO, hold: float) -> None:
     """Each LED alone, then every pattern, each followed by a drawing of what the lights did."""
     recorder = Recorder()
     lights.when_changed = recorder
     recorder(lights.snapshot())
-    steps = list(_led_steps(lights, hold)) + _pattern_steps(lights, hold)
-    for number, (title, start_step, seconds) in enumerate(steps, 1):
-        print(f"{number:2}/{len(steps)}  {title}", file=out)
+    led_steps, pattern_steps = _led_steps(lights, hold), _pattern_steps(lights, hold)
+    total = len(led_steps) + len(pattern_steps)
+    _run_steps(led_steps, recorder, out, first=1, total=total)
+    for k in range(5):
+        lights.set_colour(k, WHITE)  # RGB LEDs: the patterns in plain white
+    _run_steps(pattern_steps, recorder, out, first=len(led_steps) + 1, total=total)
+    lights.when_changed = None
+    lights.off()
+
+
+def _run_steps(steps: list[Step], recorder: Recorder, out: TextIO, *, first: int,
+               total: int) -> None:
+    for number, (title, start_step, seconds) in enumerate(steps, first):
+        print(f"{number:2}/{total}  {title}", file=out, flush=True)
         start_step()
         begin = time.monotonic()
         time.sleep(seconds)
         for ferry in range(5):
             role, bar = recorder.timeline(begin, begin + seconds, ferry)
             print(f"       ferry {ferry + 1}  {role:<20} |{bar:<{COLUMNS}}|", file=out)
-    lights.when_changed = None
-    lights.off()
 
 
-Step = tuple[str, Callable[[], None], float]
+def _led_steps(lights: FerryLights, hold: float) -> list[Step]:
+    """Each ferry's LED alone; each colour in turn for RGB LEDs."""
+    if not lights.config.rgb:
+        return [(f"Ferry {k + 1} alone: only the LED at ferry {k + 1} is lit.",
+                 partial(lights.show_noah, k), hold) for k in range(5)]
 
+    def show(k: int, colour: Colour) -> None:
+        lights.set_colour(k, colour)
+        lights.show_noah(k)
 
-def _led_steps(lights: FerryLights, hold: float):
-    for k in range(5):
-        if not lights.config.rgb:
-            yield (f"Ferry {k + 1} alone: only the LED at ferry {k + 1} is lit.",
-                   lambda k=k: lights.show_noah(k), hold)
-            continue
-        for name, colour in RGB_STEPS:
-            def show(k: int = k, colour: tuple[float, float, float] = colour) -> None:
-                lights.set_colour(k, colour)
-                lights.show_noah(k)
-
-            yield f"Ferry {k + 1} alone, {name}.", show, hold / 2
-        lights.set_colour(k, (1.0, 1.0, 1.0))
+    return [(f"Ferry {k + 1} alone, {name}.", partial(show, k, colour), hold / 2)
+            for k in range(5) for name, colour in RGB_STEPS]
 
 
 def _pattern_steps(lights: FerryLights, hold: float) -> list[Step]:
