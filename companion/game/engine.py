@@ -228,7 +228,6 @@ class Game:
         self._species_copies = Counter(card.species for card in cards)
         self._ids = frozenset(card.id for card in cards)
         self._info_cache: dict[str, tuple[str, str | None, int]] = {}
-        self._actions: dict[tuple, Any] = {}
         seats = range(len(self._players))
         self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
 
@@ -1070,7 +1069,7 @@ class Game:
             species, gender, weight = self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
                 if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    plays.append(self._action(Play, player, text, noah))
+                    plays.append(_memo(Play, player, text, noah))
                 continue
             if roommates and species in facts.species:
                 continue
@@ -1082,11 +1081,11 @@ class Game:
             if species == "snail":
                 for side in ("M", "F"):
                     if facts.needed is None or side == facts.needed:
-                        plays.append(self._action(Play, player, text, noah, side))
+                        plays.append(_memo(Play, player, text, noah, side))
             elif facts.needed is None or gender == facts.needed:
-                plays.append(self._action(Play, player, text, noah))
+                plays.append(_memo(Play, player, text, noah))
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    plays.append(self._action(Play, player, text, noah, None, room))
+                    plays.append(_memo(Play, player, text, noah, None, room))
         return plays
 
     def _card_info(self, text: str) -> tuple[str, str | None, int]:
@@ -1106,7 +1105,7 @@ class Game:
         """
         s = self._state
         player = s.player
-        action = self._action
+        action = _memo
         opponents = self._opponents[player] if player is not None else ()
         if s.phase == "play":
             plays: list[Action] = list(self._loadings(s))
@@ -1126,16 +1125,8 @@ class Game:
             return self._legal_gifts(s, opponents)
         return []
 
-    def _action(self, cls: type, *fields: Any) -> Any:
-        """An action, memoised: enumeration meets the same actions again and again."""
-        key = (cls, fields)
-        made = self._actions.get(key)
-        if made is None:
-            made = self._actions[key] = cls(*fields)
-        return made
-
     def _legal_lion_swaps(self, s: _State, opponents: Sequence[int]) -> list[Action]:
-        player, action = s.player, self._action
+        player, action = s.player, _memo
         if s.hands is None:
             return [action(LionSwap, player, seat) for seat in opponents]
         own = s.hands[player]
@@ -1145,18 +1136,12 @@ class Game:
                 for give in dict.fromkeys((*own, take))]
 
     def _legal_gifts(self, s: _State, opponents: Sequence[int]) -> list[Action]:
-        owed, player, action = s.gifts_owed, s.player, self._action
+        owed, player, action = s.gifts_owed, s.player, _memo
         if s.hands is None:
             return [action(Give, player, tuple(action(Gift, to) for to in recipients))
                     for recipients in itertools.combinations_with_replacement(opponents, owed)]
-        gives = []
-        for pairs in _gift_choices(s.hands[player], tuple(opponents), owed):
-            give = self._actions.get(("give", player, pairs))
-            if give is None:
-                gifts = tuple(action(Gift, to, card) for to, card in pairs)
-                give = self._actions[("give", player, pairs)] = Give(player, gifts)
-            gives.append(give)
-        return gives
+        return [Give(player, tuple(action(Gift, to, card) for to, card in pairs))
+                for pairs in _gift_choices(s.hands[player], tuple(opponents), owed)]
 
     # ----------------------------------------------------------------- hidden-hand facts
 
@@ -1265,6 +1250,19 @@ def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> i
         if (ref.copy is None or held.copy is None) and (best is None or held.copy is None):
             best = index
     return best
+
+
+_MEMO: dict[tuple, Any] = {}
+
+
+def _memo(cls: type, *fields: Any) -> Any:
+    """An action, shared: enumeration meets the same few thousand again and again, and frozen
+    dataclasses are slow to build. (A Give is not kept: there are too many.)"""
+    key = (cls, fields)
+    made = _MEMO.get(key)
+    if made is None:
+        made = _MEMO[key] = cls(*fields)
+    return made
 
 
 def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
