@@ -856,7 +856,7 @@ class Game:
         """R7-R10, R39 for a deal; a sentence saying what is wrong, or None."""
         players = len(self._players)
         if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
-            return f"Noah must stand on a ferry 1 to 5, not {a.noah!r}"
+            return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if s.round == 0:
             if not (_is_int(a.starter) and 0 <= a.starter < players):
                 return "round 1 needs its starter, the shortest player (a seat number)"
@@ -986,7 +986,7 @@ class Game:
         if not all(_is_int(seat) and 0 <= seat < players for seat in seats):
             return "round_starter and current_player are seat numbers"
         if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
-            return "Noah stands on a ferry 1 to 5"
+            return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if not (_is_int(a.departed) and 0 <= a.departed <= RESERVE):
             return "a position is a fresh turn in a round: 0 to 3 departures so far"
         if not (isinstance(a.scores, tuple) and len(a.scores) == players
