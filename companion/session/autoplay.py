@@ -52,6 +52,12 @@ class Camera(Protocol):
     def show_foreign(self, text: str) -> None: ...
 
 
+class Buttons(Protocol):
+    """What the table needs from the ferry buttons: press one until the session has it."""
+
+    def press(self, ferry: int) -> None: ...
+
+
 @dataclass(frozen=True)
 class Step:
     """One intent the table made, with the record's length before and after it."""
@@ -72,9 +78,10 @@ class SimulatedTable:
 
     ``camera`` puts cards (or any QR text) in front of the session's camera and returns once the
     session has taken them (the demo renders them and runs the vision pipeline); without one,
-    cards are chosen by touch (:meth:`Session.choose_card`). ``mishaps`` adds round 1's usual
-    accidents: a card shown twice, a foreign QR code, an undo and a redo. ``on_step`` sees
-    every step.
+    cards are chosen by touch (:meth:`Session.choose_card`). ``buttons`` presses the ferry
+    buttons (the demo's are gpiozero mock pins); without them the session is called directly.
+    ``mishaps`` adds round 1's usual accidents: a card held in view, the same card shown again, a
+    foreign QR code, an undo and a redo. ``on_step`` sees every step.
     """
 
     def __init__(
@@ -85,6 +92,7 @@ class SimulatedTable:
         seed: int = 0,
         options: Options | None = None,
         camera: Camera | None = None,
+        buttons: Buttons | None = None,
         mishaps: bool = False,
         on_step: Callable[[Step], None] | None = None,
     ) -> None:
@@ -92,7 +100,7 @@ class SimulatedTable:
         self.players = tuple(players)
         self.options = options or Options(hidden=True)
         self.rng = random.Random(seed)
-        self.camera = camera
+        self.camera, self.buttons = camera, buttons
         self._mishaps = ["held", "twice", "foreign", "undo"] if mishaps else []
         self._last_plain_card: str | None = None
         self.on_step = on_step
@@ -112,7 +120,7 @@ class SimulatedTable:
     def play_round(self) -> None:
         """Deal, set the round up through the session, play every turn, scan the hands."""
         deal = self._deal()
-        self.do("ferry_pressed", deal.noah)
+        self.press(deal.noah)
         for ref in deal.ferries:
             self._show_card(_physical(ref), side=parse_ref(ref).gender)
         if deal.starter is not None:
@@ -156,7 +164,7 @@ class SimulatedTable:
         elif isinstance(action, TakeBack):
             self.do("take_back")
         elif isinstance(action, MoveNoah):
-            self.do("ferry_pressed", action.to)
+            self.press(action.to)
         elif isinstance(action, CrocFlee | LionSwap | GiraffeLook):
             self.do("choose_target", action.target)
         elif isinstance(action, Give):
@@ -212,6 +220,15 @@ class SimulatedTable:
         before = self.session.view.seq
         self.camera.show(refs, hold=HOLD_SECONDS if hold else 0.0)
         self._record(Step("camera", tuple(refs), before, self.session.view.seq, True))
+
+    def press(self, ferry: int) -> None:
+        """A ferry button pressed (or :meth:`Session.ferry_pressed` without buttons)."""
+        if self.buttons is None:
+            self.do("ferry_pressed", ferry)
+            return
+        before = self.session.view.seq
+        self.buttons.press(ferry)
+        self._record(Step("button", (ferry,), before, self.session.view.seq, True))
 
     def show_foreign(self, text: str) -> None:
         """A QR code that is not a card (a menu, a phone): the session must ignore it."""

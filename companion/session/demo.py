@@ -14,6 +14,7 @@ import queue
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -135,6 +136,38 @@ class PipelineCamera:
         self.pipeline.stop()
 
 
+class MockButtons:
+    """The ferry buttons on gpiozero mock pins: a press drives the pin low and high again, and
+    gpiozero's own thread calls the session, as a finger on the real button would."""
+
+    BOUNCE = 0.06  # the lights debounce each button for 50 ms
+
+    def __init__(self, lights: Any) -> None:
+        self.lights = lights
+        self._done = threading.Event()
+        self._last: dict[int, float] = {}
+        forward = lights.when_ferry_pressed  # the session's ferry_pressed
+
+        def pressed(ferry: int) -> None:
+            forward(ferry)
+            self._done.set()
+
+        lights.when_ferry_pressed = pressed
+
+    def press(self, ferry: int) -> None:
+        wait = self._last.get(ferry, 0.0) + self.BOUNCE - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        pin = self.lights.pin_factory.pin(self.lights.config.buttons[ferry])
+        self._done.clear()
+        pin.drive_low()
+        pin.drive_high()
+        self._last[ferry] = time.monotonic()
+        if not self._done.wait(SEEN_TIMEOUT):
+            raise UserError(f"The button of ferry {ferry + 1} did not reach the referee.",
+                            "Run 'noah-companion lights test' to check the buttons.")
+
+
 class Narrator:
     """Prints what happens at the table: each new notice, the prompts worth reading, and the
     ferry lights as five signs at the start of each line."""
@@ -190,7 +223,6 @@ def run_demo(
     out: TextIO = sys.stdout,
 ) -> DemoReport:
     """Play and narrate one whole game; returns its figures."""
-    from hardware.config import LightsConfig
     from hardware.lights import FerryLights
 
     started = time.monotonic()
@@ -198,15 +230,17 @@ def run_demo(
     report = DemoReport(db=db)
     _introduce(out, players, seed, db)
     narrator = Narrator(out, quiet=quiet)
-    with GameStore(db) as store, FerryLights(LightsConfig(pin_factory="mock")) as lights:
+    lights_section = {"buttons": "yes"}  # five ferry buttons, on virtual pins like the LEDs
+    with GameStore(db) as store, FerryLights.from_section(lights_section, virtual=True) as lights:
         session = Session(store, lights=lights)
+        buttons = MockButtons(lights)
         camera = PipelineCamera(session, session.deck_id, report)
         camera.narrate = lambda text: narrator.quiet or narrator.say(_lights(lights.snapshot()),
                                                                        text)
         try:
             session.subscribe(narrator)
             table = SimulatedTable(session, players, seed=seed, options=options,
-                                   camera=camera, mishaps=True)
+                                   camera=camera, buttons=buttons, mishaps=True)
             table.play()
         finally:
             camera.close()
