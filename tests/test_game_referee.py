@@ -452,3 +452,32 @@ def test_r37_r48_hidden_referee_agrees_with_known_hands(seed, options):
         expected = known.state()
         del expected["hands"]
         assert hidden.state() == expected
+
+
+@pytest.mark.parametrize(("seed", "options"), [
+    (31, Options()), (32, Options(frog=True, roommates=True)),
+    (33, Options(crocodile=True, pair_mf=True)),
+])
+def test_enumerated_loadings_agree_with_the_judge(seed, options):
+    """R25, R51: a loading is in legal_actions() exactly when push would accept it."""
+    rng = random.Random(seed)
+    game = Game(["Ana", "Ben", "Chloé", "Dan"], options)
+    while not game.is_over:
+        if game.phase == "round_over":
+            accepted(game, random_start_round(game, rng))
+            continue
+        legal = game.legal_actions()
+        if game.phase == "play":
+            player, noah = game.current_player, game.noah
+            for card in set(game.state()["hands"][player]):
+                sides = ("M", "F") if card == "snail" else (None,)
+                weights = range(1, 6) if card.startswith("frog") else (None,)
+                for side in sides:
+                    for weight in weights:
+                        play = Play(player, card, noah, side, weight)
+                        # a frog of weight 1 is listed without a declaration
+                        listed = Play(player, card, noah, side, None if weight == 1 else weight)
+                        assert game.check(play).accepted == (listed in legal), play
+            assert (TakeBack(player, noah) in legal) == (not game.can_play()
+                                                         and bool(game.state()["ferries"][noah]))
+        accepted(game, rng.choice(legal))
