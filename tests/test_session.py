@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import urllib.parse
 
 import pytest
@@ -211,6 +212,23 @@ def test_lights_follow_the_prompts(session):
         assert lights.pattern == "destinations"
         session.choose_card("cat:F#2")  # out of step: Noah must move first
         assert lights.pattern == "illegal"
+
+
+def test_a_ferry_button_moves_noah_through_the_lights_callback(session):
+    from hardware.lights import FerryLights
+
+    with FerryLights.from_section({"buttons": "yes"}, virtual=True) as lights:
+        session = Session(session.store, lights=lights)
+        start(session)
+        session.choose_card("cat:M#1")
+        pin = lights.pin_factory.pin(lights.config.buttons[4])
+        pin.drive_low()  # gpiozero calls back on its own thread, the session takes its lock
+        pin.drive_high()
+        for _ in range(500):  # up to 5 s on a busy machine
+            if session.view.noah == 4:
+                break
+            time.sleep(0.01)
+        assert session.view.noah == 4 and session.view.prompt.player == 2
 
 
 def test_score_only_game_keeps_the_same_score_track_and_history(store):

@@ -31,6 +31,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.game.deck import HAND_SIZE, Deck, default_deck, format_ref, parse_ref
+from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.session import record
 from companion.session.narrate import (
@@ -97,7 +98,6 @@ class _PendingPlay:
     """A card shown for a turn that still needs an answer (snail side, frog weight)."""
 
     card: str
-    side: str | None = None
 
 
 class Session:
@@ -183,7 +183,7 @@ class Session:
         return self.store.unfinished()
 
     def _unfinished_ids(self) -> tuple[int, ...]:
-        return tuple(record.id for record in self.store.unfinished())
+        return tuple(entry.id for entry in self.store.unfinished())
 
     def new_game(
         self,
@@ -198,7 +198,10 @@ class Session:
         options = _options(options, score_only)
         players = _check_players(players)
         with self._lock:
-            game = record.new_game(players, options, self.deck)
+            try:
+                game = record.new_game(players, options, self.deck)
+            except InputError as error:
+                raise UserError(error.message, "Change the players or the options.") from None
             header = record.header(players, options, self.deck_id)
             game_id = self.store.create_game(header, score_only=options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
@@ -229,18 +232,11 @@ class Session:
     def close_game(self) -> None:
         """Leave the open game; it stays in the record and can be resumed."""
         with self._lock:
-            self._game = None
-            self._game_id = None
-            self._reset_drafts()
-            self._notices = []
-            self._view = SessionView.empty(self._unfinished_ids())
-            if self.lights is not None:
-                self.lights.off()
-                self._lights_shown = ("off",)
-            for listener in list(self._listeners):
-                listener(self._view)
+            self._open(None, {}, None, redo=[], seq=0)
+            self._publish()
 
-    def _open(self, game_id: int, header: dict, game: Any, *, redo: list, seq: int) -> None:
+    def _open(self, game_id: int | None, header: dict, game: Any, *, redo: list,
+              seq: int) -> None:
         self._game, self._game_id, self._header = game, game_id, header
         self._redo, self._seq = redo, seq
         self._round_scores = []
@@ -279,9 +275,11 @@ class Session:
     def camera_status(self, ok: bool, message: str = "") -> None:
         """The camera came back or was lost; manual card entry stays possible either way."""
         with self._lock:
-            self._camera_ok, self._camera_message = ok, message
+            was_ok, self._camera_ok, self._camera_message = self._camera_ok, ok, message
             if not ok:
                 self._notice("problem", f"{message} You can still choose cards by touch.".strip())
+            elif not was_ok:
+                self._notice("info", message or "The camera is back.")
             self._publish()
 
     def foreign_code(self, text: str) -> None:
