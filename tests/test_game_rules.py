@@ -70,7 +70,7 @@ def test_r14_snail_needs_a_declared_side_which_stays_on_that_ferry():
     assert game.legal_noah_moves() == [2, 3]  # a male snail moves Noah like a male (R22)
 
 
-def test_r14_setup_snail_side_counts_for_the_sequence():
+def test_r8_r14_setup_snail_side_counts_for_the_sequence():
     game = table({0: ("snail:F", "cat:F")}, [("bear:M", "lion:F"), ("rhino:M",)])
     rejected(game, Play(0, "bear:M", 0), "gender")
 
@@ -373,7 +373,7 @@ def test_r43_frog_without_declaration_weighs_one():
              Play(0, "cat:F", 0, frog_weight=2), "bad_action")
 
 
-def test_r44_crocodile_tears_lower_the_score_by_two_not_below_zero():
+def test_r4_r44_crocodile_tears_lower_the_score_by_two_not_below_zero():
     options = Options(crocodile=True)
     for before, after in ((5, 3), (1, 0)):
         game = table({}, [("crocodile:M", "lion:F"), ("bear:M",)], scores=(before, 0),
