@@ -178,10 +178,7 @@ class FerryLights:
             self._closed = True
             self._wake.notify_all()
         self._thread.join(timeout=1.0)
-        for device in reversed(self._devices):
-            device.close()
-        if self._owns_factory:
-            self.pin_factory.close()  # made for these lights alone (mock or a named library)
+        self._release()
 
     def __enter__(self) -> FerryLights:
         return self
@@ -214,9 +211,15 @@ class FerryLights:
             self._buzzer = None if config.buzzer is None else self._own(
                 Buzzer(config.buzzer, pin_factory=factory))
         except GPIOZeroError as error:
-            for device in reversed(self._devices):
-                device.close()
+            self._release()
             raise _explain_device_failure(error) from error
+
+    def _release(self) -> None:
+        """Close every device, and the pin factory if it was made for these lights alone."""
+        for device in reversed(self._devices):
+            device.close()
+        if self._owns_factory:
+            self.pin_factory.close()
 
     def _own(self, device: DeviceT) -> DeviceT:
         """Remember ``device`` so that :meth:`close` releases it."""
