@@ -188,6 +188,13 @@ class Game:
 
     ``players`` are the names in seat order (clockwise, 2-5); ``deck`` is the box's composition
     (default: the RULINGS appendix). Raises :class:`InputError` for a setup that cannot be played.
+
+    >>> Game(["Ana", "Ben", "Chloé"])
+    <Game Ana, Ben, Chloé: round 0, round_over>
+    >>> Game(["Ana"])
+    Traceback (most recent call last):
+    ...
+    companion.game.errors.InputError: Noah is played by 2 to 5 players, not 1: change the list ...
     """
 
     def __init__(
@@ -230,6 +237,11 @@ class Game:
         self._info_cache: dict[str, tuple[str, str | None, int]] = {}
         seats = range(len(self._players))
         self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
+
+    def __repr__(self) -> str:
+        s = self._state
+        who = "" if s.player is None else f", {self._players[s.player]} to act"
+        return f"<Game {', '.join(self._players)}: round {s.round}, {s.phase}{who}>"
 
     # ----------------------------------------------------------------- properties
 
