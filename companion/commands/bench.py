@@ -14,11 +14,12 @@ TARGETS = {
     "rules": ("companion.game.bench", "rules engine: loadings and games per second"),
     "vision": ("vision.bench", "decoders and the capture pipeline on real and rendered frames"),
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
+    "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bench", help="measure speed (rules, vision, app)")
+    parser = subparsers.add_parser("bench", help="measure speed (rules, vision, app, lights)")
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
     for name, (module_name, help_text) in TARGETS.items():
         target = targets.add_parser(name, help=help_text)
