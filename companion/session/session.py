@@ -866,13 +866,19 @@ class Session:
 
 
 def _options(options: Options | Mapping[str, Any] | None, score_only: bool) -> Options:
-    if options is None:
-        options = Options(hidden=True)
-    elif not isinstance(options, Options):
-        options = Options.from_dict({"hidden": True, **options})
-    if score_only:
-        options = Options.from_dict({**options.to_dict(), "score_only": True})
-    return options
+    """The game's options: a referee at a table never sees the hands (R48), so ``hidden`` is
+    always on; ``score_only`` from the argument or the options.
+
+    >>> _options({"frog": True}, score_only=False)
+    Options(hidden=True, frog=True, crocodile=False, roommates=False, pair_mf=False, \
+end_rule='rounds', score_only=False)
+    """
+    given = options.to_dict() if isinstance(options, Options) else dict(options or {})
+    try:
+        return Options.from_dict({**given, "hidden": True,
+                                  "score_only": score_only or bool(given.get("score_only"))})
+    except InputError as error:
+        raise UserError(error.message, "Choose the game's options again.") from None
 
 
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
