@@ -336,8 +336,10 @@ class Session:
             return self._setup_card(ref)
         if step == "scan_hand":
             return self._hand_card(ref)
-        if step == "play_card" or step in ("choose_target", "move_noah", "give_cards"):
-            return self._start_play(ref)  # out of step: the engine says what comes first
+        if step == "play_card":
+            return self._start_play(ref)
+        if step in ("choose_target", "move_noah", "give_cards"):
+            return self._submit(self._play_action(ref))  # refused: the engine says what first
         if step == "no_game":
             return self._refuse("No game is open: start or resume one first.", None)
         if step == "enter_tears":
