@@ -30,8 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.game import Options, default_deck
-from companion.session import record
+from companion.game import Options
 from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
@@ -121,12 +120,11 @@ def check_record(db: Path, acknowledged: int, script: dict[str, Any]) -> tuple[i
         games = store.games()
         if not games:
             return 0, None if acknowledged == 0 else "the game vanished"
-        header, lines = games[0].header, store.lines(games[0].id)
-    if not acknowledged <= len(lines) <= acknowledged + 1:
-        return len(lines), f"{acknowledged} lines acknowledged but {len(lines)} stored"
-    game, _ = record.replay(header, lines, default_deck())
-    expected = script["states"].get(str(len(lines)))
-    if lines and _normal(game.state()) != expected:
+        lines = store.lines(games[0].id)
+        if not acknowledged <= len(lines) <= acknowledged + 1:
+            return len(lines), f"{acknowledged} lines acknowledged but {len(lines)} stored"
+        resumed = Session(store).resume(games[0].id).state  # as the app does at start
+    if lines and _normal(resumed) != script["states"].get(str(len(lines))):
         return len(lines), f"the state after {len(lines)} lines differs from the expected one"
     return len(lines), None
 
@@ -142,7 +140,11 @@ def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> Dri
     db = workdir / "game-0.sqlite"
     stored = 0  # lines the record held after the previous life: what a resume shows
     while report.kills < kills:
-        acknowledged, killed, early = _one_life(db, script_path, rng)
+        acknowledged, killed, early, status = _one_life(db, script_path, rng)
+        if not killed and status != 0:
+            report.failures.append(f"life {report.lives + 1}: the program stopped with status "
+                                   f"{status} (see its error above)")
+            break
         acknowledged = stored if acknowledged is None else acknowledged
         report.lives += 1
         report.kills += killed
@@ -160,9 +162,11 @@ def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> Dri
     return report
 
 
-def _one_life(db: Path, script_path: Path, rng: random.Random) -> tuple[int | None, int, int]:
-    """Run a child, kill it at a random moment; returns (last acknowledged record length or
-    None if it acknowledged nothing, killed, killed early)."""
+def _one_life(
+    db: Path, script_path: Path, rng: random.Random
+) -> tuple[int | None, int, int, int]:
+    """Run a child, kill it at a random moment; returns the last record length it acknowledged
+    (None if none), whether it was killed, killed early, and its exit status."""
     child = subprocess.Popen(
         [sys.executable, "-m", "companion.session.crashdrill", "--child", "--db", str(db),
          "--script", str(script_path)],
@@ -182,7 +186,7 @@ def _one_life(db: Path, script_path: Path, rng: random.Random) -> tuple[int | No
     output = ([] if early else [first]) + child.stdout.read().split("\n")
     child.stdout.close()
     numbers = [int(line.split()[-1]) for line in output if line.strip()]
-    return (numbers[-1] if numbers else None), int(killed), int(killed and early)
+    return (numbers[-1] if numbers else None), int(killed), int(killed and early), child.returncode
 
 
 def main(argv: list[str] | None = None) -> int:
