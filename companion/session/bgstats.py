@@ -47,18 +47,13 @@ def play_data(
         "game": {"name": GAME_NAME, "highestWins": False, "noPoints": False,
                  "sourceGameId": "noah"},
         "players": [
-            {
-                "name": name,
-                "score": score,
-                "rank": ranks[score],
-                "winner": seat in winners,
-                "startPlayer": seat == starter,
-                "sourcePlayerId": name,
-            }
+            {"name": name, "score": score, "rank": ranks[score], "winner": seat in winners,
+             "startPlayer": seat == starter}
             for seat, (name, score) in enumerate(zip(players, scores, strict=True))
         ],
-        "comments": comments,
     }
+    if comments:
+        data["comments"] = comments
     if minutes is not None:
         data["durationMin"] = minutes
     return data
@@ -67,7 +62,7 @@ def play_data(
 def play_link(data: dict[str, Any]) -> str:
     """The import link for ``data`` (compact JSON, URL-encoded)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return LINK + urllib.parse.quote(text, safe="")
+    return LINK + urllib.parse.quote(text, safe=":,")  # both are fine in a query: a smaller QR
 
 
 def qr_code(url: str):
@@ -87,13 +82,12 @@ def play_url(game_id: int, players: Sequence[str], state: dict[str, Any], store:
     starter = next(
         (line.get("starter") for line in lines if line.get("starter") is not None), None
     )
-    comments = "Rounds: " + "; ".join(
-        " ".join(str(t) for t in rounds) for rounds in entry.summary.get("round_scores", [])
-    ) if entry.summary.get("round_scores") else ""
+    rounds = entry.summary.get("round_scores") or []
+    comments = "Tears per round: " + " | ".join("-".join(map(str, r)) for r in rounds)
     data = play_data(
         players, state["scores"], winners=state.get("winners") or (), starter=starter,
         game_id=game_id, played_at=started.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
-        minutes=minutes, comments=comments,
+        minutes=minutes, comments=comments if rounds else "",
     )
     return play_link(data)
 
