@@ -155,7 +155,7 @@ def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
     if state.get("fleeing"):
         refs.append(state["fleeing"])
     held = Counter(map(_identity, refs))
-    if held != dealt:
+    if dict.__ne__(held, dealt):  # no zero counts here, so C-speed dict equality is exact
         lost, extra = dealt - held, held - dealt
         raise InvariantError(f"cards not conserved: missing {dict(lost)}, extra {dict(extra)}")
 
@@ -179,14 +179,23 @@ def _check_ferry(position: int, cards: list[str], state: dict[str, Any],
     limit = capacity - 1 if state["phase"] in ("play", "give") else capacity
     if weight > limit:
         raise InvariantError(f"ferry {position + 1} weighs {weight} of {capacity}: {cards}")
+    broken = _broken_rule(tuple(cards), options.roommates)
+    if broken:
+        raise InvariantError(f"ferry {position + 1} {broken}: {cards}")
+
+
+@lru_cache(maxsize=8192)  # a ferry keeps its load over many actions: judge each load once
+def _broken_rule(cards: tuple[str, ...], roommates: bool) -> str | None:
+    """What a ferry's load breaks among the rules that do not depend on weight, if anything."""
     genders = [parse_ref(ref).gender for ref in cards]
     if None in genders:
-        raise InvariantError(f"ferry {position + 1} holds a snail without a side: {cards}")
+        return "holds a snail without a side"
     if len(genders) > 2 and not _gender_sequence_ok(genders):
-        raise InvariantError(f"ferry {position + 1} breaks the gender rule (R13): {cards}")
+        return "breaks the gender rule (R13)"
     species = [parse_ref(ref).species for ref in cards]
-    if options.roommates and len(set(species)) != len(species):
-        raise InvariantError(f"ferry {position + 1} holds roommates (R47): {cards}")
+    if roommates and len(set(species)) != len(species):
+        return "holds roommates (R47)"
+    return None
 
 
 def _gender_sequence_ok(genders: list[str | None]) -> bool:
