@@ -145,7 +145,7 @@ def test_rejected_action_leaves_state_unchanged(seed, seats, options, steps):
             _legal_step(rng, game)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(seed=seeds, seats=players, options=option_sets)
 def test_rejected_action_leaves_hidden_state_unchanged(seed, seats, options):
     """R53 with hidden hands (R48): along a real table's log, random actions thrown in are
