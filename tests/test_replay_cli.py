@@ -91,7 +91,7 @@ def test_malformed_line_is_a_verdict_and_the_replay_goes_on(tmp_path, capsys, ra
     ((DEAL,), "", "Line 1"),
     (({**HEADER, "format": "noah-score-sheet"},), "", "Line 1"),
     (({**HEADER, "version": 2},), "", "version is 2"),
-    (({**HEADER, "players": ["Ana"]},), "", "2 to 5 players"),
+    (({**HEADER, "players": ["Ana"]},), "", "Line 1: Noah is played by 2 to 5 players"),
     ((HEADER, DEAL), '{"type": "play", "player": 1, "card": "ca', "middle of line 3"),
 ])
 def test_unreadable_log_exits_2_naming_the_line(tmp_path, capsys, items, raw, words):

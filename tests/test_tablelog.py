@@ -202,3 +202,9 @@ def test_replay_state_objects_follow_table_log():
                 "winners", "next_round_starter"):
         assert key in state, key
     assert state["hand_counts"] == [8, 8, 8] and state["current_player"] == 1
+
+
+def test_loads_skips_blank_lines():
+    header = Header(("Ana", "Ben"))
+    text = dumps(header, [Note("a"), Undo()]).replace("\n", "\n\n", 1)
+    assert loads(text) == (header, [Note("a"), Undo()])

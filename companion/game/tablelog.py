@@ -29,6 +29,8 @@ from functools import cache
 from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
 from .actions import _LOG_NAMES, ACTION_TYPES, Action, action_from_dict, action_to_dict
+from .deck import Deck
+from .engine import Game
 from .errors import InputError
 from .options import Options
 
@@ -225,6 +227,8 @@ def loads(text: str) -> tuple[Header, list[Entry]]:
     _, header = _header_of(parsed)
     entries = []
     for number, data in parsed:
+        if data is None:
+            continue
         if isinstance(data, InputError):
             raise data
         try:
@@ -235,7 +239,7 @@ def loads(text: str) -> tuple[Header, list[Entry]]:
     return header, entries
 
 
-def game_lines(game: Any) -> Iterator[str]:
+def game_lines(game: Game) -> Iterator[str]:
     """The log of a game's accepted history (no notes, no undos), line by line."""
     yield to_line(Header(tuple(game.players), game.options))
     for action in game.history:
@@ -246,12 +250,12 @@ def game_lines(game: Any) -> Iterator[str]:
 
 
 def _parsed_lines(
-    lines: Iterable[str],
-) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
-    """Each non-blank line's number and object, or the :class:`InputError` that makes it a
-    ``bad_action``. A last line cut short (no newline, unfinished JSON) ends the log with an
-    :class:`InputError` raised, as does a line that is not UTF-8 text."""
-    pending: tuple[int, str] | None = None
+    lines: Iterable[str | bytes],
+) -> Iterator[tuple[int, dict[str, Any] | InputError | None]]:
+    """Each line's number and object (None for a blank line), or the :class:`InputError` that
+    makes it a ``bad_action``. A last line cut short (no newline, unfinished JSON) ends the log
+    with an :class:`InputError` raised, as does a line that is not UTF-8 text."""
+    pending: tuple[int, str | bytes] | None = None
     for number, raw in enumerate(lines, start=1):
         if pending is not None:
             yield _decoded(*pending, is_last=False)
@@ -316,7 +320,7 @@ class LineResult:
     reason: str | None
     message: str
     entry: Header | Entry | None
-    game: Any
+    game: Game
 
     @property
     def verdict(self) -> str:
@@ -332,7 +336,7 @@ class LineResult:
         return data
 
 
-def replay(lines: Iterable[str | bytes], deck: Any = None) -> Iterator[LineResult]:
+def replay(lines: Iterable[str | bytes], deck: Deck | None = None) -> Iterator[LineResult]:
     """Judge a table log line by line, yielding one :class:`LineResult` per non-blank line.
 
     ``lines`` may come straight from a file (text or binary). Malformed lines are rejected as
@@ -344,18 +348,20 @@ def replay(lines: Iterable[str | bytes], deck: Any = None) -> Iterator[LineResul
     >>> [(r.line, r.verdict, r.reason) for r in replay(log)]
     [(1, 'accepted', None), (2, 'rejected', 'round_over'), (3, 'rejected', 'bad_action')]
     """
-    from . import Game, default_deck
-
     parsed = _parsed_lines(lines)
     number, header = _header_of(parsed)
-    game = Game(list(header.players), header.options, deck=deck or default_deck())
+    try:
+        game = Game(header.players, header.options, deck=deck)
+    except InputError as error:  # e.g. one player, or promos the deck cannot deal
+        raise InputError(f"Line {number}: {error.message}", line=number,
+                         field=error.field) from error
     yield LineResult(number, True, None, describe_header(header), header, game)
     for number, data in parsed:
         if data is not None:
             yield _judge(number, data, game)
 
 
-def _judge(number: int, data: dict[str, Any] | InputError, game: Any) -> LineResult:
+def _judge(number: int, data: dict[str, Any] | InputError, game: Game) -> LineResult:
     try:
         if isinstance(data, InputError):
             raise data
@@ -371,7 +377,7 @@ def _judge(number: int, data: dict[str, Any] | InputError, game: Any) -> LineRes
     return LineResult(number, verdict.accepted, verdict.reason, verdict.message, entry, game)
 
 
-def _undo(number: int, undo: Undo, game: Any) -> LineResult:
+def _undo(number: int, undo: Undo, game: Game) -> LineResult:
     available = len(game.history)
     if undo.count > available:
         message = (f"This line is malformed: it undoes {undo.count} action(s) but only "
