@@ -52,7 +52,7 @@ def test_json_mode_prints_one_object_per_line_then_the_final_state(tmp_path, cap
 def test_json_states_give_the_state_after_each_line_unchanged_after_a_rejection(tmp_path,
                                                                                capsys):
     log = write_log(tmp_path, HEADER, DEAL, OUT_OF_TURN, PAIR)
-    main(["replay", log, "--json", "--states"])
+    main(["replay", log, "--states"])  # --states implies --json
     objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert objects[2]["state"] == objects[1]["state"]
     assert objects[3]["state"] == objects[4]

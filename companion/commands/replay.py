@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per line, then the final state (TABLE-LOG.md)")
     parser.add_argument("--states", action="store_true",
-                        help="with --json: add the state after each line")
+                        help="add the state after each line (implies --json)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 if any line is rejected")
     parser.set_defaults(func=run)
@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.game import InputError
     from companion.game.tablelog import replay
 
-    show = _JsonReport(sys.stdout, args.states) if args.json else _TextReport(sys.stdout)
+    json_mode = args.json or args.states
+    show = _JsonReport(sys.stdout, args.states) if json_mode else _TextReport(sys.stdout)
     rejected = 0
     last = None
     try:
