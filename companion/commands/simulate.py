@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--score26", action="store_true",
                         help="play until someone has 26 or more (instead of 3 rounds)")
     parser.add_argument("--write-logs", metavar="DIR", type=Path,
-                        help="write every game as a table log (game-00001.jsonl, ...) in DIR")
+                        help="write every game as a table log (game-00000.jsonl, ...) in DIR")
     parser.add_argument("--table-view", action="store_true",
                         help="with --write-logs: write what a real table records (hidden hands, "
                         "gifts as counts, a hand scan at each round end)")
