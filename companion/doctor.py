@@ -104,6 +104,7 @@ class ServiceState:
     enabled: bool
     active: str  # active, inactive, failed, activating, …
     restarts: int = 0
+    error: str | None = None  # systemctl could not answer (e.g. no D-Bus for this user)
 
     @classmethod
     def parse(cls, text: str) -> ServiceState:
@@ -111,7 +112,7 @@ class ServiceState:
 
         >>> ServiceState.parse("LoadState=loaded\\nUnitFileState=enabled\\nActiveState=failed\\n"
         ...                    "NRestarts=3")
-        ServiceState(installed=True, enabled=True, active='failed', restarts=3)
+        ServiceState(installed=True, enabled=True, active='failed', restarts=3, error=None)
         """
         values = dict(line.partition("=")[::2] for line in text.splitlines() if "=" in line)
         restarts = values.get("NRestarts", "0")
@@ -120,17 +121,21 @@ class ServiceState:
             enabled=values.get("UnitFileState") == "enabled",
             active=values.get("ActiveState", "inactive"),
             restarts=int(restarts) if restarts.isdigit() else 0,
+            error=values.get("Error"),
         )
 
 
 def _systemctl_show(unit: str) -> str | None:
-    """``systemctl show`` of the unit, or None where systemd is not running (containers)."""
+    """``systemctl show`` of the unit (``Error=…`` if systemctl fails), or None where systemd
+    is not running (containers)."""
     if not Path("/run/systemd/system").is_dir() or shutil.which("systemctl") is None:
         return None
     properties = "LoadState,UnitFileState,ActiveState,NRestarts"
     result = subprocess.run(["systemctl", "show", unit, "-p", properties],
                             capture_output=True, text=True, timeout=10, check=False)
-    return result.stdout if result.returncode == 0 else None
+    if result.returncode != 0:
+        return "Error=" + (result.stderr.strip().splitlines() or ["no answer"])[0]
+    return result.stdout
 
 
 @dataclass
@@ -732,6 +737,9 @@ def check_service(machine: Machine) -> Finding:
     if service is None:
         return warn("Service", "systemd is not running here, so the app cannot start at boot.",
                     f"On the Raspberry Pi: sudo deploy/install.sh (see {GUIDE}).")
+    if service.error:
+        return warn("Service", f"systemctl cannot tell ({service.error}).",
+                    "Run the doctor as an administrator: sudo noah-companion doctor")
     if not service.installed:
         return warn("Service", "not installed: the app does not start at boot.",
                     "sudo deploy/install.sh")

@@ -11,7 +11,12 @@
 # service files, enabled at boot), `systemd-analyze verify` and `security` inside the root,
 # `sudo noah-companion --version` and `doctor` through the installed wrapper, and that a second
 # run changes nothing but keeps an edited /etc/default/noah-companion.
-# It cannot check: booting, the screen, touch, camera, GPIO (no Raspberry Pi here).
+# Then, if systemd-nspawn is installed (apt-get install systemd-container), it boots the root with
+# systemd as PID 1 and checks the unit as it really runs: started at boot, restarted after a
+# failure until the start limit, what its sandbox allows and refuses (deploy/probes/sandbox.py),
+# `doctor` inside the sandbox, and a worker thread's death restarting the app
+# (deploy/probes/thread_crash.py).
+# It cannot check: the screen, touch, camera and GPIO (no Raspberry Pi here).
 set -euo pipefail
 
 SCRATCH=${1:-/var/tmp/noah-deploy}
@@ -180,7 +185,7 @@ PYTHON
 second_install() {
     say "Second install (idempotence)"
     local before after
-    echo "SDL_VIDEODRIVER=x11  # a club's own edit" >>"$ROOT/etc/default/noah-companion"
+    printf '# our club edits this\nKCFG_KIVY_LOG_LEVEL=info\n' >>"$ROOT/etc/default/noah-companion"
     before=$(cd "$ROOT" && sha256sum etc/systemd/system/noah-companion.service \
         etc/default/noah-companion usr/local/bin/noah-companion opt/noah-companion/launch.py \
         var/lib/noah-companion/kivy/config.ini)
@@ -200,11 +205,138 @@ second_install() {
         test -f "$ROOT/etc/default/noah-companion.dist"
 }
 
+# ---- the root booted with systemd as PID 1 (systemd-nspawn): the unit as it really runs ----
+
+LEADER=""
+in_boot() { nsenter -t "$LEADER" -a "$@"; }
+service_property() { in_boot systemctl show -p "$1" --value noah-companion.service; }
+SINCE="2000-01-01 00:00:00"  # service_log shows the journal from here on
+service_log() { in_boot journalctl -u noah-companion.service -o cat --no-pager --since "$SINCE"; }
+
+boot_root() {
+    say "Booting the root with systemd-nspawn (systemd as PID 1)"
+    cleanup  # nspawn mounts /proc, /sys and /dev itself
+    MOUNTS=()
+    systemd-nspawn --register=no --keep-unit -q -D "$ROOT" -b --console=pipe \
+        >"$SCRATCH/boot.log" 2>&1 &
+    NSPAWN=$!
+    local tries
+    for tries in $(seq 30); do
+        LEADER=$(pgrep -x systemd -P "$NSPAWN" || true)
+        [ -n "$LEADER" ] && break
+        sleep 1
+    done
+    if [ -z "$LEADER" ]; then
+        fail "the root did not boot (see $SCRATCH/boot.log)"
+        return 1
+    fi
+    timeout 120 nsenter -t "$LEADER" -a systemctl is-system-running --wait >/dev/null || true
+    pass "booted: systemd $(in_boot systemctl --version | sed -n '1s/systemd \([0-9]*\).*/\1/p')" \
+        "is PID 1 in the root (after ${tries} s)"
+}
+
+wait_until_stopped() {
+    local tries state
+    for tries in $(seq 30); do
+        state=$(service_property ActiveState)
+        [ "$state" = inactive ] || [ "$state" = failed ] && return 0
+        sleep 1
+    done
+    return 1
+}
+
+# The service runs COMMAND instead of the app, through a runtime drop-in: same user, sandbox,
+# environment and (unless --once) restart policy.
+run_as_service() {
+    local dropin=/run/systemd/system/noah-companion.service.d restart=""
+    if [ "$1" = --once ]; then
+        restart="Restart=no"
+        shift
+    fi
+    printf '[Service]\nExecStart=\nExecStart=%s\n%s\n' "$*" "$restart" \
+        | in_boot sh -c "mkdir -p $dropin && cat > $dropin/probe.conf"
+    in_boot systemctl daemon-reload
+    in_boot systemctl stop noah-companion.service
+    in_boot systemctl reset-failed noah-companion.service 2>/dev/null || true
+    sleep 1  # the journal's --since counts in seconds
+    SINCE=$(in_boot date '+%Y-%m-%d %H:%M:%S')
+    in_boot systemctl start noah-companion.service
+}
+
+check_booted_service() {
+    say "The app's service at boot"
+    wait_until_stopped || true  # with no screen here the app fails; give systemd its 5 tries
+    local log
+    log=$(service_log)
+    check "the service was started at boot" grep -q "Started noah-companion.service" <<<"$log"
+    echo "      its state: $(service_property ActiveState), $(service_property NRestarts)" \
+        "restart(s); last line: $(grep -v '^ ' <<<"$log" | grep -vE '^(Started|Starting|Stopped)' \
+        | tail -n 1)"
+    if [ "$(service_property ActiveState)" = failed ]; then
+        check "after failing, it was restarted" grep -q "Scheduled restart job" <<<"$log"
+        check "after 5 failures in 5 minutes, systemd gave up" \
+            grep -q "Start request repeated too quickly" <<<"$log"
+    fi
+
+    say "Inside the service's sandbox (deploy/probes/sandbox.py run as the service)"
+    install -D -m 0644 "$SOURCE/deploy/probes/sandbox.py" "$ROOT/usr/local/lib/noah-probes/sandbox.py"
+    install -D -m 0644 "$SOURCE/deploy/probes/thread_crash.py" \
+        "$ROOT/usr/local/lib/noah-probes/thread_crash.py"
+    run_as_service --once /opt/noah-companion/venv/bin/python /usr/local/lib/noah-probes/sandbox.py
+    wait_until_stopped
+    log=$(service_log)
+    sed -n 's/^\(allowed\|refused\|user\|working\|KIVY\)/      &/p' <<<"$log"
+    local expected
+    for expected in "allowed: write in the state directory" \
+        "allowed: write in the working directory" "allowed: write in the cache directory" \
+        "refused: write in /etc" "refused: write in /opt/noah-companion" \
+        "refused: list /home/pi" "refused: open an internet socket" \
+        "allowed: open a netlink socket" "allowed: open a local socket" \
+        "refused: change the process priority"; do
+        check "sandbox: $expected" grep -q "^$expected" <<<"$log"
+    done
+    check "sandbox: the app's user has the groups video, render, input and gpio" \
+        grep -qE "^user: .*groups: .*gpio.*input.*render.*video" <<<"$log"
+
+    say "noah-companion doctor inside the sandbox"
+    run_as_service --once /opt/noah-companion/venv/bin/python /opt/noah-companion/launch.py doctor
+    wait_until_stopped
+    log=$(service_log)
+    grep -E '^(✓|!|✗)' <<<"$log" | sed 's/^/      /'
+    check "doctor in the sandbox: the config file is usable" grep -q "^✓ Config" <<<"$log"
+    check "doctor in the sandbox: the game record is writable" grep -q "^✓ Game record" <<<"$log"
+
+    say "A worker thread that dies (deploy/probes/thread_crash.py run as the service)"
+    run_as_service /opt/noah-companion/venv/bin/python /usr/local/lib/noah-probes/thread_crash.py
+    local tries
+    for tries in $(seq 20); do
+        [ "$(service_property NRestarts)" -ge 1 ] && break
+        sleep 1
+    done
+    log=$(service_log)
+    check "the process ended with status 70" grep -q "status=70" <<<"$log"
+    check "systemd restarted it ($(service_property NRestarts) restart(s) after ${tries} s)" \
+        test "$(service_property NRestarts)" -ge 1
+    in_boot systemctl stop noah-companion.service
+}
+
+shutdown_root() {
+    [ -n "$LEADER" ] || return 0
+    in_boot systemctl poweroff 2>/dev/null || true
+    timeout 60 tail --pid="$NSPAWN" -f /dev/null || kill "$NSPAWN" 2>/dev/null || true
+}
+
 main() {
     [ "$(id -u)" -eq 0 ] || { echo "Run it as root: sudo $0" >&2; exit 1; }
     bootstrap_base
     fresh_root
     first_install && check_unit && check_wrapper && guide_commands && second_install
+    if command -v systemd-nspawn >/dev/null; then
+        boot_root && check_booted_service
+        shutdown_root
+    else
+        echo "Skipped booting the root: systemd-nspawn is missing (apt-get install systemd-container)."
+    fi
     say "Summary: $FAILURES failure(s)"
     [ "$FAILURES" -eq 0 ]
 }

@@ -466,6 +466,13 @@ def test_service_states(tmp_path, state, status, words):
     assert words in finding.found
 
 
+def test_systemctl_that_cannot_answer_is_a_warning(tmp_path):
+    machine = fake_machine(tmp_path, systemctl_show=lambda unit: "Error=Failed to connect to bus")
+    finding = doctor.check_service(machine)
+    assert finding.status is Status.WARN
+    assert finding.found == "systemctl cannot tell (Failed to connect to bus)."
+
+
 def test_no_systemd_is_a_warning(tmp_path):
     finding = doctor.check_service(fake_machine(tmp_path))
     assert finding.status is Status.WARN and "deploy/install.sh" in finding.fix
@@ -474,7 +481,8 @@ def test_no_systemd_is_a_warning(tmp_path):
 def test_service_state_parses_systemctl_show():
     state = ServiceState.parse("LoadState=loaded\nUnitFileState=enabled\nActiveState=active\n"
                                "NRestarts=[not set]\n")
-    assert state == ServiceState(installed=True, enabled=True, active="active", restarts=0)
+    assert state == ServiceState(installed=True, enabled=True, active="active", restarts=0,
+                                 error=None)
 
 
 def test_kivy_rotation_without_touch_rotation_is_flagged():
