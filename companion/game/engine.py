@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .actions import (
@@ -1056,13 +1056,15 @@ class Game:
         With hidden hands: whether some card not yet all visible could be loaded there.
         """
         s = self._state
-        if s.phase != "play":
-            return False
-        return bool(self._loadings(s))
+        return s.phase == "play" and next(self._loadings(s), None) is not None
 
-    def _loadings(self, s: _State) -> list[Play]:
-        """Every legal :class:`Play` for the current player (by distinct card and choice)."""
-        ferry = s.ferries[s.noah]
+    def _loadings(self, s: _State) -> Iterator[Play]:
+        """Every legal :class:`Play` for the current player (by distinct card and choice).
+
+        The golden rules of :meth:`_rule_broken` (R51's order does not matter here: only
+        whether some rule is broken), read from the ferry's facts; a test checks that these
+        are exactly the loadings ``check`` accepts.
+        """
         if s.hands is not None:
             candidates: Iterable[str] = dict.fromkeys(s.hands[s.player])
         else:
@@ -1072,33 +1074,32 @@ class Game:
                 for species, gender in self._copies
                 if visible[species] < self._species_copies[species]
             ]
-        facts = s.facts[s.noah]
+        ferry, facts = s.ferries[s.noah], s.facts[s.noah]
         room = facts.capacity - facts.total
-        roommates = self._options.roommates
+        woodpecker_room = WOODPECKER_CAPACITY - facts.total
+        needed = facts.needed
+        aboard = facts.species if self._options.roommates else frozenset()
         player, noah = s.player, s.noah
-        plays = []
+        known, shared = self._info_cache.get, _SHARED.get
         for text in candidates:
-            species, gender, weight = self._card_info(text)
+            species, gender, weight = known(text) or self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
                 if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    plays.append(_memo(Play, player, text, noah))
+                    yield _shared((Play, player, text, noah))
                 continue
-            if roommates and species in facts.species:
-                continue
-            if species == "woodpecker":
-                if facts.total > WOODPECKER_CAPACITY or weight > WOODPECKER_CAPACITY - facts.total:
-                    continue
-            elif weight > room:
+            if species in aboard or weight > (woodpecker_room if species == "woodpecker"
+                                              else room):
                 continue
             if species == "snail":
                 for side in ("M", "F"):
-                    if facts.needed is None or side == facts.needed:
-                        plays.append(_memo(Play, player, text, noah, side))
-            elif facts.needed is None or gender == facts.needed:
-                plays.append(_memo(Play, player, text, noah))
+                    if needed is None or side == needed:
+                        key = (Play, player, text, noah, side)
+                        yield shared(key) or _shared(key)
+            elif needed is None or gender == needed:
+                key = (Play, player, text, noah)
+                yield shared(key) or _shared(key)
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    plays.append(_memo(Play, player, text, noah, None, room))
-        return plays
+                    yield _shared((Play, player, text, noah, None, room))
 
     def _card_info(self, text: str) -> tuple[str, str | None, int]:
         """(species, gender, weight) of a reference, memoised per game."""
@@ -1116,44 +1117,61 @@ class Game:
         Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
         """
         s = self._state
-        player = s.player
-        action = _memo
-        opponents = self._opponents[player] if player is not None else ()
-        if s.phase == "play":
+        phase = s.phase
+        if phase == "play":
             plays: list[Action] = list(self._loadings(s))
             if s.ferries[s.noah] and (s.hands is None or not plays):
-                plays.append(action(TakeBack, player, s.noah))
+                plays.append(_shared((TakeBack, s.player, s.noah)))
             return plays
-        if s.phase == "croc_flee":
-            return [action(CrocFlee, player, seat) for seat in opponents]
-        if s.phase == "lion_swap":
-            return self._legal_lion_swaps(s, opponents)
-        if s.phase == "move_noah":
-            moves: list[Action] = [action(MoveNoah, player, to) for to in self._noah_choices(s)]
-            if s.giraffe:
-                moves += [action(GiraffeLook, player, seat) for seat in opponents]
-            return moves
-        if s.phase == "give":
-            return self._legal_gifts(s, opponents)
+        if phase == "lion_swap" and s.hands is not None:
+            return self._legal_lion_swaps(s)
+        if phase == "give" and s.hands is not None:
+            return self._legal_gifts(s)
+        if phase in ("croc_flee", "lion_swap", "move_noah", "give"):
+            return list(self._step_choices(s))
         return []
 
-    def _legal_lion_swaps(self, s: _State, opponents: Sequence[int]) -> list[Action]:
-        player, action = s.player, _memo
-        if s.hands is None:
-            return [action(LionSwap, player, seat) for seat in opponents]
-        own = s.hands[player]
-        return [action(LionSwap, player, seat, take, give)
-                for seat in opponents
-                for take in dict.fromkeys(s.hands[seat])
-                for give in dict.fromkeys((*own, take))]
+    def _step_choices(self, s: _State) -> tuple[Action, ...]:
+        """The choices of a step that depend on no hand, shared between games."""
+        key: tuple = (len(self._players), s.phase, s.player)
+        if s.phase == "move_noah":
+            key += (s.loaded.gender, s.noah, s.giraffe)
+        elif s.phase == "give":
+            key += (s.gifts_owed,)
+        choices = _SHARED.get(key)
+        if choices is None:
+            choices = _SHARED[key] = tuple(self._list_step_choices(s))
+        return choices
 
-    def _legal_gifts(self, s: _State, opponents: Sequence[int]) -> list[Action]:
-        owed, player, action = s.gifts_owed, s.player, _memo
-        if s.hands is None:
-            return [action(Give, player, tuple(action(Gift, to) for to in recipients))
-                    for recipients in itertools.combinations_with_replacement(opponents, owed)]
-        return [Give(player, tuple(action(Gift, to, card) for to, card in pairs))
-                for pairs in _gift_choices(s.hands[player], tuple(opponents), owed)]
+    def _list_step_choices(self, s: _State) -> Iterator[Action]:
+        player, opponents = s.player, self._opponents[s.player]
+        if s.phase == "croc_flee":
+            yield from (CrocFlee(player, seat) for seat in opponents)
+        elif s.phase == "lion_swap":
+            yield from (LionSwap(player, seat) for seat in opponents)
+        elif s.phase == "move_noah":
+            yield from (MoveNoah(player, to) for to in self._noah_choices(s))
+            if s.giraffe:
+                yield from (GiraffeLook(player, seat) for seat in opponents)
+        else:
+            for recipients in itertools.combinations_with_replacement(opponents, s.gifts_owed):
+                yield Give(player, tuple(_shared((Gift, to)) for to in recipients))
+
+    def _legal_lion_swaps(self, s: _State) -> list[Action]:
+        """Every (target, card taken, card given back) with known hands (R30)."""
+        player, own, shared = s.player, s.hands[s.player], _SHARED.get
+        swaps = []
+        for seat in self._opponents[player]:
+            for take in dict.fromkeys(s.hands[seat]):
+                for give in dict.fromkeys((*own, take)):
+                    key = (LionSwap, player, seat, take, give)
+                    swaps.append(shared(key) or _shared(key))
+        return swaps
+
+    def _legal_gifts(self, s: _State) -> list[Action]:
+        player = s.player
+        return [Give(player, gifts)
+                for gifts in _gift_choices(s.hands[player], self._opponents[player], s.gifts_owed)]
 
     # ----------------------------------------------------------------- hidden-hand facts
 
@@ -1264,33 +1282,54 @@ def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> i
     return best
 
 
-_MEMO: dict[tuple, Any] = {}
+_SHARED: dict[tuple, Any] = {}
 
 
-def _memo(cls: type, *fields: Any) -> Any:
-    """An action, shared: enumeration meets the same few thousand again and again, and frozen
-    dataclasses are slow to build. (A Give is not kept: there are too many.)"""
-    key = (cls, fields)
-    made = _MEMO.get(key)
+def _shared(key: tuple) -> Any:
+    """The object ``key[0](*key[1:])``, built once and shared between games: enumeration meets
+    the same few thousand actions again and again, and frozen dataclasses are slow to build.
+
+    Hot loops look up ``_SHARED.get(key) or _shared(key)`` themselves, saving a call. Gives with
+    known hands are not kept: there are too many.
+
+    >>> _shared((MoveNoah, 0, 2)) is _shared((MoveNoah, 0, 2))
+    True
+    """
+    made = _SHARED.get(key)
     if made is None:
-        made = _MEMO[key] = cls(*fields)
+        made = _SHARED[key] = key[0](*key[1:])
     return made
 
 
 def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
-                  owed: int) -> Iterable[tuple[tuple[int, str], ...]]:
+                  owed: int) -> Iterator[tuple[Gift, ...]]:
     """Every distinct way to give ``owed`` cards of ``hand`` to ``opponents``, each produced
-    once, as (recipient, card) pairs in card order.
+    once, as gifts in card order.
 
-    >>> list(_gift_choices(["cat:F", "cat:F"], (1, 2), 2))
-    [((1, 'cat:F'), (1, 'cat:F')), ((1, 'cat:F'), (2, 'cat:F')), ((2, 'cat:F'), (2, 'cat:F'))]
+    >>> for gifts in _gift_choices(["cat:F", "cat:F"], (1, 2), 2):
+    ...     print(*gifts)
+    Gift(to=1, card='cat:F') Gift(to=1, card='cat:F')
+    Gift(to=1, card='cat:F') Gift(to=2, card='cat:F')
+    Gift(to=2, card='cat:F') Gift(to=2, card='cat:F')
     """
     for cards in dict.fromkeys(itertools.combinations(sorted(hand), owed)):
-        twins = [i for i in range(1, owed) if cards[i] == cards[i - 1]]
-        for recipients in itertools.product(opponents, repeat=owed):
-            # Alike cards: only non-decreasing recipients, so each choice comes once.
-            if all(recipients[i - 1] <= recipients[i] for i in twins):
-                yield tuple(zip(recipients, cards, strict=True))
+        alike = [(card, len(tuple(run))) for card, run in itertools.groupby(cards)]
+        if len(alike) == owed:  # all different: any opponent for each card
+            yield from itertools.product(*(_gifts_of(card, opponents) for card in cards))
+        else:  # alike cards go to a multiset of opponents, so each choice comes once
+            parts = [itertools.combinations_with_replacement(_gifts_of(card, opponents), count)
+                     for card, count in alike]
+            for chosen in itertools.product(*parts):
+                yield tuple(itertools.chain.from_iterable(chosen))
+
+
+def _gifts_of(card: str, opponents: tuple[int, ...]) -> tuple[Gift, ...]:
+    """``card`` given to each opponent in turn (shared between games)."""
+    key = (Gift, card, opponents)
+    gifts = _SHARED.get(key)
+    if gifts is None:
+        gifts = _SHARED[key] = tuple(_shared((Gift, to, card)) for to in opponents)
+    return gifts
 
 
 _HANDLERS = {
