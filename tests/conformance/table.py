@@ -53,15 +53,20 @@ def replay_lines(lines: Sequence[Line | str], players: Sequence[str] = PLAYERS,
 
 def judge(scenario: Sequence[tuple[Line | str, str | None]], players: Sequence[str] = PLAYERS,
           **options: Any) -> list[dict[str, Any]]:
-    """Replay a scenario, assert each line's verdict and reason, return the states after each."""
-    results = replay_lines([line for line, _ in scenario], players, **options)[1:]
-    for (line, expected), result in zip(scenario, results, strict=True):
+    """Replay a scenario, assert each line's verdict and reason, return the states after each.
+
+    Also asserts R53 on every rejected line: the state is the one before it.
+    """
+    results = replay_lines([line for line, _ in scenario], players, **options)
+    for (line, expected), result, before in zip(scenario, results[1:], results[:-1], strict=True):
         got = result["reason"] if result["verdict"] == "rejected" else OK
         assert got == expected, (
             f"log line {result['line']} {line}: expected {expected or 'accepted'}, "
             f"got {got or 'accepted'} ({result['message']})"
         )
-    return [result["state"] for result in results]
+        if got is not OK:
+            assert result["state"] == before["state"], f"R53: rejected line {result['line']}"
+    return [result["state"] for result in results[1:]]
 
 
 # -- one function per table-log line type --------------------------------------------------------
