@@ -99,9 +99,9 @@ class ChooseFrogWeight(Prompt):
 
 @dataclass(frozen=True)
 class ChooseTarget(Prompt):
-    """An animal's effect needs an opponent: ``action`` is ``"croc_flee"``, ``"lion_swap"`` or
-    ``"giraffe_look"``. Answer: ``choose_target(seat)``; a giraffe look is optional
-    (``optional`` is true) and ``skip()`` declines it."""
+    """An animal's effect needs an opponent: ``action`` is ``"croc_flee"`` (who takes the
+    animal fleeing from the crocodile) or ``"lion_swap"``. Answer: ``choose_target(seat)``.
+    (The giraffe's optional look is offered by :class:`MoveNoah`.)"""
 
     kind: ClassVar[str] = "choose_target"
     action: str = "lion_swap"
@@ -114,7 +114,8 @@ class MoveNoah(Prompt):
     """``player`` moves Noah: ``choices`` are the legal destinations (also on the lights).
     Answer: ``move_noah(ferry)`` or a ferry button. ``giraffe_targets`` is non-empty when a
     giraffe was just loaded and its optional look (R31) is still possible before Noah moves:
-    answer it with ``choose_target(seat)``."""
+    answer it with ``choose_target(seat)`` or decline it with ``skip()`` (moving Noah declines
+    it too)."""
 
     kind: ClassVar[str] = "move_noah"
     choices: tuple[int, ...] = ()
@@ -133,9 +134,10 @@ class GiveCards(Prompt):
 
 @dataclass(frozen=True)
 class ScanHand(Prompt):
-    """Round end: show every card left in ``player``'s hand to the camera, then
-    ``confirm_hand()``. ``expected`` is the hand's size, ``scanned`` what was read so far
-    (``remove_scanned(ref)`` drops a wrong one). An empty hand is confirmed at once."""
+    """Round end: show every card left in ``player``'s hand to the camera (or choose them by
+    touch). ``expected`` is the hand's size, ``scanned`` what was read so far
+    (``remove_scanned(ref)`` drops a wrong one). When a hand is complete the next player's
+    comes; empty hands are skipped; after the last one the round is scored."""
 
     kind: ClassVar[str] = "scan_hand"
     expected: int = 0
