@@ -270,7 +270,7 @@ check_booted_service() {
     log=$(service_log)
     check "the service was started at boot" grep -q "Started noah-companion.service" <<<"$log"
     echo "      its state: $(service_property ActiveState), $(service_property NRestarts)" \
-        "restart(s); last line: $(grep -v '^ ' <<<"$log" | grep -vE '^(Started|Starting|Stopped)' \
+        "restart(s); the app's last line: $(grep -v '^ ' <<<"$log" | grep -vE '^(Started|Starting|Stopped|Failed to start|noah-companion)' \
         | tail -n 1)"
     if [ "$(service_property ActiveState)" = failed ]; then
         check "after failing, it was restarted" grep -q "Scheduled restart job" <<<"$log"
