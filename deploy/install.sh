@@ -159,13 +159,17 @@ install_app() {
     fi
     write_constraints
     # Build from a clean copy so that the project folder gets no root-owned build files.
-    BUILD_DIR=$(mktemp -d)
-    trap 'rm -rf "$BUILD_DIR"' EXIT
-    tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude='*.egg-info' --exclude=build \
-        -cf - . | tar -C "$BUILD_DIR" -xf -
+    local build=/tmp/noah-companion-build  # a dry run shows this stand-in for the copy
+    if [ "$DRY_RUN" -eq 0 ]; then
+        BUILD_DIR=$(mktemp -d)
+        trap 'rm -rf "$BUILD_DIR"' EXIT
+        tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude='*.egg-info' --exclude=build \
+            -cf - . | tar -C "$BUILD_DIR" -xf -
+        build=$BUILD_DIR
+    fi
     say "Installing the app into $venv (a few minutes on the first run)"
     run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --constraint "$PREFIX/constraints.txt" "$BUILD_DIR"
+        --constraint "$PREFIX/constraints.txt" "$build"
 }
 
 # Copy a file only when it changed, and say which.
