@@ -28,6 +28,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -45,6 +46,7 @@ MIN_FREE_BYTES = 50 * 2**20  # below this the record may fail mid-game
 LOW_FREE_BYTES = 500 * 2**20
 SHARPNESS_HINT = 60.0  # variance of the Laplacian below which a frame looks out of focus
 DARKNESS_HINT = 50  # mean grey level below which the table looks too dark
+SETTLE_SECONDS = 1.0  # a camera's automatic exposure needs this long after it starts
 ABS_MT_POSITION_X = 0x35  # the input event code every multi-touch screen reports
 ABS_AXES = 64  # ABS_CNT: how many absolute-axis bits the kernel reports
 
@@ -359,6 +361,7 @@ def _picamera2_frame() -> Camera | None:
     with Picamera2(0) as camera:  # released on exit, or the next start finds it "in use"
         camera.configure(camera.create_still_configuration(main={"size": (1280, 720)}))
         camera.start()
+        time.sleep(SETTLE_SECONDS)  # the first frames are dark while exposure settles
         frame = camera.capture_array()
     return Camera(f"Pi camera {model} (picamera2)", frame[:, :, :3],
                   autofocus_module=model.startswith("imx708"))
@@ -379,7 +382,12 @@ def _opencv_frame(index: int) -> Camera | None:
 
     capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
     try:
-        grabbed, frame = capture.read() if capture.isOpened() else (False, None)
+        if not capture.isOpened():
+            return None
+        deadline = time.monotonic() + SETTLE_SECONDS
+        grabbed, frame = capture.read()
+        while grabbed and time.monotonic() < deadline:  # dark until exposure settles
+            grabbed, frame = capture.read()
     finally:
         capture.release()
     return Camera(f"USB camera /dev/video{index} (OpenCV)", frame) if grabbed else None
