@@ -61,8 +61,9 @@ class FerryFacts(NamedTuple):
             pattern = self.pattern
             needed = self.needed if pattern == "same" else opposite
         capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
-        return FerryFacts(self.total + card.weight, capacity, needed, pattern,
-                          self.species | {card.species}, card, self.count + 1)
+        species = self.species if card.species in self.species else self.species | {card.species}
+        return FerryFacts(self.total + card.weight, capacity, needed, pattern, species, card,
+                          self.count + 1)
 
 
 def ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
