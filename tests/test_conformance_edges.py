@@ -1,0 +1,239 @@
+"""Conformance: rulings meeting each other — corner cases a referee gets wrong first.
+
+Table logs written from ../shared/RULINGS.md, judged through the public replay path.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conformance.table import (
+    OK,
+    deal,
+    flee,
+    give,
+    judge,
+    load,
+    look,
+    move,
+    position,
+    scan,
+    swap,
+    take_back,
+    undo,
+)
+
+OPPONENTS = [["lion:F"], ["kangaroo:F"]]
+
+
+def test_r19_r45_a_crocodile_that_fills_the_ferry_after_the_flight_departs() -> None:
+    """15 left after the parrot flees, + 6 = 21: flight, Noah, departure, 1 gift, then Ben."""
+    hands = [["crocodile:M", "bear:M", "lion:M"], *OPPONENTS]
+    states = judge([
+        (position([["parrot:M", "elephant:M", "kangaroo:M", "cat:M"], [], [], [], []], hands),
+         OK),
+        (load(0, "crocodile:M", 0), OK), (flee(0, 2), OK), (move(0, 3), OK),
+        (give(0, (1, "bear:M")), OK),
+    ], crocodile=True)
+    fled, moved, given = states[2], states[3], states[4]
+    assert (fled["weights"][0], fled["phase"], fled["departed"]) == (21, "move_noah", 0)
+    assert sorted(fled["hands"][2]) == ["kangaroo:F", "parrot:M"]
+    assert (moved["departed"], moved["ferries"][0], moved["gifts_owed"]) == (1, [], 1)
+    assert (given["phase"], given["current_player"]) == ("play", 1)
+
+
+def test_r45_a_woodpecker_that_stays_keeps_the_capacity_at_13() -> None:
+    """cat flees, woodpecker + elephant = 10 remain, + crocodile 6 = 16 > 13."""
+    hands = [["crocodile:M", "bear:M"], *OPPONENTS]
+    judge([(position([["cat:M", "woodpecker:M", "elephant:M"], [], [], [], []], hands), OK),
+           (load(0, "crocodile:M", 0), "weight")], crocodile=True)
+
+
+def test_r23_r28_a_donkey_pair_that_departs() -> None:
+    """Noah stays; the ferry leaves; gifts; Ana plays again on the empty replacement."""
+    hands = [["donkey:M", "lion:M", "giraffe:M", "cat:M"], *OPPONENTS]
+    states = judge([
+        (position([["bear:M", "parrot:F", "cat:M", "donkey:F"], [], [], [], []], hands), OK),
+        (load(0, "donkey:M", 0), OK),
+        (move(0, 2), "must_give_cards"),
+        (give(0, (1, "lion:M")), OK),
+        (load(0, "giraffe:M", 0), OK),
+    ])
+    loaded, given, again = states[1], states[3], states[4]
+    assert (loaded["phase"], loaded["departed"], loaded["noah"]) == ("give", 1, 0)
+    assert (given["phase"], given["current_player"], given["noah"]) == ("play", 0, 0)
+    assert given["extra_turn"] is True and given["ferries"][0] == []
+    assert again["ferries"][0] == ["giraffe:M"]
+
+
+def test_r24_r33_a_donkey_fourth_departure_ends_the_round() -> None:
+    states = judge([
+        (position([["elephant:M", "cat:F", "kangaroo:M"], [], [], [], []],
+                  hand_counts=[6, 2, 2], departed=3), OK),
+        (load(0, "donkey:F", 0), OK),
+        (give(0, 1, 1, 2, 2), OK),
+    ], hidden=True)
+    assert states[1]["ferries"][0] is None and states[1]["gifts_owed"] == 4
+    assert (states[-1]["phase"], states[-1]["hand_counts"]) == ("scan", [1, 4, 4])
+
+
+def test_r21_hidden_hands_owe_only_what_is_held() -> None:
+    states = judge([
+        (position([["elephant:M", "rhino:M"], [], [], [], []], hand_counts=[2, 2, 2],
+                  departed=1), OK),
+        (load(0, "cat:M", 0), OK), (move(0, 2), OK),
+        (give(0, 1, 2), "gift_count"),
+        (give(0, 2), OK),
+    ], hidden=True)
+    assert states[2]["gifts_owed"] == 1
+    assert (states[-1]["phase"], states[-1]["hand_counts"]) == ("scan", [0, 2, 3])
+
+
+def test_r21_known_hands_owe_only_what_is_held() -> None:
+    states = judge([
+        (position([["elephant:M", "rhino:M"], [], [], [], []],
+                  [["cat:M", "lion:M"], *OPPONENTS], departed=2), OK),
+        (load(0, "cat:M", 0), OK), (move(0, 2), OK),
+    ])
+    assert states[-1]["gifts_owed"] == 1
+
+
+def test_r20_r49_the_same_card_cannot_be_given_twice() -> None:
+    hands = [["cat:M", "bear:M", "lion:M"], *OPPONENTS]
+    judge([(position([["elephant:M", "rhino:M"], [], [], [], []], hands, departed=1), OK),
+           (load(0, "cat:M", 0), OK), (move(0, 2), OK),
+           (give(0, (1, "bear:M"), (2, "bear:M")), "card_not_in_hand"),
+           (give(0, (1, "bear:M"), (2, "lion:M")), OK)])
+
+
+def test_r30_the_loaded_lion_cannot_be_given() -> None:
+    hands = [["lion:M", "bear:M"], ["rhino:F"], ["giraffe:F"]]
+    judge([(position([[], [], [], [], []], hands), OK), (load(0, "lion:M", 0), OK),
+           (swap(0, 1, "rhino:F", "lion:M"), "card_not_in_hand"),
+           (swap(0, 1, "rhino:F", "bear:M"), OK)])
+
+
+def test_r14_r25_a_snail_taken_back_loses_its_side() -> None:
+    hands = [["panda:F"], *OPPONENTS]
+    states = judge([(position([["snail:M", "cat:M"], [], [], [], []], hands), OK),
+                    (take_back(0, 0), OK),
+                    (load(0, "snail", 0), "snail_gender_required"),
+                    (load(0, "snail", 0, "F"), OK), (move(0, 1), OK)])
+    assert sorted(states[1]["hands"][0]) == ["cat:M", "panda:F", "snail"]
+    assert states[-1]["noah"] == 1
+
+
+def test_r26_snails_pair_whatever_their_declared_sides() -> None:
+    hands = [["snail", "bear:M"], *OPPONENTS]
+    states = judge([(position([["snail:M"], [], [], [], []], hands), OK),
+                    (load(0, "snail", 0, "F"), OK)])
+    assert states[-1]["extra_turn"] is True
+
+
+def test_r25_r50_after_a_take_back_a_loading_is_awaited() -> None:
+    hands = [["panda:F"], *OPPONENTS]
+    states = judge([(position([["cat:M", "kangaroo:M"], [], [], [], []], hands), OK),
+                    (take_back(1, 0), "not_your_turn"),
+                    (take_back(0, 0), OK),
+                    (give(0, 1), "must_play"),
+                    (undo(), OK)])
+    assert states[-1] == states[0]
+
+
+def test_r34_last_card_on_the_fourth_departure() -> None:
+    states = judge([
+        (position([["elephant:M", "rhino:M"], [], [], [], []], hand_counts=[1, 2, 2],
+                  departed=3), OK),
+        (load(0, "cat:M", 0), OK),
+    ], hidden=True)
+    end = states[-1]
+    assert (end["departed"], end["ferries"][0], end["gifts_owed"]) == (4, None, 0)
+    assert (end["phase"], end["round_over"]) == ("scan", True)
+
+
+def test_r34_last_card_crocodile_on_an_empty_ferry_ends_at_once() -> None:
+    states = judge([(position([[], [], [], [], []], [["crocodile:F"], *OPPONENTS],
+                              scores=(4, 0, 0)), OK),
+                    (load(0, "crocodile:F", 0), OK)], crocodile=True)
+    end = states[-1]
+    assert (end["phase"], end["scores"], end["round_scores"]) == ("round_over", [2, 1, 1],
+                                                                   [0, 1, 1])
+
+
+def test_r34_last_card_frog_that_fills_the_ferry() -> None:
+    states = judge([(position([["elephant:M", "rhino:M"], [], [], [], []],
+                              [["frog:M"], *OPPONENTS]), OK),
+                    (load(0, "frog:M", 0, frog_weight=2), OK)], frog=True)
+    assert (states[-1]["departed"], states[-1]["phase"]) == (1, "round_over")
+
+
+def test_r31_r34_last_card_giraffe_gives_no_look() -> None:
+    judge([(position([[], [], [], [], []], [["giraffe:F"], *OPPONENTS]), OK),
+           (load(0, "giraffe:F", 0), OK), (look(0, 1), "round_over")])
+
+
+def test_r36_tears_of_every_species() -> None:
+    ben = ["woodpecker:F", "parrot:M", "snail", "cat:F", "kangaroo:F", "panda:F", "lion:F",
+           "donkey:F", "bear:F", "giraffe:F", "rhino:F", "elephant:F"]
+    states = judge([(position([["kangaroo:M"], [], [], [], []], [["cat:M"], ben, ["bear:M"]]), OK),
+                    (load(0, "cat:M", 0), OK)])
+    assert states[-1]["round_scores"] == [0, 2 + 2 + 2 + 1 + 1 + 4 + 1 + 1, 0]
+
+
+def test_r37_the_scan_counts_cards_visible_on_the_ferries() -> None:
+    """A giraffe lies on a ferry: a scan showing both giraffes in hands holds 3 of 2."""
+    states = judge([
+        (position([["kangaroo:M"], ["giraffe:M"], [], [], []], hand_counts=[1, 2, 1]), OK),
+        (load(0, "cat:F", 0), OK),
+        (scan([], ["giraffe:M", "giraffe:F"], ["panda:M"]), "scan_mismatch"),
+        (scan([], ["rhino:M", "giraffe:F"], ["panda:M"]), OK),
+    ], hidden=True)
+    assert states[-1]["round_scores"] == [0, 0, 4]
+
+
+def test_r39_r41_shared_victory_in_the_26_variant() -> None:
+    states = judge([(position([["kangaroo:M"], [], [], [], []],
+                              [["cat:F"], ["panda:M"], ["bear:F"]], round=4,
+                              scores=(5, 22, 5)), OK),
+                    (load(0, "cat:F", 0), OK)], end_rule="score26")
+    end = states[-1]
+    assert (end["game_over"], sorted(end["winners"]), end["scores"]) == (True, [0, 2],
+                                                                           [5, 26, 5])
+
+
+def test_r44_r55_undo_gives_the_crocodile_tears_back() -> None:
+    states = judge([(position([[], [], [], [], []], [["crocodile:M", "cat:M"], *OPPONENTS],
+                              scores=(5, 0, 0)), OK),
+                    (load(0, "crocodile:M", 0), OK), (undo(), OK)], crocodile=True)
+    assert states[1]["scores"] == [3, 0, 0] and states[-1] == states[0]
+
+
+@pytest.mark.parametrize(("players", "starter"), [(2, 1), (4, 3), (5, 4)])
+def test_r5_r11_other_table_sizes_wrap_clockwise(players: int, starter: int) -> None:
+    names = ("Ana", "Ben", "Chloé", "Dan", "Eve")[:players]
+    ferries = ["cat:M", "cat:F", "kangaroo:M", "kangaroo:F", "parrot:M"]
+    states = judge([(deal(ferries, hands=None, hand_counts=[8] * players, starter=starter), OK),
+                    (load(starter, "parrot:F", 0), OK), (move(starter, 1), OK)],
+                   players=names, hidden=True)
+    assert states[-1]["current_player"] == 0
+    assert states[-1]["hand_counts"] == [8] * (players - 1) + [7]
+
+
+def test_r5_a_two_player_deal_with_known_hands() -> None:
+    hands = [["woodpecker:M", "parrot:F", "snail", "cat:M", "panda:M", "lion:M", "bear:M",
+              "rhino:M"],
+             ["woodpecker:F", "parrot:M", "snail", "cat:F", "panda:F", "lion:F", "bear:F",
+              "rhino:F"]]
+    states = judge([(deal(hands=hands), OK), (load(0, "cat:M", 0), OK), (move(0, 3), OK),
+                    (load(0, "parrot:F", 3), OK), (move(0, 4), OK)],
+                   players=("Ana", "Ben"))
+    assert states[-1]["current_player"] == 1
+
+
+def test_r48_four_players_use_the_4plus_animals() -> None:
+    """A 4-player game holds 4 pandas: two visible, two more can be loaded; the 5+ not."""
+    players = ("Ana", "Ben", "Chloé", "Dan")
+    ferries = [["panda:M"], ["panda:F"], ["panda:M"], [], []]
+    judge([(position(ferries, hand_counts=[3, 2, 2, 2], scores=(0, 0, 0, 0)), OK),
+           (load(0, "panda:F", 0), OK), (move(0, 1), OK),      # a pair: Ana plays again
+           (load(0, "panda:M", 1), "card_unavailable")], players=players, hidden=True)
