@@ -237,3 +237,38 @@ def test_r48_four_players_use_the_4plus_animals() -> None:
     judge([(position(ferries, hand_counts=[3, 2, 2, 2], scores=(0, 0, 0, 0)), OK),
            (load(0, "panda:F", 0), OK), (move(0, 1), OK),      # a pair: Ana plays again
            (load(0, "panda:M", 1), "card_unavailable")], players=players, hidden=True)
+
+
+def test_r48_r45_a_fled_animal_is_in_a_hand_again_so_it_can_be_loaded() -> None:
+    """Both giraffes visible; the bottom one flees to Ben, who may then load it."""
+    states = judge([
+        (position([["giraffe:M", "cat:M"], ["giraffe:F"], [], [], []], hand_counts=[4, 2, 2]),
+         OK),
+        (load(0, "crocodile:M", 0), OK), (flee(0, 1), OK), (move(0, 2), OK),
+        (load(1, "giraffe:M", 2), OK),
+    ], hidden=True, crocodile=True)
+    assert states[2]["hand_counts"] == [3, 3, 2]
+
+
+@pytest.mark.parametrize("card", ["giraffe:M", "giraffe:M#1"])
+def test_r48_r54_animals_taken_back_are_in_a_hand_again(card: str) -> None:
+    judge([(position([["giraffe:M#1", "cat:M"], [], ["giraffe:F"], [], []],
+                     hand_counts=[4, 2, 2]), OK),
+           (take_back(0, 0), OK), (load(0, card, 0), OK)], hidden=True)
+
+
+def test_r6_a_frog_game_at_five_players_can_be_dealt() -> None:
+    """Frogs replace the snails: 47 - 5 + 3 = 45 animals, exactly a 5-player deal."""
+    players = ("Ana", "Ben", "Chloé", "Dan", "Eve")
+    ferries = ["cat:M", "cat:F", "kangaroo:M", "kangaroo:F", "frog:M"]
+    states = judge([(deal(ferries, hands=None, hand_counts=[8] * 5), OK)], players=players,
+                   hidden=True, frog=True)
+    assert states[0]["weights"][4] == 1
+
+
+def test_notes_after_the_end_of_the_game_are_accepted() -> None:
+    line = position([["kangaroo:M"], [], [], [], []], [["cat:F"], ["lion:F"], ["bear:M"]],
+                    round=3)
+    states = judge([(line, OK), (load(0, "cat:F", 0), OK),
+                    ({"type": "note", "text": "good game"}, OK)])
+    assert states[-1] == states[-2] and states[-1]["game_over"] is True
