@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -148,3 +149,13 @@ def test_replaying_a_played_game_log_reaches_its_end():
     result = run_game(3, seed=9, players=5, options=Options(crocodile=True))
     final = list(replay(f"{line}\n" for line in game_lines(result.game)))[-1].game
     assert final.is_over and final.scores == result.game.scores
+
+
+def test_rules_benchmark_reports_its_figures_with_machine_and_date(capsys):
+    assert main(["bench", "rules", "--quick", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["loading_us_median"] > 0 and figures["games_per_s"] > 0
+    assert figures["replay_lines_per_s"] > 0 and figures["date"].startswith("20")
+    assert {"platform", "cpu", "python"} <= set(figures["machine"])
+    assert main(["bench", "rules", "--quick"]) == 0
+    assert "target ≤ 30 µs" in capsys.readouterr().out
