@@ -26,8 +26,7 @@ from functools import cache, lru_cache
 from itertools import pairwise
 from typing import Any
 
-from .actions import Action, LionSwap, ScanHands, StartRound
-from .actions import Give as GiveAction
+from .actions import Action, Give, LionSwap, ScanHands, StartRound
 from .deal import random_start_round
 from .deck import parse_ref
 from .engine import Game
@@ -47,11 +46,11 @@ class InvariantError(AssertionError):
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """One simulated game: its number, its game (None if it crashed) and what went wrong."""
+    """One simulated game: its number, the game as it ended or stopped, and what went wrong."""
 
     index: int
     seed: int | str
-    game: Game | None
+    game: Game
     actions: int
     failure: str | None = None
 
@@ -241,7 +240,7 @@ def _hidden(action: Action) -> Action:
         return replace(action, hands=None, hand_counts=tuple(map(len, action.hands)))
     if isinstance(action, LionSwap):
         return replace(action, take=None, give=None)
-    if isinstance(action, GiveAction):
+    if isinstance(action, Give):
         return replace(action, gifts=tuple(replace(gift, card=None) for gift in action.gifts))
     return action
 
