@@ -272,3 +272,94 @@ def test_notes_after_the_end_of_the_game_are_accepted() -> None:
     states = judge([(line, OK), (load(0, "cat:F", 0), OK),
                     ({"type": "note", "text": "good game"}, OK)])
     assert states[-1] == states[-2] and states[-1]["game_over"] is True
+
+
+def test_r19_r31_a_giraffe_that_fills_the_ferry_may_look_before_noah_moves() -> None:
+    hands = [["giraffe:M", "cat:M", "bear:M"], ["bear:F"], ["panda:M"]]
+    states = judge([
+        (position([["elephant:M", "kangaroo:M"], [], [], [], []], hands), OK),
+        (load(0, "giraffe:M", 0), OK), (look(0, 2), OK), (move(0, 2), OK),
+        (look(0, 2), "no_giraffe_effect"),
+        (give(0, (1, "cat:M")), OK),
+    ])
+    assert (states[3]["departed"], states[3]["phase"]) == (1, "give")
+    assert states[-1]["current_player"] == 1
+
+
+def test_r19_r32_a_lion_that_fills_the_ferry_swaps_then_noah_then_gifts() -> None:
+    hands = [["lion:M", "cat:M", "bear:M"], ["bear:F"], ["panda:M"]]
+    states = judge([
+        (position([["elephant:M", "kangaroo:M", "kangaroo:M"], [], [], [], []], hands), OK),
+        (load(0, "lion:M", 0), OK),
+        (move(0, 2), "must_lion_swap"),
+        (swap(0, 1, "bear:F", "cat:M"), OK),
+        (give(0, (1, "bear:F")), "must_move_noah"),
+        (move(0, 2), OK),
+        (give(0, (1, "bear:F")), OK),
+    ])
+    assert states[3]["departed"] == 0 and states[5]["departed"] == 1
+    assert sorted(states[-1]["hands"][1]) == ["bear:F", "cat:M"]
+    assert (states[-1]["phase"], states[-1]["current_player"]) == ("play", 1)
+
+
+def test_r34_a_last_card_lion_that_fills_the_ferry() -> None:
+    states = judge([
+        (position([["elephant:M", "kangaroo:M", "kangaroo:M"], [], [], [], []],
+                  [["lion:M"], ["bear:F"], ["panda:M"]]), OK),
+        (load(0, "lion:M", 0), OK),
+        (swap(0, 1, "bear:F", "bear:F"), "round_over"),
+    ])
+    assert (states[1]["departed"], states[1]["phase"]) == (1, "round_over")
+
+
+@pytest.mark.parametrize(("ferry", "hand", "options"), [
+    (["woodpecker:M", "elephant:M"], ["crocodile:M", "bear:M"], {}),   # woodpecker flees: 21
+    (["crocodile:M", "cat:F"], ["crocodile:F", "cat:M"], {"roommates": True}),
+])
+def test_r25_r45_a_crocodile_legal_only_after_the_flight_forbids_the_take_back(
+        ferry, hand, options) -> None:
+    judge([(position([ferry, [], [], [], []], [hand, ["lion:F"], ["kangaroo:F"]]), OK),
+           (take_back(0, 0), "take_back_not_allowed"),
+           (load(0, hand[1], 0), "weight" if not options else "roommates"),
+           (load(0, hand[0], 0), OK)], crocodile=True, **options)
+
+
+def test_r25_only_a_woodpecker_over_13_allows_the_take_back() -> None:
+    judge([(position([["elephant:M", "panda:M"], [], [], [], []],
+                     [["woodpecker:M"], ["lion:F"], ["kangaroo:F"]]), OK),
+           (take_back(0, 0), OK), (load(0, "woodpecker:M", 0), OK)])
+
+
+def test_r25_r24_no_take_back_on_the_replacement_ferry_after_a_donkey() -> None:
+    hands = [["donkey:F", "bear:M", "rhino:M"], ["elephant:F", "parrot:M"], ["lion:M"]]
+    judge([(position([["elephant:M", "cat:F", "kangaroo:M"], [], [], [], []], hands), OK),
+           (load(0, "donkey:F", 0), OK), (give(0, (1, "bear:M")), OK),
+           (take_back(1, 0), "take_back_not_allowed")])
+
+
+def test_r40_hidden_hands_the_game_ends_with_the_last_scan() -> None:
+    states = judge([
+        (position([["kangaroo:M"], [], [], [], []], hand_counts=[1, 1, 1], round=3,
+                  scores=(2, 2, 2)), OK),
+        (load(0, "cat:F", 0), OK),
+        (scan([], ["bear:F"], ["panda:M"]), OK),
+        (undo(), OK),
+        (scan([], ["frog:F"], ["panda:M"]), "scan_mismatch"),   # no frog in this game
+    ], hidden=True)
+    assert (states[1]["phase"], states[1]["game_over"]) == ("scan", False)
+    end = states[2]
+    assert (end["phase"], end["game_over"], sorted(end["winners"])) == ("game_over", True, [0, 1])
+    assert end["scores"] == [2, 2, 6]
+    assert states[3] == states[1]
+
+
+def test_r37_r5_a_scan_cannot_hold_an_animal_left_in_the_box() -> None:
+    """A third panda exists only from 4 players on."""
+    judge([(position([["kangaroo:M"], [], [], [], []], hand_counts=[1, 2, 1]), OK),
+           (load(0, "cat:F", 0), OK),
+           (scan([], ["panda:M", "panda:F"], ["panda:M"]), "scan_mismatch")], hidden=True)
+
+
+def test_r47_two_snails_are_roommates_whatever_their_sides() -> None:
+    judge([(position([["snail:M"], [], [], [], []], [["snail", "cat:M"], *OPPONENTS]), OK),
+           (load(0, "snail", 0, "F"), "roommates")], roommates=True)
