@@ -96,14 +96,23 @@ def test_r49_a_card_not_in_hand_is_refused() -> None:
 ALL_KINDS = {
     "play": load(0, "bear:M", 2), "take_back": take_back(0, 2), "move_noah": move(0, 3),
     "croc_flee": flee(0, 1), "lion_swap": swap(0, 1), "give": give(0, 1),
+    "scan_hands": scan([], ["bear:F"], ["panda:M"]),
+    "start_round": deal(hands=None, hand_counts=[8, 8, 8], starter=None),
 }
 
 
 def _steps(hidden: bool = True) -> dict[str, list]:
-    """Ana reaches each step of a turn (hidden hands, crocodiles in play)."""
+    """Ana reaches each step of a turn, and the ends (hidden hands, crocodiles in play)."""
     ferries = [["cat:F"], [], ["elephant:M", "rhino:M"], [], []]
     base = position(ferries, hand_counts=[5, 3, 3])
+    last = [position([["kangaroo:M"], [], [], [], []], hand_counts=[1, 1, 1]),
+            load(0, "cat:F", 0)]
+    last_of_game = [position([["kangaroo:M"], [], [], [], []], hand_counts=[1, 1, 1], round=3),
+                    load(0, "cat:F", 0), scan([], ["bear:F"], ["panda:M"])]
     return {
+        "scan": last,
+        "round_over": [*last, scan([], ["bear:F"], ["panda:M"])],
+        "game_over": last_of_game,
         "play": [base],
         "move_noah": [base, load(0, "kangaroo:F", 0)],
         "lion_swap": [base, load(0, "lion:F", 0)],
@@ -115,11 +124,11 @@ def _steps(hidden: bool = True) -> dict[str, list]:
 
 EXPECTED_STEP = {"play": "must_play", "move_noah": "must_move_noah",
                  "lion_swap": "must_lion_swap", "croc_flee": "must_choose_flee_target",
-                 "give": "must_give_cards"}
-
-
+                 "give": "must_give_cards", "scan": "must_scan_hands",
+                 "round_over": "round_over", "game_over": "game_over"}
+RIGHT_KINDS = {("play", "take_back"), ("scan", "scan_hands"), ("round_over", "start_round")}
 WRONG_KINDS = [(step, kind) for step in EXPECTED_STEP for kind in ALL_KINDS
-               if kind != step and (step, kind) != ("play", "take_back")]
+               if kind != step and (step, kind) not in RIGHT_KINDS]
 
 
 @pytest.mark.parametrize(("step", "kind"), WRONG_KINDS)
@@ -154,7 +163,7 @@ def test_r50_phases_in_the_state() -> None:
     for step, prefix in _steps().items():
         states = judge([(line, OK) for line in prefix], crocodile=True, **HIDDEN)
         assert states[-1]["phase"] == step
-        assert states[-1]["current_player"] == 0
+        assert states[-1]["current_player"] == (0 if step in ALL_KINDS else None)
     states = judge([(line, OK) for line in _steps()["give"]], crocodile=True, **HIDDEN)
     assert states[-1]["gifts_owed"] == 1
 
