@@ -349,6 +349,19 @@ def test_position_state_keys_and_derived_facts() -> None:
     assert state["game_over"] is False and state["winners"] == []
 
 
+@pytest.mark.xfail(strict=True, reason="engine bug: a position after the game's end "
+                   "(round 4 of 3, or 26+ points in the 26 variant) is accepted")
+@pytest.mark.parametrize(("round", "scores", "options"), [
+    (4, (0, 0, 0), {}),                            # R40: a standard game has 3 rounds
+    (2, (30, 0, 0), {"end_rule": "score26"}),      # R41: 30 points ended the game at round 1
+])
+def test_r40_r41_a_position_after_the_end_of_the_game_is_setup_invalid(round, scores,
+                                                                       options) -> None:
+    line = position([["kangaroo:M"], [], [], [], []], [["cat:F"], ["bear:F"], ["panda:M"]],
+                    round=round, scores=scores)
+    judge([(line, "setup_invalid")], **options)
+
+
 def test_position_with_a_pending_extra_turn() -> None:
     hands = [["cat:F", "bear:M"], ["lion:M"], ["lion:F"]]
     states = judge([(position([[], ["kangaroo:M"], [], [], []], hands, extra_turn=True), OK),
