@@ -31,6 +31,7 @@ import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 from .actions import (
@@ -163,12 +164,18 @@ def _animal(species: str, gender: str | None) -> str:
     return _SYMBOL.get(gender or "", "") + species
 
 
+@cache
 def _hand_form(ref: str) -> str:
     """The reference of a card going back to a hand: a snail loses its side (R14)."""
     parsed = parse_ref(ref)
     if parsed.species != "snail":
         return ref
     return format_ref("snail", None, parsed.copy)
+
+
+def _kind(ref: Ref) -> tuple[str, str]:
+    """(species, printed gender): what the deck counts copies of."""
+    return (ref.species, "H" if ref.species == "snail" else ref.gender)
 
 
 def _identity(ref: Ref) -> tuple[str, str, int | None]:
@@ -910,7 +917,7 @@ class Game:
     def _cards_problem(self, ferries: Iterable[Any], hands: Iterable[tuple[str, ...]],
                        departed: Iterable[str]) -> str | None:
         """Every card exists in this game, no more copies than the deck holds (R5, R6, R54)."""
-        seen: Counter[tuple[str, str]] = Counter()
+        seen: dict[tuple[str, str], int] = {}
         tagged: set[tuple[str, str, int | None]] = set()
         on_ferries = [ref for ferry in ferries for ref in ferry]
         in_hands = [ref for hand in hands for ref in hand]
@@ -922,14 +929,15 @@ class Game:
                     return error.message.rstrip(".")
                 if where == "ferry" and ref.species == "snail" and ref.gender is None:
                     return "the snail on a ferry needs its side up, like snail:F (R8)"
-                identity = _identity(ref)
-                key = identity[:2]
-                if key not in self._copies:
+                key = _kind(ref)
+                copies = self._copies.get(key)
+                if copies is None:
                     return f"there is no {text} in this game{self._why_absent(ref.species)}"
-                seen[key] += 1
-                if seen[key] > self._copies[key]:
-                    return f"this game holds only {self._copies[key]} {format_ref(*key)}"
+                seen[key] = count = seen.get(key, 0) + 1
+                if count > copies:
+                    return f"this game holds only {copies} {format_ref(*key)}"
                 if ref.copy is not None:
+                    identity = _identity(ref)
                     if format_ref(*identity) not in self._ids:
                         return f"there is no {text} in this game"
                     if identity in tagged:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import NamedTuple
 
 POSITIONS = 5  # ferries in play (R3)
@@ -52,18 +53,26 @@ class FerryFacts(NamedTuple):
     def after(self, card: Placed) -> FerryFacts:
         """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
         opposite = "M" if card.gender == "F" else "F"
-        if self.count == 0:
-            needed = pattern = None
-        elif self.count == 1:
+        count = self.count
+        if count >= 2:
+            pattern = self.pattern
+            needed = self.needed if pattern == "same" else opposite
+        elif count == 1:
             same = self.top.gender == card.gender
             pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
         else:
-            pattern = self.pattern
-            needed = self.needed if pattern == "same" else opposite
+            needed = pattern = None
+        species = self.species
+        if card.species not in species:
+            species = species | {card.species}
         capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
-        species = self.species if card.species in self.species else self.species | {card.species}
-        return FerryFacts(self.total + card.weight, capacity, needed, pattern, species, card,
-                          self.count + 1)
+        return _new_facts((self.total + card.weight, capacity, needed, pattern, species, card,
+                           count + 1))
+
+
+#: ``FerryFacts`` from one tuple, skipping NamedTuple's Python-level ``__new__`` (every loading
+#: builds one).
+_new_facts = partial(tuple.__new__, FerryFacts)
 
 
 def ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
