@@ -363,3 +363,21 @@ def test_r37_r5_a_scan_cannot_hold_an_animal_left_in_the_box() -> None:
 def test_r47_two_snails_are_roommates_whatever_their_sides() -> None:
     judge([(position([["snail:M"], [], [], [], []], [["snail", "cat:M"], *OPPONENTS]), OK),
            (load(0, "snail", 0, "F"), "roommates")], roommates=True)
+
+
+def test_r34_r45_a_last_card_crocodile_that_fills_the_ferry_after_the_flight() -> None:
+    """Tears, flight (scored for Chloé), the departure is counted, no gifts, round over."""
+    states = judge([
+        (position([["parrot:M", "elephant:M", "kangaroo:M", "cat:M"], [], [], [], []],
+                  [["crocodile:M"], ["lion:F"], ["kangaroo:F"]], scores=(1, 0, 0)), OK),
+        (load(0, "crocodile:M", 0), OK), (flee(0, 2), OK),
+    ], crocodile=True)
+    end = states[-1]
+    assert (end["phase"], end["departed"], end["gifts_owed"]) == ("round_over", 1, 0)
+    assert end["round_scores"] == [0, 1, 3] and end["scores"] == [0, 1, 3]
+
+
+def test_r51_r54_the_ferry_is_checked_before_the_tagged_copy() -> None:
+    judge([(position([["elephant:M#1", "rhino:M"], [], [], [], []], hand_counts=[3, 3, 3]), OK),
+           (load(0, "elephant:M#1", 2), "wrong_ferry"),
+           (load(0, "elephant:M#1", 0), "card_already_on_table")], hidden=True)
