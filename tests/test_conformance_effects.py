@@ -194,6 +194,7 @@ def test_r31_the_giraffe_look_is_optional_and_before_noah_moves() -> None:
         (look(2, 2), "invalid_target"),
         (look(1, 0), "not_your_turn"),
         (look(2, 0), OK),
+        (look(2, 1), "no_giraffe_effect"),   # one opponent's hand, once
         (move(2, 3), OK),
     ])
     assert states[1]["phase"] == "move_noah"

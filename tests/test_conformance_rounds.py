@@ -231,9 +231,9 @@ def test_r40_rounds_rule_ignores_26() -> None:
 
 
 @pytest.mark.parametrize(("scores", "over"), [((0, 24, 0), False), ((0, 25, 0), True),
-                                              ((0, 30, 0), True), ((0, 0, 21), False)])
+                                              ((0, 0, 25), True), ((0, 0, 21), False)])
 def test_r41_score26_ends_when_someone_has_26_or_more(scores, over) -> None:
-    """After round 3 Ben adds 1 and Chloé 4: 25 goes on, 26 ends, 25 for Chloé goes on."""
+    """After round 3 Ben adds 1 and Chloé 4: 25 goes on, 26 ends, 29 ends, 25 goes on."""
     end = _last_card("cat:F", ["kangaroo:M"], scores=scores, round=3, end_rule="score26")[-1]
     assert end["game_over"] is over
     assert end["phase"] == ("game_over" if over else "round_over")
@@ -253,10 +253,10 @@ def test_r41_score26_has_no_round_limit() -> None:
 
 def test_r42_r44_crocodile_tears_never_go_below_zero_nor_end_the_game() -> None:
     hands = [["crocodile:F", "bear:M"], ["lion:F"], ["panda:M"]]
-    states = judge([(position([[], [], [], [], []], hands, scores=(1, 30, 0)), OK),
+    states = judge([(position([[], [], [], [], []], hands, scores=(1, 25, 0)), OK),
                     (load(0, "crocodile:F", 0), OK), (move(0, 1), OK)],
                    crocodile=True, end_rule="score26")
-    assert states[1]["scores"] == [0, 30, 0]
+    assert states[1]["scores"] == [0, 25, 0]
     assert states[1]["phase"] == "move_noah"   # R46: empty ferry, nobody flees
     assert (states[-1]["game_over"], states[-1]["current_player"]) == (False, 1)
 
