@@ -362,6 +362,21 @@ def test_r40_r41_a_position_after_the_end_of_the_game_is_setup_invalid(round, sc
     judge([(line, "setup_invalid")], **options)
 
 
+def test_position_derived_facts_given_anyway_are_ignored() -> None:
+    line = position([["woodpecker:F", "cat:F"], [], [], [], []], hand_counts=[1, 1, 1])
+    line |= {"weights": [9, 9, 9, 9, 9], "capacities": [21] * 5, "reserve": 1}
+    state = judge([(line, OK)], **HIDDEN)[0]
+    assert (state["weights"][0], state["capacities"][0], state["reserve"]) == (2, 13, 3)
+
+
+def test_messages_name_players_and_number_ferries_from_1() -> None:
+    results = replay_lines([deal(noah=2), load(0, "parrot:F", 0), load(1, "parrot:M", 2)])
+    wrong_ferry, not_your_turn = results[2], results[3]
+    assert wrong_ferry["reason"] == "wrong_ferry" and "ferry 3" in wrong_ferry["message"].lower()
+    assert not_your_turn["reason"] == "not_your_turn"
+    assert "Ana" in not_your_turn["message"] and "Ben" in not_your_turn["message"]
+
+
 def test_position_with_a_pending_extra_turn() -> None:
     hands = [["cat:F", "bear:M"], ["lion:M"], ["lion:F"]]
     states = judge([(position([[], ["kangaroo:M"], [], [], []], hands, extra_turn=True), OK),

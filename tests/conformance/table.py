@@ -64,6 +64,7 @@ def judge(scenario: Sequence[tuple[Line | str, str | None]], players: Sequence[s
             f"log line {result['line']} {line}: expected {expected or 'accepted'}, "
             f"got {got or 'accepted'} ({result['message']})"
         )
+        assert isinstance(result["message"], str) and result["message"].strip()
         if got is not OK:
             assert result["state"] == before["state"], f"R53: rejected line {result['line']}"
     return [result["state"] for result in results[1:]]
