@@ -64,7 +64,7 @@ from .ferry import (
     ferry_facts,
 )
 from .options import Options
-from .scoring import is_game_over, next_starter, winners
+from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
 from .verdict import Event, Verdict
 
 __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
@@ -1022,6 +1022,11 @@ class Game:
         if not (isinstance(a.scores, tuple) and len(a.scores) == players
                 and all(_is_int(score) and score >= 0 for score in a.scores)):
             return f"give {players} scores of 0 or more"
+        if is_game_over(a.round - 1, a.scores, self._options.end_rule):  # R40-R42
+            if self._options.end_rule == "score26":
+                return (f"a score of {SCORE_LIMIT} or more ended the game at the last round's "
+                        "scoring (R41)")
+            return f"a game has {ROUNDS_PER_GAME} rounds, so there is no round {a.round} (R40)"
         if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS
                 and all(isinstance(ferry, tuple) for ferry in a.ferries)):
             return "give the 5 ferries, each a list of cards bottom first"
