@@ -286,6 +286,18 @@ def test_promo_animals_and_variants_play_through(store, options):
     assert view.game_over
 
 
+def test_the_app_session_follows_the_config(tmp_path):
+    from companion.config import Config
+
+    config = Config.from_text(f"[game]\ndeck_id = ZOO7\n[store]\npath = {tmp_path}\n")
+    session = Session.from_config(config)
+    assert session.deck_id == "ZOO7" and session.store.path == tmp_path / "games.sqlite"
+    session.new_game(PLAYERS)
+    session.choose_noah_start(0)
+    assert session.tag_seen("NOAH1/ZOO7/CAF1").accepted
+    session.store.close()
+
+
 def test_bad_player_lists_are_user_errors(session):
     with pytest.raises(UserError, match="2 to 5"):
         session.new_game(["Solo"])

@@ -140,6 +140,17 @@ class Session:
         if lights is not None and hasattr(lights, "when_ferry_pressed"):
             lights.when_ferry_pressed = self.ferry_pressed
 
+    @classmethod
+    def from_config(cls, config: Any = None, *, lights: Any = None) -> Session:
+        """The session the app runs: the record at ``[store] path``, the deck and deck id of
+        ``[game]`` (``config`` defaults to the user's config file)."""
+        from companion.config import load_config
+
+        config = config if config is not None else load_config()
+        store = GameStore(config.store.path)
+        return cls(store, lights=lights, deck=config.game.load_deck(),
+                   deck_id=config.game.deck_id)
+
     # -- publishing ------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
