@@ -444,3 +444,20 @@ def test_scan_hands_example_from_table_log(tmp_path) -> None:
     assert objects[2]["state"]["phase"] == "scan"
     assert objects[-1]["round_scores"] == [0, 0, 4]
     assert objects[-1]["next_round_starter"] == 2
+
+
+def test_a_hand_written_hidden_round_through_the_cli(tmp_path) -> None:
+    """tests/conformance/hidden-round.jsonl: each line's ``expect`` and ``check`` (unknown
+    fields, which the referee ignores) hold the verdict and state keys RULINGS.md gives."""
+    source = Path(__file__).parent / "conformance" / "hidden-round.jsonl"
+    lines = [json.loads(text) for text in source.read_text(encoding="utf-8").splitlines()]
+    run = _cli(tmp_path, lines, "--json", "--states")
+    assert run.returncode == 0, run.stderr
+    objects = [json.loads(text) for text in run.stdout.splitlines()]
+    assert len(objects) == len(lines) + 1
+    for number, (line, got) in enumerate(zip(lines, objects, strict=False), start=1):
+        verdict = got["verdict"] if got["verdict"] == "accepted" else got["reason"]
+        assert (got["line"], verdict) == (number, line["expect"]), (line, got["message"])
+        for key, value in line.get("check", {}).items():
+            assert got["state"][key] == value, (number, key)
+    assert objects[-1] == objects[-2]["state"]
