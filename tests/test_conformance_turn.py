@@ -49,11 +49,16 @@ def test_r6_frog_and_crocodile_at_five_players_is_refused() -> None:
     assert results[1]["reason"] == "setup_invalid"
 
 
-@pytest.mark.parametrize("change", ["noah", "count", "snail", "ferries"])
-def test_r7_to_r9_a_deal_that_cannot_be_is_setup_invalid(change: str) -> None:
-    """R7 Noah on one of 5 ferries; R8 a ferry snail shows its side; R9 8 cards each."""
+@pytest.mark.parametrize("change", ["noah", "count", "snail", "ferries", "starter", "hands"])
+def test_r7_to_r10_a_deal_that_cannot_be_is_setup_invalid(change: str) -> None:
+    """R7 Noah on one of 5 ferries; R8 a ferry snail shows its side; R9 8 cards each; R10 the
+    table names round 1's starter; hidden hands are dealt as counts."""
     line = deal(hands=None, hand_counts=[8, 8, 8])
-    if change == "noah":
+    if change == "starter":
+        del line["starter"]
+    elif change == "hands":
+        line = deal()
+    elif change == "noah":
         line["noah"] = 5
     elif change == "count":
         line["hand_counts"] = [8, 8, 7]
