@@ -6,6 +6,7 @@ thrown in, random undos and notes. Example counts stay small so the suite stays 
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -263,3 +264,36 @@ def test_game_lines_round_trip(seed, seats, options):
     header, entries = loads("".join(f"{line}\n" for line in game_lines(game)))
     assert (header.players, header.options) == (game.players, game.options)
     assert tuple(entries) == game.history
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | st.sampled_from(
+        ["cat:F", "cat:M#2", "snail", "snail:M", "frog:F", "woodpecker:M", "M", "F", "", "x"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(
+        st.sampled_from(["to", "card", "x"]), inner, max_size=3),
+    max_leaves=12,
+)
+LOG_FIELDS = ["player", "card", "ferry", "as", "frog_weight", "to", "target", "take", "give",
+              "gifts", "hands", "hand_counts", "noah", "ferries", "starter", "tears", "round",
+              "round_starter", "current_player", "departed", "scores", "extra_turn",
+              "departed_cards", "count", "text"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(kind=st.sampled_from([*ACTION_TYPES, "note", "undo", "dance"]),
+       fields=st.dictionaries(st.sampled_from(LOG_FIELDS), json_values, max_size=8),
+       seed=seeds, steps=st.integers(0, 60))
+def test_any_json_line_gets_a_verdict_never_a_crash(kind, fields, seed, steps):
+    """Whatever a line holds, replay judges it (``bad_action`` when malformed) and goes on."""
+    game = _game(3, Options())
+    rng = random.Random(seed)
+    for _ in range(steps):
+        _legal_step(rng, game)
+    log = [f"{line}\n" for line in game_lines(game)]
+    log.append(json.dumps({"type": kind, **fields}) + "\n")
+    results = list(replay(log))
+    assert len(results) == len(log)
+    last = results[-1]
+    assert last.message and (last.accepted or last.reason)
+    if not last.accepted:
+        assert last.game.state() == game.state()
