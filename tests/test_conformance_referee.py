@@ -255,8 +255,7 @@ def test_r54_a_tagged_copy_already_on_the_table_is_refused() -> None:
         (load(1, "kangaroo:M#2", 2), "card_already_on_table"),
         (load(1, "kangaroo:M", 2), OK),
     ], **HIDDEN)
-    assert states[3]["ferries"][0] == ["cat:M#1", "kangaroo:M#2"] or \
-        states[3]["ferries"][0] == ["cat:M", "kangaroo:M"]
+    assert [card.split("#")[0] for card in states[3]["ferries"][0]] == ["cat:M", "kangaroo:M"]
 
 
 def test_r54_a_tagged_copy_that_departed_this_round_is_refused() -> None:
@@ -304,7 +303,7 @@ def test_notes_change_nothing_anywhere() -> None:
         (note("Friday game"), OK), (deal(), OK), (note("Ana thinks"), OK),
         (load(0, "parrot:F", 0), OK), (note("mid-turn"), OK), (move(0, 1), OK),
     ])
-    assert states[0]["round"] == 0 or states[0]["phase"] == "round_over"
+    assert states[0] == replay_lines([])[0]["state"]   # a note before the deal: nothing
     assert states[2] == states[1] and states[4] == states[3]
 
 

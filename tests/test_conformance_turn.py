@@ -67,7 +67,7 @@ def test_r7_to_r10_a_deal_that_cannot_be_is_setup_invalid(change: str) -> None:
     else:
         line["ferries"] = line["ferries"][:4]
     states = judge([(line, "setup_invalid")], hidden=True)
-    assert states[0]["round"] == 0 or states[0]["phase"] == "round_over"
+    assert states[0] == replay_lines([], hidden=True)[0]["state"]   # nothing dealt
 
 
 def test_r7_r9_r10_the_deal_sets_up_the_round() -> None:
@@ -235,8 +235,8 @@ def test_r17_r18_r19_woodpecker_on_13_departs_with_noah_move_and_gifts() -> None
     assert moved["capacities"][0] == 21
     assert (moved["departed"], moved["reserve"], moved["noah"]) == (1, 2, 3)
     assert (moved["phase"], moved["gifts_owed"], moved["current_player"]) == ("give", 1, 0)
-    assert given["hands"] == [["rhino:M"], ["lion:F"], ["lion:M", "bear:M"]] or \
-        sorted(given["hands"][2]) == ["bear:M", "lion:M"]
+    assert [sorted(hand) for hand in given["hands"]] == [["rhino:M"], ["lion:F"],
+                                                          ["bear:M", "lion:M"]]
     assert (given["phase"], given["current_player"], given["gifts_owed"]) == ("play", 1, 0)
     assert given["hand_counts"] == [1, 1, 2]
 
