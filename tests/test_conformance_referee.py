@@ -466,3 +466,13 @@ def test_a_hand_written_round_through_the_cli(tmp_path, name: str) -> None:
                 seen = [sorted(hand) for hand in seen]
             assert seen == value, (number, key)
     assert objects[-1] == objects[-2]["state"]
+
+
+def test_known_hands_gifts_and_swaps_name_their_cards() -> None:
+    """TABLE-LOG: ``card``, ``take`` and ``give`` are given with known hands."""
+    hands = [["cat:M", "bear:M", "lion:M"], ["lion:F"], ["panda:F"]]
+    judge([(position([["elephant:M", "rhino:M"], [], [], [], []], hands), OK),
+           (load(0, "cat:M", 0), OK), (move(0, 2), OK),
+           (give(0, 1), "bad_action"), (give(0, (1, "bear:M")), OK)])
+    judge([(position([[], [], [], [], []], hands), OK), (load(0, "lion:M", 0), OK),
+           (swap(0, 1), "bad_action"), (swap(0, 1, "lion:F", "cat:M"), OK)])
