@@ -381,3 +381,13 @@ def test_r51_r54_the_ferry_is_checked_before_the_tagged_copy() -> None:
     judge([(position([["elephant:M#1", "rhino:M"], [], [], [], []], hand_counts=[3, 3, 3]), OK),
            (load(0, "elephant:M#1", 2), "wrong_ferry"),
            (load(0, "elephant:M#1", 0), "card_already_on_table")], hidden=True)
+
+
+@pytest.mark.parametrize(("ferry", "hand", "options", "expected"), [
+    (["elephant:M", "kangaroo:M"], ["woodpecker:M", "panda:F"], {}, "take_back_not_allowed"),
+    (["cat:M", "crocodile:M"], ["crocodile:F", "panda:F"],
+     {"crocodile": True, "roommates": True}, OK),   # after the flight: two crocodiles
+])
+def test_r25_r17_r47_what_counts_as_a_legal_loading(ferry, hand, options, expected) -> None:
+    judge([(position([ferry, [], [], [], []], [hand, ["lion:F"], ["lion:M"]]), OK),
+           (take_back(0, 0), expected)], **options)
