@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.errors import UserError
+from companion.game.tablelog import animal_name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -131,15 +132,15 @@ def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
                 zip(state["ferries"], state["weights"], state["capacities"], strict=True)):
             yield _ferry_row(position, cards, weight, capacity, state["noah"])
     width = max(6, *map(len, players))
-    yield f"{'Player':<{width}}  Cards  Score  Last round"
     hands = state.get("hands")
+    yield f"{'Player':<{width}}  Cards  Score  Last round" + ("  Hand" if hands else "")
     last_round = state.get("round_scores") or [0] * len(players)
     for seat, name in enumerate(players):
         row = (f"{name:<{width}}  {state['hand_counts'][seat]:>5}  {state['scores'][seat]:>5}"
                f"  {last_round[seat]:>10}")
         if hands is not None:
-            row += "  " + ", ".join(_animal(ref) for ref in hands[seat])
-        yield row
+            row += "  " + ", ".join(animal_name(ref) for ref in hands[seat])
+        yield row.rstrip()
     if state.get("winners"):
         names = [players[seat] for seat in state["winners"]]
         yield f"Winner(s): {' and '.join(names)}."
@@ -165,14 +166,6 @@ def _ferry_row(position: int, cards: list[str] | None, weight: int | None,
                capacity: int | None, noah: int) -> str:
     if cards is None:
         return f"  {position + 1}    gone"
-    load = ", ".join(_animal(ref) for ref in cards) or "(empty)"
+    load = ", ".join(animal_name(ref) for ref in cards) or "(empty)"
     here = "   ← Noah" if position == noah else ""
     return f"  {position + 1}    {weight:>2}/{capacity}   {load}{here}"
-
-
-def _animal(ref: str) -> str:
-    """``cat:F#2`` → ``♀ cat``; a snail in hand stays ``snail``."""
-    species, _, rest = ref.partition(":")
-    species = species.partition("#")[0]
-    symbol = {"M": "♂ ", "F": "♀ "}.get(rest[:1], "")
-    return f"{symbol}{species}"

@@ -23,13 +23,13 @@ short, an unreadable file) raises :class:`InputError` with the line number.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cache
 from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
 from .actions import _LOG_NAMES, ACTION_TYPES, Action, action_from_dict, action_to_dict
-from .deck import Deck
+from .deck import Deck, parse_ref
 from .engine import Game
 from .errors import InputError
 from .options import Options
@@ -383,10 +383,59 @@ def _undo(number: int, undo: Undo, game: Game) -> LineResult:
         message = (f"This line is malformed: it undoes {undo.count} action(s) but only "
                    f"{available} can be taken back.")
         return LineResult(number, False, "bad_action", message, undo, game)
-    for _ in range(undo.count):
-        game.pop()
-    return LineResult(number, True, None, f"Took back the last {undo.count} action(s).", undo,
-                      game)
+    undone = [describe_action(game.pop(), game.players) for _ in range(undo.count)]
+    message = f"Took back {undo.count} action(s), last first: {'; '.join(undone)}."
+    return LineResult(number, True, None, message, undo, game)
+
+
+#: What an undone action was, for the table putting cards and tokens back (R55).
+_UNDONE = {
+    "position": "the position set-up",
+    "start_round": "the deal",
+    "play": "{name}'s {card} on ferry {ferry}",
+    "take_back": "{name}'s take-back of ferry {ferry}",
+    "move_noah": "Noah's move to ferry {to}",
+    "croc_flee": "the fleeing animal given to {target}",
+    "lion_swap": "{name}'s lion swap with {target}",
+    "giraffe_look": "{name}'s giraffe look",
+    "give": "{name}'s gifts",
+    "scan_hands": "the hand scan",
+    "score_round": "the round's scores",
+}
+
+
+def describe_action(action: Action, players: Sequence[str]) -> str:
+    """A few words naming an action for people (ferries 1-5, players by name).
+
+    >>> from companion.game.actions import Play, MoveNoah
+    >>> describe_action(Play(1, "snail", 2, as_gender="F"), ["Ana", "Ben"])
+    "Ben's ♀ snail on ferry 3"
+    >>> describe_action(MoveNoah(0, 4), ["Ana", "Ben"])
+    "Noah's move to ferry 5"
+    """
+    def seat(value: Any) -> str:
+        return players[value] if isinstance(value, int) and 0 <= value < len(players) else "?"
+
+    facts = {name: getattr(action, name, None) for name in ("card", "ferry", "to")}
+    card = facts["card"] and animal_name(facts["card"], getattr(action, "as_gender", None))
+    return _UNDONE[action.type].format(
+        name=seat(getattr(action, "player", None)), target=seat(getattr(action, "target", None)),
+        card=card, ferry=(facts["ferry"] or 0) + 1, to=(facts["to"] or 0) + 1)
+
+
+def animal_name(ref: str, side: str | None = None) -> str:
+    """A card reference as people say it: ``cat:F#2`` → ``♀ cat``; a snail shows its ``side``
+    (given, or from the reference) and otherwise stays ``snail``.
+
+    >>> animal_name("cat:F#2"), animal_name("snail#3", side="M"), animal_name("snail")
+    ('♀ cat', '♂ snail', 'snail')
+    """
+    parsed = parse_ref(ref)
+    gender = parsed.gender or side
+    return f"{_SYMBOLS[gender]} {parsed.species}" if gender else parsed.species
+
+
+_SYMBOLS = {"M": "♂", "F": "♀"}
 
 
 def describe_header(header: Header) -> str:
