@@ -1103,7 +1103,8 @@ class Game:
         needed = facts.needed
         aboard = facts.species if self._options.roommates else frozenset()
         player, noah = s.player, s.noah
-        known, shared = self._info_cache.get, _SHARED.get
+        known = self._info_cache.get
+        plays = _table((Play, player, noah))  # plain plays by card
         for text in candidates:
             species, gender, weight = known(text) or self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
@@ -1116,11 +1117,9 @@ class Game:
             if species == "snail":
                 for side in ("M", "F"):
                     if needed is None or side == needed:
-                        key = (Play, player, text, noah, side)
-                        yield shared(key) or _shared(key)
+                        yield _shared((Play, player, text, noah, side))
             elif needed is None or gender == needed:
-                key = (Play, player, text, noah)
-                yield shared(key) or _shared(key)
+                yield plays.get(text) or _keep(plays, text, Play(player, text, noah))
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
                     yield _shared((Play, player, text, noah, None, room))
 
@@ -1182,16 +1181,21 @@ class Game:
 
     def _legal_lion_swaps(self, s: _State) -> list[Action]:
         """Every (target, card taken, card given back) with known hands (R30)."""
-        player, own, shared = s.player, s.hands[s.player], _SHARED.get
+        player, own = s.player, s.hands[s.player]
         swaps = []
         for seat in self._opponents[player]:
+            by_take = _table((LionSwap, player, seat))  # the swaps by card taken, card given
             for take in dict.fromkeys(s.hands[seat]):
+                by_give = by_take.get(take)
+                if by_give is None:
+                    by_give = by_take[take] = {}
                 for give in dict.fromkeys((*own, take)):
-                    key = (LionSwap, player, seat, take, give)
-                    swaps.append(shared(key) or _shared(key))
+                    swaps.append(by_give.get(give)
+                                 or _keep(by_give, give, LionSwap(player, seat, take, give)))
         return swaps
 
     def _legal_gifts(self, s: _State) -> list[Action]:
+        """Every distinct choice of cards and recipients with known hands (R20): up to 1,215."""
         player = s.player
         return [Give(player, gifts)
                 for gifts in _gift_choices(s.hands[player], self._opponents[player], s.gifts_owed)]
@@ -1306,6 +1310,7 @@ def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> i
 
 
 _SHARED: dict[tuple, Any] = {}
+_TABLES: dict[tuple, dict[Any, Any]] = {}
 
 
 def _shared(key: tuple) -> Any:
@@ -1322,6 +1327,25 @@ def _shared(key: tuple) -> Any:
     if made is None:
         made = _SHARED[key] = key[0](*key[1:])
     return made
+
+
+def _table(key: tuple) -> dict[Any, Any]:
+    """A lookup table of shared actions (one seat's plain loadings on one ferry, its lion swaps
+    with one target...): a string key is cheaper to look up than a whole action's fields.
+
+    >>> _table((MoveNoah, 0)) is _table((MoveNoah, 0))
+    True
+    """
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = {}
+    return table
+
+
+def _keep(table: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Store ``value`` in ``table`` and return it (for ``table.get(key) or _keep(...)``)."""
+    table[key] = value
+    return value
 
 
 def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
@@ -1348,7 +1372,7 @@ def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
 
 def _gifts_of(card: str, opponents: tuple[int, ...]) -> tuple[Gift, ...]:
     """``card`` given to each opponent in turn (shared between games)."""
-    key = (Gift, card, opponents)
+    key = ("gifts of", card, opponents)
     gifts = _SHARED.get(key)
     if gifts is None:
         gifts = _SHARED[key] = tuple(_shared((Gift, to, card)) for to in opponents)
