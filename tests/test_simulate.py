@@ -113,6 +113,9 @@ def _other_card(ref: str) -> str:
     (lambda s: s["hands"][2].__setitem__(0, _other_card(s["hands"][2][0])), "not conserved"),
     (lambda s: s.update(current_player=7), "awaits seat 7"),
     (lambda s: s.update(departed=5), "5 departures"),
+    (lambda s: s["ferries"].__setitem__(s["noah"], None), "Noah is at"),
+    (lambda s: (s["hand_counts"].__setitem__(s["current_player"], 0),
+                s["hands"].__setitem__(s["current_player"], [])), "holds none"),
 ])
 def test_invariants_catch_a_broken_table(monkeypatch, change, words):
     game = _mid_round_game()

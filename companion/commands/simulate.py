@@ -183,7 +183,7 @@ class _Tally:
         self.shared += len(result["winners"]) > 1
 
     def summary(self, args: argparse.Namespace, options: Any, elapsed: float, jobs: int) -> str:
-        chosen = [name for name in ("frog", "crocodile", "roommates", "pair_mf")
+        chosen = [name.replace("_", "-") for name in ("frog", "crocodile", "roommates", "pair_mf")
                   if getattr(options, name)] + (["score26"] if args.score26 else [])
         lines = [f"Simulated {self.games} game(s) of {args.players} players (seed {args.seed}, "
                  f"options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s with {jobs} "

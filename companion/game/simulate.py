@@ -143,6 +143,18 @@ def _check_counts(state: dict[str, Any], players: int) -> None:
         raise InvariantError(f"phase {state['phase']} awaits seat {player!r}")
     if not 0 <= state["departed"] <= 4 or state["gifts_owed"] > state["departed"]:
         raise InvariantError(f"{state['departed']} departures, {state['gifts_owed']} gifts owed")
+    if state["phase"] == "play":
+        _check_turn(state, player)
+
+
+def _check_turn(state: dict[str, Any], player: int) -> None:
+    """A loading is awaited on a ferry that is there, from a player who holds cards (R33)."""
+    noah = state["noah"]
+    if not (isinstance(noah, int) and 0 <= noah < 5) or state["ferries"][noah] is None:
+        raise InvariantError(f"a loading is awaited but Noah is at {noah!r}: {state['ferries']}")
+    if state["hand_counts"][player] == 0:
+        raise InvariantError(f"seat {player} must load a card but holds none (the round should "
+                             "have ended, R33)")
 
 
 def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
