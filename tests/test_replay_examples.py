@@ -56,3 +56,10 @@ def test_the_three_player_example_is_what_a_real_table_records():
     assert all("hands" not in o for o in objects if o.get("type") == "start_round")
     assert all("card" not in gift for o in objects if o.get("type") == "give"
                for gift in o["gifts"])
+
+
+def test_the_log_shown_in_the_documentation_replays_clean():
+    text = (EXAMPLES_DIR.parent / "docs" / "table-log.md").read_text(encoding="utf-8")
+    block = text.split("```jsonl\n", 1)[1].split("```", 1)[0]
+    results = list(replay(block.splitlines(keepends=True)))
+    assert len(results) == 7 and all(result.accepted for result in results)
