@@ -1079,9 +1079,9 @@ class Game:
         With hidden hands: whether some card not yet all visible could be loaded there.
         """
         s = self._state
-        return s.phase == "play" and next(self._loadings(s), None) is not None
+        return s.phase == "play" and bool(self._loadings(s))
 
-    def _loadings(self, s: _State) -> Iterator[Play]:
+    def _loadings(self, s: _State) -> list[Play]:
         """Every legal :class:`Play` for the current player (by distinct card and choice).
 
         The golden rules of :meth:`_rule_broken` (R51's order does not matter here: only
@@ -1104,12 +1104,13 @@ class Game:
         aboard = facts.species if self._options.roommates else frozenset()
         player, noah = s.player, s.noah
         known = self._info_cache.get
-        plays = _table((Play, player, noah))  # plain plays by card
+        plain = _table((Play, player, noah))  # plain plays by card
+        plays = []
         for text in candidates:
             species, gender, weight = known(text) or self._card_info(text)
             if species == "crocodile" and ferry:  # R45, R46: judged after the flight
                 if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    yield _shared((Play, player, text, noah))
+                    plays.append(_shared((Play, player, text, noah)))
                 continue
             if species in aboard or weight > (woodpecker_room if species == "woodpecker"
                                               else room):
@@ -1117,11 +1118,12 @@ class Game:
             if species == "snail":
                 for side in ("M", "F"):
                     if needed is None or side == needed:
-                        yield _shared((Play, player, text, noah, side))
+                        plays.append(_shared((Play, player, text, noah, side)))
             elif needed is None or gender == needed:
-                yield plays.get(text) or _keep(plays, text, Play(player, text, noah))
+                plays.append(plain.get(text) or _keep(plain, text, Play(player, text, noah)))
                 if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    yield _shared((Play, player, text, noah, None, room))
+                    plays.append(_shared((Play, player, text, noah, None, room)))
+        return plays
 
     def _card_info(self, text: str) -> tuple[str, str | None, int]:
         """(species, gender, weight) of a reference, memoised per game."""
@@ -1141,7 +1143,7 @@ class Game:
         s = self._state
         phase = s.phase
         if phase == "play":
-            plays: list[Action] = list(self._loadings(s))
+            plays: list[Action] = self._loadings(s)
             if s.ferries[s.noah] and (s.hands is None or not plays):
                 plays.append(_shared((TakeBack, s.player, s.noah)))
             return plays
