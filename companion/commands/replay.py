@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.errors import UserError
-from companion.game.tablelog import animal_name
+from companion.game import Game
+from companion.game.tablelog import LineResult, animal_name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -77,10 +78,10 @@ class _JsonReport:
     def __init__(self, out: TextIO, states: bool) -> None:
         self.out, self.states = out, states
 
-    def line(self, result: Any) -> None:
+    def line(self, result: LineResult) -> None:
         self._print(result.to_dict(state=self.states))
 
-    def end(self, game: Any, lines: int, rejected: int) -> None:
+    def end(self, game: Game, lines: int, rejected: int) -> None:
         self._print(game.state())
 
     def _print(self, data: dict[str, Any]) -> None:
@@ -93,12 +94,12 @@ class _TextReport:
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
-    def line(self, result: Any) -> None:
+    def line(self, result: LineResult) -> None:
         mark = "✓" if result.accepted else "✗"
         reason = f"[{result.reason}] " if result.reason else ""
         print(f"{result.line:>5} {mark} {reason}{result.message}", file=self.out)
 
-    def end(self, game: Any, lines: int, rejected: int) -> None:
+    def end(self, game: Game, lines: int, rejected: int) -> None:
         print(file=self.out)
         for text in final_table(game.players, game.state()):
             print(text, file=self.out)
@@ -131,19 +132,26 @@ def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
         for position, (cards, weight, capacity) in enumerate(
                 zip(state["ferries"], state["weights"], state["capacities"], strict=True)):
             yield _ferry_row(position, cards, weight, capacity, state["noah"])
-    width = max(6, *map(len, players))
-    hands = state.get("hands")
-    yield f"{'Player':<{width}}  Cards  Score  Last round" + ("  Hand" if hands else "")
-    last_round = state.get("round_scores") or [0] * len(players)
-    for seat, name in enumerate(players):
-        row = (f"{name:<{width}}  {state['hand_counts'][seat]:>5}  {state['scores'][seat]:>5}"
-               f"  {last_round[seat]:>10}")
-        if hands is not None:
-            row += "  " + ", ".join(animal_name(ref) for ref in hands[seat])
-        yield row.rstrip()
+    yield from _player_rows(players, state)
     if state.get("winners"):
         names = [players[seat] for seat in state["winners"]]
         yield f"Winner(s): {' and '.join(names)}."
+
+
+def _player_rows(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
+    """Name, cards held (once cards are dealt), score, last round's tears, hand (if known)."""
+    width = max(6, *map(len, players))
+    dealt = state.get("noah") is not None  # never in a score-only game
+    hands = state.get("hands")
+    yield (f"{'Player':<{width}}" + ("  Cards" if dealt else "") + "  Score  Last round"
+           + ("  Hand" if hands else ""))
+    last_round = state.get("round_scores") or [0] * len(players)
+    for seat, name in enumerate(players):
+        cards = f"  {state['hand_counts'][seat]:>5}" if dealt else ""
+        row = f"{name:<{width}}{cards}  {state['scores'][seat]:>5}  {last_round[seat]:>10}"
+        if hands is not None:
+            row += "  " + ", ".join(animal_name(ref) for ref in hands[seat])
+        yield row.rstrip()
 
 
 def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
