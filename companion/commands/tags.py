@@ -155,6 +155,7 @@ def _remind_deck_id(deck_id: str) -> None:
 def check_stickers(args: argparse.Namespace) -> int:
     from companion.tags.check import DeckCheck
     from companion.tags.tagged_deck import configured_tagged_deck
+    from vision.errors import VisionError
 
     tagged = configured_tagged_deck(args.deck, args.deck_id)
     check = DeckCheck(tagged, _selected_cards(tagged, args.only))
@@ -164,7 +165,7 @@ def check_stickers(args: argparse.Namespace) -> int:
     try:
         for text, where in presentations:
             print(check.saw(text, where), flush=True)
-    except _vision_errors() as error:
+    except VisionError as error:  # e.g. zbar's library is missing
         raise UserError(error.what, error.fix) from None
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
@@ -172,12 +173,6 @@ def check_stickers(args: argparse.Namespace) -> int:
     print()
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
-
-
-def _vision_errors() -> tuple[type[Exception], ...]:
-    from vision.errors import VisionError
-
-    return (VisionError,)
 
 
 def _presentations(source: str, decoder: str):

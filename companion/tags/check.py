@@ -19,7 +19,7 @@ Not a Noah sticker: 'https://example.com' (ignored).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,9 +176,3 @@ def folder_presentations(folder: Path, decoder: str) -> Iterator[tuple[str, str]
         for detection in reader.decode(image):
             yield detection.text, path.name
 
-
-def run_check(check: DeckCheck, presentations: Iterable[tuple[str, str]], say) -> CheckReport:
-    """Feed every presentation to ``check``, saying what each one was; then the report."""
-    for text, where in presentations:
-        say(check.saw(text, where))
-    return check.report()
