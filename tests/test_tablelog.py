@@ -209,3 +209,10 @@ def test_loads_skips_blank_lines():
     header = Header(("Ana", "Ben"))
     text = dumps(header, [Note("a"), Undo()]).replace("\n", "\n\n", 1)
     assert loads(text) == (header, [Note("a"), Undo()])
+
+
+def test_replay_accepts_windows_line_ends_and_a_byte_order_mark():
+    log = [("\ufeff" + line).replace("\n", "\r\n") if number == 0 else line.replace("\n", "\r\n")
+           for number, line in enumerate(lines(HEADER, DEAL))]
+    assert _verdicts([line.encode("utf-8") for line in log]) == [(1, "accepted", None),
+                                                                 (2, "accepted", None)]

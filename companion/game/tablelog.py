@@ -271,7 +271,7 @@ def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
         except UnicodeDecodeError as error:
             raise InputError(f"Line {number} is not UTF-8 text: the file is not a table log or "
                              "is damaged.", line=number) from error
-    text = raw.strip()
+    text = raw.strip().removeprefix("\ufeff").strip()  # a BOM some editors write
     if not text:
         return number, None
     try:
