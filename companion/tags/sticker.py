@@ -26,7 +26,7 @@ from companion.tags.payload import GENDER_SIGNS, encode
 
 if TYPE_CHECKING:
     import segno
-    from PIL import Image, ImageFont
+    from PIL import Image, ImageDraw, ImageFont
 
     from companion.game.deck import Card
 
@@ -171,13 +171,19 @@ def render_sticker(
     geometry = StickerGeometry(module_px * MODULES * 25.4 / dpi)
     image = Image.new("RGB", (side_px * 2 if label else side_px, side_px), "white")
     image.paste(code)
-    draw = ImageDraw.Draw(image)
     if label:
-        _draw_label(draw, card, geometry, side_px, px_per_mm=side_px / geometry.code_mm)
+        _draw_label(ImageDraw.Draw(image), card, geometry, side_px, side_px / geometry.code_mm)
     return image
 
 
-def _draw_label(draw, card: Card, geometry: StickerGeometry, left_px: int, px_per_mm: float):
+def _draw_label(
+    draw: ImageDraw.ImageDraw,
+    card: Card,
+    geometry: StickerGeometry,
+    left_px: int,
+    px_per_mm: float,
+) -> None:
+    """The label lines, left-aligned at ``left_px``, each shrunk if it would be too wide."""
     lines = label_lines(card)
     max_width_px = (geometry.label_width_mm - geometry.module_mm) * px_per_mm
     for index, (text, baseline_mm) in enumerate(
@@ -188,7 +194,9 @@ def _draw_label(draw, card: Card, geometry: StickerGeometry, left_px: int, px_pe
         draw.text((left_px, baseline_mm * px_per_mm), text, fill="black", font=font, anchor="ls")
 
 
-def _fitting_pil_font(text: str, style: str, size_px: float, max_width_px: float):
+def _fitting_pil_font(
+    text: str, style: str, size_px: float, max_width_px: float
+) -> ImageFont.FreeTypeFont:
     font = _pil_font(style, max(1, round(size_px)))
     width = font.getlength(text)
     if width > max_width_px:
