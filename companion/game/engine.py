@@ -1183,17 +1183,19 @@ class Game:
 
     def _legal_lion_swaps(self, s: _State) -> list[Action]:
         """Every (target, card taken, card given back) with known hands (R30)."""
-        player, own = s.player, s.hands[s.player]
-        swaps = []
+        player = s.player
+        own = tuple(dict.fromkeys(s.hands[player]))
+        swaps: list[Action] = []
         for seat in self._opponents[player]:
             by_take = _table((LionSwap, player, seat))  # the swaps by card taken, card given
             for take in dict.fromkeys(s.hands[seat]):
                 by_give = by_take.get(take)
                 if by_give is None:
                     by_give = by_take[take] = {}
-                for give in dict.fromkeys((*own, take)):
-                    swaps.append(by_give.get(give)
-                                 or _keep(by_give, give, LionSwap(player, seat, take, give)))
+                gives = own if take in own else (*own, take)
+                swaps += [by_give.get(give)
+                          or _keep(by_give, give, LionSwap(player, seat, take, give))
+                          for give in gives]
         return swaps
 
     def _legal_gifts(self, s: _State) -> list[Action]:
@@ -1361,10 +1363,16 @@ def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
     Gift(to=1, card='cat:F') Gift(to=2, card='cat:F')
     Gift(to=2, card='cat:F') Gift(to=2, card='cat:F')
     """
-    for cards in dict.fromkeys(itertools.combinations(sorted(hand), owed)):
-        alike = [(card, len(tuple(run))) for card, run in itertools.groupby(cards)]
-        if len(alike) == owed:  # all different: any opponent for each card
-            yield from itertools.product(*(_gifts_of(card, opponents) for card in cards))
+    cards = sorted(hand)
+    if len(set(cards)) == len(cards):  # the usual hand: any opponent for each card
+        per_card = [_gifts_of(card, opponents) for card in cards]
+        for chosen in itertools.combinations(per_card, owed):
+            yield from itertools.product(*chosen)
+        return
+    for chosen in dict.fromkeys(itertools.combinations(cards, owed)):
+        alike = [(card, len(tuple(run))) for card, run in itertools.groupby(chosen)]
+        if len(alike) == owed:
+            yield from itertools.product(*(_gifts_of(card, opponents) for card in chosen))
         else:  # alike cards go to a multiset of opponents, so each choice comes once
             parts = [itertools.combinations_with_replacement(_gifts_of(card, opponents), count)
                      for card, count in alike]
