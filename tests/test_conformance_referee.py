@@ -348,8 +348,6 @@ def test_position_state_keys_and_derived_facts() -> None:
     assert state["game_over"] is False and state["winners"] == []
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a position after the game's end "
-                   "(round 4 of 3, or 26+ points in the 26 variant) is accepted")
 @pytest.mark.parametrize(("round", "scores", "options"), [
     (4, (0, 0, 0), {}),                            # R40: a standard game has 3 rounds
     (2, (30, 0, 0), {"end_rule": "score26"}),      # R41: 30 points ended the game at round 1
