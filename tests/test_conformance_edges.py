@@ -391,3 +391,16 @@ def test_r51_r54_the_ferry_is_checked_before_the_tagged_copy() -> None:
 def test_r25_r17_r47_what_counts_as_a_legal_loading(ferry, hand, options, expected) -> None:
     judge([(position([ferry, [], [], [], []], [hand, ["lion:F"], ["lion:M"]]), OK),
            (take_back(0, 0), expected)], **options)
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_r12_r25_only_noahs_ferry_is_taken_back_by_the_player_to_act(hidden: bool) -> None:
+    ferries = [["cat:M", "kangaroo:M"], ["cat:F"], [], [], []]
+    line = (position(ferries, hand_counts=[1, 1, 1]) if hidden
+            else position(ferries, [["panda:F"], ["lion:F"], ["lion:M"]]))
+    judge([(line, OK), (take_back(0, 1), "wrong_ferry"), (take_back(1, 0), "not_your_turn"),
+           (take_back(0, 0), OK)], hidden=hidden)
+
+
+def test_r50_the_actor_is_checked_before_the_move() -> None:
+    judge([(deal(), OK), (load(0, "parrot:F", 0), OK), (move(1, 3), "not_your_turn")])
