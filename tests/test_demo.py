@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 
-import pytest
-
 from companion.session import GameStore, Session
 from companion.session.demo import Narrator, _new_notices
 from companion.session.view import Notice
@@ -47,7 +45,6 @@ def test_quiet_narration_says_nothing(tmp_path):
 
 
 def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
-    pytest.importorskip("vision.pipeline", reason="the vision pipeline has not landed yet")
     from companion.session.autoplay import SimulatedTable
     from companion.session.demo import DemoReport, MockButtons, PipelineCamera
     from hardware.lights import FerryLights

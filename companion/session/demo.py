@@ -60,7 +60,6 @@ class PipelineCamera:
     """
 
     def __init__(self, session: Session, deck_id: str, report: DemoReport) -> None:
-        from vision.pipeline import Pipeline
         from vision.synthetic import Scene, SyntheticSource
 
         self.session, self.deck_id, self.report = session, deck_id, report
@@ -70,7 +69,7 @@ class PipelineCamera:
         self.source = SyntheticSource(self.scene, fps=0)
         self._events: queue.Queue[Any] = queue.Queue()
         self._stickers: dict[str, Any] = {}
-        self.pipeline = Pipeline(self.source, is_ours=session.is_ours, on_event=self._on_event)
+        self.pipeline = _pipeline(self.source, session.is_ours, self._on_event)
         self.pipeline.start()
 
     def _on_event(self, event: Any) -> None:
@@ -134,6 +133,18 @@ class PipelineCamera:
 
     def close(self) -> None:
         self.pipeline.stop()
+
+
+def _pipeline(source: Any, is_ours: Any, on_event: Any) -> Any:
+    """The vision package's threaded pipeline; while it is not in this tree, the demo's own
+    capture loop on the vision package's decoders and events (:mod:`.frameloop`)."""
+    try:
+        from vision.pipeline import Pipeline
+    except ImportError:
+        from companion.session.frameloop import FrameLoop
+
+        return FrameLoop(source, is_ours=is_ours, on_event=on_event)
+    return Pipeline(source, is_ours=is_ours, on_event=on_event)
 
 
 class MockButtons:
