@@ -514,31 +514,34 @@ class Game:
         ``facts`` are the ferry's, if known. Returns the :class:`Loading`, or (reason code,
         params) when the card cannot be loaded.
         """
-        fled = None
-        if flight and card.species == "crocodile" and ferry:
+        fled, species = None, card.species
+        if flight and species == "crocodile" and ferry:
             fled, ferry, facts = ferry[0], ferry[1:], None
         if facts is None:
             facts = ferry_facts(ferry)
         total = facts.total
-        if card.species == "woodpecker":
+        if species == "woodpecker":
             if total > WOODPECKER_CAPACITY:
                 return "woodpecker_over_13", {"weight": total}
             facts = facts._replace(capacity=WOODPECKER_CAPACITY)
-        if card.species == "frog" and frog_weight is not None and frog_weight != 1:
+        if species == "frog" and frog_weight is not None and frog_weight != 1:
             if not (_is_int(frog_weight) and 2 <= frog_weight <= 5
                     and total + frog_weight == facts.capacity):
                 return "frog_weight_invalid", {"weight": total, "capacity": facts.capacity}
             card = card._replace(weight=frog_weight)
         code = self._rule_broken(facts, card)
-        if code == "weight":
-            return code, {"weight": total, "capacity": facts.capacity}
-        if code == "gender":
-            return code, {"variant": facts.pattern, "needed": facts.needed,
-                          "top": ferry[-1].gender}
         if code:
-            return code, {}
+            return code, self._broken_rule_params(code, facts, ferry)
         return Loading((*ferry, card), fled, total + card.weight == facts.capacity,
                        self._is_pair(facts.top, card), facts.after(card))
+
+    def _broken_rule_params(self, code: str, facts: FerryFacts,
+                            ferry: tuple[Placed, ...]) -> dict[str, Any]:
+        if code == "weight":
+            return {"weight": facts.total, "capacity": facts.capacity}
+        if code == "gender":
+            return {"variant": facts.pattern, "needed": facts.needed, "top": ferry[-1].gender}
+        return {}
 
     def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
         """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
@@ -589,14 +592,15 @@ class Game:
             events.append(Event("crocodile_tears", {"player": player, "name": name,
                                                     "score": score}))
         playing_on = ns.counts[player] > 0  # R34: the last card ends the round at once
+        species = card.species
         ns.fleeing = loading.fled
         ns.loaded = card
         ns.pair = loading.pair
         ns.extra_turn = s.extra_turn or loading.pair
         ns.departing = s.noah if loading.full else None
-        ns.lion_due = playing_on and card.species == "lion"
-        ns.giraffe = playing_on and card.species == "giraffe"
-        ns.noah_due = playing_on and card.species != "donkey"  # R23
+        ns.lion_due = playing_on and species == "lion"
+        ns.giraffe = playing_on and species == "giraffe"
+        ns.noah_due = playing_on and species != "donkey"  # R23
         self._advance(ns, events)
         return ns, events
 
