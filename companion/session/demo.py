@@ -33,8 +33,9 @@ LIGHT_SIGNS = {
     "off": "·", "noah": "●", "destination": "◐", "noah, destination": "◉", "scan": "◌",
     "illegal": "✗", "departure": "↑", "round end": "✦", "game end": "✦",
 }
-LEGEND = ("Ferry lights (ferries 1-5): ● Noah  ◐ he may go there  ◌ scan this ferry's animal  "
-          "✗ refused  ↑ departing  · off")
+LEGEND = ("Each line starts with the five ferry lights as they are after it (ferries 1-5):\n"
+          "● Noah  ◐ he may go there  ◌ scan this ferry's animal  ✗ refused  ↑ departing  "
+          "✦ round end  · off")
 QUIET_KINDS = ("play_card", "move_noah", "no_game")  # prompts too frequent to narrate
 
 
@@ -198,6 +199,8 @@ class Narrator:
         for notice in fresh:
             if not notice.text.endswith(" scanned."):  # hand scans: one line per hand
                 self.say(lights, _MARKS.get(notice.level, "") + notice.text)
+        if key != self._prompt and prompt.kind == "choose_noah_start":
+            print(f"\n── Round {view.state['round'] + 1} " + "─" * 40, file=self.out)
         if key != self._prompt and prompt.kind not in QUIET_KINDS:
             self.say(lights, f"? {prompt.text}")
         self._prompt = key
