@@ -29,7 +29,8 @@ def test_narration_shows_lights_refusals_and_prompts(tmp_path):
         session.choose_card("cat:F#1")
         session.choose_card("cat:F#1")
     lines = out.getvalue().splitlines()
-    assert "  ·····  ? Round 1: put Noah on a ferry" in lines[1]
+    assert lines.index("── Round 1 " + "─" * 40) < next(
+        n for n, line in enumerate(lines) if line.startswith("  ·····  ? Round 1: put Noah"))
     assert any(line.startswith("  ◌····  Noah starts on ferry 2.") for line in lines)
     assert any("✗ refused: The ♀ cat is already on ferry 1." in line for line in lines)
     assert sum("? Show the starting animal" in line for line in lines) == 1
