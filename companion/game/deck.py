@@ -138,11 +138,12 @@ class Deck(Sequence[Card]):
     ``source`` names where it came from, for messages.
     """
 
-    __slots__ = ("_by_id", "_cards", "source")
+    __slots__ = ("_by_id", "_cards", "_hash", "source")
 
     def __init__(self, cards: Sequence[Card], source: str = "deck") -> None:
         self._cards = tuple(cards)
         self._by_id = {card.id: card for card in self._cards}
+        self._hash: int | None = None
         self.source = source
 
     @overload
@@ -171,7 +172,9 @@ class Deck(Sequence[Card]):
         return isinstance(other, Deck) and self._cards == other._cards
 
     def __hash__(self) -> int:
-        return hash(self._cards)
+        if self._hash is None:  # a deck is a cache key: hash its cards once
+            self._hash = hash(self._cards)
+        return self._hash
 
     def __repr__(self) -> str:
         return f"<Deck {self.source!r}: {len(self)} cards>"

@@ -31,7 +31,7 @@ import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from .actions import (
@@ -184,6 +184,36 @@ def _identity(ref: Ref) -> tuple[str, str, int | None]:
     return (ref.species, "H" if ref.species == "snail" else ref.gender, ref.copy)
 
 
+class _Cards(NamedTuple):
+    """The cards of a game as the engine looks them up: computed once per deck, player count and
+    options, and shared by every game with them (only the two memos grow, and they depend on
+    nothing but the cards)."""
+
+    in_play: Deck
+    weight: dict[str, int]  # by species
+    tears: dict[str, int]  # by species
+    copies: Counter[tuple[str, str]]  # by (species, printed gender)
+    species_copies: Counter[str]
+    ids: frozenset[str]
+    info: dict[str, tuple[str, str | None, int]]  # memo of Game._card_info
+    placed: dict[str, Placed]  # memo of Game._placed
+
+
+@lru_cache(maxsize=64)
+def _cards_of(deck: Deck, players: int, options: Options) -> _Cards:
+    in_play = deck.for_game(players, options)
+    return _Cards(
+        in_play,
+        weight={card.species: card.weight for card in in_play},
+        tears={card.species: card.tears for card in in_play},
+        copies=Counter((card.species, card.gender) for card in in_play),
+        species_copies=Counter(card.species for card in in_play),
+        ids=frozenset(card.id for card in in_play),
+        info={},
+        placed={},
+    )
+
+
 class Loading(NamedTuple):
     """A loading's outcome: the ferry after it, what fled, whether it is full, a pair."""
 
@@ -234,7 +264,8 @@ class Game:
         self._players = names
         self._options = options
         self._deck = deck if deck is not None else default_deck()
-        self._in_play = self._deck.for_game(len(names), options)
+        cards = _cards_of(self._deck, len(names), options)
+        self._in_play = cards.in_play
         needed = FERRY_CARDS + HAND_SIZE * len(names)
         if not options.score_only and len(self._in_play) < needed:
             raise InputError(
@@ -242,22 +273,13 @@ class Game:
                 f"{len(self._in_play)} in the deck: play without one of the promo options.",
                 field="options",
             )
-        self._index_deck()
+        (self._weight, self._tears, self._copies, self._species_copies, self._ids,
+         self._info_cache, self._placed_cards) = cards[1:]
+        seats = range(len(names))
+        self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
         self._state = _initial_state(len(names))
         self._undo: list[_State] = []
         self._history: list[Action] = []
-
-    def _index_deck(self) -> None:
-        cards = self._in_play
-        self._weight = {card.species: card.weight for card in cards}
-        self._tears = {card.species: card.tears for card in cards}
-        self._copies = Counter((card.species, card.gender) for card in cards)
-        self._species_copies = Counter(card.species for card in cards)
-        self._ids = frozenset(card.id for card in cards)
-        self._info_cache: dict[str, tuple[str, str | None, int]] = {}
-        self._placed_cards: dict[str, Placed] = {}
-        seats = range(len(self._players))
-        self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
 
     def __repr__(self) -> str:
         s = self._state
