@@ -514,7 +514,7 @@ class Game:
                                     animal=_animal(species, ref.gender))
             if copy is None:
                 copy = parse_ref(hand[hand_index]).copy
-        elif self._visible_species(s)[species] >= self._species_copies[species]:
+        elif self._visible_count(s, species) >= self._species_copies[species]:
             return self._reject("card_unavailable", a, species=species)
         return self._placed(format_ref(species, gender, copy)), hand_index
 
@@ -1249,6 +1249,17 @@ class Game:
         seen.update(parse_ref(ref).species for ref in s.departed_cards)
         if s.fleeing is not None:
             seen[s.fleeing.species] += 1
+        return seen
+
+    def _visible_count(self, s: _State, species: str) -> int:
+        """R48 for one species: ``_visible_species(s)[species]``, looking only into the ferries
+        that hold one (a loading's check with hidden hands)."""
+        seen = sum(card.species == species
+                   for ferry, facts in zip(s.ferries, s.facts, strict=True)
+                   if facts is not None and species in facts.species for card in ferry)
+        seen += sum(self._card_info(ref)[0] == species for ref in s.departed_cards)
+        if s.fleeing is not None and s.fleeing.species == species:
+            seen += 1
         return seen
 
     def _table_identities(self, s: _State) -> set[tuple[str, str, int | None]]:
