@@ -502,7 +502,7 @@ class Game:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
                 return self._reject("unknown_card", a, card=a.card, why="")
-            if _identity(ref) in self._table_identities(s):
+            if _identity(ref) in self._table_identities(s, species):
                 return self._reject("card_already_on_table", a, card=card_id)
         copy = ref.copy
         hand_index = None
@@ -1262,9 +1262,11 @@ class Game:
             seen += 1
         return seen
 
-    def _table_identities(self, s: _State) -> set[tuple[str, str, int | None]]:
-        """R54: the tagged copies on the ferries or departed this round."""
-        refs = [card.ref for ferry in s.ferries if ferry for card in ferry]
+    def _table_identities(self, s: _State, species: str) -> set[tuple[str, str, int | None]]:
+        """R54: the tagged copies on the ferries or departed this round (on the ferries, only
+        those of ``species``: the others cannot matter)."""
+        refs = [card.ref for ferry, facts in zip(s.ferries, s.facts, strict=True)
+                if facts is not None and species in facts.species for card in ferry]
         refs += s.departed_cards
         if s.fleeing is not None:
             refs.append(s.fleeing.ref)
