@@ -92,6 +92,8 @@ class _State:
         "counts",  # cards per seat
         "departed",  # departures this round (0-4)
         "departed_cards",  # references of the animals that left this round (public)
+        "departed_ids",  # the tagged copies among them (derived, for speed: R54)
+        "departed_species",  # how many of each species among them (derived, for speed: R48)
         "departing",  # position that leaves once Noah has moved, or None
         "extra_turn",  # a pair bonus is pending or being played (R26)
         "facts",  # FerryFacts per position, kept in step with ferries (derived, for speed)
@@ -132,7 +134,19 @@ def _initial_state(players: int) -> _State:
     state.extra_turn = state.pair = state.lion_due = state.noah_due = state.giraffe = False
     state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
     state.facts = (None,) * POSITIONS
+    state.departed_ids, state.departed_species = frozenset(), {}
     return state
+
+
+def _add_departed(ns: _State, refs: tuple[str, ...]) -> None:
+    """Add animals to those gone this round, keeping their derived counts in step."""
+    ns.departed_cards = ns.departed_cards + refs
+    species, ids = dict(ns.departed_species), set(ns.departed_ids)
+    for ref in map(parse_ref, refs):
+        species[ref.species] = species.get(ref.species, 0) + 1
+        if ref.copy is not None:
+            ids.add(_identity(ref))
+    ns.departed_species, ns.departed_ids = species, frozenset(ids)
 
 
 def _replace(items: tuple, index: int, value: Any) -> tuple:
@@ -502,7 +516,7 @@ class Game:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
                 return self._reject("unknown_card", a, card=a.card, why="")
-            if _identity(ref) in self._table_identities(s, species):
+            if self._on_table(s, _identity(ref)):
                 return self._reject("card_already_on_table", a, card=card_id)
         copy = ref.copy
         hand_index = None
@@ -667,7 +681,7 @@ class Game:
         number = ns.departed + 1
         ferry = ns.ferries[position]
         ns.departed = number
-        ns.departed_cards = ns.departed_cards + tuple(card.ref for card in ferry)
+        _add_departed(ns, tuple(card.ref for card in ferry))
         _set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[ns.player])  # R20, R21 (R34: 0 with no card)
@@ -1036,7 +1050,8 @@ class Game:
         ns.round, ns.starter, ns.noah = a.round, a.round_starter, a.noah
         ns.player = a.current_player
         _set_ferries(ns, tuple(tuple(self._placed(ref) for ref in ferry) for ferry in a.ferries))
-        ns.departed, ns.departed_cards = a.departed, tuple(a.departed_cards)
+        ns.departed = a.departed
+        _add_departed(ns, tuple(a.departed_cards))
         ns.scores = tuple(a.scores)
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
@@ -1246,7 +1261,7 @@ class Game:
     def _visible_species(self, s: _State) -> Counter[str]:
         """R48: animals seen this round, on the ferries, fleeing, or departed."""
         seen = Counter(card.species for ferry in s.ferries if ferry for card in ferry)
-        seen.update(parse_ref(ref).species for ref in s.departed_cards)
+        seen.update(s.departed_species)
         if s.fleeing is not None:
             seen[s.fleeing.species] += 1
         return seen
@@ -1257,20 +1272,21 @@ class Game:
         seen = sum(card.species == species
                    for ferry, facts in zip(s.ferries, s.facts, strict=True)
                    if facts is not None and species in facts.species for card in ferry)
-        seen += sum(self._card_info(ref)[0] == species for ref in s.departed_cards)
+        seen += s.departed_species.get(species, 0)
         if s.fleeing is not None and s.fleeing.species == species:
             seen += 1
         return seen
 
-    def _table_identities(self, s: _State, species: str) -> set[tuple[str, str, int | None]]:
-        """R54: the tagged copies on the ferries or departed this round (on the ferries, only
-        those of ``species``: the others cannot matter)."""
+    def _on_table(self, s: _State, identity: tuple[str, str, int | None]) -> bool:
+        """R54: whether a tagged copy is on a ferry, fleeing, or departed this round."""
+        if identity in s.departed_ids:
+            return True
+        species = identity[0]
         refs = [card.ref for ferry, facts in zip(s.ferries, s.facts, strict=True)
                 if facts is not None and species in facts.species for card in ferry]
-        refs += s.departed_cards
         if s.fleeing is not None:
             refs.append(s.fleeing.ref)
-        return {_identity(parse_ref(ref)) for ref in refs if "#" in ref}
+        return any(_identity(parse_ref(ref)) == identity for ref in refs if "#" in ref)
 
     # ----------------------------------------------------------------- state and storage
 
