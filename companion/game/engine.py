@@ -214,7 +214,8 @@ class _Cards(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def _cards_of(deck: Deck, players: int, options: Options) -> _Cards:
+def _cards_of(deck: Deck, source: str, players: int, options: Options) -> _Cards:
+    """The :class:`_Cards` of a game (``source``: decks alike but for their name differ)."""
     in_play = deck.for_game(players, options)
     return _Cards(
         in_play,
@@ -278,7 +279,7 @@ class Game:
         self._players = names
         self._options = options
         self._deck = deck if deck is not None else default_deck()
-        cards = _cards_of(self._deck, len(names), options)
+        cards = _cards_of(self._deck, self._deck.source, len(names), options)
         self._in_play = cards.in_play
         needed = FERRY_CARDS + HAND_SIZE * len(names)
         if not options.score_only and len(self._in_play) < needed:
