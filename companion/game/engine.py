@@ -1221,6 +1221,7 @@ class Game:
         return choices
 
     def _list_step_choices(self, s: _State) -> Iterator[Action]:
+        """The choices :meth:`_step_choices` keeps: targets, Noah's moves, gift recipients."""
         player, opponents = s.player, self._opponents[s.player]
         if s.phase == "croc_flee":
             yield from (CrocFlee(player, seat) for seat in opponents)
@@ -1252,7 +1253,8 @@ class Game:
         return swaps
 
     def _legal_gifts(self, s: _State) -> list[Action]:
-        """Every distinct choice of cards and recipients with known hands (R20): up to 1,215."""
+        """Every distinct choice of cards and recipients with known hands (R20): 1,215 when
+        4 of 6 distinct cards go to 3 opponents."""
         player = s.player
         return [Give(player, gifts)
                 for gifts in _gift_choices(s.hands[player], self._opponents[player], s.gifts_owed)]
