@@ -1,0 +1,183 @@
+"""The ``[camera]`` and ``[decoder]`` sections of the app's config file, validated.
+
+Both come as ``Mapping[str, str]`` (every key optional); a bad value raises
+:class:`~vision.errors.VisionError` naming the key. ::
+
+    [camera]
+    source = auto          # auto, picamera2, usb, usb:1, synthetic, or a video file / folder
+    resolution = 1280x720  # width x height of the frames asked of the camera
+    fps = 15               # frames per second asked of the camera
+    roi = full             # the scan zone: left, top, width, height as fractions of the frame
+    exposure = auto        # or a fixed exposure time in milliseconds (e.g. 8)
+    focus = auto           # or a fixed lens position in dioptres (1 / metres: 2.5 = 40 cm)
+
+    [decoder]
+    name = zxing           # zxing (default) or zbar
+    confirm_frames = 2     # a card counts as shown after this many frames in a row...
+    confirm_ms = 250       # ...or this long in view, whichever comes first
+    gone_frames = 3        # and as taken away after this many frames without it...
+    gone_ms = 300          # ...and this long out of view (both)
+
+>>> camera_settings({"resolution": "640x480", "roi": "0.25, 0, 0.5, 1"}).roi
+(0.25, 0.0, 0.5, 1.0)
+>>> camera_settings({"fps": "fast"})
+Traceback (most recent call last):
+...
+vision.errors.VisionError: [camera] fps = 'fast' is not a number. Write e.g. fps = 15.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from vision.decoders import DECODERS, DEFAULT_DECODER
+from vision.errors import VisionError
+from vision.tracker import TrackerSettings
+
+CAMERA_KEYS = ("source", "resolution", "fps", "roi", "exposure", "focus")
+DECODER_KEYS = ("name", "confirm_frames", "confirm_ms", "gone_frames", "gone_ms")
+
+Roi = tuple[float, float, float, float]
+FULL_FRAME: Roi = (0.0, 0.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """Where frames come from and how the camera is set up (see the module's docstring).
+
+    ``exposure`` is in milliseconds and ``focus`` in dioptres; ``None`` means automatic.
+    """
+
+    source: str = "auto"
+    width: int = 1280
+    height: int = 720
+    fps: float = 15.0
+    roi: Roi = FULL_FRAME
+    exposure: float | None = None
+    focus: float | None = None
+
+
+@dataclass(frozen=True)
+class DecoderSettings:
+    """Which decoder reads the frames, and when a code counts as shown or gone."""
+
+    name: str = DEFAULT_DECODER
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+
+
+def camera_settings(values: Mapping[str, str]) -> CameraSettings:
+    """Validate ``[camera]``; errors name the key.
+
+    >>> camera_settings({}).source, camera_settings({"exposure": "8"}).exposure
+    ('auto', 8.0)
+    """
+    _reject_unknown("camera", values, CAMERA_KEYS)
+    get = _getter(values)
+    width, height = _resolution(get("resolution", "1280x720"))
+    return CameraSettings(
+        source=get("source", "auto") or "auto",
+        width=width,
+        height=height,
+        fps=_number("camera", "fps", get("fps", "15"), low=1, high=120, example="15"),
+        roi=_roi(get("roi", "full")),
+        exposure=_automatic_or("exposure", get("exposure", "auto"), low=0.01, high=1000,
+                               example="8"),
+        focus=_automatic_or("focus", get("focus", "auto"), low=0, high=15, example="2.5"),
+    )
+
+
+def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:
+    """Validate ``[decoder]``; errors name the key.
+
+    >>> decoder_settings({"name": "zbar", "confirm_frames": "3"}).tracker.confirm_frames
+    3
+    """
+    _reject_unknown("decoder", values, DECODER_KEYS)
+    get = _getter(values)
+    name = get("name", DEFAULT_DECODER) or DEFAULT_DECODER
+    if name not in DECODERS:
+        raise VisionError(f"[decoder] name = '{name}' is not a decoder.",
+                          f"Write name = {' or name = '.join(DECODERS)}.", key="name")
+
+    def frames(key: str, default: int) -> int:
+        return int(_number("decoder", key, get(key, str(default)), low=1, high=100,
+                           example=str(default), whole=True))
+
+    def seconds(key: str, default: int) -> float:
+        return _number("decoder", key, get(key, str(default)), low=0, high=10_000,
+                       example=str(default)) / 1000
+
+    tracker = TrackerSettings(
+        confirm_frames=frames("confirm_frames", 2),
+        confirm_seconds=seconds("confirm_ms", 250),
+        gone_frames=frames("gone_frames", 3),
+        gone_seconds=seconds("gone_ms", 300),
+    )
+    return DecoderSettings(name, tracker)
+
+
+def _getter(values: Mapping[str, str]):
+    return lambda key, default: values.get(key, default).strip()
+
+
+def _reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, ...]) -> None:
+    for key in values:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise VisionError(f"[{section}] has no setting '{key}'{hint}.",
+                              f"Known settings: {', '.join(known)}.", key=key)
+
+
+def _number(
+    section: str, key: str, text: str, *, low: float, high: float, example: str,
+    whole: bool = False,
+) -> float:
+    kind = "a whole number" if whole else "a number"
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        raise VisionError(f"[{section}] {key} = '{text}' is not {kind}.",
+                          f"Write e.g. {key} = {example}.", key=key) from None
+    if not low <= value <= high:
+        raise VisionError(f"[{section}] {key} = {text} is out of range.",
+                          f"Use {kind} from {low:g} to {high:g}, e.g. {key} = {example}.",
+                          key=key)
+    return value
+
+
+def _automatic_or(key: str, text: str, *, low: float, high: float, example: str) -> float | None:
+    if text.lower() in ("", "auto"):
+        return None
+    return _number("camera", key, text, low=low, high=high, example=example)
+
+
+def _resolution(text: str) -> tuple[int, int]:
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        width, height = (int(part) for part in parts)
+    except ValueError:
+        raise VisionError(f"[camera] resolution = '{text}' is not width x height.",
+                          "Write e.g. resolution = 1280x720.", key="resolution") from None
+    if not (160 <= width <= 4096 and 120 <= height <= 3072):
+        raise VisionError(f"[camera] resolution = {text} is out of range.",
+                          "Use e.g. 640x480, 1280x720 or 1920x1080.", key="resolution")
+    return width, height
+
+
+def _roi(text: str) -> Roi:
+    if text.lower() in ("", "full"):
+        return FULL_FRAME
+    fix = ("Write roi = full, or left, top, width, height as fractions of the frame, "
+           "e.g. roi = 0.25, 0, 0.5, 1.")
+    try:
+        left, top, width, height = (float(part) for part in text.split(","))
+    except ValueError:
+        raise VisionError(f"[camera] roi = '{text}' is not four numbers.", fix,
+                          key="roi") from None
+    inside = 0 <= left < 1 and 0 <= top < 1 and width > 0 and height > 0
+    if not (inside and left + width <= 1.0001 and top + height <= 1.0001):
+        raise VisionError(f"[camera] roi = {text} does not fit in the frame.", fix, key="roi")
+    return left, top, width, height

@@ -1,0 +1,319 @@
+"""The threaded pipeline: capture, decode and track without ever blocking or lagging.
+
+Two threads. The *capture* thread reads frames and leaves each in a one-frame slot, replacing
+any frame still waiting there (that one is counted as dropped): the *decode* thread therefore
+always works on the newest frame, however slow decoding gets. The decode thread decodes the
+scan zone, feeds the :class:`~vision.tracker.Tracker` and hands its events to ``on_event``
+(called on the decode thread) or, without a callback, to the :attr:`Pipeline.events` queue.
+
+Camera faults never stop it: a camera missing at start, one that fails to give a frame, or one
+whose frame grab hangs for ``grab_timeout`` seconds is reported as a
+:class:`~vision.events.CameraStatus` (with a plain sentence) and reopened with growing pauses
+(``retry`` seconds: 0.5, 1, 2 … up to 10). A hung grab is abandoned to a fresh capture thread.
+
+>>> from vision.synthetic import Scene, SyntheticSource
+>>> camera = SyntheticSource(Scene(width=640, height=360, camera_height_mm=250), fps=20)
+>>> with Pipeline(camera, is_ours=lambda text: text.startswith("NOAH")) as pipeline:
+...     camera.present("NOAH1/BOX1/CAF2")
+...     shown = pipeline.next_event("CardShown", timeout=10)
+>>> shown.text, shown.in_view, shown.latency < 1
+('NOAH1/BOX1/CAF2', ('NOAH1/BOX1/CAF2',), True)
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from vision.config import FULL_FRAME, Roi
+from vision.decoders import DEFAULT_DECODER, Decoder, make_decoder
+from vision.events import CameraState, CameraStatus, CodesSeen, Detection, PipelineStats
+from vision.sources import CameraMissing, Source
+from vision.tracker import Tracker, TrackerSettings
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST, RETRY_MAX = 0.5, 10.0
+
+
+class Pipeline:
+    """Frames from ``source`` in, events out; see the module's docstring.
+
+    ``decoder`` is a decoder name or object, ``roi`` the scan zone (fractions of the frame),
+    ``raw`` adds a :class:`~vision.events.CodesSeen` for every frame with codes in it.
+    """
+
+    def __init__(
+        self,
+        source: Source,
+        *,
+        is_ours: Callable[[str], bool] = lambda text: True,
+        on_event: Callable[[Any], None] | None = None,
+        decoder: str | Decoder = DEFAULT_DECODER,
+        tracker: TrackerSettings | None = None,
+        roi: Roi = FULL_FRAME,
+        raw: bool = False,
+        grab_timeout: float = 3.0,
+        stats_every: float = 30.0,
+    ) -> None:
+        self.source = source
+        self.decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
+        self.tracker = Tracker(is_ours, tracker)
+        self.roi, self.raw = roi, raw
+        self.grab_timeout, self.stats_every = grab_timeout, stats_every
+        self.events: queue.Queue[Any] = queue.Queue()
+        self._on_event = on_event or self.events.put
+        self.finished = threading.Event()  # set when a file or folder has no more frames
+        self.status: CameraStatus | None = None
+        self._slot: tuple[np.ndarray, float] | None = None
+        self._slot_changed = threading.Condition()
+        self._stopping = threading.Event()
+        self._ended = False
+        self._generation = 0  # bumped to retire a hung capture thread
+        self._deadline = float("inf")  # when the capture thread's current call counts as hung
+        self._emit_lock = threading.Lock()
+        self._counts = dict(captured=0, decoded=0, dropped=0, errors=0)
+        self._decode_seconds = 0.0
+        self._latency_sum = self._latency_max = 0.0
+        self._latency_count = 0
+        self._decode_thread = threading.Thread(target=self._decode_loop, name="vision-decode",
+                                               daemon=True)
+        self._capture_thread: threading.Thread | None = None
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> Pipeline:
+        self._start_capture(delay=0.0)
+        self._decode_thread.start()
+        return self
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Stop both threads (a hung capture thread is abandoned) and release the source."""
+        self._stopping.set()
+        with self._slot_changed:
+            self._slot_changed.notify_all()
+        if self._decode_thread.is_alive():
+            self._decode_thread.join(timeout)
+        thread = self._capture_thread
+        if thread is not None and thread.is_alive():
+            thread.join(timeout)
+        if thread is None or not thread.is_alive():  # never close under a grab still hanging
+            _close_quietly(self.source)
+
+    def __enter__(self) -> Pipeline:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def next_event(self, kind: str, timeout: float) -> Any:
+        """The next event of that class name from :attr:`events` (others are skipped), or
+        ``None`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if type(event).__name__ == kind:
+                return event
+        return None
+
+    def stats(self) -> PipelineStats:
+        """Counters and mean timings since the start."""
+        counts = self._counts
+        decoded = max(1, counts["decoded"])
+        return PipelineStats(
+            captured=counts["captured"],
+            decoded=counts["decoded"],
+            dropped=counts["dropped"],
+            errors=counts["errors"],
+            at=time.monotonic(),
+            mean_decode_time=self._decode_seconds / decoded,
+            mean_latency=self._latency_sum / max(1, self._latency_count),
+            max_latency=self._latency_max,
+        )
+
+    # -- capture thread -------------------------------------------------------------------
+
+    def _start_capture(self, delay: float) -> None:
+        self._generation += 1
+        self._deadline = float("inf")
+        self._capture_thread = threading.Thread(
+            target=self._capture_loop, args=(self._generation, delay),
+            name=f"vision-capture-{self._generation}", daemon=True,
+        )
+        self._capture_thread.start()
+
+    def _capture_loop(self, generation: int, delay: float) -> None:
+        retry = RETRY_FIRST
+        if delay and self._stopping.wait(delay):
+            return
+        while self._current(generation):
+            try:
+                self._deadline = time.monotonic() + 3 * self.grab_timeout  # starting is slower
+                self.source.open()
+                retry = RETRY_FIRST
+                self._read_frames(generation)
+                return  # the stream ended, or this thread was retired
+            except Exception as error:  # any camera failure is reported, retried
+                if not self._current(generation):
+                    return
+                self._deadline = float("inf")  # pausing before a retry is not hanging
+                _close_quietly(self.source)
+                self._report_fault(error, retry)
+            if self._stopping.wait(retry):
+                return
+            retry = min(RETRY_MAX, retry * 2)
+
+    def _read_frames(self, generation: int) -> None:
+        while self._current(generation):
+            self._deadline = time.monotonic() + self.grab_timeout
+            frame = self.source.read()
+            captured_at = time.monotonic()
+            if not self._current(generation):
+                return
+            if frame is None:
+                self._deadline = float("inf")
+                self._end_of_stream()
+                return
+            if self.status is None or not self.status.ok:
+                self._set_status(CameraState.OK, f"The camera ({self.source.name}) is working.")
+            self._publish(frame, captured_at)
+
+    def _publish(self, frame: np.ndarray, captured_at: float) -> None:
+        with self._slot_changed:
+            self._counts["captured"] += 1
+            if self._slot is not None:
+                self._counts["dropped"] += 1  # a newer frame replaces one never decoded
+            self._slot = (frame, captured_at)
+            self._slot_changed.notify()
+
+    def _end_of_stream(self) -> None:
+        with self._slot_changed:
+            self._ended = True
+            self._slot_changed.notify()
+
+    def _current(self, generation: int) -> bool:
+        return generation == self._generation and not self._stopping.is_set()
+
+    def _report_fault(self, error: Exception, retry: float) -> None:
+        what = getattr(error, "what", None) or f"The camera failed ({error})."
+        status = self.status
+        if status is None:
+            state = CameraState.NO_CAMERA if isinstance(error, CameraMissing) else CameraState.LOST
+        elif status.ok:
+            state = CameraState.LOST
+        elif status.state is CameraState.NO_CAMERA:
+            state = CameraState.NO_CAMERA  # still none: said once already
+        else:
+            state = CameraState.RECONNECTING
+        self._set_status(state, f"{what} Trying again in {retry:g} s.", retry_in=retry)
+
+    # -- decode thread --------------------------------------------------------------------
+
+    def _decode_loop(self) -> None:
+        next_stats = time.monotonic() + self.stats_every
+        while not self._stopping.is_set():
+            item = self._take_newest()
+            if item is not None:
+                self._process(*item)
+            elif self._ended:
+                self._finish()
+                return
+            else:
+                self._watch_for_hang()
+            if time.monotonic() >= next_stats:
+                next_stats += self.stats_every
+                self._emit(self.stats())
+        self._emit(self.stats())
+
+    def _take_newest(self) -> tuple[np.ndarray, float] | None:
+        with self._slot_changed:
+            if self._slot is None and not self._ended and not self._stopping.is_set():
+                self._slot_changed.wait(timeout=0.2)
+            item, self._slot = self._slot, None
+            return item
+
+    def _process(self, frame: np.ndarray, captured_at: float) -> None:
+        started = time.perf_counter()
+        try:
+            detections = self.decode(frame)
+        except Exception:  # a frame the decoder chokes on is skipped, counted
+            log.exception("decoding a frame failed")
+            self._counts["errors"] += 1
+            return
+        decode_time = time.perf_counter() - started
+        self._counts["decoded"] += 1
+        self._decode_seconds += decode_time
+        if self.raw and detections:
+            self._emit(CodesSeen(tuple(detections), captured_at, time.monotonic() - captured_at,
+                                 self.tracker.frame + 1, decode_time))
+        for event in self.tracker.update((d.text for d in detections), captured_at):
+            self._emit(event)
+
+    def decode(self, frame: np.ndarray) -> list[Detection]:
+        """The codes in the scan zone of one frame, with corners in whole-frame pixels."""
+        if self.roi == FULL_FRAME:
+            return self.decoder.decode(frame)
+        height, width = frame.shape[:2]
+        left, top, zone_w, zone_h = self.roi
+        x, y = round(left * width), round(top * height)
+        zone = frame[y : y + max(1, round(zone_h * height)), x : x + max(1, round(zone_w * width))]
+        return [
+            replace(d, corners=tuple((cx + x, cy + y) for cx, cy in d.corners))
+            for d in self.decoder.decode(zone)
+        ]
+
+    def _watch_for_hang(self) -> None:
+        if time.monotonic() < self._deadline:
+            return
+        # the grab hangs: retire that thread (it may never return) and reopen on a new one
+        status = self.status
+        state = CameraState.LOST if status is None or status.ok else CameraState.RECONNECTING
+        self._set_status(state, f"The camera ({self.source.name}) stopped answering. "
+                         f"Trying again in {RETRY_FIRST:g} s.", retry_in=RETRY_FIRST)
+        threading.Thread(target=_close_quietly, args=(self.source,), daemon=True).start()
+        self._start_capture(delay=RETRY_FIRST)
+
+    def _finish(self) -> None:
+        for event in self.tracker.finish(time.monotonic()):
+            self._emit(event)
+        self._set_status(CameraState.STOPPED, f"The {self.source.name} has no more frames.")
+        self._emit(self.stats())
+        self.finished.set()
+
+    # -- events -----------------------------------------------------------------------------
+
+    def _set_status(self, state: CameraState, message: str, retry_in: float | None = None) -> None:
+        if self.status is not None and self.status.state is state:
+            return  # one status per change, not one per retry
+        self.status = CameraStatus(state, message, at=time.monotonic(), source=self.source.name,
+                                   retry_in=retry_in)
+        self._emit(self.status)
+
+    def _emit(self, event: Any) -> None:
+        latency = getattr(event, "latency", None)
+        if latency is not None:
+            self._latency_count += 1
+            self._latency_sum += latency
+            self._latency_max = max(self._latency_max, latency)
+        with self._emit_lock:  # the capture thread reports statuses, the decode thread the rest
+            try:
+                self._on_event(event)
+            except Exception:  # the user's callback must not kill the pipeline
+                log.exception("the vision event callback failed on %r", event)
+
+
+def _close_quietly(source: Source) -> None:
+    try:
+        source.close()
+    except Exception:  # a camera already gone may fail to close
+        log.debug("closing %s failed", getattr(source, "name", source), exc_info=True)

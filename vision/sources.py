@@ -1,0 +1,308 @@
+"""Where frames come from, behind one small interface.
+
+A source has a ``name`` and three methods: ``open()``, ``read()`` (the next BGR frame as a numpy
+array, or ``None`` when a file or folder has no more) and ``close()``. A camera that cannot be
+opened raises :class:`CameraMissing`; one that stops giving frames raises :class:`CameraLost`.
+The pipeline catches both, reports them and reconnects.
+
+* :class:`PiCamera`: a Pi Camera Module through picamera2 (OpenCV cannot drive libcamera
+  cameras on Bookworm);
+* :class:`UsbCamera`: a USB webcam through OpenCV's V4L2 back end;
+* :class:`VideoFile`: a recorded video, at its own pace or as fast as it decodes;
+* :class:`ImageFolder`: every image in a folder, in name order;
+* :class:`vision.synthetic.SyntheticSource`: the virtual table.
+
+:func:`open_source` picks one from ``[camera] source`` (``auto``: the Pi camera if there is one,
+else the first USB camera).
+
+>>> source = make_source("synthetic", CameraSettings(width=320, height=240, fps=0))
+>>> source.open(); source.read().shape
+(240, 320, 3)
+"""
+
+from __future__ import annotations
+
+import glob
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.config import CameraSettings
+from vision.errors import VisionError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v")
+
+
+class Source(Protocol):
+    """Anything that gives frames."""
+
+    name: str
+
+    def open(self) -> None: ...
+
+    def read(self) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+
+class CameraMissing(VisionError):
+    """No camera answered when the source was opened."""
+
+
+class CameraLost(VisionError):
+    """The camera was open but a frame could not be read."""
+
+
+class PiCamera:
+    """A Raspberry Pi Camera Module through picamera2 (Debian package ``python3-picamera2``)."""
+
+    def __init__(self, settings: CameraSettings, index: int = 0) -> None:
+        self.settings, self.index = settings, index
+        self.name = f"Pi camera {index}"
+        self._camera: Any = None
+
+    @staticmethod
+    def available() -> bool:
+        """True when picamera2 is installed and libcamera lists a camera."""
+        try:
+            from picamera2 import Picamera2
+        except ImportError:
+            return False
+        return bool(Picamera2.global_camera_info())
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as error:
+            raise CameraMissing(
+                f"The Pi camera cannot be used: picamera2 is not installed ({error}).",
+                "Install it with 'sudo apt install python3-picamera2' (see docs/vision.md).",
+            ) from None
+        settings = self.settings
+        try:
+            camera = Picamera2(self.index)
+            size = (settings.width, settings.height)
+            # "RGB888" is laid out B, G, R in memory: the order OpenCV and the decoders expect
+            config = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+            camera.configure(config)
+            camera.set_controls(_picamera_controls(settings))
+            camera.start()
+        except (IndexError, RuntimeError, OSError) as error:
+            raise CameraMissing(f"The Pi camera did not start ({error}).", _CAMERA_FIX) from None
+        self._camera = camera
+
+    def read(self) -> np.ndarray:
+        try:
+            return self._camera.capture_array("main")
+        except Exception as error:  # libcamera errors have no common type
+            raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
+                             _CAMERA_FIX) from None
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is not None:
+            camera.close()  # releases libcamera's pipeline handler for the next start
+
+
+def _picamera_controls(settings: CameraSettings) -> dict[str, Any]:
+    controls: dict[str, Any] = {"FrameRate": settings.fps}
+    if settings.exposure is not None:
+        controls.update(AeEnable=False, ExposureTime=round(settings.exposure * 1000))
+    if settings.focus is not None:  # Camera Module 3 only; 0 = manual autofocus mode
+        controls.update(AfMode=0, LensPosition=settings.focus)
+    return controls
+
+
+class UsbCamera:
+    """A USB webcam through OpenCV (V4L2)."""
+
+    def __init__(self, settings: CameraSettings, index: int = 0) -> None:
+        self.settings, self.index = settings, index
+        self.name = f"USB camera {index}"
+        self._capture: Any = None
+
+    @staticmethod
+    def indexes() -> list[int]:
+        """The numbers of the video devices present (``/dev/videoN``)."""
+        return sorted(int(path[len("/dev/video"):]) for path in glob.glob("/dev/video[0-9]*"))
+
+    def open(self) -> None:
+        import cv2
+
+        capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraMissing(f"No USB camera answers as number {self.index}.", _CAMERA_FIX)
+        settings = self.settings
+        capture.set(cv2.CAP_PROP_FRAME_WIDTH, settings.width)
+        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, settings.height)
+        capture.set(cv2.CAP_PROP_FPS, settings.fps)
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # keep no stale frames in the driver
+        if settings.exposure is not None:  # V4L2: 1 is manual, in units of 0.1 ms
+            capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
+            capture.set(cv2.CAP_PROP_EXPOSURE, settings.exposure * 10)
+        if settings.focus is not None:
+            capture.set(cv2.CAP_PROP_AUTOFOCUS, 0)
+            capture.set(cv2.CAP_PROP_FOCUS, settings.focus)
+        self._capture = capture
+
+    def read(self) -> np.ndarray:
+        ok, frame = self._capture.read()
+        if not ok:
+            raise CameraLost(f"The USB camera {self.index} stopped sending pictures.",
+                             _CAMERA_FIX)
+        return frame
+
+    def close(self) -> None:
+        capture, self._capture = self._capture, None
+        if capture is not None:
+            capture.release()
+
+
+class VideoFile:
+    """A recorded video; ``realtime`` paces frames at the video's own rate."""
+
+    def __init__(self, path: str | Path, realtime: bool = True) -> None:
+        self.path, self.realtime = Path(path), realtime
+        self.name = f"video {self.path.name}"
+        self._capture: Any = None
+        self._next = 0.0
+        self._interval = 0.0
+
+    def open(self) -> None:
+        import cv2
+
+        capture = cv2.VideoCapture(str(self.path))
+        if not capture.isOpened():
+            raise VisionError(f"The video {self.path} cannot be read.",
+                              "Check the path; OpenCV reads e.g. .mp4, .avi and .mkv files.")
+        fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
+        self._interval = 1 / fps if self.realtime and fps > 0 else 0.0
+        self._next = time.monotonic()
+        self._capture = capture
+
+    def read(self) -> np.ndarray | None:
+        if self._interval:
+            self._next = max(self._next + self._interval, time.monotonic())
+            time.sleep(max(0.0, self._next - time.monotonic()))
+        ok, frame = self._capture.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        capture, self._capture = self._capture, None
+        if capture is not None:
+            capture.release()
+
+
+class ImageFolder:
+    """Every image in a folder (and its sub-folders), in name order, once each."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.name = f"folder {self.path.name}"
+        self.files = image_files(self.path)
+        self.current: Path | None = None  # the file of the last frame read
+        self._next = 0
+
+    def open(self) -> None:
+        self._next = 0
+
+    def read(self) -> np.ndarray | None:
+        import cv2
+
+        while self._next < len(self.files):
+            self.current = self.files[self._next]
+            self._next += 1
+            frame = cv2.imread(str(self.current), cv2.IMREAD_COLOR)
+            if frame is not None:  # not an image after all: skip it
+                return frame
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The image files under ``folder``, sorted by path."""
+    if not folder.is_dir():
+        raise VisionError(f"The folder {folder} does not exist.", "Check the path.")
+    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise VisionError(f"The folder {folder} holds no images.",
+                          f"Put {', '.join(IMAGE_SUFFIXES)} files in it.")
+    return files
+
+
+_CAMERA_FIX = ("Check the camera's cable (connect it with the Pi switched off), or choose "
+               "another source in [camera] (see docs/vision.md).")
+
+
+def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -> Source:
+    """The source that ``spec`` names (``[camera] source`` or ``scan --source``).
+
+    ``auto``, ``picamera2`` (or ``picamera2:N``), ``usb`` (or ``usb:N``, or just ``N``),
+    ``synthetic``, or the path of a video file or of a folder of images.
+    """
+    kind, _, number = spec.partition(":")
+    if spec.isdigit():
+        kind, number = "usb", spec
+    if kind in ("auto", "picamera2", "usb") and number and not number.isdigit():
+        raise VisionError(f"The camera source '{spec}' has a bad number.",
+                          "Write e.g. usb:0 or picamera2:0.", key="source")
+    index = int(number or 0)
+    if kind == "auto":
+        return AutoCamera(settings)
+    if kind == "picamera2":
+        return PiCamera(settings, index)
+    if kind == "usb":
+        return UsbCamera(settings, index)
+    if kind == "synthetic":
+        from vision.synthetic import Scene, SyntheticSource
+
+        return SyntheticSource(Scene(width=settings.width, height=settings.height), settings.fps)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return ImageFolder(path)
+    if path.is_file():
+        return VideoFile(path, realtime=realtime)
+    raise VisionError(
+        f"The camera source '{spec}' is neither a camera nor an existing file or folder.",
+        "Use auto, picamera2, usb, usb:1, synthetic, or the path of a video or image folder.",
+        key="source",
+    )
+
+
+class AutoCamera:
+    """Whichever camera is there when it opens: the Pi camera, else the first USB camera.
+
+    Choosing at each ``open()`` lets the pipeline's reconnection find a camera plugged in later.
+    """
+
+    def __init__(self, settings: CameraSettings) -> None:
+        self.settings = settings
+        self.name = "camera"
+        self._camera: PiCamera | UsbCamera | None = None
+
+    def open(self) -> None:
+        usb = UsbCamera.indexes()
+        if PiCamera.available():
+            camera: PiCamera | UsbCamera = PiCamera(self.settings)
+        elif usb:
+            camera = UsbCamera(self.settings, usb[0])
+        else:
+            raise CameraMissing("No camera found (no Pi camera, no USB camera).", _CAMERA_FIX)
+        camera.open()
+        self._camera, self.name = camera, camera.name
+
+    def read(self) -> np.ndarray:
+        if self._camera is None:
+            raise CameraLost("The camera is not open.", _CAMERA_FIX)
+        return self._camera.read()
+
+    def close(self) -> None:
+        camera, self._camera = self._camera, None
+        if camera is not None:
+            camera.close()
