@@ -40,7 +40,7 @@ from vision.tracker import Tracker, TrackerSettings
 
 log = logging.getLogger(__name__)
 
-RETRY_FIRST, RETRY_MAX = 0.5, 10.0
+RETRY = (0.5, 10.0)  # seconds before the first reconnection attempt, and at most
 
 
 class Pipeline:
@@ -61,13 +61,14 @@ class Pipeline:
         roi: Roi = FULL_FRAME,
         raw: bool = False,
         grab_timeout: float = 3.0,
+        retry: tuple[float, float] = RETRY,
         stats_every: float = 30.0,
     ) -> None:
         self.source = source
         self.decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.tracker = Tracker(is_ours, tracker)
         self.roi, self.raw = roi, raw
-        self.grab_timeout, self.stats_every = grab_timeout, stats_every
+        self.grab_timeout, self.retry, self.stats_every = grab_timeout, retry, stats_every
         self.events: queue.Queue[Any] = queue.Queue()
         self._on_event = on_event or self.events.put
         self.finished = threading.Event()  # set when a file or folder has no more frames
@@ -78,6 +79,7 @@ class Pipeline:
         self._ended = False
         self._generation = 0  # bumped to retire a hung capture thread
         self._deadline = float("inf")  # when the capture thread's current call counts as hung
+        self._frames_since_open = 0
         self._emit_lock = threading.Lock()
         self._counts = dict(captured=0, decoded=0, dropped=0, errors=0)
         self._decode_seconds = 0.0
@@ -153,25 +155,28 @@ class Pipeline:
         self._capture_thread.start()
 
     def _capture_loop(self, generation: int, delay: float) -> None:
-        retry = RETRY_FIRST
+        first, most = self.retry
+        retry = first
         if delay and self._stopping.wait(delay):
             return
         while self._current(generation):
+            self._frames_since_open = 0
             try:
                 self._deadline = time.monotonic() + 3 * self.grab_timeout  # starting is slower
                 self.source.open()
-                retry = RETRY_FIRST
                 self._read_frames(generation)
                 return  # the stream ended, or this thread was retired
             except Exception as error:  # any camera failure is reported, retried
                 if not self._current(generation):
                     return
+                if self._frames_since_open:
+                    retry = first  # it worked for a while: start the pauses afresh
                 self._deadline = float("inf")  # pausing before a retry is not hanging
                 _close_quietly(self.source)
                 self._report_fault(error, retry)
             if self._stopping.wait(retry):
                 return
-            retry = min(RETRY_MAX, retry * 2)
+            retry = min(most, retry * 2)
 
     def _read_frames(self, generation: int) -> None:
         while self._current(generation):
@@ -186,6 +191,7 @@ class Pipeline:
                 return
             if self.status is None or not self.status.ok:
                 self._set_status(CameraState.OK, f"The camera ({self.source.name}) is working.")
+            self._frames_since_open += 1
             self._publish(frame, captured_at)
 
     def _publish(self, frame: np.ndarray, captured_at: float) -> None:
@@ -278,10 +284,11 @@ class Pipeline:
         # the grab hangs: retire that thread (it may never return) and reopen on a new one
         status = self.status
         state = CameraState.LOST if status is None or status.ok else CameraState.RECONNECTING
+        first = self.retry[0]
         self._set_status(state, f"The camera ({self.source.name}) stopped answering. "
-                         f"Trying again in {RETRY_FIRST:g} s.", retry_in=RETRY_FIRST)
+                         f"Trying again in {first:g} s.", retry_in=first)
         threading.Thread(target=_close_quietly, args=(self.source,), daemon=True).start()
-        self._start_capture(delay=RETRY_FIRST)
+        self._start_capture(delay=first)
 
     def _finish(self) -> None:
         for event in self.tracker.finish(time.monotonic()):

@@ -86,9 +86,9 @@ class Tracker:
         events: list = []
         for text in [t for t in self._tracks if t not in found]:
             self._missed(text, captured_at, events)
-        arrived = [text for text in found if self._sighted(text, captured_at)]
-        # cards confirmed in the same frame share one in_view, listing them all
-        events.extend(self._shown_event(text, captured_at) for text in arrived)
+        confirmed = {text for text in found if self._sighted(text, captured_at)}
+        # cards confirmed in the same frame share one in_view, listing them all in arrival order
+        events.extend(self._shown_event(t, captured_at) for t in self._tracks if t in confirmed)
         return events
 
     def finish(self, captured_at: float) -> list:
