@@ -13,6 +13,7 @@ Both come as ``Mapping[str, str]`` (every key optional); a bad value raises
 
     [decoder]
     name = zxing           # zxing (default) or zbar
+    rescue = yes           # zxing: a second look (zbar, sharpening) at codes it could not read
     confirm_frames = 2     # a card counts as shown after this many frames in a row...
     confirm_ms = 250       # ...or this long in view, whichever comes first
     gone_frames = 3        # and as taken away after this many frames without it...
@@ -32,12 +33,12 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from vision.decoders import DECODERS, DEFAULT_DECODER
+from vision.decoders import DECODERS, DEFAULT_DECODER, Decoder, RescueDecoder, make_decoder
 from vision.errors import VisionError
 from vision.tracker import TrackerSettings
 
 CAMERA_KEYS = ("source", "resolution", "fps", "roi", "exposure", "focus")
-DECODER_KEYS = ("name", "confirm_frames", "confirm_ms", "gone_frames", "gone_ms")
+DECODER_KEYS = ("name", "rescue", "confirm_frames", "confirm_ms", "gone_frames", "gone_ms")
 
 Roi = tuple[float, float, float, float]
 FULL_FRAME: Roi = (0.0, 0.0, 1.0, 1.0)
@@ -64,7 +65,18 @@ class DecoderSettings:
     """Which decoder reads the frames, and when a code counts as shown or gone."""
 
     name: str = DEFAULT_DECODER
+    rescue: bool = True
     tracker: TrackerSettings = field(default_factory=TrackerSettings)
+
+    def decoder(self) -> Decoder:
+        """The decoder these settings describe.
+
+        >>> DecoderSettings().decoder().name, DecoderSettings(rescue=False).decoder().name
+        ('zxing+zbar', 'zxing')
+        """
+        if self.name == "zxing" and self.rescue:
+            return RescueDecoder()
+        return make_decoder(self.name)
 
 
 def camera_settings(values: Mapping[str, str]) -> CameraSettings:
@@ -109,13 +121,17 @@ def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:
         return _number("decoder", key, get(key, str(default)), low=0, high=10_000,
                        example=str(default)) / 1000
 
+    rescue = get("rescue", "yes").lower()
+    if rescue not in ("yes", "no"):
+        raise VisionError(f"[decoder] rescue = '{rescue}' is not yes or no.",
+                          "Write rescue = yes or rescue = no.", key="rescue")
     tracker = TrackerSettings(
         confirm_frames=frames("confirm_frames", 2),
         confirm_seconds=seconds("confirm_ms", 250),
         gone_frames=frames("gone_frames", 3),
         gone_seconds=seconds("gone_ms", 300),
     )
-    return DecoderSettings(name, tracker)
+    return DecoderSettings(name, rescue == "yes", tracker)
 
 
 def _getter(values: Mapping[str, str]):

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.config import FULL_FRAME, Roi
-from vision.decoders import DEFAULT_DECODER, Decoder, make_decoder
+from vision.config import FULL_FRAME, DecoderSettings, Roi
+from vision.decoders import Decoder, make_decoder
 from vision.events import CameraState, CameraStatus, CodesSeen, Detection, PipelineStats
 from vision.sources import CameraMissing, Source
 from vision.tracker import Tracker, TrackerSettings
@@ -46,7 +46,8 @@ RETRY = (0.5, 10.0)  # seconds before the first reconnection attempt, and at mos
 class Pipeline:
     """Frames from ``source`` in, events out; see the module's docstring.
 
-    ``decoder`` is a decoder name or object, ``roi`` the scan zone (fractions of the frame),
+    ``decoder`` is a decoder name or object (default: ``[decoder]``'s defaults, zxing-cpp with
+    a second look at codes it could not read), ``roi`` the scan zone (fractions of the frame),
     ``raw`` adds a :class:`~vision.events.CodesSeen` for every frame with codes in it.
     """
 
@@ -56,7 +57,7 @@ class Pipeline:
         *,
         is_ours: Callable[[str], bool] = lambda text: True,
         on_event: Callable[[Any], None] | None = None,
-        decoder: str | Decoder = DEFAULT_DECODER,
+        decoder: str | Decoder | None = None,
         tracker: TrackerSettings | None = None,
         roi: Roi = FULL_FRAME,
         raw: bool = False,
@@ -65,6 +66,8 @@ class Pipeline:
         stats_every: float = 30.0,
     ) -> None:
         self.source = source
+        if decoder is None:
+            decoder = DecoderSettings().decoder()
         self.decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
         self.tracker = Tracker(is_ours, tracker)
         self.roi, self.raw = roi, raw

@@ -132,6 +132,9 @@ class UsbCamera:
     def open(self) -> None:
         import cv2
 
+        if not Path(f"/dev/video{self.index}").exists():  # spare OpenCV's warnings
+            raise CameraMissing(f"No USB camera is plugged in as number {self.index}.",
+                                _CAMERA_FIX)
         capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()

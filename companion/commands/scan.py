@@ -1,0 +1,172 @@
+"""``noah-companion scan``: watch a camera, a video or a folder of photos and say what it reads.
+
+For a camera or a video, events are printed as they happen: a card shown (once per
+presentation), a card taken away, a QR code that is not a card, the camera's condition; with
+``--raw`` also every QR text found in each frame, ours or not. For a folder of still images,
+one JSON object per image with every text found and the time spent decoding it.
+
+Settings come from the ``[camera]`` and ``[decoder]`` sections of the config file; ``--source``
+and ``--decoder`` override them. See docs/vision.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from typing import Any
+
+from companion.errors import UserError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "scan",
+        help="read QR stickers from a camera, a video or a folder of photos",
+        description="Print the cards the camera sees, as the referee would get them.",
+    )
+    parser.add_argument("--source", metavar="SRC",
+                        help="auto, picamera2, usb, usb:N, synthetic, a video file or an image "
+                             "folder (default: [camera] source of the config file)")
+    parser.add_argument("--decoder", choices=("zxing", "zbar"),
+                        help="QR decoder (default: [decoder] name of the config file)")
+    parser.add_argument("--raw", action="store_true",
+                        help="also print every QR text found in each frame, ours or not")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--seconds", type=float, metavar="N",
+                        help="stop after N seconds (default: at the end of a video, or Ctrl-C)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.errors import VisionError
+
+    try:
+        return _scan(args)
+    except VisionError as error:
+        raise UserError(error.what, error.fix) from None
+
+
+def _scan(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from companion.config import load_config
+    from companion.tags.payload import is_ours
+    from vision.pipeline import Pipeline
+    from vision.sources import ImageFolder, make_source
+
+    config = load_config()
+    camera, decoder = config.validated("camera"), config.validated("decoder")
+    if args.source:
+        camera = replace(camera, source=args.source)
+    if args.decoder:
+        decoder = replace(decoder, name=args.decoder)
+    source = make_source(camera.source, camera)
+    pipeline = Pipeline(source, is_ours=is_ours, decoder=decoder.decoder(),
+                        tracker=decoder.tracker, roi=camera.roi, raw=args.raw)
+    if isinstance(source, ImageFolder):
+        return _scan_folder(source, pipeline, is_ours)
+    return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
+
+
+def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
+    """One JSON line per image: every text found, which are ours, the decoding time."""
+    folder.open()
+    while (frame := folder.read()) is not None:
+        started = time.perf_counter()
+        texts = [d.text for d in pipeline.decode(frame)]
+        seconds = time.perf_counter() - started
+        image = folder.current.relative_to(folder.path).as_posix()
+        line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
+                "ms": round(seconds * 1000, 3)}
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+    return 0
+
+
+def _scan_stream(pipeline: Any, printer: Printer, seconds: float | None) -> int:
+    import queue
+
+    deadline = time.monotonic() + seconds if seconds else float("inf")
+    pipeline.start()
+    try:
+        while time.monotonic() < deadline:
+            try:
+                event = pipeline.events.get(timeout=0.1)
+            except queue.Empty:
+                if pipeline.finished.is_set():
+                    break
+                continue
+            printer(event)
+    finally:
+        pipeline.stop()
+    while not pipeline.events.empty():  # what came in while stopping, the final counts last
+        printer(pipeline.events.get())
+    return 0
+
+
+def _card_namer(config: Any) -> Any:
+    """Names the card behind one of our texts (``cat ♀ copy 2``), or says why it is unusable."""
+    from companion.game import default_deck, load_deck
+    from companion.tags.payload import GENDER_SIGNS, TagError, TagOk, classify
+
+    settings = config.game
+    try:
+        deck = default_deck() if settings.deck == "default" else load_deck(settings.deck)
+    except Exception:  # a broken deck file is the deck command's business, not scan's
+        deck = default_deck()
+
+    def name(text: str) -> str:
+        tag = classify(text, deck, settings.deck_id)
+        if isinstance(tag, TagOk):
+            card = tag.card
+            return f"{card.species} {GENDER_SIGNS.get(card.gender, card.gender)} copy {card.copy}"
+        if isinstance(tag, TagError):
+            return tag.message
+        return "not a Noah sticker"
+
+    return name
+
+
+class Printer:
+    """Prints events for a person (one line each) or as JSON lines."""
+
+    def __init__(self, as_json: bool, card_name: Any) -> None:
+        self.as_json, self.card_name = as_json, card_name
+        self.started = time.monotonic()
+
+    def __call__(self, event: Any) -> None:
+        kind = type(event).__name__
+        if self.as_json:
+            line = {"event": kind, **asdict(event)}
+            print(json.dumps(line, ensure_ascii=False, default=_jsonable), flush=True)
+            return
+        at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
+        print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
+
+    def describe(self, event: Any) -> str:
+        kind = type(event).__name__
+        if kind == "CardShown":
+            text = f"card shown: {event.text} ({self.card_name(event.text)})"
+            if event.several:
+                text += (f"; {len(event.in_view)} cards in view, the referee will ask which "
+                         "one is played")
+            return f"{text}  [{event.latency * 1000:.0f} ms after capture]"
+        if kind == "CardRemoved":
+            return f"card taken away: {event.text} (shown for {event.shown_for:.1f} s)"
+        if kind == "ForeignCode":
+            return f"QR code that is not a card (ignored): {event.text}"
+        if kind == "CodesSeen":
+            return f"frame {event.frame}: {', '.join(event.texts)}"
+        if kind == "CameraStatus":
+            return f"camera: {event.message}"
+        return (f"{event.captured} frames, {event.decoded} decoded, {event.dropped} skipped "
+                f"for a newer one; {event.mean_decode_time * 1000:.1f} ms to decode a frame, "
+                f"{event.mean_latency * 1000:.0f} ms from capture to event on average")
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "value"):  # enums
+        return value.value
+    return str(value)
+
