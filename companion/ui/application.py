@@ -1,0 +1,310 @@
+"""The Kivy application: screens over one referee :class:`~companion.session.Session`.
+
+Threads: the session publishes views from whichever thread made the change (the camera
+pipeline, gpiozero's button thread, the UI); :meth:`NoahApp._view_published` hands each to the
+UI thread with ``@mainthread``, where the screen for the awaited step draws it. Nothing slow
+runs on the UI thread: capture and decoding live in the pipeline's thread.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import mainthread
+from kivy.core.audio import SoundLoader
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.errors import UserError
+from companion.ui import theme
+from companion.ui.i18n import Catalog, languages
+from companion.ui.screens import (
+    CardTray,
+    GameEndScreen,
+    HistoryScreen,
+    HomeScreen,
+    MessagePopup,
+    NewGameScreen,
+    RoundEndScreen,
+    SetupScreen,
+    TableScreen,
+)
+from companion.ui.settings import SECTION_DEFAULTS, UiSettings, panels
+from companion.ui.widgets import Banner
+
+HERE = Path(__file__).parent
+SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
+SCREEN_OF = {
+    "no_game": "home", "play_card": "table", "choose_card": "table",
+    "choose_snail_side": "table", "choose_frog_weight": "table", "choose_target": "table",
+    "move_noah": "table", "give_cards": "table", "scan_hand": "round_end",
+    "enter_tears": "round_end", "game_over": "game_end",
+    **{kind: "setup" for kind in SETUP_KINDS},
+}
+"""The screen that answers each prompt kind."""
+BANNER_SECONDS = 5
+
+
+class Root(FloatLayout):
+    """The screen manager with the app-wide banners over it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.sm = ScreenManager(transition=NoTransition())  # no two screens touchable at once
+        for screen in (HomeScreen(name="home"), NewGameScreen(name="new_game"),
+                       SetupScreen(name="setup"), TableScreen(name="table"),
+                       RoundEndScreen(name="round_end"), GameEndScreen(name="game_end"),
+                       HistoryScreen(name="history")):
+            self.sm.add_widget(screen)
+        self.alert = Banner()
+        self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
+        for widget in (self.sm, self.alert, self.camera_banner):
+            self.add_widget(widget)
+        self.ids["sm"] = self.sm
+
+
+class NoahApp(App):
+    """The touchscreen app. ``session`` referees; ``simulator`` (simulator mode) puts touched
+    tray cards under a synthetic camera; ``pipeline`` (anything with ``start``/``stop``) reads
+    the camera off the UI thread; ``camera_tap`` feeds the live view; ``lights`` are mirrored
+    as virtual LEDs."""
+
+    title = "Noah Table Companion"
+    lang = StringProperty("en")
+    view = ObjectProperty(None, allownone=True)
+    colours = ListProperty(list(theme.PLAYER_COLOURS))
+    setup_noah = ObjectProperty(None, allownone=True)
+    camera_tap = ObjectProperty(None, allownone=True)
+    simulator = ObjectProperty(None, allownone=True)
+    showing_result = BooleanProperty(False)
+    refusals = NumericProperty(0)
+
+    def __init__(self, session: Any, *, settings: UiSettings = UiSettings(),  # noqa: B008
+                 simulator: Any = None, pipeline: Any = None, camera_tap: Any = None,
+                 lights: Any = None,
+                 config_file: Path | None = None, sound: Path | None = None,
+                 **kwargs: Any) -> None:
+        self.catalog = Catalog(settings.language)
+        super().__init__(**kwargs)
+        self.session, self.lights, self.settings = session, lights, settings
+        self.simulator = simulator
+        self.pipeline = pipeline or (simulator.pipeline if simulator else None)
+        self.camera_tap = camera_tap or (simulator.camera if simulator else None)
+        self.lang = self.catalog.language
+        self._config_file = config_file
+        self._sound = SoundLoader.load(str(sound)) if sound and settings.sounds else None
+        self._unsubscribe: Any = None
+        self._notices: tuple = ()
+
+    # -- words -----------------------------------------------------------------------------
+
+    def t(self, key: str, _lang: str | None = None, **params: Any) -> str:
+        """A sentence in the current language. kv passes ``app.lang`` as ``_lang`` so the text
+        is redrawn when the language changes."""
+        return self.catalog.text(key, **params)
+
+    def on_lang(self, _app: Any, lang: str) -> None:
+        self.catalog = Catalog(lang)
+        if self.view is not None and self.root is not None:
+            self._draw(self.view)
+
+    def switch_language(self) -> None:
+        names = languages()
+        self.lang = names[(names.index(self.lang) + 1) % len(names)]
+        if self.config is not None:
+            self.config.set("ui", "language", self.lang)
+            self.config.write()
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def build(self) -> Root:
+        for name in ("widgets.kv", "screens.kv"):
+            Builder.load_file(str(HERE / name))
+        self.use_kivy_settings = False
+        return Root()
+
+    def on_start(self) -> None:
+        if self.lights is not None:
+            self.lights.when_changed = self._lights_changed
+        if self.pipeline is not None:
+            self.pipeline.start()
+        self._unsubscribe = self.session.subscribe(self._view_published)
+
+    def on_stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self.pipeline is not None:
+            self.pipeline.stop()
+            self.pipeline = None
+
+    # -- the app's own config file (the one companion/config.py reads) ---------------------
+
+    def get_application_config(self, defaultpath: str = "") -> str:
+        if self._config_file is not None:
+            return str(self._config_file)
+        from companion.config import config_path
+
+        return str(config_path())
+
+    def build_config(self, config: Any) -> None:
+        for section, values in SECTION_DEFAULTS.items():
+            config.setdefaults(section, values)
+
+    def build_settings(self, settings: Any) -> None:
+        for title, data in panels():
+            settings.add_json_panel(title, self.config, data=data)
+
+    def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
+        if (section, key) == ("ui", "language"):
+            self.lang = value
+
+    # -- views from the session ------------------------------------------------------------
+
+    @mainthread
+    def _view_published(self, view: Any) -> None:
+        """Any thread: the session's new view, drawn on the UI thread."""
+        self.show_view(view)
+
+    def show_view(self, view: Any) -> None:
+        """Draw ``view``: alert on new refusals, hold the round's result, pick the screen."""
+        old, self.view = self.view, view
+        self._alert(view)
+        self.root.camera_banner.show(self.t("table.camera_lost"), theme.WARNING) \
+            if not view.camera_ok else self.root.camera_banner.hide()
+        if old is not None and len(view.round_scores) > len(old.round_scores) \
+                and old.has_game and view.game_id == old.game_id:
+            self.showing_result = True
+        if view.prompt.kind not in SETUP_KINDS:
+            self.setup_noah = None
+        self._draw(view)
+
+    def _draw(self, view: Any) -> None:
+        name = self.screen_for(view)
+        screen = self.root.sm.get_screen(name)
+        if name == "round_end":
+            screen.show(view, result=self.showing_result)
+        elif hasattr(screen, "show"):
+            screen.show(view)
+        self.root.sm.current = name
+
+    def screen_for(self, view: Any) -> str:
+        """The screen for a view: the prompt's, except the round's result until "Next round"
+        is touched, and the home screen's neighbours (new game, history) when no game is on."""
+        if self.showing_result:
+            return "round_end"
+        kind = view.prompt.kind
+        if kind in ("choose_snail_side", "choose_card") and view.state.get("phase") in (
+                "round_over", None):
+            return "setup"
+        name = SCREEN_OF.get(kind, "table")
+        current = self.root.sm.current
+        if name == "home" and current in ("new_game", "history"):
+            return current
+        return name
+
+    def _alert(self, view: Any) -> None:
+        """A new refusal: red banner, sound (the session already flashed the ferry's light)."""
+        fresh = _new_notices(self._notices, view.notices)
+        self._notices = view.notices
+        for notice in fresh:
+            if notice.level == "refused":
+                self.refusals += 1
+                text = self.t("refused", text=self.catalog.notice(notice))
+                self.root.alert.show(text, theme.ILLEGAL, BANNER_SECONDS)
+                if self._sound is not None:
+                    self._sound.play()
+            elif notice.level == "problem":
+                self.root.alert.show(notice.text, theme.WARNING, BANNER_SECONDS)
+
+    @mainthread
+    def _lights_changed(self, snapshot: Any) -> None:
+        """Lights' thread: mirror the LEDs on every board."""
+        for name in ("setup", "table"):
+            self.root.sm.get_screen(name).ids.board.lights = list(snapshot)
+
+    # -- intents -----------------------------------------------------------------------------
+
+    def act(self, intent: str, *args: Any, **kwargs: Any) -> Any:
+        """Call a session intent by name; a problem the player can fix is shown, not raised."""
+        try:
+            return getattr(self.session, intent)(*args, **kwargs)
+        except UserError as error:
+            self.message(str(error))
+            return None
+
+    def message(self, text: str) -> None:
+        MessagePopup(text=text).open()
+
+    def go(self, name: str) -> None:
+        self.root.sm.current = name
+
+    def open_new_game(self, *, score_only: bool) -> None:
+        from companion.config import load_config
+
+        try:
+            names = list(load_config(self.get_application_config()).game.players)
+        except UserError:
+            names = []
+        names = names or [self.t("new.player", n=n) for n in (1, 2, 3)]
+        self.root.sm.get_screen("new_game").prepare(names, score_only=score_only)
+        self.go("new_game")
+
+    def start_game(self, names: list[str], colours: list[str], options: dict[str, Any], *,
+                   score_only: bool) -> None:
+        self.colours, self.showing_result = colours, False
+        self.act("new_game", names, options, score_only=score_only)
+
+    def resume(self, game_id: int | None = None) -> None:
+        self.showing_result = False
+        self.colours = list(theme.PLAYER_COLOURS)
+        self.act("resume", game_id)
+
+    def leave_game(self) -> None:
+        """Back home; the game stays in the record and can be resumed."""
+        self.showing_result = False
+        self.act("close_game")
+        self.go("home")
+
+    def next_round(self) -> None:
+        self.showing_result = False
+        if self.view is not None:
+            self._draw(self.view)
+
+    def ferry_touched(self, ferry: int) -> None:
+        kind = self.view.prompt.kind if self.view else "no_game"
+        outcome = self.act("ferry_pressed", ferry)
+        if kind == "choose_noah_start" and outcome is not None and outcome.accepted:
+            self.setup_noah = ferry
+            self._draw(self.session.view)
+
+    def open_tray(self) -> None:
+        """The card tray: every card of this game (manual entry, or the simulator's cards)."""
+        game = self.session.game
+        deck = game.cards_in_play if game is not None else self.session.deck
+        keep_open = self.view is not None and self.view.prompt.kind == "scan_hand"
+        CardTray([card.id for card in deck], keep_open=keep_open).open()
+
+    def card_touched(self, ref: str) -> None:
+        if self.simulator is not None:
+            self.simulator.show(ref)
+        else:
+            self.act("choose_card", ref)
+
+
+def _new_notices(old: tuple, new: tuple) -> list:
+    """The notices of ``new`` after the longest end of ``old`` it starts with (the session
+    keeps only the last few)."""
+    for overlap in range(min(len(old), len(new)), 0, -1):
+        if old[-overlap:] == new[:overlap]:
+            return list(new[overlap:])
+    return list(new)

@@ -1,0 +1,148 @@
+"""The app's camera side, off the UI thread: a capture source, the vision pipeline, and the
+simulator's virtual cards.
+
+The pipeline reads and decodes frames on its own thread and hands its events to the session
+(which publishes views the UI picks up on its own thread). :class:`FrameTap` keeps the newest
+frame for the small live camera view, which the UI polls with ``Clock``.
+
+In simulator mode (:class:`Simulator`) a touched card of the virtual tray is rendered as its
+sticker (:mod:`companion.tags`), put in front of the synthetic camera
+(:class:`vision.synthetic.SyntheticSource`) and read by the real decoders and tracker; once the
+pipeline has reported it, the card is taken away again, as a player would.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import Any
+
+
+class FrameTap:
+    """A capture source that remembers the newest frame it delivered (``latest``, ``count``).
+
+    >>> import numpy as np
+    >>> class Still:
+    ...     def open(self): pass
+    ...     def read(self): return np.zeros((2, 2, 3), np.uint8)
+    ...     def close(self): pass
+    >>> tap = FrameTap(Still()); tap.open(); _ = tap.read()
+    >>> tap.count, tap.latest.shape
+    (1, (2, 2, 3))
+    """
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.latest: Any = None
+        self.count = 0
+
+    @property
+    def name(self) -> str:
+        return getattr(self.source, "name", "camera")
+
+    def open(self) -> None:
+        self.source.open()
+
+    def read(self) -> Any:
+        frame = self.source.read()
+        self.latest, self.count = frame, self.count + 1
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def open_pipeline(source: Any, is_ours: Any, on_event: Any) -> Any:
+    """The vision package's threaded pipeline, or (while that part is not in the tree) the
+    session's small capture loop with the same contract."""
+    try:
+        from vision.pipeline import Pipeline
+    except ImportError:
+        from companion.session.frameloop import FrameLoop
+
+        return FrameLoop(source, is_ours=is_ours, on_event=on_event)
+    return Pipeline(source, is_ours=is_ours, on_event=on_event)
+
+
+class Simulator:
+    """Virtual cards in front of a synthetic camera, read by the real vision pipeline.
+
+    ``show(ref)`` returns at once; the card stays in view until the pipeline has reported it
+    (``CardShown``), then it is taken away. ``shown`` counts the cards the pipeline reported.
+    ``pipeline`` is started and stopped by its owner (the app).
+    """
+
+    def __init__(self, session: Any, *, fps: float = 15.0) -> None:
+        from vision.synthetic import Scene, SyntheticSource
+
+        self.session = session
+        # a camera 25 cm above the cards: stickers get the pixels they get in real frames
+        self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
+        self.source = SyntheticSource(self.scene, fps=fps)
+        self.camera = FrameTap(self.source)
+        self.pipeline = open_pipeline(self.camera, session.is_ours, self._on_event)
+        self.shown = 0
+        self._stickers: dict[str, Any] = {}
+        self._queue: deque[str] = deque()
+        self._current: str | None = None  # the sticker text under the camera
+        self._lock = threading.Lock()
+
+    def show(self, ref: str) -> None:
+        """Queue the card ``ref`` (``cat:F#2``) for the camera: cards go under it one at a
+        time, each once the previous one has been reported and taken away."""
+        with self._lock:
+            self._queue.append(ref)
+        self._next()
+
+    @property
+    def idle(self) -> bool:
+        """No card waiting or under the camera."""
+        with self._lock:
+            return not self._queue and self._current is None
+
+    def _next(self) -> None:
+        from companion.tags.payload import encode
+
+        with self._lock:
+            if self._current is not None or not self._queue:
+                return
+            ref = self._queue.popleft()
+            self._current = encode(self.session.deck_id, self.session.deck[ref])
+        self.source.present(self._sticker(ref))
+
+    def _sticker(self, ref: str) -> Any:
+        if ref not in self._stickers:
+            from companion.tags.sticker import render_sticker
+
+            dpi = round(self.scene.px_per_mm * 25.4)
+            self._stickers[ref] = render_sticker(self.session.deck[ref], self.session.deck_id,
+                                                 size_mm=self.scene.sticker_mm, dpi=dpi)
+        return self._stickers[ref]
+
+    def _on_event(self, event: Any) -> None:
+        """Pipeline thread: the session first; a reported card is taken away, and once the
+        pipeline has seen it go the next one comes."""
+        self.session.on_vision_event(event)
+        kind = type(event).__name__
+        with self._lock:
+            if getattr(event, "text", None) != self._current:
+                return
+            if kind == "CardShown":
+                self.shown += 1
+            elif kind == "CardRemoved":
+                self._current = None
+        if kind == "CardShown":
+            self.source.clear()
+        elif kind == "CardRemoved":
+            self._next()
+
+
+def open_table_camera(config: Any) -> Any:
+    """The camera of ``[camera]`` (validated; a bad setting raises
+    :class:`~companion.errors.UserError`). It opens in the pipeline's thread, which reports a
+    missing or lost camera as a status event and keeps trying: the app shows a banner and cards
+    can be chosen by touch meanwhile."""
+    from vision.sources import make_source
+
+    settings = config.validated("camera")
+    return make_source(settings.source, settings)

@@ -1,0 +1,422 @@
+"""The app's screens; their layouts are in ``screens.kv``.
+
+Every screen has ``show(view)``: it draws a :class:`~companion.session.SessionView` and nothing
+else, so the same screen serves a live game, a resumed one and the screenshot script. Answers go
+back through ``app.act(intent, *args)``, the session's intents by name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kivy.app import App
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion.ui import theme
+
+MAX_PLAYERS = 5
+
+
+def _button(text: str, action: Any, **kwargs: Any) -> Button:
+    """A button of the prompt panels: large text, at least 9 mm tall."""
+    button = Button(text=text, font_size=21, size_hint_y=None, height=theme.TOUCH,
+                    font_name=theme.FONT, halign="center", valign="middle", **kwargs)
+    button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 6, None)))
+    button.bind(on_release=lambda _button: action())
+    return button
+
+
+def _name(view: Any, seat: int | None) -> str:
+    return view.players[seat] if seat is not None and seat < len(view.players) else ""
+
+
+class HomeScreen(Screen):
+    """New game, resume, score-only, history, settings."""
+
+    can_resume = BooleanProperty(False)
+
+    def show(self, view: Any) -> None:
+        self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
+
+
+class PlayerRow(BoxLayout):
+    """One seat of a new game: name, token colour (named, not only shown), remove."""
+
+    seat = NumericProperty(0)
+    colour = StringProperty("red")
+
+    def next_colour(self) -> None:
+        names = list(theme.PLAYER_COLOURS)
+        self.colour = names[(names.index(self.colour) + 1) % len(names)]
+
+
+class NewGameScreen(Screen):
+    """Players (2-5, names and colours), options, the cards to take out of the box."""
+
+    score_only = BooleanProperty(False)
+    removed_text = StringProperty("")
+
+    def on_kv_post(self, _base: Any) -> None:
+        for key in ("frog", "crocodile", "roommates", "pair_mf", "score26"):
+            self.ids[key].bind(state=lambda *_args: self.update_removed())
+
+    def prepare(self, names: list[str], *, score_only: bool) -> None:
+        self.score_only = score_only
+        rows = self.ids.rows
+        rows.clear_widgets()
+        for seat, name in enumerate(names[:MAX_PLAYERS]):
+            self._add_row(name, seat)
+        self.update_removed()
+
+    def _add_row(self, name: str, seat: int) -> None:
+        colour = list(theme.PLAYER_COLOURS)[seat % len(theme.PLAYER_COLOURS)]
+        self.ids.rows.add_widget(PlayerRow(seat=seat, colour=colour))
+        self.rows()[-1].ids.name.text = name
+
+    def rows(self) -> list[PlayerRow]:
+        return list(reversed(self.ids.rows.children))
+
+    def add_player(self) -> None:
+        count = len(self.rows())
+        if count < MAX_PLAYERS:
+            app = App.get_running_app()
+            self._add_row(app.t("new.player", n=count + 1), count)
+            self.update_removed()
+
+    def remove_player(self, row: PlayerRow) -> None:
+        if len(self.rows()) > 2:
+            self.ids.rows.remove_widget(row)
+            self.update_removed()
+
+    def options(self) -> dict[str, Any]:
+        ids = self.ids
+        return {"frog": ids.frog.state == "down", "crocodile": ids.crocodile.state == "down",
+                "roommates": ids.roommates.state == "down",
+                "pair_mf": ids.pair_mf.state == "down",
+                "end_rule": "score26" if ids.score26.state == "down" else "rounds"}
+
+    def update_removed(self) -> None:
+        """The cards to take out of the box for this many players and these options."""
+        app = App.get_running_app()
+        from companion.game.options import Options
+
+        players = len(self.rows())
+        removed = app.session.deck.removed_for(players, Options.from_dict(self.options()))
+        if not len(removed):
+            self.removed_text = app.t("new.remove_none")
+            return
+        counts = Counter(app.catalog.card_label(card.id) for card in removed)
+        cards = ", ".join(f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
+        self.removed_text = app.t("new.remove_cards", n=players, cards=cards)
+
+    def start(self) -> None:
+        rows = self.rows()
+        App.get_running_app().start_game(
+            [row.ids.name.text for row in rows], [row.colour for row in rows],
+            self.options(), score_only=self.score_only)
+
+
+class PromptPanel(BoxLayout):
+    """The right-hand panel of the setup and table screens: what is awaited, in one sentence,
+    with exactly the answers the rules allow now as buttons."""
+
+    text = StringProperty("")
+    verdict = StringProperty("")
+
+    def show(self, view: Any) -> None:
+        app = App.get_running_app()
+        prompt = view.prompt
+        self.text = app.catalog.prompt(prompt, view.players)
+        self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
+        box = self.ids.buttons
+        box.clear_widgets()
+        for text, action in self._answers(app, view):
+            box.add_widget(_button(text, action))
+
+    @staticmethod
+    def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
+        prompt, kind = view.prompt, view.prompt.kind
+
+        def act(intent: str, *args: Any) -> Any:
+            return lambda: app.act(intent, *args)
+
+        players = [(seat, _name(view, seat)) for seat in getattr(prompt, "choices", ())]
+        if kind == "choose_starter":
+            return [(name, act("choose_starter", seat)) for seat, name in players]
+        if kind == "choose_target":
+            return [(name, act("choose_target", seat)) for seat, name in players]
+        if kind == "choose_snail_side":
+            return [(app.t("table.up", sign=app.t("sign." + side)),
+                     act("choose_snail_side", side)) for side in prompt.legal]
+        if kind == "choose_frog_weight":
+            return [(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
+                     act("choose_frog_weight", w)) for w in prompt.choices]
+        if kind == "choose_card":
+            return [(app.catalog.card_label(ref), act("choose_card", ref))
+                    for ref in prompt.candidates] + [(app.t("table.cancel"), act("cancel"))]
+        if kind == "move_noah" and prompt.giraffe_targets:
+            looks = [(app.t("table.look", player=_name(view, seat)), act("choose_target", seat))
+                     for seat in prompt.giraffe_targets]
+            return [*looks, (app.t("table.no_look"), act("skip"))]
+        if kind == "give_cards":
+            return [(app.t("table.give"), lambda: GiftPopup(view).open())]
+        if kind == "play_card" and prompt.can_take_back:
+            return [(app.t("table.cannot_play"), act("take_back"))]
+        return []
+
+
+class SetupScreen(Screen):
+    """Round setup, guided: Noah on a ferry, the five starting animals, who starts."""
+
+    step = NumericProperty(0)
+    scanned = NumericProperty(0)
+    round = NumericProperty(1)
+
+    def show(self, view: Any) -> None:
+        prompt = view.prompt
+        self.round = (view.state.get("round") or 0) + 1
+        scanned = getattr(prompt, "scanned", None)
+        self.scanned = sum(ref is not None for ref in scanned) if scanned else 0
+        self.step = {"choose_noah_start": 0, "scan_setup_card": 1}.get(prompt.kind, 2)
+        if prompt.kind == "choose_starter":
+            self.scanned = 5
+        board = self.ids.board
+        board.state = _setup_state(view)
+        board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
+        self.ids.panel.show(view)
+
+
+def _setup_state(view: Any) -> dict[str, Any]:
+    """The board during setup: Noah and the animals scanned so far on the five ferries."""
+    app = App.get_running_app()
+    scanned = getattr(view.prompt, "scanned", None) or [None] * 5
+    ferries = [[ref] if ref else [] for ref in scanned]
+    weights = [sum(_weight(app.session.deck, ref) for ref in ferry) for ferry in ferries]
+    return {"ferries": ferries, "weights": weights, "capacities": [21] * 5,
+            "noah": app.setup_noah}
+
+
+def _weight(deck: Any, ref: str) -> int:
+    """A card's weight (a snail's reference carries its side, its sticker does not)."""
+    from companion.game.deck import format_ref, parse_ref
+
+    species, _, copy = parse_ref(ref)
+    card = deck.get(ref) or deck.get(format_ref(species, None, copy))
+    return card.weight if card is not None else 0
+
+
+class TableScreen(Screen):
+    """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
+
+    player = StringProperty("")
+    player_colour = ListProperty([1, 1, 1, 1])
+    hands = StringProperty("")
+
+    def show(self, view: Any) -> None:
+        app = App.get_running_app()
+        seat = view.prompt.player if view.prompt.player is not None else view.current_player
+        self.player = _name(view, seat)
+        self.player_colour = list(theme.player_colour(app.colours, seat or 0))
+        counts = view.state.get("hand_counts") or ()
+        self.hands = "\n".join(f"{name}: {count}" for name, count in zip(view.players, counts,
+                                                                         strict=False))
+        board = self.ids.board
+        board.state = view.state
+        board.choices = list(view.destinations)
+        board.scores = list(view.scores)
+        board.colours = list(app.colours)
+        self.ids.panel.show(view)
+
+
+class RoundEndScreen(Screen):
+    """Round end: the hands shown to the camera (or tears typed), then the tokens move on the
+    score track."""
+
+    mode = StringProperty("scan")  # scan | tears | result
+    title = StringProperty("")
+    detail = StringProperty("")
+
+    def show(self, view: Any, *, result: bool = False) -> None:
+        app = App.get_running_app()
+        prompt = view.prompt
+        self.mode = "result" if result else ("tears" if prompt.kind == "enter_tears" else "scan")
+        number = len(view.round_scores) if result else (view.state.get("round") or 1)
+        if prompt.kind == "enter_tears" and not result:
+            number = prompt.round
+        self.title = app.t("round.title", round=number)
+        track = self.ids.track
+        track.colours, track.names = list(app.colours), list(view.players)
+        track.scores = list(view.scores)
+        self.ids.legend.text = "\n".join(
+            f"{name}: {score}" for name, score in zip(view.players, view.scores, strict=False))
+        if self.mode == "result":
+            tears = view.round_scores[-1] if view.round_scores else ()
+            self.detail = app.t("round.result", tears=", ".join(
+                f"{name} {t}" for name, t in zip(view.players, tears, strict=False)))
+        elif self.mode == "scan":
+            self.detail = app.catalog.prompt(prompt, view.players)
+        else:
+            self.detail = app.t("round.tears")
+            self._tears_rows(view)
+
+    def _tears_rows(self, view: Any) -> None:
+        box = self.ids.tears
+        if len(box.children) == len(view.players):
+            return
+        box.clear_widgets()
+        for name in view.players:
+            box.add_widget(TearsRow(name=name))
+
+    def tears(self) -> list[int]:
+        return [row.value for row in reversed(self.ids.tears.children)]
+
+    def save_tears(self) -> None:
+        App.get_running_app().act("enter_tears", self.tears())
+        for row in self.ids.tears.children:
+            row.value = 0
+
+
+class TearsRow(BoxLayout):
+    """A player's tears this round, set with − and + (no keyboard needed)."""
+
+    name = StringProperty("")
+    value = NumericProperty(0)
+
+
+class GameEndScreen(Screen):
+    """The winner, the per-round table and the BG Stats QR code."""
+
+    winner = StringProperty("")
+
+    def show(self, view: Any) -> None:
+        app = App.get_running_app()
+        winners = [_name(view, seat) for seat in view.state.get("winners") or ()]
+        key = "end.wins" if len(winners) == 1 else "end.share"
+        self.winner = app.t(key, names=" & ".join(winners))
+        self._table(app, view)
+        self._qr(app)
+
+    def _table(self, app: Any, view: Any) -> None:
+        grid = self.ids.table
+        grid.clear_widgets()
+        grid.cols = len(view.round_scores) + 2
+        header = ["", *(app.t("end.round", n=n + 1) for n in range(len(view.round_scores))),
+                  app.t("end.total")]
+        cells = [header]
+        for seat, name in enumerate(view.players):
+            cells.append([name, *(str(r[seat]) for r in view.round_scores),
+                          str(view.scores[seat])])
+        for row in cells:
+            for text in row:
+                grid.add_widget(Label(text=text, font_size=21, font_name=theme.FONT))
+
+    def _qr(self, app: Any) -> None:
+        import io
+
+        from kivy.core.image import Image as CoreImage
+
+        qr = app.session.bgstats_qr()
+        if qr is None:
+            self.ids.qr.texture = None
+            return
+        buffer = io.BytesIO()
+        qr.save(buffer, kind="png", scale=6, border=2)
+        buffer.seek(0)
+        self.ids.qr.texture = CoreImage(buffer, ext="png").texture
+
+
+class HistoryScreen(Screen):
+    """Past games, newest first; an unfinished one resumes on touch."""
+
+    empty = BooleanProperty(True)
+
+    def on_pre_enter(self, *_args: Any) -> None:
+        app = App.get_running_app()
+        box = self.ids.games
+        box.clear_widgets()
+        records = app.session.store.games()[:30]
+        self.empty = not records
+        for record in records:
+            box.add_widget(self._entry(app, record))
+
+    @staticmethod
+    def _entry(app: Any, record: Any) -> Button:
+        summary = record.summary or {}
+        scores = summary.get("scores") or []
+        players = ", ".join(
+            f"{name} {scores[i]}" if i < len(scores) else name
+            for i, name in enumerate(record.players))
+        when = record.started_at[:16].replace("T", " ")
+        state = app.t("history.finished") if record.finished else app.t(
+            "history.unfinished", round=summary.get("round", 1) or 1)
+        text = f"{when}   {players}   ({state})"
+        if record.finished:
+            return _button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1))
+        return _button(text, lambda: app.resume(record.id))
+
+
+class CardTray(ModalView):
+    """Every card of the game as a touch target. In simulator mode a touch puts the card under
+    the virtual camera; otherwise it is the manual entry of a card the camera cannot read."""
+
+    title = StringProperty("")
+
+    def __init__(self, refs: list[str], *, keep_open: bool, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        self.keep_open = keep_open
+        self.title = app.t("tray.title_sim" if app.simulator else "tray.title")
+        grid = self.ids.grid
+        for ref in refs:
+            button = _button(app.catalog.card_label(ref), lambda r=ref: self.choose(r))
+            from companion.game.deck import parse_ref
+
+            gender = parse_ref(ref).gender
+            button.background_normal = ""
+            button.background_color = theme.GENDER_COLOURS[gender]
+            button.color = (0, 0, 0, 1)
+            grid.add_widget(button)
+
+    def choose(self, ref: str) -> None:
+        App.get_running_app().card_touched(ref)
+        if not self.keep_open:
+            self.dismiss()
+
+
+class GiftPopup(ModalView):
+    """The departing player's gifts (R20): how many cards each opponent receives."""
+
+    count = NumericProperty(0)
+    given = NumericProperty(0)
+    title = StringProperty("")
+
+    def __init__(self, view: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        app = App.get_running_app()
+        prompt = view.prompt
+        self.count = prompt.count
+        self.title = app.catalog.prompt(prompt, view.players)
+        self.rows = {seat: TearsRow(name=_name(view, seat)) for seat in prompt.opponents}
+        for row in self.rows.values():
+            row.bind(value=lambda *_a: self._total())
+            self.ids.rows.add_widget(row)
+
+    def _total(self) -> None:
+        self.given = sum(row.value for row in self.rows.values())
+
+    def give(self) -> None:
+        gifts = {seat: int(row.value) for seat, row in self.rows.items() if row.value}
+        self.dismiss()
+        App.get_running_app().act("give_cards", gifts)
+
+
+class MessagePopup(ModalView):
+    """A problem the player must read (a bad name, a broken record): what and what next."""
+
+    text = StringProperty("")

@@ -1,0 +1,38 @@
+"""The app's sounds, generated (no binary files in the repository).
+
+>>> import tempfile, wave
+>>> path = refusal_sound(Path(tempfile.mkdtemp()))
+>>> with wave.open(str(path)) as w: (w.getframerate(), round(w.getnframes() / w.getframerate(), 2))
+(22050, 0.35)
+"""
+
+from __future__ import annotations
+
+import wave
+from pathlib import Path
+
+import numpy as np
+
+RATE = 22050
+
+
+def refusal_sound(directory: Path) -> Path:
+    """A short falling two-tone buzz for a refused play, written once as ``refused.wav``."""
+    path = directory / "refused.wav"
+    if path.exists():
+        return path
+    directory.mkdir(parents=True, exist_ok=True)
+    tones = [_tone(frequency, 0.15) for frequency in (660, 440)]
+    samples = np.concatenate([tones[0], np.zeros(int(RATE * 0.05)), tones[1]])
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes((samples * 0.5 * 32767).astype("<i2").tobytes())
+    return path
+
+
+def _tone(frequency: float, seconds: float) -> np.ndarray:
+    t = np.arange(int(RATE * seconds)) / RATE
+    envelope = np.minimum(1, np.minimum(t, seconds - t) / 0.01)  # no clicks
+    return np.sign(np.sin(2 * np.pi * frequency * t)) * 0.6 * envelope

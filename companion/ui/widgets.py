@@ -1,0 +1,234 @@
+"""The app's own widgets; their looks are in ``widgets.kv``.
+
+Each widget draws from plain values (a ferry's card references, weights, scores, a lights
+snapshot) taken from the session's view, so screens and screenshots can feed them a state dict
+in the TABLE-LOG format directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.animation import Animation
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics.texture import Texture
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.game.deck import parse_ref
+from companion.ui import theme
+
+MAX_TILES = 4  # cards drawn per ferry; the rest is summed up as "+n below"
+
+
+def ferry_pattern(refs: Sequence[str]) -> str:
+    """How a ferry's genders run: ``"open"`` (fewer than two animals), ``"M"``/``"F"`` (all
+    the same) or ``"alt"`` (alternating).
+
+    >>> ferry_pattern(["cat:F#1"]), ferry_pattern(["cat:F#1", "lion:M#2"])
+    ('open', 'alt')
+    >>> ferry_pattern(["cat:M#1", "snail:M#2"])
+    'M'
+    """
+    genders = [parse_ref(ref).gender for ref in refs]
+    if len(genders) < 2 or None in genders[:2]:
+        return "open"
+    return genders[0] if genders[0] == genders[1] else "alt"
+
+
+class CardTile(Label):
+    """One animal on a ferry: species and ♂/♀ on the gender's colour."""
+
+    ref = StringProperty("")
+    back = ListProperty(theme.GENDER_COLOURS[None])
+
+    def on_ref(self, _widget: Any, ref: str) -> None:
+        app = App.get_running_app()
+        self.text = app.catalog.card_label(ref) if app else ref
+        self.back = theme.GENDER_COLOURS[parse_ref(ref).gender]
+
+
+class FerryView(ButtonBehavior, BoxLayout):
+    """A ferry as on the board: number, Noah, weight over capacity, pattern, animals bottom to
+    top, and its virtual LED. Touching it answers Noah's placement or move."""
+
+    position = NumericProperty(0)
+    cards = ListProperty()
+    weight = NumericProperty(0)
+    capacity = NumericProperty(21)
+    departed = BooleanProperty(False)
+    noah = BooleanProperty(False)
+    choice = BooleanProperty(False)
+    led = ListProperty([0, 0, 0, 0])
+    pattern = StringProperty("open")
+    hidden = NumericProperty(0)
+
+    def on_cards(self, _widget: Any, cards: list) -> None:
+        self.pattern = ferry_pattern(cards)
+        self.hidden = max(0, len(cards) - MAX_TILES)
+        stack = self.ids.stack
+        stack.clear_widgets()
+        for ref in reversed(cards[-MAX_TILES:]):  # the top card first, as seen from above
+            stack.add_widget(CardTile(ref=ref))
+
+    def on_release(self) -> None:
+        App.get_running_app().ferry_touched(int(self.position))
+
+
+class Board(FloatLayout):
+    """Five ferries in a pentagon around the score track, as on the game's board."""
+
+    state = ObjectProperty({}, allownone=True)
+    choices = ListProperty()
+    lights = ListProperty()
+    scores = ListProperty()
+    colours = ListProperty()
+
+    def on_state(self, *_args: Any) -> None:
+        self._refresh()
+
+    def on_choices(self, *_args: Any) -> None:
+        self._refresh()
+
+    def on_lights(self, _widget: Any, lights: list) -> None:
+        for light in lights:
+            self._ferry(light.ferry).led = _led_colour(light)
+
+    def _ferry(self, k: int) -> FerryView:
+        return self.ids[f"ferry{k}"]
+
+    def _refresh(self) -> None:
+        state = self.state or {}
+        ferries = state.get("ferries") or [None] * 5
+        weights = state.get("weights") or [0] * 5
+        capacities = state.get("capacities") or [21] * 5
+        for k in range(5):
+            view = self._ferry(k)
+            view.departed = ferries[k] is None and bool(state.get("ferries"))
+            view.cards = list(ferries[k] or [])
+            view.weight = weights[k] or 0
+            view.capacity = capacities[k] or 21
+            view.noah = state.get("noah") == k
+            view.choice = k in self.choices
+
+
+def _led_colour(light: Any) -> list[float]:
+    """An LED's colour as drawn: its RGB colour (or warm white) at its brightness."""
+    r, g, b = light.colour or (1.0, 0.85, 0.4)
+    return [r, g, b, float(light.brightness)]
+
+
+class ScoreTrack(Widget):
+    """The board's tear track, 0 to 26 round an oval, with one token per player.
+
+    ``shown`` is what is drawn; :meth:`move_to` slides the tokens there (Kivy animates lists
+    element by element).
+    """
+
+    scores = ListProperty()
+    shown = ListProperty()
+    colours = ListProperty()
+    names = ListProperty()
+    cells = NumericProperty(27)
+
+    def on_scores(self, _widget: Any, scores: list) -> None:
+        if len(self.shown) != len(scores):
+            self.shown = [float(s) for s in scores]
+        else:
+            self.move_to(scores)
+
+    def move_to(self, scores: Sequence[int], duration: float = 1.2) -> None:
+        Animation.cancel_all(self, "shown")
+        Animation(shown=[float(s) for s in scores], d=duration, t="out_quad").start(self)
+
+    def on_shown(self, *_args: Any) -> None:
+        self.redraw()
+
+    def on_size(self, *_args: Any) -> None:
+        self.redraw()
+
+    def on_pos(self, *_args: Any) -> None:
+        self.redraw()
+
+    def cell_centre(self, value: float) -> tuple[float, float]:
+        """Where score ``value`` sits on the oval (0 at the bottom, going clockwise)."""
+        import math
+
+        angle = -math.pi / 2 - 2 * math.pi * (value % self.cells) / self.cells
+        return (self.center_x + 0.42 * self.width * math.cos(angle),
+                self.center_y + 0.40 * self.height * math.sin(angle))
+
+    def redraw(self) -> None:
+        self.canvas.after.clear()
+        cell = max(6.0, min(self.width, self.height) * 0.07)
+        with self.canvas.after:
+            for value in range(self.cells):
+                x, y = self.cell_centre(value)
+                Color(1, 1, 1, 0.9 if value % 5 == 0 else 0.4)
+                Line(circle=(x, y, cell / 2), width=1.2 if value % 5 == 0 else 1)
+            for seat, score in enumerate(self.shown):
+                x, y = self.cell_centre(score)
+                offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.35
+                Color(*theme.player_colour(self.colours, seat))
+                Ellipse(pos=(x - cell / 2 + offset, y - cell / 2 + offset / 2),
+                        size=(cell, cell))
+                Color(0, 0, 0, 1)
+                Line(circle=(x + offset, y + offset / 2, cell / 2), width=1)
+
+
+class CameraView(Image):
+    """The small live camera view: the newest frame of a :class:`~companion.ui.camera.FrameTap`,
+    uploaded at most 30 times a second on the UI thread (OpenCV frames are BGR, bottom-up)."""
+
+    tap = ObjectProperty(None, allownone=True)
+    uploads = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._shown_count = -1
+        self._event = Clock.schedule_interval(self._update, 1 / 30)
+
+    def _update(self, _dt: float) -> None:
+        tap = self.tap
+        if tap is None or tap.latest is None or tap.count == self._shown_count:
+            return
+        frame, self._shown_count = tap.latest, tap.count
+        height, width = frame.shape[:2]
+        texture = self.texture
+        if texture is None or texture.size != (width, height):
+            texture = Texture.create(size=(width, height), colorfmt="bgr")
+            texture.flip_vertical()
+        texture.blit_buffer(frame.tobytes(), colorfmt="bgr", bufferfmt="ubyte")
+        self.texture = texture
+        self.canvas.ask_update()
+        self.uploads += 1
+
+
+class Banner(Label):
+    """A full-width message over the screen: red for a refused play, orange for the camera."""
+
+    back = ListProperty(theme.ILLEGAL)
+
+    def show(self, text: str, colour: Sequence[float] = theme.ILLEGAL, seconds: float = 0) -> None:
+        self.text, self.back, self.opacity = text, list(colour), 1
+        Clock.unschedule(self.hide)
+        if seconds:
+            Clock.schedule_once(self.hide, seconds)
+
+    def hide(self, *_args: Any) -> None:
+        self.opacity = 0
+        self.text = ""
