@@ -281,12 +281,19 @@ def check_zbar(machine: Machine) -> Finding:
     return ok("zbar library", f"libzbar {_zbar_version(library)}")
 
 
-def _configured_decoder(machine: Machine) -> str:
-    from vision.decoders import DEFAULT_DECODER
+def _decoder_settings(machine: Machine) -> Any:
+    """The validated ``[decoder]`` section (its defaults if the config file is invalid)."""
+    from vision.config import DecoderSettings
 
     config = machine.config_or_none()
-    section = config.section("decoder") if config is not None else {}
-    return section.get("name", section.get("decoder", DEFAULT_DECODER)).strip() or DEFAULT_DECODER
+    try:
+        return config.validated("decoder") if config is not None else DecoderSettings()
+    except UserError:
+        return DecoderSettings()  # check_config reports the bad key
+
+
+def _configured_decoder(machine: Machine) -> str:
+    return _decoder_settings(machine).name
 
 
 def printed_sticker(machine: Machine) -> tuple[str, Any]:
@@ -346,63 +353,51 @@ class Camera:
 
     description: str
     frame: Any  # BGR or grey numpy array
-    autofocus_module: bool = False  # Camera Module 3: manual lens position advised
+    lens_module: bool = False  # a Camera Module 3, whose lens position can be set
 
 
-def _picamera2_frame() -> Camera | None:
+def _camera_settings(machine: Machine) -> Any:
+    from vision.config import CameraSettings
+
+    config = machine.config_or_none()
+    return config.validated("camera") if config is not None else CameraSettings()
+
+
+def _pi_camera_model() -> str | None:
+    """The sensor of the first Pi camera ("imx708" is the Camera Module 3), if there is one."""
     try:
         from picamera2 import Picamera2
     except ImportError:
         return None
     cameras = Picamera2.global_camera_info()
-    if not cameras:
-        return None
-    model = str(cameras[0].get("Model", "camera"))
-    with Picamera2(0) as camera:  # released on exit, or the next start finds it "in use"
-        camera.configure(camera.create_still_configuration(main={"size": (1280, 720)}))
-        camera.start()
-        time.sleep(SETTLE_SECONDS)  # the first frames are dark while exposure settles
-        frame = camera.capture_array()
-    return Camera(f"Pi camera {model} (picamera2)", frame[:, :, :3],
-                  autofocus_module=model.startswith("imx708"))
+    return str(cameras[0].get("Model", "")) if cameras else None
 
 
-def usb_camera_indexes(sys_root: Path) -> list[int]:
-    """The /dev/videoN numbers that are USB cameras (uvcvideo), not the Pi's codec/ISP nodes."""
-    indexes = []
-    for node in sorted((sys_root / "class" / "video4linux").glob("video*")):
-        driver = node / "device" / "driver"
-        if driver.exists() and driver.resolve().name == "uvcvideo" and node.name[5:].isdigit():
-            indexes.append(int(node.name[5:]))
-    return sorted(indexes)
+def grab_frame(machine: Machine) -> Camera:
+    """A settled frame from the camera the config names, opened as the app opens it.
 
+    Raises :class:`vision.errors.VisionError` (``CameraMissing``, ``CameraLost``) with its fix.
+    """
+    from vision.sources import make_source
 
-def _opencv_frame(index: int) -> Camera | None:
-    import cv2
-
-    capture = cv2.VideoCapture(index, cv2.CAP_V4L2)
+    settings = _camera_settings(machine)
+    source = make_source(settings.source, settings)
+    source.open()
     try:
-        if not capture.isOpened():
-            return None
         deadline = time.monotonic() + SETTLE_SECONDS
-        grabbed, frame = capture.read()
-        while grabbed and time.monotonic() < deadline:  # dark until exposure settles
-            grabbed, frame = capture.read()
+        frame = source.read()
+        while frame is not None and time.monotonic() < deadline:  # exposure settles
+            frame = source.read()
     finally:
-        capture.release()
-    return Camera(f"USB camera /dev/video{index} (OpenCV)", frame) if grabbed else None
+        source.close()  # or the app's next start finds the camera "in use"
+    if frame is None:
+        from vision.sources import CameraLost
 
-
-def grab_frame(machine: Machine) -> Camera | None:
-    """One frame from the first camera that gives one: the Pi camera, then USB cameras."""
-    camera = _picamera2_frame()
-    if camera is not None:
-        return camera
-    for index in usb_camera_indexes(machine.sys_root):
-        camera = _opencv_frame(index)
-        if camera is not None:
-            return camera
-    return None
+        raise CameraLost(f"{source.name} gave no picture.", "Check [camera] source.")
+    model = _pi_camera_model() if source.name.startswith("Pi camera") else None
+    name = f"{source.name} ({model})" if model else source.name
+    lens_module = bool(model and model.startswith("imx708")) and settings.focus is None
+    return Camera(name, frame, lens_module=lens_module)
 
 
 @dataclass(frozen=True)
@@ -434,11 +429,11 @@ class FrameQuality:
         return cls(width, height, sharpness, float(gray.mean()), len(decode(gray)))
 
 
-def _hardware_camera_fix(camera: Camera) -> str:
-    if camera.autofocus_module:
-        return ("Camera Module 3: set a fixed lens position for the card distance "
-                f"(see 'Focus' in {GUIDE}).")
-    return f"Turn the lens ring or move the camera (see 'Focus' in {GUIDE})."
+def _focus_fix(camera: Camera) -> str:
+    if camera.lens_module:
+        return ("Camera Module 3: set the lens for the card distance, e.g. focus = 2.5 in "
+                f"[camera] for 40 cm (see 'Focus' in {GUIDE}).")
+    return f"Turn the lens ring, or move the camera (see 'Focus' in {GUIDE})."
 
 
 def check_camera(machine: Machine) -> Finding:
@@ -450,24 +445,26 @@ def check_camera(machine: Machine) -> Finding:
         return warn("Camera", "not tested: the app is running and holds the camera.",
                     "To test it: sudo systemctl stop noah-companion, run the doctor again, "
                     "then sudo systemctl start noah-companion.")
+    from vision.errors import VisionError
+
     try:
         camera = grab_frame(machine)
-    except Exception as error:  # libcamera/V4L2 errors have no common type
-        return fail("Camera", f"found, but it gave no picture ({error}).",
+    except VisionError as error:  # CameraMissing, CameraLost, a bad [camera] source
+        return fail("Camera", error.what, f"{error.fix} To keep score without a camera, set "
+                    "score_only = yes in [game].".strip())
+    except Exception as error:  # libcamera and V4L2 errors have no common type
+        return fail("Camera", f"it gave no picture ({error}).",
                     "Reconnect the camera with the Pi switched off; if it says 'in use', "
                     "close the other program or reboot.")
-    if camera is None:
-        return fail("Camera", "none found (no Pi camera, no USB camera).",
-                    f"Connect the camera with the Pi switched off (see {GUIDE}), or set "
-                    "score_only = yes in [game] to keep score without one.")
-    return judge_frame(camera, _frame_decoder())
+    return judge_frame(camera, _frame_decoder(machine))
 
 
-def _frame_decoder() -> Callable[[Any], list[Any]]:
+def _frame_decoder(machine: Machine) -> Callable[[Any], list[Any]]:
+    """The app's decoder, counting only our stickers (foreign codes are ignored, as in play)."""
     from companion.tags.payload import is_ours
-    from vision.decoders import decode
 
-    return lambda gray: [d for d in decode(gray) if is_ours(d.text)]
+    decoder = _decoder_settings(machine).decoder()
+    return lambda gray: [d for d in decoder.decode(gray) if is_ours(d.text)]
 
 
 def judge_frame(camera: Camera, decode: Callable[[Any], list[Any]]) -> Finding:
@@ -478,14 +475,14 @@ def judge_frame(camera: Camera, decode: Callable[[Any], list[Any]]) -> Finding:
         return ok("Camera", f"{found}, reads {quality.stickers} sticker(s) in view")
     if quality.width < 640 or quality.height < 480:
         return warn("Camera", f"{found}: too few pixels to read small stickers.",
-                    "Choose at least 640×480 in [camera].")
+                    "Set resolution = 1280x720 or more in [camera].")
     if quality.brightness < DARKNESS_HINT:
         return warn("Camera", f"{found}, but the picture is dark "
                     f"(brightness {quality.brightness:.0f}/255).",
                     f"Light the table evenly from above (see 'Lighting' in {GUIDE}).")
     if quality.sharpness < SHARPNESS_HINT:
         return warn("Camera", f"{found}, but the picture looks out of focus "
-                    f"(sharpness {quality.sharpness:.0f}).", _hardware_camera_fix(camera))
+                    f"(sharpness {quality.sharpness:.0f}).", _focus_fix(camera))
     return ok("Camera", f"{found}, picture sharp (put a card under it to check reading)")
 
 
@@ -609,43 +606,9 @@ def touchscreens(machine: Machine) -> list[tuple[str, Path]]:
     return found
 
 
-def kivy_config_path(machine: Machine) -> Path:
-    home = machine.environ.get("KIVY_HOME") or str(Path("~/.kivy").expanduser())
-    return Path(home) / "config.ini"
-
-
-def kivy_touch_problem(config_text: str) -> str | None:
-    """What in Kivy's config would double taps or misplace them, if anything.
-
-    >>> kivy_touch_problem("[input]\\nmtdev_%(name)s = probesysfs,provider=mtdev\\n"
-    ...                    "hid_%(name)s = probesysfs,provider=hidinput\\n")
-    'both mtdev and hidinput read the touchscreen, so every tap counts twice'
-    >>> kivy_touch_problem("[input]\\n%(name)s = probesysfs,provider=mtdev\\n") is None
-    True
-    """
-    import configparser
-
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string(config_text)
-    providers = " ".join(parser["input"].values()) if parser.has_section("input") else ""
-    if "mtdev" in providers and "hidinput" in providers:
-        return "both mtdev and hidinput read the touchscreen, so every tap counts twice"
-    rotation = parser.get("graphics", "rotation", fallback="0").strip() or "0"
-    if rotation != "0" and f"rotation={rotation}" not in providers:
-        return (f"the picture is turned by {rotation}° but the touch positions are not "
-                f"(add ,param=rotation={rotation} to the mtdev line)")
-    return None
-
-
 def check_touch(machine: Machine) -> Finding:
-    """A touchscreen this user can read, and a Kivy input config that does not double taps."""
-    kivy_config = kivy_config_path(machine)
-    if kivy_config.is_file():
-        problem = kivy_touch_problem(kivy_config.read_text(errors="replace"))
-        if problem:
-            return warn("Touch", f"{problem} ({kivy_config}).",
-                        f"Use the settings in deploy/files/kivy-config.ini; rotate the screen "
-                        f"as 'Touchscreen' in {GUIDE} says.")
+    """A touchscreen this user may read (the app itself sets Kivy to read it once, and turns
+    touches with the picture for ``[ui] rotation = 180``)."""
     screens = touchscreens(machine)
     if not screens:
         return warn("Touch", "no touchscreen found (a mouse works too).",

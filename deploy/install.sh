@@ -15,7 +15,7 @@
 #                     python3-picamera2 and python3-lgpio where the Raspberry Pi archive has them
 #   user              noah-companion, a system user in the groups video, render, input and gpio
 #   /opt/noah-companion/venv   the app, in a venv that also sees apt's picamera2 and lgpio
-#   /var/lib/noah-companion    config, game history, Kivy's touch settings (kept on updates)
+#   /var/lib/noah-companion    config, game history, Kivy's files (kept on updates)
 #   /etc/systemd/system/noah-companion.service, /etc/default/noah-companion (kept if edited),
 #   /usr/local/bin/noah-companion (`sudo noah-companion doctor` runs as the service does),
 #   /usr/local/share/doc/noah-companion/raspberry-pi.md (the guide, for `systemctl help`)
@@ -202,13 +202,9 @@ install_files() {
     put 0755 "$SOURCE/deploy/files/noah-companion-admin.sh" /usr/local/bin/noah-companion
     put 0644 "$SOURCE/docs/raspberry-pi.md" "$GUIDE"
     # The state directory, with the folders of the config file (so that it can be edited before
-    # the app first writes it), the record, and Kivy's touch settings: created once, then the
-    # app's own.
-    run install -d -m 0750 "$DESTDIR$STATE_DIR" "$DESTDIR$STATE_DIR/kivy" \
-        "$DESTDIR$STATE_DIR/config/noah-companion" "$DESTDIR$STATE_DIR/data/noah-companion"
-    if [ ! -f "$DESTDIR$STATE_DIR/kivy/config.ini" ]; then
-        put 0640 "$SOURCE/deploy/files/kivy-config.ini" "$STATE_DIR/kivy/config.ini"
-    fi
+    # the app first writes it) and of the record (Kivy's files go there too).
+    run install -d -m 0750 "$DESTDIR$STATE_DIR" "$DESTDIR$STATE_DIR/config/noah-companion" \
+        "$DESTDIR$STATE_DIR/data/noah-companion"
     [ -n "$DESTDIR" ] || run chown -R "$APP_USER:$APP_USER" "$STATE_DIR"
 }
 

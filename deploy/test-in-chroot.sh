@@ -112,8 +112,8 @@ first_install() {
         test -L "$ROOT/etc/systemd/system/multi-user.target.wants/noah-companion.service"
     check "the state directory belongs to the service user" \
         test "$(in_root stat -c %U /var/lib/noah-companion)" = noah-companion
-    check "Kivy's touch settings are seeded" \
-        grep -q provider=mtdev "$ROOT/var/lib/noah-companion/kivy/config.ini"
+    check "the config file's folder is ready for the service user" \
+        test "$(in_root stat -c %U /var/lib/noah-companion/config/noah-companion)" = noah-companion
     check "the venv sees the system's numpy (no pip numpy shadowing it)" \
         in_root /opt/noah-companion/venv/bin/python -c \
         'import numpy, sys; sys.exit(not numpy.__file__.startswith("/usr/lib/python3/"))'
@@ -187,14 +187,12 @@ second_install() {
     local before after
     printf '# our club edits this\nKCFG_KIVY_LOG_LEVEL=info\n' >>"$ROOT/etc/default/noah-companion"
     before=$(cd "$ROOT" && sha256sum etc/systemd/system/noah-companion.service \
-        etc/default/noah-companion usr/local/bin/noah-companion opt/noah-companion/launch.py \
-        var/lib/noah-companion/kivy/config.ini)
+        etc/default/noah-companion usr/local/bin/noah-companion opt/noah-companion/launch.py)
     local output
     output=$(in_root /home/pi/noah-companion/deploy/install.sh 2>&1) \
         || { fail "second install.sh failed: $output"; return 1; }
     after=$(cd "$ROOT" && sha256sum etc/systemd/system/noah-companion.service \
-        etc/default/noah-companion usr/local/bin/noah-companion opt/noah-companion/launch.py \
-        var/lib/noah-companion/kivy/config.ini)
+        etc/default/noah-companion usr/local/bin/noah-companion opt/noah-companion/launch.py)
     check "second run: service files unchanged" test "$before" = "$after"
     if grep -qE "Creating|Installing Debian" <<<"$output"; then
         fail "second run: created a user or venv, or installed packages, again"

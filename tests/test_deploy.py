@@ -99,7 +99,7 @@ def test_environment_file_sets_up_kivy_on_kms(unit):
     assert env["KIVY_NO_ARGS"] == "1"
     assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
     state_dir = "/var/lib/noah-companion/"
-    for key in ("KIVY_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):  # Kivy's home is in the data directory
         assert env[key].startswith(state_dir), key  # the only writable place besides the cache
 
 
@@ -130,7 +130,6 @@ def test_install_stages_the_service_files_under_destdir(tmp_path):
         "opt/noah-companion/launch.py": "0o644",
         "usr/local/bin/noah-companion": "0o755",
         "usr/local/share/doc/noah-companion/raspberry-pi.md": "0o644",
-        "var/lib/noah-companion/kivy/config.ini": "0o640",
     }
     assert (tmp_path / "etc/systemd/system/noah-companion.service").read_text() == UNIT.read_text()
 
@@ -139,8 +138,8 @@ def test_install_twice_changes_nothing_and_keeps_an_edited_settings_file(tmp_pat
     run_install(destdir=tmp_path)
     settings = tmp_path / "etc/default/noah-companion"
     settings.write_text(settings.read_text() + "SDL_VIDEODRIVER=x11\n")
-    kivy_config = tmp_path / "var/lib/noah-companion/kivy/config.ini"
-    kivy_config.write_text("[input]\nmouse = mouse\n")  # the app's own since the first run
+    config = tmp_path / "var/lib/noah-companion/config/noah-companion/companion.ini"
+    config.write_text("[ui]\nrotation = 180\n")  # the club's, since the first run
 
     second = run_install(destdir=tmp_path)
 
@@ -148,7 +147,7 @@ def test_install_twice_changes_nothing_and_keeps_an_edited_settings_file(tmp_pat
     assert "    installed " not in second.stdout
     assert settings.read_text().endswith("SDL_VIDEODRIVER=x11\n")
     assert (tmp_path / "etc/default/noah-companion.dist").read_text() == ENV_FILE.read_text()
-    assert kivy_config.read_text() == "[input]\nmouse = mouse\n"
+    assert config.read_text() == "[ui]\nrotation = 180\n"
 
 
 def test_install_dry_run_plans_every_step_and_changes_nothing():

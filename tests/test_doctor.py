@@ -183,14 +183,14 @@ def segno_sticker(text: str, module_px: int = 5):
 
 
 def judge(frame, **camera) -> Finding:
-    return doctor.judge_frame(Camera("USB camera /dev/video0 (OpenCV)", frame, **camera),
-                              doctor._frame_decoder())
+    return doctor.judge_frame(Camera("USB camera 0", frame, **camera),
+                              doctor._frame_decoder(Machine.here()))
 
 
 def test_camera_reading_a_sticker_is_fine():
     finding = judge(table_with_sticker("NOAH1/BOX1/CAF2"))
     assert finding.status is Status.OK
-    assert finding.found == "USB camera /dev/video0 (OpenCV), 640×480, reads 1 sticker(s) in view"
+    assert finding.found == "USB camera 0, 640×480, reads 1 sticker(s) in view"
 
 
 def test_foreign_codes_in_view_are_not_counted_as_stickers():
@@ -201,10 +201,10 @@ def test_foreign_codes_in_view_are_not_counted_as_stickers():
 
 def test_blurred_picture_gives_a_focus_hint_for_camera_module_3():
     blurred = np.full((720, 1280), 150, np.uint8)
-    finding = judge(blurred, autofocus_module=True)
+    finding = judge(blurred, lens_module=True)
     assert finding.status is Status.WARN
     assert "out of focus" in finding.found
-    assert "Camera Module 3" in finding.fix and "lens position" in finding.fix
+    assert "Camera Module 3" in finding.fix and "focus = 2.5 in [camera]" in finding.fix
 
 
 def test_dark_picture_asks_for_light():
@@ -216,15 +216,37 @@ def test_dark_picture_asks_for_light():
 def test_tiny_picture_asks_for_more_pixels():
     finding = judge(table_with_sticker(None)[:240, :320])
     assert finding.status is Status.WARN
-    assert "640×480" in finding.fix
+    assert "resolution = 1280x720" in finding.fix
 
 
 def test_no_camera_is_missing_unless_keeping_score_only(tmp_path, monkeypatch, own_config):
-    monkeypatch.setattr(doctor, "grab_frame", lambda machine: None)
+    from vision.sources import CameraMissing
+
+    def grab_frame(machine):
+        raise CameraMissing("No camera found (no Pi camera, no USB camera).", "Check the cable.")
+
+    monkeypatch.setattr(doctor, "grab_frame", grab_frame)
     finding = doctor.check_camera(fake_machine(tmp_path))
-    assert finding.status is Status.FAIL and "score_only = yes" in finding.fix
+    assert finding.status is Status.FAIL
+    assert finding.found == "No camera found (no Pi camera, no USB camera)."
+    assert finding.fix.startswith("Check the cable.") and "score_only = yes" in finding.fix
     own_config.write_text("[game]\nscore_only = yes\n")
     assert doctor.check_camera(fake_machine(tmp_path)).status is Status.OK
+
+
+def test_camera_is_opened_as_the_config_says(tmp_path, monkeypatch, own_config):
+    monkeypatch.setattr(doctor, "SETTLE_SECONDS", 0)
+    own_config.write_text("[camera]\nsource = synthetic\nresolution = 640x480\n")
+    camera = doctor.grab_frame(fake_machine(tmp_path))
+    assert camera.frame.shape[:2] == (480, 640)
+    assert doctor.check_camera(fake_machine(tmp_path)).status is Status.OK
+
+
+def test_bad_camera_source_names_the_fix(tmp_path, own_config):
+    own_config.write_text("[camera]\nsource = usb:x\n")
+    finding = doctor.check_camera(fake_machine(tmp_path))
+    assert finding.status is Status.FAIL
+    assert "bad number" in finding.found and "usb:0" in finding.fix
 
 
 def test_camera_held_by_the_running_service_is_not_opened(tmp_path, monkeypatch):
@@ -246,18 +268,6 @@ def test_camera_that_gives_no_picture_says_so(tmp_path, monkeypatch):
     finding = doctor.check_camera(fake_machine(tmp_path))
     assert finding.status is Status.FAIL
     assert "in use" in finding.found and "reboot" in finding.fix
-
-
-def test_only_usb_cameras_are_opened_with_opencv(tmp_path):
-    machine = fake_machine(tmp_path)
-    drivers = machine.sys_root / "bus" / "drivers"
-    for node, driver in {"video0": "uvcvideo", "video10": "bcm2835-codec",
-                         "video2": "uvcvideo", "video19": "bcm2835-isp"}.items():
-        (drivers / driver).mkdir(parents=True, exist_ok=True)
-        device = machine.sys_root / "class" / "video4linux" / node / "device"
-        device.mkdir(parents=True)
-        (device / "driver").symlink_to(drivers / driver)
-    assert doctor.usb_camera_indexes(machine.sys_root) == [0, 2]
 
 
 # ---- devices ----------------------------------------------------------------------------------
@@ -367,21 +377,6 @@ def test_touchscreen_unreadable_without_the_input_group(tmp_path):
     assert finding.status is Status.FAIL and "input group" in finding.fix
 
 
-def test_kivy_config_that_doubles_taps_is_flagged(tmp_path):
-    kivy_home = tmp_path / "kivy"
-    write(kivy_home / "config.ini", "[input]\nmouse = mouse\n"
-          "mtdev_%(name)s = probesysfs,provider=mtdev\n"
-          "hid_%(name)s = probesysfs,provider=hidinput\n")
-    finding = doctor.check_touch(touch_machine(tmp_path, environ={"KIVY_HOME": str(kivy_home)}))
-    assert finding.status is Status.WARN
-    assert "counts twice" in finding.found
-
-
-def test_the_installed_kivy_config_passes():
-    seeded = (Path(__file__).parent.parent / "deploy/files/kivy-config.ini").read_text()
-    assert doctor.kivy_touch_problem(seeded) is None
-
-
 def test_no_touchscreen_is_only_a_warning(tmp_path):
     assert doctor.check_touch(fake_machine(tmp_path)).status is Status.WARN
 
@@ -484,8 +479,3 @@ def test_service_state_parses_systemctl_show():
     assert state == ServiceState(installed=True, enabled=True, active="active", restarts=0,
                                  error=None)
 
-
-def test_kivy_rotation_without_touch_rotation_is_flagged():
-    problem = doctor.kivy_touch_problem("[graphics]\nrotation = 180\n[input]\n"
-                                        "%(name)s = probesysfs,provider=mtdev\n")
-    assert problem is not None and "param=rotation=180" in problem
