@@ -119,7 +119,7 @@ def test_check_of_photos_lists_missing_doubled_foreign_and_other_deck(tmp_path, 
     assert status == 1
     assert "Checking 4 cards of deck BOX1" in out
     assert "Lion ♂, weight 5 (lion:M#1)  1/4" in out
-    assert "Lion ♀, weight 5 (lion:F#2) AGAIN: also in 1.png" in out
+    assert "Lion ♀, weight 5 (lion:F#2) AGAIN (also seen: 1.png)" in out
     assert "Not a Noah sticker: 'https://example.com' (ignored)." in out
     assert "belongs to deck ZOO7, not to this deck (BOX1)" in out
     report = out.split("\n\n", 1)[1]
@@ -154,3 +154,47 @@ def test_check_of_a_source_that_does_not_exist_says_what_to_give(tmp_path, capsy
     status, _, err = run(capsys, "check", "--source", str(tmp_path / "fotos"))
     assert status == 2
     assert "There is no folder or video file" in err and "'camera'" in err
+
+
+def video(path, shows, fps=25, show_frames=8, gap_frames=10):
+    """A video of stickers shown one at a time (``shows``: PIL images), with empty table between."""
+    import cv2
+
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (640, 360))
+    table = np.full((360, 640, 3), 255, np.uint8)
+    for image in shows:
+        frame = table.copy()
+        pixels = np.asarray(image)[:, :, ::-1]  # RGB to OpenCV's BGR
+        frame[60 : 60 + pixels.shape[0], 60 : 60 + pixels.shape[1]] = pixels
+        for _ in range(show_frames):
+            writer.write(frame)
+        for _ in range(gap_frames):
+            writer.write(table)
+    writer.release()
+
+
+def big_sticker(card_id):
+    return render_sticker(TAGGED.deck[card_id], "BOX1", size_mm=20, dpi=150)
+
+
+def test_check_of_a_video_counts_one_presentation_per_showing(tmp_path, capsys):
+    video(tmp_path / "cards.avi",
+          [big_sticker("lion:M#1"), big_sticker("lion:F#1"), big_sticker("lion:F#1")])
+    status, out, _ = run(capsys, "check", "--source", str(tmp_path / "cards.avi"),
+                         "--only", "lion")
+    assert status == 1
+    assert "Show the cards to the camera one at a time" in out
+    assert "Lion ♂, weight 5 (lion:M#1)  1/4" in out
+    assert "Lion ♀, weight 5 (lion:F#1) AGAIN (also seen: showing 2)" in out
+    assert "Seen 2 of the 4 cards of deck BOX1." in out
+    assert "  Lion ♀, weight 5 (lion:F#1): showing 2, showing 3" in out
+
+
+def test_check_of_a_video_stops_once_every_card_is_seen(tmp_path, capsys):
+    frogs = [big_sticker(card_id) for card_id in ("frog:F#1", "frog:M#1", "frog:F#2")]
+    video(tmp_path / "frogs.avi", [*frogs, frogs[0]])
+    status, out, _ = run(capsys, "check", "--source", str(tmp_path / "frogs.avi"),
+                         "--only", "frog")
+    assert status == 0
+    assert "3/3" in out and "AGAIN" not in out  # the fourth showing is never waited for
+    assert "ready to play" in out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import UserError
@@ -72,10 +73,11 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--source", default="camera", metavar="CAMERA|VIDEO|DIR",
-        help="'camera' (the configured one, default), a video file, or a folder of photos",
+        help="'camera' (the one of [camera] source in the config file, default), another "
+             "camera (usb:1, picamera2), a video file, or a folder of photos",
     )
-    parser.add_argument("--decoder", choices=("zxing", "zbar"), default="zxing",
-                        help="QR decoder (default zxing)")
+    parser.add_argument("--decoder", choices=("zxing", "zbar"),
+                        help="QR decoder (default: [decoder] name of the config file, zxing)")
     _add_deck_arguments(parser)
     parser.set_defaults(func=check_stickers)
 
@@ -159,13 +161,13 @@ def check_stickers(args: argparse.Namespace) -> int:
 
     tagged = configured_tagged_deck(args.deck, args.deck_id)
     check = DeckCheck(tagged, _selected_cards(tagged, args.only))
-    presentations = _presentations(args.source, args.decoder)
-    print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
-          f"({tagged.deck.source}).")
     try:
+        presentations = _presentations(args.source, args.decoder, check)
+        print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
+              f"({tagged.deck.source}).")
         for text, where in presentations:
             print(check.saw(text, where), flush=True)
-    except VisionError as error:  # e.g. zbar's library is missing
+    except VisionError as error:  # a camera that cannot start, zbar's library missing
         raise UserError(error.what, error.fix) from None
     except KeyboardInterrupt:
         print("Stopped.", file=sys.stderr)
@@ -175,20 +177,61 @@ def check_stickers(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def _presentations(source: str, decoder: str):
-    """``(text, where)`` for each code presented: from a folder of photos, a video, a camera."""
+def _presentations(source: str, decoder_name: str | None, check) -> Iterator[tuple[str, str]]:
+    """``(text, where)`` for each code presented: by a folder of photos, a video, a camera."""
+    from dataclasses import replace
+
+    from companion.config import load_config
     from companion.tags.check import folder_presentations
 
-    path = Path(source)
+    config = load_config()
+    decoder = config.validated("decoder")
+    if decoder_name is not None:
+        decoder = replace(decoder, name=decoder_name)
+    path = Path(source).expanduser()
     if path.is_dir():
-        return folder_presentations(path, decoder)
-    if source != "camera" and not source.isdigit() and not path.exists():
-        raise UserError(
-            f"There is no folder or video file '{source}'.",
-            "Give the folder of your photos, a video file, or 'camera'.",
-        )
-    raise UserError(
-        f"Checking from '{source}' needs the camera pipeline, which this version does not have.",
-        "Photograph your cards (a few per photo, every card once) into a folder and run "
-        "'noah-companion tags check --source FOLDER'.",
-    )
+        return folder_presentations(path, decoder.decoder())
+    camera = config.validated("camera")
+    if source != "camera":
+        if not _names_a_camera(source) and not path.exists():
+            raise UserError(
+                f"There is no folder or video file '{source}'.",
+                "Give the folder of your photos, a video file, or 'camera'.",
+            )
+        camera = replace(camera, source=source)
+    return _stream_presentations(camera, decoder, check)
+
+
+def _names_a_camera(source: str) -> bool:
+    kind = source.partition(":")[0]
+    return source.isdigit() or kind in ("auto", "picamera2", "usb", "synthetic")
+
+
+def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
+    """Cards and foreign codes as the vision pipeline reports them, one per presentation, until
+    every card is seen, the video ends, or Ctrl+C; the camera's condition is said as it changes.
+    """
+    import queue
+
+    from companion.tags.payload import is_ours
+    from vision.events import CameraStatus, CardShown, ForeignCode
+    from vision.pipeline import Pipeline
+    from vision.sources import make_source
+
+    pipeline = Pipeline(make_source(camera.source, camera), is_ours=is_ours,
+                        decoder=decoder.decoder(), tracker=decoder.tracker, roi=camera.roi)
+    print("Show the cards to the camera one at a time; Ctrl+C stops.", flush=True)
+    shown = 0
+    with pipeline:
+        while not check.complete:
+            try:
+                event = pipeline.events.get(timeout=0.1)
+            except queue.Empty:
+                if pipeline.finished.is_set():
+                    return
+                continue
+            if isinstance(event, CardShown | ForeignCode):
+                shown += 1
+                yield event.text, f"showing {shown}"
+            elif isinstance(event, CameraStatus):
+                print(f"Camera: {event.message}", flush=True)

@@ -9,7 +9,7 @@ check`` feeds it from a camera, a video or a folder of photos.
 >>> print(check.saw("NOAH1/BOX1/CAF2", "photo 1"))
 Cat ♀, weight 2 (cat:F#2)  1/52
 >>> print(check.saw("NOAH1/BOX1/CAF2", "photo 2"))
-Cat ♀, weight 2 (cat:F#2) AGAIN: also in photo 1. Is this sticker on two cards?
+Cat ♀, weight 2 (cat:F#2) AGAIN (also seen: photo 1). Is this sticker on two cards?
 >>> print(check.saw("https://example.com", "photo 2"))
 Not a Noah sticker: 'https://example.com' (ignored).
 >>> report = check.report()
@@ -22,11 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.errors import UserError
 from companion.game.deck import Card
 from companion.tags.payload import GENDER_SIGNS, Foreign, TagError, TagOk
 from companion.tags.tagged_deck import TaggedDeck
+
+if TYPE_CHECKING:
+    from vision.decoders import Decoder
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 SHOWN_TEXT_LIMIT = 40
@@ -69,13 +73,15 @@ class CheckReport:
         """The report as lines of text for a person."""
         yield f"Seen {self.seen} of the {self.cards} cards of deck {self.deck_id}."
         if self.missing:
-            yield f"Never seen ({len(self.missing)}): show these cards again; if one still does"
-            yield "not count, reprint its sticker (tags print --only SPECIES):"
+            yield f"Never seen ({len(self.missing)}):"
             yield from (f"  {describe(card)}" for card in self.missing)
+            yield "  Show them again. If one still does not count, reprint its sticker " \
+                  "(tags print --only SPECIES)."
         if self.doubled:
-            yield f"Seen more than once ({len(self.doubled)}): the same sticker is probably on "
-            yield "two cards; find them, and reprint the right sticker for one of them:"
+            yield f"Seen more than once ({len(self.doubled)}):"
             yield from (f"  {describe(card)}: {', '.join(where)}" for card, where in self.doubled)
+            yield "  The same sticker is probably on two cards: find them by their labels and " \
+                  "reprint the right sticker for one of them."
         if self.problems:
             yield f"Unusable Noah stickers ({len(self.problems)}):"
             yield from (f"  {_shown(text)} ({', '.join(where)}): {message}"
@@ -120,7 +126,7 @@ class DeckCheck:
         earlier = self._seen.setdefault(card.id, [])
         earlier.append(where)
         if len(earlier) > 1:
-            return f"{describe(card)} AGAIN: also in {', '.join(earlier[:-1])}. " \
+            return f"{describe(card)} AGAIN (also seen: {', '.join(earlier[:-1])}). " \
                    "Is this sticker on two cards?"
         return f"{describe(card)}  {self.count_seen()}/{len(self.expected)}"
 
@@ -159,20 +165,17 @@ def image_files(folder: Path) -> list[Path]:
     return files
 
 
-def folder_presentations(folder: Path, decoder: str) -> Iterator[tuple[str, str]]:
-    """``(text, photo name)`` for every code found in every photo of ``folder``.
+def folder_presentations(folder: Path, decoder: Decoder) -> Iterator[tuple[str, str]]:
+    """``(text, photo name)`` for every code ``decoder`` finds in every photo of ``folder``.
 
     A code found twice in one photo counts twice: two cards carry it.
     """
     import cv2
 
-    from vision.decoders import make_decoder
-
-    reader = make_decoder(decoder)
     for path in image_files(folder):
         image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
         if image is None:
             raise UserError(f"The photo {path} cannot be read.", "Remove it or save it again.")
-        for detection in reader.decode(image):
+        for detection in decoder.decode(image):
             yield detection.text, path.name
 
