@@ -198,3 +198,9 @@ def test_check_of_a_video_stops_once_every_card_is_seen(tmp_path, capsys):
     assert status == 0
     assert "3/3" in out and "AGAIN" not in out  # the fourth showing is never waited for
     assert "ready to play" in out
+
+
+def test_check_with_no_camera_says_how_to_check_from_photos(capsys):
+    status, _, err = run(capsys, "check", "--source", "usb:9", "--only", "lion")
+    assert status == 2
+    assert "No camera could be opened (USB camera 9)" in err and "--source FOLDER" in err

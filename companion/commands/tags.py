@@ -214,14 +214,14 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
     import queue
 
     from companion.tags.payload import is_ours
-    from vision.events import CameraStatus, CardShown, ForeignCode
+    from vision.events import CameraState, CameraStatus, CardShown, ForeignCode
     from vision.pipeline import Pipeline
     from vision.sources import make_source
 
     pipeline = Pipeline(make_source(camera.source, camera), is_ours=is_ours,
                         decoder=decoder.decoder(), tracker=decoder.tracker, roi=camera.roi)
     print("Show the cards to the camera one at a time; Ctrl+C stops.", flush=True)
-    shown = 0
+    shown, camera_seen = 0, False
     with pipeline:
         while not check.complete:
             try:
@@ -234,4 +234,11 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
                 shown += 1
                 yield event.text, f"showing {shown}"
             elif isinstance(event, CameraStatus):
+                if event.state is CameraState.NO_CAMERA and not camera_seen:
+                    raise UserError(
+                        f"No camera could be opened ({pipeline.source.name}).",
+                        "Check it with 'noah-companion doctor', or photograph the cards and "
+                        "run 'noah-companion tags check --source FOLDER'.",
+                    )
+                camera_seen = camera_seen or event.ok
                 print(f"Camera: {event.message}", flush=True)
