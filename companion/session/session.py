@@ -496,8 +496,7 @@ class Session:
                 return self._submit(record.croc_flee(player=player, target=seat))
             if phase == "lion_swap":
                 return self._submit(record.lion_swap(player=player, target=seat))
-            outcome = self._submit(record.giraffe_look(player=player, target=seat))
-            return outcome
+            return self._submit(record.giraffe_look(player=player, target=seat))
 
     def skip(self) -> Outcome:
         """Decline an optional step (the giraffe's look): Noah's move comes next."""
@@ -524,7 +523,8 @@ class Session:
                 return self.move_noah(ferry)
             if self.lights is not None:
                 self.lights.flash_illegal(ferry)
-            return Outcome(False, "The ferry buttons only move Noah.")
+            return self._refuse(f"The ferry buttons choose where Noah goes; now: "
+                                f"{self._prompt().text if self._game else 'start a game.'}", None)
 
     def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
         """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
@@ -827,7 +827,7 @@ class Session:
         return SessionView(
             game_id=self._game_id,
             players=self._players,
-            score_only=bool(self._header.get("options", {}).get("score_only")),
+            score_only=self._score_only,
             seq=self._seq,
             prompt=prompt,
             state=state,
