@@ -163,8 +163,10 @@ install_app() {
     if [ "$DRY_RUN" -eq 0 ]; then
         BUILD_DIR=$(mktemp -d)
         trap 'rm -rf "$BUILD_DIR"' EXIT
-        tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude='*.egg-info' --exclude=build \
-            -cf - . | tar -C "$BUILD_DIR" -xf -
+        # What the wheel is built from: pyproject.toml's packages (companion*, vision*,
+        # hardware*) and its readme.
+        tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md companion vision \
+            hardware | tar -C "$BUILD_DIR" -xf -
         build=$BUILD_DIR
     fi
     say "Installing the app into $venv (a few minutes on the first run)"

@@ -88,9 +88,10 @@ fresh_root() {
         in_root getent group "$group" >/dev/null || in_root groupadd --system "$group"
     done
     mkdir -p "$ROOT/home/pi"
-    tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude='*.egg-info' --exclude=build \
-        --exclude=.pytest_cache --exclude=.ruff_cache -cf - . | tar -C "$ROOT/home/pi" -xf - \
-        --one-top-level=noah-companion
+    # (tar's status 1 only says that a file changed while it was read: others work here too)
+    { tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude='*.egg-info' --exclude=build \
+        --exclude=.pytest_cache --exclude=.ruff_cache --warning=no-file-changed -cf - . \
+        || [ $? -eq 1 ]; } | tar -C "$ROOT/home/pi" -xf - --one-top-level=noah-companion
 }
 
 first_install() {
