@@ -66,3 +66,16 @@ def test_environment_variable_chooses_the_file(tmp_path, monkeypatch):
     path.write_text("[game]\nplayers = Zoé, Yves\n", encoding="utf-8")
     monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(path))
     assert load_config().game.players == ("Zoé", "Yves")
+
+
+@pytest.mark.parametrize(("section", "text", "key"), [
+    ("camera", "fps = fast", "fps = 'fast'"),
+    ("decoder", "name = qrcodex", "name = 'qrcodex'"),
+    ("ui", "language = tlh", "language = 'tlh'"),
+])
+def test_every_part_validates_its_own_section(section, text, key):
+    config = Config.from_text(f"[{section}]\n{text}\n")
+    with pytest.raises(UserError) as caught:
+        config.validated(section)
+    assert f"[{section}]" in str(caught.value) and key in str(caught.value)
+    assert type(Config.from_text("").validated(section)).__name__.endswith("Settings")
