@@ -63,5 +63,8 @@ def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
         finally:
             camera.close()
         assert session.view.round_scores == (tuple(table.truth.state()["round_scores"]),)
-        assert report.foreign_codes == 1 and report.cards_seen >= 5 + 2 * 8
         assert {step.intent for step in table.steps} >= {"camera", "button"}
+        # one event per presentation: the card held in view for 2 s and the card shown again
+        # count once each, the foreign code never as a card
+        presented = sum(len(step.args) for step in table.steps if step.intent == "camera")
+        assert report.cards_seen == presented and report.foreign_codes == 1
