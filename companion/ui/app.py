@@ -56,11 +56,12 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     session = Session(store or GameStore(config.store.path), lights=lights,
                       deck=config.game.load_deck(), deck_id=config.game.deck_id)
     simulator = pipeline = tap = None
+    decoding = config.validated("decoder")
     if simulate:
-        simulator = Simulator(session)
+        simulator = Simulator(session, decoding=decoding)
     else:
         tap = FrameTap(open_table_camera(config))
-        pipeline = open_pipeline(tap, session.is_ours, session.on_vision_event)
+        pipeline = open_pipeline(tap, session.is_ours, session.on_vision_event, decoding)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
     return NoahApp(session, settings=settings, simulator=simulator, pipeline=pipeline,

@@ -52,16 +52,15 @@ class FrameTap:
         self.source.close()
 
 
-def open_pipeline(source: Any, is_ours: Any, on_event: Any) -> Any:
-    """The vision package's threaded pipeline, or (while that part is not in the tree) the
-    session's small capture loop with the same contract."""
-    try:
-        from vision.pipeline import Pipeline
-    except ImportError:
-        from companion.session.frameloop import FrameLoop
+def open_pipeline(source: Any, is_ours: Any, on_event: Any, decoding: Any = None) -> Any:
+    """The vision package's threaded pipeline on ``source``, with the decoder and tracker of
+    ``decoding`` (a validated ``[decoder]`` section; default: vision's defaults)."""
+    from vision.pipeline import Pipeline
 
-        return FrameLoop(source, is_ours=is_ours, on_event=on_event)
-    return Pipeline(source, is_ours=is_ours, on_event=on_event)
+    if decoding is None:
+        return Pipeline(source, is_ours=is_ours, on_event=on_event)
+    return Pipeline(source, is_ours=is_ours, on_event=on_event, decoder=decoding.decoder(),
+                    tracker=decoding.tracker)
 
 
 class Simulator:
@@ -72,7 +71,7 @@ class Simulator:
     ``pipeline`` is started and stopped by its owner (the app).
     """
 
-    def __init__(self, session: Any, *, fps: float = 15.0) -> None:
+    def __init__(self, session: Any, *, fps: float = 15.0, decoding: Any = None) -> None:
         from vision.synthetic import Scene, SyntheticSource
 
         self.session = session
@@ -80,7 +79,7 @@ class Simulator:
         self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
         self.source = SyntheticSource(self.scene, fps=fps)
         self.camera = FrameTap(self.source)
-        self.pipeline = open_pipeline(self.camera, session.is_ours, self._on_event)
+        self.pipeline = open_pipeline(self.camera, session.is_ours, self._on_event, decoding)
         self.shown = 0
         self._stickers: dict[str, Any] = {}
         self._queue: deque[str] = deque()

@@ -18,6 +18,9 @@ from typing import Any
 
 from companion.ui.environment import prepare_environment
 
+QUICK_DECODER = ("[decoder]\nconfirm_frames = 1\nconfirm_ms = 0\ngone_frames = 1\n"
+                 "gone_ms = 0\n")
+
 
 class Timeout(AssertionError):
     """The app did not reach the awaited state in time."""
@@ -26,7 +29,8 @@ class Timeout(AssertionError):
 class HeadlessApp:
     """The app running offscreen, driven step by step from the calling (UI) thread."""
 
-    def __init__(self, workdir: Path, *, simulate: bool = True, language: str = "en") -> None:
+    def __init__(self, workdir: Path, *, simulate: bool = True, language: str = "en",
+                 quick_camera: bool = False) -> None:
         prepare_environment(workdir / "kivy", headless=True)
         from companion.config import Config
         from companion.session import GameStore
@@ -35,7 +39,10 @@ class HeadlessApp:
 
         workdir.mkdir(parents=True, exist_ok=True)
         config_file = workdir / "companion.ini"
-        config_file.write_text(f"[ui]\nlanguage = {language}\nsounds = no\n", encoding="utf-8")
+        text = f"[ui]\nlanguage = {language}\nsounds = no\n"
+        if quick_camera:  # tests: a card counts as shown and gone after one frame
+            text += QUICK_DECODER
+        config_file.write_text(text, encoding="utf-8")
         config = Config.from_text(config_file.read_text(), config_file)
         self.app = create_app(config, simulate=simulate, store=GameStore(workdir / "g.sqlite"),
                               settings=UiSettings(language=language, sounds=False,

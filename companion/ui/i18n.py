@@ -58,7 +58,7 @@ class Catalog:
     def text(self, key: str, **params: Any) -> str:
         """The sentence for ``key`` with its fields filled; an unknown key shows as itself, so a
         missing translation is visible on screen instead of crashing the app."""
-        template = self._own.get(key) or self._fallback.get(key) or key
+        template = self._own.get(key, self._fallback.get(key, key))
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):

@@ -128,6 +128,7 @@ class PromptPanel(BoxLayout):
 
     text = StringProperty("")
     verdict = StringProperty("")
+    show_text = BooleanProperty(True)
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
@@ -375,6 +376,7 @@ class CardTray(ModalView):
         grid = self.ids.grid
         for ref in refs:
             button = _button(app.catalog.card_label(ref), lambda r=ref: self.choose(r))
+            button.ref = ref  # which physical copy (tests and screenshots find it by this)
             from companion.game.deck import parse_ref
 
             gender = parse_ref(ref).gender
