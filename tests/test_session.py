@@ -231,6 +231,19 @@ def test_a_ferry_button_moves_noah_through_the_lights_callback(session):
         assert session.view.noah == 4 and session.view.prompt.player == 2
 
 
+def test_the_hand_scan_refuses_cards_that_cannot_be_in_a_hand_R37(session):
+    table = SimulatedTable(session, PLAYERS, seed=2)
+    table.do("new_game", table.players, table.options)
+    table.play_round(scan_hands=False)
+    assert session.view.prompt.kind == "scan_hand"
+    on_ferry = next(card for ferry in session.view.state["ferries"] for card in ferry or ())
+    refused = session.choose_card(on_ferry)
+    assert not refused.accepted and "cannot be in a hand" in refused.message
+    five_plus = next(card.id for card in session.deck if card.mark == "5+")
+    assert "not used in this game" in session.choose_card(five_plus).message
+    assert session.view.prompt.scanned == ()
+
+
 def test_score_only_game_keeps_the_same_score_track_and_history(store):
     session = Session(store)
     session.new_game(PLAYERS, score_only=True)

@@ -117,8 +117,9 @@ class SimulatedTable:
             self.play_round()
         return self.session.view
 
-    def play_round(self) -> None:
-        """Deal, set the round up through the session, play every turn, scan the hands."""
+    def play_round(self, *, scan_hands: bool = True) -> None:
+        """Deal, set the round up through the session, play every turn, scan the hands
+        (unless ``scan_hands`` is false: the session then waits for the scan)."""
         deal = self._deal()
         self.press(deal.noah)
         for ref in deal.ferries:
@@ -132,7 +133,8 @@ class SimulatedTable:
             self._agree(self.truth.push(action), action)
             if self._mishaps and self.truth.phase == "play":
                 self._mishap(self._mishaps[0])
-        self._scan_hands()
+        if scan_hands:
+            self._scan_hands()
 
     def _deal(self) -> StartRound:
         """A shuffle of the tagged copies in play: 5 on the ferries, 8 to each player."""

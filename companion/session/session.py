@@ -544,6 +544,9 @@ class Session:
             self._hands = [[] for _ in counts]
         if any(ref in hand for hand in self._hands):
             return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None)
+        problem = self._not_in_a_hand(ref)
+        if problem:
+            return self._refuse(problem, "scan_mismatch")
         seat = self._scan_seat(counts)
         self._hands[seat].append(ref)
         self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.")
@@ -556,6 +559,19 @@ class Session:
             self._notice("info", "Scan every hand again.")
             self._publish()
         return outcome
+
+    def _not_in_a_hand(self, ref: str) -> str | None:
+        """Why a scanned card cannot be in anyone's hand (not in this game, or on the table)."""
+        name = card_name(ref).capitalize()
+        if ref not in self._game.cards_in_play:
+            return f"{name} is not used in this game: put it back in the box."
+        state = self._game.state()
+        for k, ferry in enumerate(state["ferries"]):
+            if any(_same_copy(placed, ref) for placed in ferry or ()):
+                return f"{name} is on {ferry_name(k)}: it cannot be in a hand."
+        if any(_same_copy(gone, ref) for gone in state["departed_cards"]):
+            return f"{name} left on a ferry this round: it cannot be in a hand."
+        return None
 
     def _scan_seat(self, counts: Sequence[int]) -> int | None:
         """The first seat whose hand is not completely scanned yet (None when all are)."""
