@@ -188,6 +188,26 @@ def test_camera_events_foreign_codes_two_cards_and_a_lost_camera(session):
     assert not session.view.camera_ok and "by touch" in session.view.notices[-1].text
 
 
+def test_the_same_card_from_camera_and_touch_at_once_is_one_action(session):
+    import threading
+
+    start(session)
+    barrier, outcomes = threading.Barrier(4), []
+
+    def play() -> None:
+        barrier.wait()
+        outcomes.append(session.choose_card("cat:M#1"))
+
+    threads = [threading.Thread(target=play) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(outcome.accepted for outcome in outcomes) == 1
+    assert session.view.state["ferries"][2] == ["lion:M#1", "cat:M#1"]
+    assert len(session.store.lines(session.view.game_id)) == 2  # the deal and one play
+
+
 def test_a_sticker_of_another_box_is_explained(session):
     start(session)
     outcome = session.tag_seen("NOAH1/ZOO7/CAM1")
