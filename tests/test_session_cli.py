@@ -33,7 +33,7 @@ def db(record, tmp_path, monkeypatch):
 def test_history_lists_finished_and_unfinished_games_with_round_scores(db, capsys):
     assert main(["history", "--db", str(db)]) == 0
     out = capsys.readouterr().out
-    assert "Game 2" in out and "unfinished, round 1" in out and "score only" in out
+    assert "Game 2" in out and "unfinished, round 2" in out and "score only" in out
     assert "Game 1" in out and "finished, won by" in out and "R1  R2  R3" in out
     assert main(["history", "--db", str(db), "--finished", "--json"]) == 0
     [game] = json.loads(capsys.readouterr().out)

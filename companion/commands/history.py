@@ -53,5 +53,5 @@ def _title(game) -> str:
     if game.finished:
         won = " and ".join(game.winner_names)
         return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
-    return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round or 1}, "
+    return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round}, "
             f"{game.actions} actions (the app offers to resume it)")

@@ -26,7 +26,8 @@ FORMATS = ("log", "csv", "json")
 
 @dataclass(frozen=True)
 class GameSummary:
-    """One game as the history shows it."""
+    """One game as the history shows it (``round``: the round being played, or the last one
+    of a finished game)."""
 
     id: int
     players: tuple[str, ...]
@@ -53,10 +54,11 @@ def summarize(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameSumm
     game, _ = record.replay(entry.header, lines, deck)
     state = game.state()
     rounds = record.round_scores(entry.header, lines, deck)
+    between_rounds = state["phase"] == "round_over"  # the next round is the one to play
     return GameSummary(
         id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
         updated_at=entry.updated_at, score_only=entry.score_only,
-        finished=bool(state.get("game_over")), round=int(state.get("round") or 0),
+        finished=bool(state.get("game_over")), round=state["round"] + between_rounds,
         rounds=tuple(tears for _, tears in rounds), scores=tuple(state.get("scores") or ()),
         winners=tuple(state.get("winners") or ()), actions=len(game.history),
     )
