@@ -170,6 +170,9 @@ def test_nothing_is_applied_when_the_record_cannot_be_written(session, store):
     assert session.view.state == state and session.view.seq == seq
     assert session.view.notices[-1].level == "problem"
     assert session.view.prompt.kind == "play_card"
+    with pytest.raises(UserError, match="disk is full"):
+        session.undo()  # the undo line cannot be written either: the deal stays
+    assert session.view.state == state and not session.view.can_redo
 
 
 def test_camera_events_foreign_codes_two_cards_and_a_lost_camera(session):
