@@ -54,7 +54,7 @@ def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
     with GameStore(tmp_path / "g.sqlite") as store, \
             FerryLights.from_section({"buttons": "yes"}, virtual=True) as lights:
         session = Session(store, lights=lights)
-        camera = PipelineCamera(session, session.deck_id, report)
+        camera = PipelineCamera(session, report)
         try:
             table = SimulatedTable(session, ["Ana", "Ben"], seed=3, camera=camera,
                                    buttons=MockButtons(lights), mishaps=True)

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -60,7 +60,8 @@ class PipelineCamera:
     reported — and then taken away — so the table never runs ahead of the referee.
     """
 
-    def __init__(self, session: Session, deck_id: str, report: DemoReport) -> None:
+    def __init__(self, session: Session, report: DemoReport,
+                 narrate: Callable[[str], None] = lambda text: None) -> None:
         from vision.pipeline import Pipeline
         from vision.synthetic import Scene, SyntheticSource
         from vision.tracker import TrackerSettings
@@ -69,8 +70,8 @@ class PipelineCamera:
         # (at a table also 0.25 s) and as gone after 3 frames (at a table also 0.3 s).
         quick = TrackerSettings(confirm_seconds=0.0, gone_seconds=0.0)
 
-        self.session, self.deck_id, self.report = session, deck_id, report
-        self.narrate: Any = lambda text: None
+        self.session, self.deck_id, self.report = session, session.deck_id, report
+        self.narrate = narrate
         # 640×360 from 20 cm above the cards: the stickers get the pixels per module they get
         # from a 1280×720 camera 40 cm up (2.5 px per millimetre), in a quarter of the pixels
         self.scene = Scene(width=640, height=360, camera_height_mm=200.0, seed=7)
@@ -184,9 +185,10 @@ class Narrator:
         self.out, self.quiet = out, quiet
         self._notices: tuple[Notice, ...] = ()
         self._prompt: tuple = ()
+        self._lights = _lights(None)
 
     def __call__(self, view: SessionView) -> None:
-        lights = _lights(view.lights)
+        lights = self._lights = _lights(view.lights)
         fresh = _new_notices(self._notices, view.notices)
         self._notices = view.notices
         prompt, key = view.prompt, (view.prompt.kind, view.prompt.player)
@@ -200,6 +202,11 @@ class Narrator:
         if key != self._prompt and prompt.kind not in QUIET_KINDS:
             self.say(lights, f"? {prompt.text}")
         self._prompt = key
+
+    def aside(self, text: str) -> None:
+        """A remark of the demo itself, under the lights of the last view."""
+        if not self.quiet:
+            self.say(self._lights, text)
 
     def say(self, lights: str, text: str) -> None:
         print(f"  {lights}  {text}", file=self.out, flush=True)
@@ -244,9 +251,7 @@ def run_demo(
     with GameStore(db) as store, FerryLights.from_section(lights_section, virtual=True) as lights:
         session = Session(store, lights=lights)
         buttons = MockButtons(lights)
-        camera = PipelineCamera(session, session.deck_id, report)
-        camera.narrate = lambda text: narrator.quiet or narrator.say(_lights(lights.snapshot()),
-                                                                       text)
+        camera = PipelineCamera(session, report, narrate=narrator.aside)
         try:
             session.subscribe(narrator)
             table = SimulatedTable(session, players, seed=seed, options=options,
