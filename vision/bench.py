@@ -131,7 +131,7 @@ def real_photos(folder: Path) -> dict[str, Any]:
 
 def table_frames(width: int, height: int) -> list[np.ndarray]:
     """Frames as the table camera sees them: empty, one card, two cards, a foreign code."""
-    camera_mm = 400 if width >= 1280 else 250  # 640 px needs the camera closer to the cards
+    camera_mm = _camera_mm(width)
     frames = []
     for seed in range(4):
         scene = Scene(width=width, height=height, camera_height_mm=camera_mm, seed=seed,
@@ -182,7 +182,7 @@ def _median_times(functions: dict[str, Callable[[np.ndarray], Any]],
 
 
 def hard_scenes(width: int, height: int, seeds: int) -> Iterator[tuple[str, Scene]]:
-    camera_mm = 400 if width >= 1280 else 250
+    camera_mm = _camera_mm(width)
     for label, settings in HARD.items():
         for seed in range(seeds):
             turn = settings.get("rotation_deg", 13 * seed)
@@ -210,7 +210,7 @@ def hard_frames(seeds: int) -> dict[str, Any]:
 
 # -- tracking -----------------------------------------------------------------------------------
 
-def phantoms(frames: int) -> dict[str, Any]:
+def phantoms(frames: int, size: tuple[int, int] = (1280, 720)) -> dict[str, Any]:
     """Card events over frames with no code or only a foreign one (the target is zero)."""
     from vision.tracker import Tracker
 
@@ -218,8 +218,9 @@ def phantoms(frames: int) -> dict[str, Any]:
     tracker = Tracker(lambda text: text.startswith("NOAH"))
     events: list[Any] = []
     for index in range(frames):
-        scene = Scene(width=1280, height=720, seed=index % 8, rotation_deg=index % 90,
-                      glare=0.3 * (index % 3), light=0.5 + 0.1 * (index % 6))
+        scene = Scene(width=size[0], height=size[1], camera_height_mm=_camera_mm(size[0]),
+                      seed=index % 8, rotation_deg=index % 40, glare=0.3 * (index % 3),
+                      light=0.5 + 0.1 * (index % 6))
         cards = (FOREIGN,) if index // 10 % 2 else ()  # a foreign code shown now and then
         texts = [d.text for d in decoder.decode(render_frame(cards, scene))]
         events += tracker.update(texts, captured_at=index / 15)
@@ -237,7 +238,7 @@ def frames_to_event() -> dict[str, Any]:
     for width, height in SIZES:
         for seed in range(4):
             scene = Scene(width=width, height=height, seed=seed, rotation_deg=10 * seed,
-                          camera_height_mm=400 if width >= 1280 else 250)
+                          camera_height_mm=_camera_mm(width))
             tracker = Tracker()
             frames = [render_frame([], scene)] * 3 + [render_frame([CARDS[1]], scene)] * 10
             for index, frame in enumerate(frames):
@@ -278,6 +279,12 @@ def threaded_run(seconds: float) -> dict[str, Any]:
         "median_latency_ms": _ms(statistics.median(latencies)) if latencies else None,
         "max_latency_ms": _ms(max(latencies)) if latencies else None,
     }
+
+
+def _camera_mm(width: int) -> float:
+    """How high the camera sits: 40 cm at 1280 px across; closer with fewer pixels, so that a
+    20 mm sticker still gets about 2 px per module (docs/vision.md, 'Placing the camera')."""
+    return 400.0 if width >= 1280 else 250.0
 
 
 class _NoSource:
