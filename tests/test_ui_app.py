@@ -1,0 +1,230 @@
+"""The touchscreen app, headless (SDL offscreen + Mesa): widgets and a whole game through the UI.
+
+Kivy has one window per process, so every Kivy test lives in this module around one app
+(module scope); under ``pytest -n 2`` each worker builds its own. Every wait pumps the event loop
+with a deadline (:class:`~companion.ui.driver.Timeout`), and a watchdog ends the process with a
+traceback if anything still hangs, so a stuck UI can never stall CI.
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import faulthandler
+from typing import Any
+
+import pytest
+
+from companion.session.autoplay import DriftError, SimulatedTable, Step
+
+pytestmark = [
+    pytest.mark.ui,
+    pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
+                       reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
+]
+WATCHDOG_SECONDS = 240
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory):
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
+    from companion.ui.driver import HeadlessApp
+
+    app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
+    app.start()
+    try:
+        yield app
+    finally:
+        app.stop()
+        faulthandler.cancel_dump_traceback_later()
+
+
+def buttons(driver: Any, text: str | None = None) -> list[Any]:
+    """The enabled buttons on screen (the current screen and any open popup)."""
+    from kivy.core.window import Window
+    from kivy.uix.button import Button
+
+    found = []
+    for top in Window.children:
+        for widget in top.walk():
+            if isinstance(widget, Button) and not widget.disabled and widget.get_root_window() \
+                    and (text is None or widget.text == text):
+                found.append(widget)
+    return found
+
+
+def press(driver: Any, text: str) -> None:
+    matches = buttons(driver, text)
+    assert matches, f"no button {text!r} on {driver.app.root.sm.current}"
+    driver.press(matches[0])
+    driver.settle()
+
+
+def test_home_screen_offers_a_new_game_and_lists_the_cards_to_remove(driver):
+    driver.app.go("home")
+    press(driver, "New game")
+    screen = driver.app.root.sm.get_screen("new_game")
+    assert driver.app.root.sm.current == "new_game"
+    assert "Take out of the box for 3 players" in screen.removed_text
+    before = screen.removed_text
+    driver.press(screen.ids.frog)
+    assert screen.removed_text != before  # the promo frog changes what stays in the box
+    driver.press(screen.ids.frog)
+    press(driver, "Back")
+    assert driver.app.root.sm.current == "home"
+
+
+def test_every_touch_target_is_at_least_nine_millimetres(driver):
+    driver.app.open_new_game(score_only=False)
+    driver.pump(3)
+    small = [b.text for b in buttons(driver) if b.height < 48]
+    assert small == []
+
+
+def test_the_french_catalog_redraws_the_screen(driver):
+    driver.app.go("home")
+    driver.app.lang = "fr"
+    driver.pump(2)
+    assert buttons(driver, "Nouvelle partie")
+    driver.app.lang = "en"
+    driver.pump(2)
+    assert buttons(driver, "New game")
+
+
+class UiCamera:
+    """Cards shown by touching them in the simulator's tray: each goes through the synthetic
+    camera and the real vision pipeline before the session sees it."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+
+    def show(self, refs, hold: float = 0.0) -> None:
+        from kivy.uix.button import Button
+
+        app = self.driver.app
+        for ref in refs:
+            press(self.driver, app.t("table.cards") if app.root.sm.current != "round_end"
+                  or app.view.prompt.kind == "scan_hand" else "")
+            tray = [b for b in buttons(self.driver) if isinstance(b, Button)
+                    and getattr(b, "ref", None) == ref]
+            assert tray, f"{ref} is not in the card tray"
+            seen = app.simulator.shown
+            self.driver.press(tray[0])
+            self.driver.pump_until(lambda s=seen: app.simulator.shown > s and app.simulator.idle)
+            self.driver.settle()
+            for done in buttons(self.driver, app.t("tray.done")):
+                self.driver.press(done)
+        if app.showing_result:
+            press(self.driver, app.t("round.next"))
+
+    def show_foreign(self, text: str) -> None:
+        raise AssertionError("not used")
+
+
+class UiButtons:
+    """Ferry buttons pressed as touches on the drawn ferries."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+
+    def press(self, ferry: int) -> None:
+        screen = self.driver.app.root.sm.current_screen
+        self.driver.press(screen.ids.board.ids[f"ferry{ferry}"])
+        self.driver.settle()
+
+
+class UiTable(SimulatedTable):
+    """A seeded table whose every intent is a touch on the app's screens."""
+
+    def __init__(self, driver: Any, players, seed: int) -> None:
+        super().__init__(driver.app.session, players, seed=seed, camera=UiCamera(driver),
+                         buttons=UiButtons(driver))
+        self.driver = driver
+
+    def do(self, intent: str, *args: Any, expect: bool = True) -> Any:
+        app, before = self.driver.app, self.session.view.seq
+        refusals = app.refusals
+        getattr(self, f"_touch_{intent}")(*args)
+        self.driver.settle()
+        accepted = app.refusals == refusals
+        self._record(Step(intent, args, before, self.session.view.seq, accepted))
+        if expect and not accepted:
+            raise DriftError(f"the app refused {intent}{args}: {app.view.notices[-1].text}")
+
+    def _touch_new_game(self, players, _options) -> None:
+        app = self.driver.app
+        app.go("home")
+        press(self.driver, "New game")
+        screen = app.root.sm.get_screen("new_game")
+        while len(screen.rows()) > len(players):
+            self.driver.press(screen.rows()[-1].children[0])
+        for row, name in zip(screen.rows(), players, strict=True):
+            row.ids.name.text = name
+        press(self.driver, "Start")
+
+    def _touch_choose_starter(self, seat: int) -> None:
+        press(self.driver, self.players[seat])
+
+    def _touch_choose_target(self, seat: int) -> None:
+        app, name = self.driver.app, self.players[seat]
+        giraffe = app.view.prompt.kind == "move_noah"
+        press(self.driver, app.t("table.look", player=name) if giraffe else name)
+
+    def _touch_choose_snail_side(self, side: str) -> None:
+        app = self.driver.app
+        press(self.driver, app.t("table.up", sign=app.t(f"sign.{side}")))
+
+    def _touch_take_back(self) -> None:
+        press(self.driver, self.driver.app.t("table.cannot_play"))
+
+    def _touch_give_cards(self, counts: dict[int, int]) -> None:
+        app = self.driver.app
+        press(self.driver, app.t("table.give"))
+        popup = next(w for w in app.root.get_root_window().children if hasattr(w, "rows"))
+        for seat, count in counts.items():
+            plus = [b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+"][0]
+            for _ in range(count):
+                self.driver.press(plus)
+        driver_press = [b for b in buttons(self.driver, app.t("table.give")) if b.parent
+                        and b.parent.parent is not None and b in list(popup.walk())]
+        self.driver.press(driver_press[0])
+
+
+@pytest.mark.slow
+def test_a_whole_game_played_through_the_touchscreen_in_simulator_mode(driver):
+    """Every card through the tray, the synthetic camera and the vision pipeline; every choice
+    a touch on a button or a ferry; scores checked against the table's truth each round."""
+    table = UiTable(driver, ["Ana", "Ben"], seed=4)
+    table.play()
+    driver.settle()
+    app = driver.app
+    assert app.view.game_over
+    assert app.root.sm.current == "game_end"
+    assert app.root.sm.get_screen("game_end").winner.endswith("!")
+    assert app.simulator.shown >= 5 * 3  # at least the starting animals came by camera
+
+
+def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
+    app = driver.app
+    press(driver, "Home") if buttons(driver, "Home") else None
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    app.act("choose_noah_start", 0)
+    driver.settle()
+    app.act("move_noah", 3)  # nothing to move yet
+    driver.settle()
+    assert app.root.alert.opacity == 1
+    assert app.root.alert.text.startswith("Refused: ")
+
+
+def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
+    app = driver.app
+    app.session.camera_status(False, "The camera stopped sending pictures.")
+    driver.settle()
+    assert app.root.camera_banner.opacity == 1
+    app.open_tray()
+    driver.pump(2)
+    assert [b for b in buttons(driver) if getattr(b, "ref", None)]
+    press(driver, app.t("tray.done"))
+    app.session.camera_status(True, "The camera is back.")
+    driver.settle()
+    assert app.root.camera_banner.opacity == 0
