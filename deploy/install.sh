@@ -11,9 +11,11 @@
 #                                       tests): no packages, user, venv or systemctl
 #
 # What it sets up:
-#   Debian packages   libzbar0 (QR decoding), Mesa and mtdev (screen and touch), python3-venv;
+#   Debian packages   libzbar0 (QR decoding), Mesa, mtdev and ALSA (screen, touch, sounds),
+#                     python3-venv;
 #                     python3-picamera2 and python3-lgpio where the Raspberry Pi archive has them
-#   user              noah-companion, a system user in the groups video, render, input and gpio
+#   user              noah-companion, a system user in the groups video, render, input, gpio
+#                     and audio
 #   /opt/noah-companion/venv   the app, in a venv that also sees apt's picamera2 and lgpio
 #   /var/lib/noah-companion    config, game history, Kivy's files (kept on updates)
 #   /etc/systemd/system/noah-companion.service, /etc/default/noah-companion (kept if edited),
@@ -26,9 +28,10 @@ PREFIX=/opt/noah-companion
 STATE_DIR=/var/lib/noah-companion
 UNIT=noah-companion.service
 GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Documentation=
-DEVICE_GROUPS=(video render input gpio)
-APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libegl1 libgles2 libgbm1
-              libgl1-mesa-dri fonts-dejavu-core)
+DEVICE_GROUPS=(video render input gpio audio)
+# libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds.
+APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libgl1 libegl1 libgles2 libgbm1
+              libgl1-mesa-dri libasound2 fonts-dejavu-core)
 # From the Raspberry Pi archive: installed when apt knows them (a USB camera and mock lights
 # work without them).
 APT_PACKAGES_PI=(python3-picamera2 python3-lgpio)

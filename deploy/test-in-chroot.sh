@@ -84,7 +84,7 @@ fresh_root() {
     fi
     # Groups that Raspberry Pi OS has and a minimal Debian root lacks.
     local group
-    for group in render input gpio; do
+    for group in render input gpio audio; do
         in_root getent group "$group" >/dev/null || in_root groupadd --system "$group"
     done
     mkdir -p "$ROOT/home/pi"
@@ -105,7 +105,7 @@ first_install() {
     fi
     local groups
     groups=$(in_root id -nG noah-companion)
-    for group in video render input gpio; do
+    for group in video render input gpio audio; do
         check "user noah-companion is in group $group" grep -qw "$group" <<<"$groups"
     done
     check "the unit is installed" test -f "$ROOT/etc/systemd/system/noah-companion.service"
@@ -294,8 +294,8 @@ check_booted_service() {
         "refused: change the process priority"; do
         check "sandbox: $expected" grep -q "^$expected" <<<"$log"
     done
-    check "sandbox: the app's user has the groups video, render, input and gpio" \
-        grep -qE "^user: .*groups: .*gpio.*input.*render.*video" <<<"$log"
+    check "sandbox: the app's user has the groups video, render, input, gpio and audio" \
+        grep -qE "^user: .*groups: audio.*gpio.*input.*render.*video" <<<"$log"
 
     say "noah-companion doctor inside the sandbox"
     run_as_service --once /opt/noah-companion/venv/bin/python /opt/noah-companion/launch.py doctor

@@ -81,7 +81,7 @@ def test_unit_allows_exactly_the_devices_in_use(unit):
     assert "PrivateDevices" not in unit  # it would hide the screen, touch, camera and GPIO
     allowed = {value.split()[0] for value in unit["DeviceAllow"]}
     assert allowed == {"char-drm", "char-input", "char-video4linux", "char-media",
-                       "char-dma_heap", "char-gpiochip"}
+                       "char-dma_heap", "char-gpiochip", "char-alsa"}
 
 
 def test_unit_is_hardened(unit):
