@@ -181,7 +181,7 @@ class UiTable(SimulatedTable):
         press(self.driver, app.t("table.give"))
         popup = next(w for w in app.root.get_root_window().children if hasattr(w, "rows"))
         for seat, count in counts.items():
-            plus = [b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+"][0]
+            plus = next(b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+")
             for _ in range(count):
                 self.driver.press(plus)
         driver_press = [b for b in buttons(self.driver, app.t("table.give")) if b.parent
