@@ -82,6 +82,7 @@ class PiCamera:
                 "Install it with 'sudo apt install python3-picamera2' (see docs/vision.md).",
             ) from None
         settings = self.settings
+        camera = None
         try:
             camera = Picamera2(self.index)
             size = (settings.width, settings.height)
@@ -90,7 +91,9 @@ class PiCamera:
             camera.configure(config)
             camera.set_controls(_picamera_controls(settings))
             camera.start()
-        except (IndexError, RuntimeError, OSError) as error:
+        except Exception as error:  # libcamera errors have no common type
+            if camera is not None:
+                camera.close()  # else libcamera keeps the camera "in use" until the process ends
             raise CameraMissing(f"The Pi camera did not start ({error}).", _CAMERA_FIX) from None
         self._camera = camera
 
