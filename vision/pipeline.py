@@ -83,7 +83,7 @@ class Pipeline:
         self._generation = 0  # bumped to retire a hung capture thread
         self._deadline = float("inf")  # when the capture thread's current call counts as hung
         self._frames_since_open = 0
-        self._emit_lock = threading.Lock()
+        self._emit_lock = threading.RLock()  # both threads emit; statuses are checked and set
         self._counts = dict(captured=0, decoded=0, dropped=0, errors=0)
         self._decode_seconds = 0.0
         self._latency_sum = self._latency_max = 0.0
@@ -303,11 +303,12 @@ class Pipeline:
     # -- events -----------------------------------------------------------------------------
 
     def _set_status(self, state: CameraState, message: str, retry_in: float | None = None) -> None:
-        if self.status is not None and self.status.state is state:
-            return  # one status per change, not one per retry
-        self.status = CameraStatus(state, message, at=time.monotonic(), source=self.source.name,
-                                   retry_in=retry_in)
-        self._emit(self.status)
+        with self._emit_lock:
+            if self.status is not None and self.status.state is state:
+                return  # one status per change, not one per retry
+            self.status = CameraStatus(state, message, at=time.monotonic(),
+                                       source=self.source.name, retry_in=retry_in)
+            self._emit(self.status)
 
     def _emit(self, event: Any) -> None:
         latency = getattr(event, "latency", None)
@@ -315,7 +316,7 @@ class Pipeline:
             self._latency_count += 1
             self._latency_sum += latency
             self._latency_max = max(self._latency_max, latency)
-        with self._emit_lock:  # the capture thread reports statuses, the decode thread the rest
+        with self._emit_lock:  # one event at a time, whichever thread reports it
             try:
                 self._on_event(event)
             except Exception:  # the user's callback must not kill the pipeline
