@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
 import urllib.parse
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from companion.errors import UserError
 from companion.game import Options
@@ -14,6 +17,7 @@ from companion.game.tablelog import replay
 from companion.session import GameStore, Session
 from companion.session.autoplay import SimulatedTable
 from companion.session.history import export, history
+from vision.decoders import decode
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
 SETUP = ["cat:F#1", "bear:M#1", "lion:M#1", "panda:F#1", "snail#1"]
@@ -312,7 +316,10 @@ def test_game_end_offers_a_bg_stats_link(session):
     assert [p["name"] for p in data["players"]] == PLAYERS
     assert [p["score"] for p in data["players"]] == list(view.scores)
     assert data["game"]["highestWins"] is False
-    assert session.bgstats_qr().version >= 1
+    png = io.BytesIO()
+    session.bgstats_qr().save(png, kind="png", scale=4)
+    image = np.array(Image.open(png).convert("RGB"))
+    assert [d.text for d in decode(image)] == [url]  # a phone camera reads the same link
 
 
 @pytest.mark.parametrize("options", [Options(hidden=True, frog=True, crocodile=True),

@@ -281,9 +281,13 @@ def _conclude(out: TextIO, session: Session, report: DemoReport) -> None:
     for line in score_table(summary):
         print("  " + line, file=out)
     print(f"\n{report.view.prompt.text}", file=out)
+    qr_png = report.db.with_name(f"bgstats-game-{report.game_id}.png")
+    session.bgstats_qr().save(qr_png, scale=4)
+    print(f"To log it in the BG Stats app, scan this QR code with a phone: {qr_png}", file=out)
     latency = statistics.median(report.latencies) * 1000 if report.latencies else 0.0
     print(f"\nCamera: {report.cards_seen} cards read (median latency {latency:.0f} ms), "
           f"{report.foreign_codes} foreign code ignored. Record: game {report.game_id} in "
           f"{report.db}.\nTry: noah-companion history --db {report.db}\n"
           f"     noah-companion export {report.game_id} --format csv --db {report.db}\n"
+          f"     noah-companion export {report.game_id} --bgstats --db {report.db}\n"
           f"Finished in {report.seconds:.0f} s.", file=out, flush=True)
