@@ -35,6 +35,7 @@ def test_every_camera_key():
         ({"roi": "left"}, "roi"),
         ({"exposure": "short"}, "exposure"),
         ({"focus": "-1"}, "focus"),
+        ({"focus": "2000"}, "focus"),
         ({"fsp": "15"}, "fsp"),
     ],
 )

@@ -9,7 +9,7 @@ Both come as ``Mapping[str, str]`` (every key optional); a bad value raises
     fps = 15               # frames per second asked of the camera
     roi = full             # the scan zone: left, top, width, height as fractions of the frame
     exposure = auto        # or a fixed exposure time in milliseconds (e.g. 8)
-    focus = auto           # or a fixed lens position in dioptres (1 / metres: 2.5 = 40 cm)
+    focus = auto           # or fixed: Pi camera in dioptres (2.5 = 40 cm), webcam its own scale
 
     [decoder]
     name = zxing           # zxing (default) or zbar
@@ -48,7 +48,9 @@ FULL_FRAME: Roi = (0.0, 0.0, 1.0, 1.0)
 class CameraSettings:
     """Where frames come from and how the camera is set up (see the module's docstring).
 
-    ``exposure`` is in milliseconds and ``focus`` in dioptres; ``None`` means automatic.
+    ``exposure`` is in milliseconds; ``focus`` is in dioptres (1 / metres) for the Pi Camera
+    Module 3 and in the webcam's own units (``v4l2-ctl -L`` lists ``focus_absolute``) for a USB
+    camera; ``None`` means automatic.
     """
 
     source: str = "auto"
@@ -96,7 +98,7 @@ def camera_settings(values: Mapping[str, str]) -> CameraSettings:
         roi=_roi(get("roi", "full")),
         exposure=_automatic_or("exposure", get("exposure", "auto"), low=0.01, high=1000,
                                example="8"),
-        focus=_automatic_or("focus", get("focus", "auto"), low=0, high=15, example="2.5"),
+        focus=_automatic_or("focus", get("focus", "auto"), low=0, high=1023, example="2.5"),
     )
 
 

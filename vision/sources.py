@@ -150,7 +150,7 @@ class UsbCamera:
         if settings.exposure is not None:  # V4L2: 1 is manual, in units of 0.1 ms
             capture.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
             capture.set(cv2.CAP_PROP_EXPOSURE, settings.exposure * 10)
-        if settings.focus is not None:
+        if settings.focus is not None:  # V4L2's focus_absolute, in the webcam's own units
             capture.set(cv2.CAP_PROP_AUTOFOCUS, 0)
             capture.set(cv2.CAP_PROP_FOCUS, settings.focus)
         self._capture = capture
