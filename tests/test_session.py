@@ -311,7 +311,7 @@ def test_whole_game_exports_and_the_log_replays_to_the_same_result(store):
 def test_game_end_offers_a_bg_stats_link(session):
     view = SimulatedTable(session, PLAYERS, seed=3).play()
     url = view.prompt.bgstats_url
-    assert url.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert url.startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=")
     data = json.loads(urllib.parse.unquote(url.split("data=", 1)[1]))
     assert [p["name"] for p in data["players"]] == PLAYERS
     assert [p["score"] for p in data["players"]] == list(view.scores)

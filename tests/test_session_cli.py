@@ -61,7 +61,7 @@ def test_export_csv_and_json_to_stdout(db, capsys):
 def test_export_bgstats_prints_the_link_and_a_qr(db, capsys):
     assert main(["export", "1", "--bgstats", "--db", str(db)]) == 0
     err = capsys.readouterr().err
-    assert "BG Stats: https://app.bgstatsapp.com/createPlay.html?data=" in err
+    assert "BG Stats: bgstats://app.bgstatsapp.com/createPlay.html?data=" in err
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -48,9 +48,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     if link:
-        from companion.session.bgstats import qr_code
+        from companion.session.bgstats import qr_code, web_link
 
         print(f"\nBG Stats: {link}", file=sys.stderr)
+        print(f"(web form: {web_link(link)})", file=sys.stderr)
         qr_code(link).terminal(out=sys.stderr, compact=True)
     return 0
 

@@ -1,16 +1,21 @@
 """Push a finished game to the BG Stats app: its documented import link, and a QR code of it.
 
 BG Stats (https://www.bgstatsapp.com, "Push plays to BG Stats from other apps or websites")
-opens ``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (or the same with
-the ``bgstats://`` scheme) in its import dialog, where players match the game and the names to
-their own entries. A phone camera reading the QR code opens that link. Noah is won with the
-*fewest* tears, so ``highestWins`` is false; ranks follow the scores (ties share a rank).
+opens ``bgstats://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>`` (its own URL
+scheme; ``https://app.bgstatsapp.com/createPlay.html?data=…`` is the documented web form of the
+same link) in its import dialog, where players match the game and the names to their own entries.
+The QR code carries the ``bgstats://`` form, which opens the app directly when a phone camera
+reads it; ``web_link`` gives the https form for phones where the scheme is not registered.
+Noah is won with the *fewest* tears, so ``highestWins`` is false; ranks follow the scores
+(ties share a rank).
 
 >>> data = play_data(["Ana", "Ben"], [12, 7], winners=[1], starter=0, game_id=3,
 ...                  played_at="2026-11-21 20:15:00", minutes=35)
 >>> [(p["name"], p["rank"], p["winner"]) for p in data["players"]]
 [('Ana', 2, False), ('Ben', 1, True)]
->>> play_link(data).startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
+>>> play_link(data).startswith("bgstats://app.bgstatsapp.com/createPlay.html?data=%7B")
+True
+>>> web_link(play_link(data)).startswith("https://app.bgstatsapp.com/createPlay.html?data=%7B")
 True
 """
 
@@ -22,7 +27,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
+WEB_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Noah Table Companion"
 GAME_NAME = "Noah"
 
@@ -63,6 +69,11 @@ def play_link(data: dict[str, Any]) -> str:
     """The import link for ``data`` (compact JSON, URL-encoded)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return LINK + urllib.parse.quote(text, safe=":,")  # both are fine in a query: a smaller QR
+
+
+def web_link(link: str) -> str:
+    """The https form of a ``bgstats://`` import link (same data)."""
+    return WEB_LINK + link.removeprefix(LINK)
 
 
 def qr_code(url: str):
