@@ -15,7 +15,7 @@ import pytest
 from vision.events import CameraState, CameraStatus, Detection
 from vision.pipeline import Pipeline
 from vision.sources import CameraLost, CameraMissing
-from vision.synthetic import Scene, SyntheticSource
+from vision.synthetic import Scene, SyntheticSource, render_frame
 from vision.tracker import TrackerSettings
 
 CAT, LION = "NOAH1/BOX1/CAF2", "NOAH1/BOX1/LIM1"
@@ -248,3 +248,23 @@ def _drain(pipeline: Pipeline) -> list:
     while not pipeline.events.empty():
         events.append(pipeline.events.get())
     return events
+
+
+@pytest.mark.parametrize(
+    "difficulty", [dict(glare=0.8, seed=1, rotation_deg=13), dict(tilt_deg=55, seed=4,
+                                                                  rotation_deg=52)],
+)
+def test_the_second_look_reads_a_sticker_zxing_alone_cannot(difficulty):
+    from vision.decoders import RescueDecoder, make_decoder
+
+    frame = render_frame([CAT], Scene(width=1280, height=720, **difficulty))
+    assert make_decoder("zxing").decode(frame) == []
+    (found,) = RescueDecoder().decode(frame)
+    assert found.text == CAT
+    assert 400 < found.center[0] < 880  # corners back in frame pixels: near the middle
+
+
+def test_the_second_look_finds_nothing_on_an_empty_table():
+    from vision.decoders import RescueDecoder
+
+    assert RescueDecoder().decode(render_frame([], Scene(glare=0.8, light=0.4))) == []

@@ -13,7 +13,8 @@ image. Only QR codes are read (Micro QR, which zbar cannot read, is never printe
 ['noah:1:cat:F#2']
 
 The default is ``zxing``: it reads more of the shared real photos and is several times faster
-(figures in docs/benchmarks.md).
+(figures in docs/benchmarks.md). :class:`RescueDecoder` (the pipeline's default, see
+``[decoder] rescue``) adds a second look at codes zxing-cpp locates but cannot read.
 """
 
 from __future__ import annotations
@@ -159,9 +160,9 @@ def _zbar_corners(symbol: Any, scale: float) -> tuple:
 class RescueDecoder:
     """zxing-cpp first; where it locates a code but cannot read it, a second look at that spot.
 
-    The second look (zbar on the spot enlarged, then zxing-cpp on it sharpened) costs nothing on
-    frames without codes and little on readable ones: it runs only on the few symbols that
-    zxing-cpp found but could not decode (blur, glare, a tilted card). Measured gains are in
+    The second look (zbar on the spot enlarged, then zxing-cpp on it sharpened) runs only on
+    the few symbols that zxing-cpp located but could not decode (blur, glare, a tilted card), so
+    it adds next to nothing to frames without codes or with readable ones. Measured gains are in
     docs/benchmarks.md.
 
     >>> RescueDecoder().name
@@ -184,9 +185,9 @@ class RescueDecoder:
         found, unread = [], []
         for detection, valid in self._first.candidates(gray):
             (found if valid else unread).append(detection)
-        for spot in unread:
-            found.extend(d for d in self._second_look(gray, spot) if d.text not in
-                         {f.text for f in found})
+        for spot in unread:  # several spots may be one code seen twice: keep each text once
+            known = {d.text for d in found}
+            found += [d for d in self._second_look(gray, spot) if d.text not in known]
         return found
 
     def _second_look(self, gray: np.ndarray, spot: Detection) -> list[Detection]:
