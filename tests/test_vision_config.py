@@ -88,3 +88,29 @@ def test_the_app_config_validates_vision_sections():
     assert validate_section("camera", {"fps": "10"}).fps == 10.0
     with pytest.raises(UserError, match=r"^\[camera\] fps"):
         validate_section("camera", {"fps": "ten"})
+
+
+def test_auto_with_no_camera_says_none_was_found(monkeypatch):
+    from vision.sources import CameraMissing, PiCamera
+
+    monkeypatch.setattr(PiCamera, "available", staticmethod(lambda: False))
+    monkeypatch.setattr(UsbCamera, "indexes", staticmethod(lambda: []))
+    with pytest.raises(CameraMissing, match="No camera found"):
+        make_source("auto", CameraSettings()).open()
+
+
+def test_a_missing_usb_camera_is_missing_not_a_crash():
+    from vision.sources import CameraMissing
+
+    with pytest.raises(CameraMissing, match="number 99"):
+        make_source("usb:99", CameraSettings()).open()
+
+
+def test_a_file_that_is_no_video_and_an_empty_folder_are_refused(tmp_path):
+    not_video = tmp_path / "notes.mp4"
+    not_video.write_text("hello")
+    with pytest.raises(VisionError, match="cannot be read"):
+        make_source(str(not_video), CameraSettings()).open()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(VisionError, match="holds no images"):
+        make_source(str(tmp_path / "empty"), CameraSettings())
