@@ -47,7 +47,11 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # A command that sets ``passes_options`` parses the rest itself (``bench TARGET ...``).
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "passes_options", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra_options = extra
     func = getattr(args, "func", _run_app)
     try:
         return int(func(args) or 0)

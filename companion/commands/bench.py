@@ -1,8 +1,9 @@
 """``noah-companion bench TARGET``: speed measurements, written for docs/benchmarks.md.
 
-Each target is a module with ``add_arguments(parser)`` and ``run(args) -> int``, imported only
-when that target runs (so the vision benchmark never loads Kivy and vice versa). Benchmarks
-report figures; they never pass or fail on time.
+Each target is a module with ``add_arguments(parser)`` and ``run(args) -> int``. It is imported
+only when that target runs, with its own options parsed then, so the vision benchmark never loads
+Kivy, the app's never loads OpenCV, and ``noah-companion --help`` loads neither. Benchmarks report
+figures; they never pass or fail on time.
 """
 
 from __future__ import annotations
@@ -13,35 +14,31 @@ import importlib
 TARGETS = {
     "rules": ("companion.game.bench", "rules engine: loadings and games per second"),
     "vision": ("vision.bench", "decoders and the capture pipeline on real and rendered frames"),
+    "session": ("companion.session.bench", "referee session: intent to durable acknowledgement"),
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bench", help="measure speed (rules, vision, app, lights)")
+    parser = subparsers.add_parser(
+        "bench", help="measure speed (rules, vision, session, app, lights)",
+        description="Measure speed. 'noah-companion bench TARGET --help' lists a target's options.",
+    )
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
     for name, (module_name, help_text) in TARGETS.items():
-        target = targets.add_parser(name, help=help_text)
-        target.add_argument("--json", action="store_true", help="print the figures as JSON")
-        target.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
-        target.set_defaults(func=_runner(module_name), bench_module=module_name)
-        _add_target_arguments(module_name, target)
+        # The target's own parser (built in run) reads every option, --help included.
+        target = targets.add_parser(name, help=help_text, add_help=False)
+        target.set_defaults(func=_runner(name, module_name, help_text), passes_options=True)
 
 
-def _add_target_arguments(module_name: str, parser: argparse.ArgumentParser) -> None:
-    """Let a target add its own options, if it can be imported cheaply."""
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        return
-    add_arguments = getattr(module, "add_arguments", None)
-    if add_arguments is not None:
-        add_arguments(parser)
-
-
-def _runner(module_name: str):
+def _runner(name: str, module_name: str, help_text: str):
     def run(args: argparse.Namespace) -> int:
-        return importlib.import_module(module_name).run(args)
+        module = importlib.import_module(module_name)
+        parser = argparse.ArgumentParser(prog=f"noah-companion bench {name}", description=help_text)
+        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+        module.add_arguments(parser)
+        return module.run(parser.parse_args(args.extra_options))
 
     return run

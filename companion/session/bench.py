@@ -72,12 +72,20 @@ def measure(folder: Path, games: int) -> dict[str, float]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=5, help="seeded games to play (5)")
     parser.add_argument("--dir", type=Path, help="where to write the record (a temp folder)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """``noah-companion bench session``: the figures, as text or JSON."""
     folder = args.dir or Path(tempfile.mkdtemp(prefix="noah-bench-"))
     figures = measure(folder, args.games)
     figures["machine"] = f"{platform.machine()}, Python {platform.python_version()}"
