@@ -71,7 +71,6 @@ def test_standard_input(monkeypatch, capsys):
 
 
 @pytest.mark.parametrize(("raw", "reason"), [
-    ("not json at all\n", "bad_action"),
     ('{"type": "juggle", "player": 1}\n', "bad_action"),
     ('{"type": "play", "player": "Ben", "card": "cat:M", "ferry": 0}\n', "bad_action"),
     ('{"type": "play", "player": 1, "card": "cat", "ferry": 0}\n', "bad_action"),
@@ -84,6 +83,19 @@ def test_malformed_line_is_a_verdict_and_the_replay_goes_on(tmp_path, capsys, ra
     assert (objects[2]["verdict"], objects[2]["reason"]) == ("rejected", reason)
     assert objects[2]["message"]
     assert objects[3]["verdict"] == "accepted"
+
+
+@pytest.mark.parametrize("raw", ["not json at all\n", "[1, 2]\n"])
+def test_a_line_that_is_not_a_json_object_is_judged_then_the_log_exits_2(tmp_path, capsys, raw):
+    """TABLE-LOG.md: a malformed log (not JSON) is reported with its line and a non-zero status;
+    the line is still a ``bad_action`` verdict and the lines after it are judged."""
+    log = write_log(tmp_path, HEADER, DEAL, raw=raw + json.dumps(PAIR) + "\n")
+    assert main(["replay", log, "--json"]) == 2
+    captured = capsys.readouterr()
+    objects = [json.loads(line) for line in captured.out.splitlines()]
+    assert (objects[2]["verdict"], objects[2]["reason"]) == ("rejected", "bad_action")
+    assert objects[3]["verdict"] == "accepted"
+    assert "line(s) 3" in captured.err
 
 
 @pytest.mark.parametrize(("items", "raw", "words"), [

@@ -3,8 +3,10 @@
 Text mode prints, per line, its number, ✓ or ✗ and the referee's sentence, then the ferries,
 the players' hands and scores, and the winners. ``--json`` prints TABLE-LOG.md's objects, one
 per line (``--states`` adds the state after each line); the last object is the final state.
-Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A log that cannot
-be read exits with status 2 and says which line is wrong.
+Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A line that is not
+JSON is judged ``bad_action`` and the replay goes on, but the log is malformed: the command then
+exits with status 2, naming the line. A log that cannot be read at all (no header, another
+format, cut short) stops at once with status 2 and says which line is wrong.
 """
 
 from __future__ import annotations
@@ -44,16 +46,26 @@ def run(args: argparse.Namespace) -> int:
     json_mode = args.json or args.states
     show = _JsonReport(sys.stdout, args.states) if json_mode else _TextReport(sys.stdout)
     rejected = 0
+    unreadable: list[int] = []
     last = None
     try:
         for last in replay(_read_lines(args.log)):
             rejected += not last.accepted
+            if last.unreadable:
+                unreadable.append(last.line)
             show.line(last)
     except InputError as error:
         sys.stdout.flush()
         after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
         raise UserError(f"{_name(args.log)}: {error.message}", after) from error
     show.end(last.game, lines=last.line, rejected=rejected)
+    if unreadable:
+        sys.stdout.flush()
+        lines = ", ".join(map(str, unreadable))
+        print(f"noah-companion: {_name(args.log)} is malformed: line(s) {lines} are not JSON "
+              "objects. Fix or remove them; the other lines were judged as shown.",
+              file=sys.stderr)
+        return 2
     return 1 if args.strict and rejected else 0
 
 

@@ -321,6 +321,9 @@ class LineResult:
     message: str
     entry: Header | Entry | None
     game: Game
+    #: The line is not a JSON object at all: the log itself is malformed (TABLE-LOG.md), so the
+    #: replay goes on but its command ends with a non-zero status.
+    unreadable: bool = False
 
     @property
     def verdict(self) -> str:
@@ -368,7 +371,8 @@ def _judge(number: int, data: dict[str, Any] | InputError, game: Game) -> LineRe
         entry = entry_from_dict(data)
     except InputError as error:
         message = f"This line is malformed: {error.message.rstrip('.')}."
-        return LineResult(number, False, "bad_action", message, None, game)
+        return LineResult(number, False, "bad_action", message, None, game,
+                          unreadable=isinstance(data, InputError))
     if isinstance(entry, Note):
         return LineResult(number, True, None, f"Note: {entry.text}", entry, game)
     if isinstance(entry, Undo):
