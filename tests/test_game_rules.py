@@ -39,6 +39,12 @@ def test_r12_load_on_noahs_ferry_only_and_only_on_your_turn():
     rejected(game, Play(1, "rhino:M", 0), "not_your_turn")
 
 
+def test_r12_r25_only_noahs_ferry_can_be_taken_back():
+    game = table({0: ("cat:F",), 1: ("cat:M",)}, [("bear:M", "lion:M"), ("rhino:M",)])
+    verdict = rejected(game, TakeBack(0, 1), "wrong_ferry")
+    assert verdict.message == "Noah is on ferry 1: only that ferry can be taken back, not ferry 2."
+
+
 def test_r13_a_ferry_with_one_card_takes_either_gender():
     for card in ("bear:M", "bear:F"):
         game = table({0: ("cat:F",)}, [(card, "lion:M"), ("rhino:M",)])

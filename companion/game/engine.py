@@ -735,7 +735,7 @@ class Game:
         if rejection:
             return rejection
         if a.ferry != s.noah:
-            return self._reject("wrong_ferry", a, ferry=a.ferry + 1)
+            return self._reject("wrong_ferry", a, ferry=a.ferry + 1, variant="take_back")
         ferry = s.ferries[s.noah]
         if not ferry:
             return self._reject("take_back_not_allowed", a, ferry=a.ferry + 1, variant="empty")

@@ -19,6 +19,8 @@ from typing import Any
 REASONS: dict[str, str] = {
     "not_your_turn": "It is {current_name}'s turn, not {name}'s: wait for your turn.",
     "wrong_ferry": "Noah is on ferry {noah_ferry}: load your animal there, not on ferry {ferry}.",
+    "wrong_ferry.take_back": "Noah is on ferry {noah_ferry}: only that ferry can be taken back, "
+    "not ferry {ferry}.",
     "unknown_card": "There is no {card} in this game{why}: check the card.",
     "snail_gender_required": "Say which side of the snail is up: load it as male or female.",
     "card_not_in_hand": "{holder} has no {animal} in hand: choose a card from that hand.",
