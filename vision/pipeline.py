@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from vision.config import FULL_FRAME, DecoderSettings, Roi
+from vision.config import FULL_FRAME, CameraSettings, DecoderSettings, Roi
 from vision.decoders import Decoder, make_decoder
 from vision.events import CameraState, CameraStatus, CodesSeen, Detection, PipelineStats
-from vision.sources import CameraMissing, Source
+from vision.sources import CameraMissing, Source, make_source
 from vision.tracker import Tracker, TrackerSettings
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,31 @@ class Pipeline:
         self._decode_thread = threading.Thread(target=self._decode_loop, name="vision-decode",
                                                daemon=True)
         self._capture_thread: threading.Thread | None = None
+
+    @classmethod
+    def from_settings(
+        cls,
+        camera: CameraSettings,
+        decoder: DecoderSettings | None = None,
+        source: Source | None = None,
+        **options: Any,
+    ) -> Pipeline:
+        """The pipeline that ``[camera]`` and ``[decoder]`` describe (its source, decoder,
+        scan zone and tracker); ``options`` as for the constructor (``is_ours``, ``on_event``).
+
+        >>> from vision.config import camera_settings
+        >>> pipeline = Pipeline.from_settings(camera_settings({"source": "synthetic"}))
+        >>> pipeline.source.name, pipeline.decoder.name
+        ('synthetic camera 1280×720', 'zxing+zbar')
+        """
+        decoder = decoder or DecoderSettings()
+        return cls(
+            source or make_source(camera.source, camera),
+            decoder=decoder.decoder(),
+            tracker=decoder.tracker,
+            roi=camera.roi,
+            **options,
+        )
 
     # -- life cycle ---------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ def _scan(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from companion.tags.payload import is_ours
     from vision.pipeline import Pipeline
-    from vision.sources import ImageFolder, make_source
+    from vision.sources import ImageFolder
 
     config = load_config()
     camera, decoder = config.validated("camera"), config.validated("decoder")
@@ -62,11 +62,9 @@ def _scan(args: argparse.Namespace) -> int:
         camera = replace(camera, source=args.source)
     if args.decoder:
         decoder = replace(decoder, name=args.decoder)
-    source = make_source(camera.source, camera)
-    pipeline = Pipeline(source, is_ours=is_ours, decoder=decoder.decoder(),
-                        tracker=decoder.tracker, roi=camera.roi, raw=args.raw)
-    if isinstance(source, ImageFolder):
-        return _scan_folder(source, pipeline, is_ours)
+    pipeline = Pipeline.from_settings(camera, decoder, is_ours=is_ours, raw=args.raw)
+    if isinstance(pipeline.source, ImageFolder):
+        return _scan_folder(pipeline.source, pipeline, is_ours)
     return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
 
 
