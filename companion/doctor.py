@@ -560,8 +560,8 @@ def check_display(machine: Machine) -> Finding:
     cards = [machine.dev_root / "dri" / card.name for card in _drm_cards(machine)]
     if not cards:
         return fail("Screen", "no graphics device (/dev/dri) and no desktop session.",
-                    f"Connect the touchscreen (see {GUIDE}); on a computer without a screen, "
-                    "run the app with SDL_VIDEODRIVER=offscreen or use ./run.sh demo.")
+                    f"Connect the touchscreen (see {GUIDE}). Without a screen the app can only "
+                    "draw offscreen (try ./run.sh demo).")
     closed = [str(card) for card in cards if not machine.access(card, os.R_OK | os.W_OK)]
     renders = sorted((machine.dev_root / "dri").glob("renderD*"))
     closed += [str(node) for node in renders if not machine.access(node, os.R_OK | os.W_OK)]
