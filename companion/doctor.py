@@ -13,10 +13,12 @@ install guide can rely on it.
 >>> print(Finding("zbar library", Status.FAIL, "not found.", "Install libzbar0.").line())
 ✗ zbar library: not found. Fix: Install libzbar0.
 
-Checks call the other parts' public functions (``companion.config``, ``hardware.pins``,
-``vision.decoders``, ``companion.session.store``) so that the doctor and the app agree; where a
-part offers nothing to ask, the check looks at the file or device directly. Paths of ``/sys``,
-``/dev`` and ``/proc`` come from :class:`Machine`, so tests run the checks on fake trees.
+Checks call the other parts' public functions (``companion.config``, ``companion.tags``,
+``companion.session.store``, ``vision.config``, ``vision.sources``, ``vision.decoders``,
+``hardware.pins``), so the doctor opens the camera, decodes and reads the record as the app
+does; where a part offers nothing to ask (screen, touch, service), the check looks at the
+device or asks systemd directly. Paths of ``/sys``, ``/dev`` and ``/proc`` come from
+:class:`Machine`, so tests run the checks on fake trees.
 """
 
 from __future__ import annotations
