@@ -716,7 +716,7 @@ def check_service(machine: Machine) -> Finding:
     if not service.installed:
         return warn("Service", "not installed: the app does not start at boot.",
                     "sudo deploy/install.sh")
-    logs = "see why with: journalctl -u noah-companion -b"
+    logs = "see why with: sudo journalctl -u noah-companion -b"
     if service.active == "failed":
         return fail("Service", f"stopped after an error ({service.restarts} restarts).",
                     f"{logs.capitalize()}, then: sudo systemctl restart noah-companion.")

@@ -223,7 +223,7 @@ enable_service() {
     say "The app now starts at boot"
     if [ "$START" -eq 1 ] && systemd_running; then
         run systemctl restart "$UNIT"
-        say "Started. Watch it with: journalctl -u noah-companion -f"
+        say "Started. Watch it with: sudo journalctl -u noah-companion -f"
     elif [ "$START" -eq 1 ]; then
         warn "systemd is not running here (a chroot or container): the app starts at the next boot."
     fi
