@@ -70,7 +70,6 @@ class Root(FloatLayout):
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
-        self.ids["sm"] = self.sm
 
 
 class NoahApp(App):
@@ -179,8 +178,10 @@ class NoahApp(App):
         """Draw ``view``: alert on new refusals, hold the round's result, pick the screen."""
         old, self.view = self.view, view
         self._alert(view)
-        self.root.camera_banner.show(self.t("table.camera_lost"), theme.WARNING) \
-            if not view.camera_ok else self.root.camera_banner.hide()
+        if view.camera_ok:
+            self.root.camera_banner.hide()
+        else:
+            self.root.camera_banner.show(self.t("table.camera_lost"), theme.WARNING)
         if old is not None and len(view.round_scores) > len(old.round_scores) \
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
@@ -288,17 +289,40 @@ class NoahApp(App):
             self._draw(self.session.view)
 
     def open_tray(self) -> None:
-        """The card tray: every card of this game (manual entry, or the simulator's cards)."""
-        game = self.session.game
+        """The card tray: the cards of this game that can be shown now (manual entry, or the
+        simulator's cards); animals standing on a ferry are left out."""
+        game, view = self.session.game, self.view
         deck = game.cards_in_play if game is not None else self.session.deck
+        state = view.state if view is not None else {}
+        if state.get("phase") == "round_over":  # setting up: last round's ferries are cleared
+            state = {"ferries": [[ref] for ref in getattr(view.prompt, "scanned", ()) if ref]}
         keep_open = self.view is not None and self.view.prompt.kind == "scan_hand"
-        CardTray([card.id for card in deck], keep_open=keep_open).open()
+        CardTray(tray_cards(deck, state), keep_open=keep_open).open()
 
     def card_touched(self, ref: str) -> None:
         if self.simulator is not None:
             self.simulator.show(ref)
         else:
             self.act("choose_card", ref)
+
+
+def tray_cards(deck: Any, state: dict) -> list[str]:
+    """The ids of the cards that are not on a ferry (a snail's side does not matter).
+
+    >>> from companion.game import default_deck
+    >>> ferries = [["snail:M#1", "cat:F#1"], None, [], [], []]
+    >>> cards = tray_cards(default_deck(), {"ferries": ferries})
+    >>> "snail#1" in cards, "snail#2" in cards, "cat:F#1" in cards, "cat:M#1" in cards
+    (False, True, False, True)
+    """
+    from companion.game.deck import parse_ref
+
+    def copy_of(ref: str) -> tuple:
+        species, gender, copy = parse_ref(ref)
+        return (species, None if species == "snail" else gender, copy)
+
+    on_ferries = {copy_of(ref) for ferry in state.get("ferries") or () for ref in ferry or ()}
+    return [card.id for card in deck if copy_of(card.id) not in on_ferries]
 
 
 def _new_notices(old: tuple, new: tuple) -> list:

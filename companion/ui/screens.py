@@ -18,6 +18,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion.game.deck import parse_ref
 from companion.ui import theme
 
 MAX_PLAYERS = 5
@@ -205,7 +206,7 @@ def _setup_state(view: Any) -> dict[str, Any]:
 
 def _weight(deck: Any, ref: str) -> int:
     """A card's weight (a snail's reference carries its side, its sticker does not)."""
-    from companion.game.deck import format_ref, parse_ref
+    from companion.game.deck import format_ref
 
     species, _, copy = parse_ref(ref)
     card = deck.get(ref) or deck.get(format_ref(species, None, copy))
@@ -253,7 +254,11 @@ class RoundEndScreen(Screen):
         self.title = app.t("round.title", round=number)
         track = self.ids.track
         track.colours, track.names = list(app.colours), list(view.players)
+        if view.game_id != track.game:
+            track.game, track.shown = view.game_id, [float(s) for s in view.scores]
         track.scores = list(view.scores)
+        if self.mode != "scan":
+            self.ids.scanned.clear_widgets()
         self.ids.legend.text = "\n".join(
             f"{name}: {score}" for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
@@ -262,9 +267,20 @@ class RoundEndScreen(Screen):
                 f"{name} {t}" for name, t in zip(view.players, tears, strict=False)))
         elif self.mode == "scan":
             self.detail = app.catalog.prompt(prompt, view.players)
+            self._scanned_buttons(app, prompt.scanned)
         else:
             self.detail = app.t("round.tears")
             self._tears_rows(view)
+
+    def _scanned_buttons(self, app: Any, scanned: tuple[str, ...]) -> None:
+        """This hand's cards read so far; touching one takes a wrong read out again."""
+        box = self.ids.scanned
+        box.clear_widgets()
+        for ref in scanned:
+            button = _button(f"✕ {app.catalog.card_label(ref)}",
+                             lambda r=ref: app.act("remove_scanned", r))
+            button.font_size = 18
+            box.add_widget(button)
 
     def _tears_rows(self, view: Any) -> None:
         box = self.ids.tears
@@ -374,14 +390,11 @@ class CardTray(ModalView):
         self.keep_open = keep_open
         self.title = app.t("tray.title_sim" if app.simulator else "tray.title")
         grid = self.ids.grid
-        for ref in refs:
-            button = _button(app.catalog.card_label(ref), lambda r=ref: self.choose(r))
+        for ref, label in zip(refs, tray_labels(refs, app.catalog), strict=True):
+            button = _button(label, lambda r=ref: self.choose(r))
             button.ref = ref  # which physical copy (tests and screenshots find it by this)
-            from companion.game.deck import parse_ref
-
-            gender = parse_ref(ref).gender
             button.background_normal = ""
-            button.background_color = theme.GENDER_COLOURS[gender]
+            button.background_color = theme.GENDER_COLOURS[parse_ref(ref).gender]
             button.color = (0, 0, 0, 1)
             grid.add_widget(button)
 
@@ -389,6 +402,19 @@ class CardTray(ModalView):
         App.get_running_app().card_touched(ref)
         if not self.keep_open:
             self.dismiss()
+
+
+def tray_labels(refs: list[str], catalog: Any) -> list[str]:
+    """Tray labels; copies that look alike get their sticker's copy number.
+
+    >>> from companion.ui.i18n import Catalog
+    >>> tray_labels(["cat:F#1", "cat:M#2", "cat:F#3"], Catalog("en"))
+    ['Cat ♀ #1', 'Cat ♂', 'Cat ♀ #3']
+    """
+    labels = [catalog.card_label(ref) for ref in refs]
+    counts = Counter(labels)
+    return [f"{label} #{parse_ref(ref).copy}" if counts[label] > 1 else label
+            for ref, label in zip(refs, labels, strict=True)]
 
 
 class GiftPopup(ModalView):

@@ -49,7 +49,7 @@ class Photographer:
             self.rounds = len(view.round_scores)
             driver.settle()
             if "13-round-result" not in names:
-                driver.pump(40)  # the tokens' move
+                _wait(driver, 1.5)  # the tokens' move
                 self.shoot("13-round-result")
             app.next_round()
         if kind == "scan_setup_card" and sum(r is not None for r in view.prompt.scanned) == 3 \
@@ -108,6 +108,15 @@ class Photographer:
         driver.pump(3)
 
 
+def _wait(driver: Any, seconds: float) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        driver.pump()
+        time.sleep(0.01)
+
+
 def take_all(out: Path, *, seed: int = 3) -> list[Path]:
     """Play one seeded game and save every screen in ``out``; returns the files."""
     from companion.game import Options
@@ -136,8 +145,31 @@ def take_all(out: Path, *, seed: int = 3) -> list[Path]:
         driver.pump(3)
         photographer.shoot("16-settings")
         app.close_settings()
+        _snail_side(driver, photographer)
         _score_only(driver, photographer)
     return photographer.taken
+
+
+def _snail_side(driver: Any, photographer: Photographer) -> None:
+    """A 2-player game (snails are in the box) set up by touch, then a snail shown: which side
+    is up? (With the promo animals a 3-player box has no snail.)"""
+    from companion.ui.application import tray_cards
+
+    app = driver.app
+    app.leave_game()
+    app.start_game(list(PLAYERS[:2]), ["red", "blue"], {}, score_only=False)
+    app.act("choose_noah_start", 0)
+    cards = tray_cards(app.session.game.cards_in_play, {})
+    for ref in (ref for ref in cards if not ref.startswith("snail")):
+        if app.session.view.prompt.kind != "scan_setup_card":
+            break
+        app.act("choose_card", ref)
+    app.act("choose_starter", 0)
+    app.act("choose_card", next(ref for ref in cards if ref.startswith("snail")))
+    driver.settle()
+    app.root.alert.hide()
+    photographer.shoot("07-prompt-snail-side")
+    app.act("cancel")
 
 
 def _score_only(driver: Any, photographer: Photographer) -> None:

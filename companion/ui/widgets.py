@@ -13,7 +13,7 @@ from typing import Any
 from kivy.animation import Animation
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import (
     BooleanProperty,
@@ -144,6 +144,7 @@ class ScoreTrack(Widget):
     colours = ListProperty()
     names = ListProperty()
     cells = NumericProperty(27)
+    game = ObjectProperty(None, allownone=True)  # a new game's tokens jump, never slide
 
     def on_scores(self, _widget: Any, scores: list) -> None:
         if len(self.shown) != len(scores):
@@ -180,19 +181,36 @@ class ScoreTrack(Widget):
                 x, y = self.cell_centre(value)
                 Color(1, 1, 1, 0.9 if value % 5 == 0 else 0.4)
                 Line(circle=(x, y, cell / 2), width=1.2 if value % 5 == 0 else 1)
+                if value % 5 == 0 and cell >= 20:
+                    _text(str(value), (x, y), cell * 0.5, (1, 1, 1, 0.9))
             for seat, score in enumerate(self.shown):
                 x, y = self.cell_centre(score)
                 offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.35
+                centre = (x + offset, y + offset / 2)
                 Color(*theme.player_colour(self.colours, seat))
-                Ellipse(pos=(x - cell / 2 + offset, y - cell / 2 + offset / 2),
-                        size=(cell, cell))
+                Ellipse(pos=(centre[0] - cell / 2, centre[1] - cell / 2), size=(cell, cell))
                 Color(0, 0, 0, 1)
-                Line(circle=(x + offset, y + offset / 2, cell / 2), width=1)
+                Line(circle=(*centre, cell / 2), width=1)
+                if seat < len(self.names) and cell >= 20:  # the token says whose it is
+                    _text(self.names[seat][:1], centre, cell * 0.6, (0, 0, 0, 1))
+
+
+def _text(text: str, centre: tuple[float, float], size: float, rgba: Sequence[float]) -> None:
+    """Draw a short text centred at ``centre`` on the current canvas."""
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=size, font_name=theme.FONT, bold=True)
+    label.refresh()
+    texture = label.texture
+    Color(*rgba)
+    Rectangle(texture=texture, size=texture.size,
+              pos=(centre[0] - texture.width / 2, centre[1] - texture.height / 2))
 
 
 class CameraView(Image):
     """The small live camera view: the newest frame of a :class:`~companion.ui.camera.FrameTap`,
-    uploaded at most 30 times a second on the UI thread (OpenCV frames are BGR, bottom-up)."""
+    shrunk to the widget and uploaded at most 30 times a second on the UI thread, only while
+    the view is on screen (OpenCV frames are BGR and top-down; textures are bottom-up)."""
 
     tap = ObjectProperty(None, allownone=True)
     uploads = NumericProperty(0)
@@ -204,9 +222,11 @@ class CameraView(Image):
 
     def _update(self, _dt: float) -> None:
         tap = self.tap
-        if tap is None or tap.latest is None or tap.count == self._shown_count:
+        if tap is None or tap.latest is None or tap.count == self._shown_count \
+                or self.get_root_window() is None or min(self.size) < 2:
             return
-        frame, self._shown_count = tap.latest, tap.count
+        self._shown_count = tap.count
+        frame = _fit(tap.latest, self.size)
         height, width = frame.shape[:2]
         texture = self.texture
         if texture is None or texture.size != (width, height):
@@ -216,6 +236,23 @@ class CameraView(Image):
         self.texture = texture
         self.canvas.ask_update()
         self.uploads += 1
+
+
+def _fit(frame: Any, size: Sequence[float]) -> Any:
+    """The frame shrunk to fit ``size`` (uploading a full frame costs far more than this).
+
+    >>> import numpy as np
+    >>> _fit(np.zeros((450, 800, 3), np.uint8), (176, 100)).shape
+    (99, 176, 3)
+    """
+    import cv2
+
+    height, width = frame.shape[:2]
+    scale = min(size[0] / width, size[1] / height, 1.0)
+    if scale >= 1.0:
+        return frame
+    return cv2.resize(frame, (max(1, int(width * scale)), max(1, int(height * scale))),
+                      interpolation=cv2.INTER_AREA)
 
 
 class Banner(Label):
