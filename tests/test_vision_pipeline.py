@@ -268,3 +268,26 @@ def test_the_second_look_finds_nothing_on_an_empty_table():
     from vision.decoders import RescueDecoder
 
     assert RescueDecoder().decode(render_frame([], Scene(glare=0.8, light=0.4))) == []
+
+
+def test_auto_camera_counts_only_usb_capture_nodes_not_a_pis_codec_devices(tmp_path):
+    """On a Pi, /dev/video10+ are the codec and ISP: 'auto' must not take them for a webcam."""
+    from vision.sources import UsbCamera
+
+    def node(number: int, driver: str, index: int) -> None:
+        drivers = tmp_path / "drivers" / driver
+        drivers.mkdir(parents=True, exist_ok=True)
+        device = tmp_path / "devices" / f"video{number}"
+        device.mkdir(parents=True)
+        (device / "driver").symlink_to(drivers)
+        folder = tmp_path / "class" / f"video{number}"
+        folder.mkdir(parents=True)
+        (folder / "device").symlink_to(device)
+        (folder / "index").write_text(f"{index}\n")
+
+    node(10, "bcm2835-codec", 0)
+    node(13, "bcm2835-isp", 0)
+    assert UsbCamera.indexes(str(tmp_path / "class")) == []
+    node(0, "uvcvideo", 0)
+    node(1, "uvcvideo", 1)  # the webcam's metadata node
+    assert UsbCamera.indexes(str(tmp_path / "class")) == [0]

@@ -128,9 +128,20 @@ class UsbCamera:
         self._capture: Any = None
 
     @staticmethod
-    def indexes() -> list[int]:
-        """The numbers of the video devices present (``/dev/videoN``)."""
-        return sorted(int(path[len("/dev/video"):]) for path in glob.glob("/dev/video[0-9]*"))
+    def indexes(sysfs: str = "/sys/class/video4linux") -> list[int]:
+        """The numbers of the USB webcams present (``/dev/videoN``), capture nodes only.
+
+        A Pi lists its codec and ISP as video devices too (``/dev/video10``…), and a UVC webcam
+        adds a metadata node beside its capture node, so only ``uvcvideo`` devices whose
+        ``index`` is 0 count.
+        """
+        found = []
+        for node in glob.glob(f"{sysfs}/video[0-9]*"):
+            driver = Path(node, "device", "driver").resolve().name
+            index = Path(node, "index")
+            if driver == "uvcvideo" and (not index.exists() or index.read_text().strip() == "0"):
+                found.append(int(Path(node).name[len("video"):]))
+        return sorted(found)
 
     def open(self) -> None:
         import cv2
