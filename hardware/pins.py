@@ -71,8 +71,8 @@ def explain_factory_failure(error: Exception, host: GpioHost) -> HardwareError:
 
     >>> host = GpioHost("Raspberry Pi 4 Model B Rev 1.5", ("/dev/gpiochip0",), ("/dev/gpiochip0",))
     >>> print(explain_factory_failure(OSError("can not open gpiochip"), host).fix)
-    Add your user to the gpio group (sudo usermod -aG gpio $USER), then log out and in again; \
-for the systemd service add SupplementaryGroups=gpio.
+    Add your user to the gpio group (sudo usermod -aG gpio $USER), then log out and in again \
+(deploy/install.sh does this for the service's user).
     """
     if not host.chips and not host.is_raspberry_pi:
         return HardwareError(
@@ -86,7 +86,7 @@ for the systemd service add SupplementaryGroups=gpio.
             f"This user may not open {host.unusable_chips[0]}, so the ferry lights cannot be "
             "driven.",
             "Add your user to the gpio group (sudo usermod -aG gpio $USER), then log out and in "
-            "again; for the systemd service add SupplementaryGroups=gpio.",
+            "again (deploy/install.sh does this for the service's user).",
         )
     if isinstance(error, ImportError):
         return HardwareError(
