@@ -31,6 +31,9 @@ def driver(tmp_path_factory):
 
     app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
     app.start()
+    # The live view's texture uploads are slow in software GL (Mesa llvmpipe): only the test
+    # of the view itself turns it on.
+    app.app.camera_tap = None
     try:
         yield app
     finally:
@@ -214,15 +217,33 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     assert app.root.alert.text.startswith("Refused: ")
 
 
-def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
+def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app = driver.app
-    app.session.camera_status(False, "The camera stopped sending pictures.")
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
+    view = next(w for w in app.root.sm.current_screen.walk()
+                if type(w).__name__ == "CameraView")
+    app.camera_tap = app.simulator.camera
+    try:
+        driver.pump_until(lambda: view.uploads >= 3)
+        assert view.texture.size[0] <= view.width  # frames are shrunk to the view
+    finally:
+        app.camera_tap = None
+    app.leave_game()
+
+
+def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
+    from dataclasses import replace
+
+    app = driver.app
+    app.show_view(replace(app.session.view, camera_ok=False,
+                          camera_message="The camera stopped sending pictures."))
+    driver.pump(2)
     assert app.root.camera_banner.opacity == 1
     app.open_tray()
     driver.pump(2)
     assert [b for b in buttons(driver) if getattr(b, "ref", None)]
     press(driver, app.t("tray.done"))
-    app.session.camera_status(True, "The camera is back.")
-    driver.settle()
+    app.show_view(replace(app.session.view, camera_ok=True))
+    driver.pump(2)
     assert app.root.camera_banner.opacity == 0

@@ -66,7 +66,8 @@ def _child(seconds: float) -> None:
     driver.pump_until(lambda: driver.app.root.sm.current == "home" and driver.app.view)
     print("READY", flush=True)
     _reach_table(driver)
-    camera = next(w for w in driver.app.root.walk() if type(w).__name__ == "CameraView")
+    screen = driver.app.root.sm.current_screen
+    camera = next(w for w in screen.walk() if type(w).__name__ == "CameraView")
     uploads, frames, began = camera.uploads, 0, time.monotonic()
     while time.monotonic() - began < seconds:
         driver.pump()

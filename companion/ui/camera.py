@@ -71,7 +71,7 @@ class Simulator:
     ``pipeline`` is started and stopped by its owner (the app).
     """
 
-    def __init__(self, session: Any, *, fps: float = 15.0, decoding: Any = None) -> None:
+    def __init__(self, session: Any, *, fps: float = 30.0, decoding: Any = None) -> None:
         from vision.synthetic import Scene, SyntheticSource
 
         self.session = session

@@ -68,5 +68,3 @@ def configure_kivy(*, simulate: bool, rotation: int = 0, fullscreen: bool = True
         Config.set("input", "touchscreen", f"probesysfs,provider=hidinput{invert}")
         Config.set("kivy", "keyboard_mode", "systemanddock")
     Config.set("graphics", "rotation", str(rotation))
-    if os.environ.get("SDL_VIDEODRIVER") == "offscreen":
-        Config.set("graphics", "maxfps", "0")  # tests and screenshots: no frame pacing
