@@ -55,6 +55,14 @@ def buttons(driver: Any, text: str | None = None) -> list[Any]:
     return found
 
 
+def popups() -> list[Any]:
+    """The popups (trays, gifts, messages) still attached to the window."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    return [child for child in Window.children if isinstance(child, ModalView)]
+
+
 def press(driver: Any, text: str) -> None:
     matches = buttons(driver, text)
     assert matches, f"no button {text!r} on {driver.app.root.sm.current}"
@@ -105,6 +113,7 @@ class UiCamera:
 
         app = self.driver.app
         for ref in refs:
+            self.driver.pump_until(lambda: not popups())  # the last tray has closed
             press(self.driver, app.t("table.cards"))
             tray = [b for b in buttons(self.driver) if isinstance(b, Button)
                     and getattr(b, "ref", None) == ref]
@@ -236,14 +245,13 @@ def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
     from dataclasses import replace
 
     app = driver.app
+    driver.settle()  # nothing from the session still on its way to the screen
     app.show_view(replace(app.session.view, camera_ok=False,
                           camera_message="The camera stopped sending pictures."))
-    driver.pump(2)
     assert app.root.camera_banner.opacity == 1
     app.open_tray()
     driver.pump(2)
     assert [b for b in buttons(driver) if getattr(b, "ref", None)]
-    press(driver, app.t("tray.done"))
+    driver.press(buttons(driver, app.t("tray.done"))[0])  # no settle: the view is our own
     app.show_view(replace(app.session.view, camera_ok=True))
-    driver.pump(2)
     assert app.root.camera_banner.opacity == 0

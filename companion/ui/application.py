@@ -104,6 +104,7 @@ class NoahApp(App):
         self._sound = SoundLoader.load(str(sound)) if sound and settings.sounds else None
         self._unsubscribe: Any = None
         self._notices: tuple = ()
+        self._tray: CardTray | None = None
 
     # -- words -----------------------------------------------------------------------------
 
@@ -114,6 +115,7 @@ class NoahApp(App):
 
     def on_lang(self, _app: Any, lang: str) -> None:
         self.catalog = Catalog(lang)
+        self._tray = None  # its labels are in the old language
         if self.view is not None and self.root is not None:
             self._draw(self.view)
 
@@ -296,8 +298,11 @@ class NoahApp(App):
         state = view.state if view is not None else {}
         if state.get("phase") == "round_over":  # setting up: last round's ferries are cleared
             state = {"ferries": [[ref] for ref in getattr(view.prompt, "scanned", ()) if ref]}
-        keep_open = self.view is not None and self.view.prompt.kind == "scan_hand"
-        CardTray(tray_cards(deck, state), keep_open=keep_open).open()
+        refs = [card.id for card in deck]
+        if self._tray is None or self._tray.refs != refs:
+            self._tray = CardTray(refs)
+        keep_open = view is not None and view.prompt.kind == "scan_hand"
+        self._tray.offer(tray_cards(deck, state), keep_open=keep_open)
 
     def card_touched(self, ref: str) -> None:
         if self.simulator is not None:

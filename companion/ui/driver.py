@@ -82,17 +82,26 @@ class HeadlessApp:
         deadline = time.monotonic() + timeout
         while not (result := condition()):
             if time.monotonic() > deadline:
+                shown = self.app.view.prompt.kind if self.app.view else None
                 raise Timeout(f"the app did not get there in {timeout:.0f} s "
-                              f"(screen {self.app.root.sm.current}, "
-                              f"prompt {self.app.session.view.prompt.kind})")
+                              f"(screen {self.app.root.sm.current}, shown prompt {shown}, "
+                              f"session's prompt {self.app.session.view.prompt.kind})")
             self.pump()
             time.sleep(0.002)
         return result
 
     def settle(self) -> None:
         """Let the session's published view reach the screens (one ``@mainthread`` hop)."""
-        session_view = self.app.session.view
-        self.pump_until(lambda: self.app.view is session_view or self.app.view == session_view)
+        session = self.app.session
+
+        def arrived() -> bool:  # the same game step (camera and lights may change meanwhile)
+            shown, latest = self.app.view, session.view
+            if shown is None:
+                return False
+            step = (shown.seq, shown.prompt, shown.notices)
+            return shown is latest or step == (latest.seq, latest.prompt, latest.notices)
+
+        self.pump_until(arrived)
         self.pump(2)
 
     def screenshot(self, path: Path) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from kivy.animation import Animation
 from kivy.app import App
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -130,15 +131,21 @@ class PromptPanel(BoxLayout):
     text = StringProperty("")
     verdict = StringProperty("")
     show_text = BooleanProperty(True)
+    _shown: tuple = ()
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         prompt = view.prompt
         self.text = app.catalog.prompt(prompt, view.players)
         self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
+        answers = self._answers(app, view)
+        shown = (view.prompt.kind, [text for text, _action in answers])
+        if shown == self._shown:
+            return  # same buttons (their actions follow from kind and text): no redrawing
+        self._shown = shown
         box = self.ids.buttons
         box.clear_widgets()
-        for text, action in self._answers(app, view):
+        for text, action in answers:
             box.add_widget(_button(text, action))
 
     @staticmethod
@@ -167,7 +174,7 @@ class PromptPanel(BoxLayout):
                      for seat in prompt.giraffe_targets]
             return [*looks, (app.t("table.no_look"), act("skip"))]
         if kind == "give_cards":
-            return [(app.t("table.give"), lambda: GiftPopup(view).open())]
+            return [(app.t("table.give"), lambda: GiftPopup(app.view).open())]
         if kind == "play_card" and prompt.can_take_back:
             return [(app.t("table.cannot_play"), act("take_back"))]
         return []
@@ -380,23 +387,42 @@ class HistoryScreen(Screen):
 
 class CardTray(ModalView):
     """Every card of the game as a touch target. In simulator mode a touch puts the card under
-    the virtual camera; otherwise it is the manual entry of a card the camera cannot read."""
+    the virtual camera; otherwise it is the manual entry of a card the camera cannot read.
+
+    One tray serves a whole game: its buttons are made once and :meth:`offer` shows the ones
+    that can be shown now (drawing 40 labels each time the tray opens would be slow).
+    """
 
     title = StringProperty("")
+    keep_open = BooleanProperty(False)
 
-    def __init__(self, refs: list[str], *, keep_open: bool, **kwargs: Any) -> None:
+    def __init__(self, refs: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         app = App.get_running_app()
-        self.keep_open = keep_open
+        self.refs = list(refs)
         self.title = app.t("tray.title_sim" if app.simulator else "tray.title")
+        self._buttons = {ref: self._button(ref, label)
+                         for ref, label in zip(refs, tray_labels(refs, app.catalog), strict=True)}
+
+    def _button(self, ref: str, label: str) -> Button:
+        button = _button(label, lambda: self.choose(ref))
+        button.ref = ref  # which physical copy (tests and screenshots find it by this)
+        button.background_normal = ""
+        button.background_color = theme.GENDER_COLOURS[parse_ref(ref).gender]
+        button.color = (0, 0, 0, 1)
+        return button
+
+    def offer(self, refs: list[str], *, keep_open: bool) -> None:
+        """Show the buttons of ``refs`` only, and open."""
+        self.keep_open = keep_open
         grid = self.ids.grid
-        for ref, label in zip(refs, tray_labels(refs, app.catalog), strict=True):
-            button = _button(label, lambda r=ref: self.choose(r))
-            button.ref = ref  # which physical copy (tests and screenshots find it by this)
-            button.background_normal = ""
-            button.background_color = theme.GENDER_COLOURS[parse_ref(ref).gender]
-            button.color = (0, 0, 0, 1)
-            grid.add_widget(button)
+        grid.clear_widgets()
+        for ref in refs:
+            grid.add_widget(self._buttons[ref])
+        if self._is_open:  # reopened while fading out: stop the fade, or its end removes us
+            Animation.cancel_all(self, "_anim_alpha")
+            self._anim_alpha = 1.0
+        self.open()
 
     def choose(self, ref: str) -> None:
         App.get_running_app().card_touched(ref)
