@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 
 import pytest
@@ -65,3 +67,9 @@ def test_settings_panels_only_use_known_sections():
 
     for _title, data in panels():
         assert {item["section"] for item in json.loads(data)} <= set(SECTIONS)
+
+
+@pytest.mark.parametrize("name", ["i18n", "settings", "theme", "sounds", "camera"])
+def test_doctests_of_the_modules_without_kivy(name):
+    module = importlib.import_module(f"companion.ui.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0

@@ -2,11 +2,12 @@
 
 Used by the screenshot script, the benchmark and the UI tests. The app is built as
 :func:`companion.ui.app.create_app` builds it, with a record and config file in ``workdir``,
-and rendered offscreen (Mesa) at 800×480.
+and rendered offscreen (Mesa) at 800×480::
 
->>> # doctest: +SKIP
->>> with HeadlessApp(tmp_path, simulate=True) as driver:
-...     driver.pump_until(lambda: driver.app.root.sm.current == "home")
+    with HeadlessApp(Path(tempfile.mkdtemp()), simulate=True) as driver:
+        driver.app.open_new_game(score_only=False)
+        driver.pump_until(lambda: driver.app.root.sm.current == "new_game")
+        driver.screenshot(Path("new-game.png"))
 """
 
 from __future__ import annotations
