@@ -62,7 +62,7 @@ def _child(seconds: float) -> None:
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-bench-app-"))
-    driver = HeadlessApp(work, simulate=True, quick_camera=True)
+    driver = HeadlessApp(work, simulate=True, quick_camera=True, paced=True)  # as on the Pi
     driver.start()
     driver.pump_until(lambda: driver.app.root.sm.current == "home" and driver.app.view)
     print("READY", flush=True)
