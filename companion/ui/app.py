@@ -35,10 +35,11 @@ def run_app(simulate: bool = False) -> int:
 
 
 def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiSettings(),  # noqa: B008
-               store: Any = None, config_file: Path | None = None) -> Any:
+               store: Any = None, config_file: Path | None = None, paced: bool = True) -> Any:
     """The app with its session, lights and camera (nothing runs until it starts).
 
-    ``store`` replaces the record of ``[store]`` (tests use a temporary one). Off the Pi, or
+    ``store`` replaces the record of ``[store]`` (tests use a temporary one); ``paced=False``
+    drops the 60 frames per second pacing (headless runs). Off the Pi, or
     with ``simulate``, the lights run on virtual pins; without a camera the app says so and
     cards are chosen by touch.
     """
@@ -46,7 +47,7 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
 
     config = config if config is not None else load_config(config_file)
     configure_kivy(simulate=simulate, rotation=settings.rotation,
-                   fullscreen=settings.fullscreen)
+                   fullscreen=settings.fullscreen, paced=paced)
     from companion.session import GameStore, Session
     from companion.ui.application import NoahApp
     from companion.ui.camera import FrameTap, Simulator, open_pipeline, open_table_camera

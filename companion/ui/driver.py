@@ -31,7 +31,7 @@ class HeadlessApp:
     """The app running offscreen, driven step by step from the calling (UI) thread."""
 
     def __init__(self, workdir: Path, *, simulate: bool = True, language: str = "en",
-                 quick_camera: bool = False) -> None:
+                 quick_camera: bool = False, paced: bool = False) -> None:
         prepare_environment(workdir / "kivy", headless=True)
         from companion.config import Config
         from companion.session import GameStore
@@ -48,7 +48,7 @@ class HeadlessApp:
         self.app = create_app(config, simulate=simulate, store=GameStore(workdir / "g.sqlite"),
                               settings=UiSettings(language=language, sounds=False,
                                                   fullscreen=False),
-                              config_file=config_file)
+                              config_file=config_file, paced=paced)
 
     def __enter__(self) -> HeadlessApp:
         self.start()
