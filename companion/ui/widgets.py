@@ -185,7 +185,7 @@ class ScoreTrack(Widget):
                     _text(str(value), (x, y), cell * 0.5, (1, 1, 1, 0.9))
             for seat, score in enumerate(self.shown):
                 x, y = self.cell_centre(score)
-                offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.35
+                offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.75  # tied tokens stay apart
                 centre = (x + offset, y + offset / 2)
                 Color(*theme.player_colour(self.colours, seat))
                 Ellipse(pos=(centre[0] - cell / 2, centre[1] - cell / 2), size=(cell, cell))
