@@ -112,10 +112,20 @@ class HeadlessApp:
         self.pump(2)
         path.parent.mkdir(parents=True, exist_ok=True)
         written = Path(Window.screenshot(name=str(path)))  # Kivy adds a counter to the name
-        written.replace(path)
+        _save_small(written, path)
+        written.unlink()
         return path
 
     def press(self, widget: Any) -> None:
         """Touch a button as a finger would: press, release."""
         widget.trigger_action(duration=0)
         self.pump(2)
+
+
+def _save_small(source: Path, target: Path) -> None:
+    """A 256-colour PNG: the screens are flat colours, so it looks the same at a third of the
+    size."""
+    from PIL import Image
+
+    with Image.open(source) as image:
+        image.convert("RGB").quantize(256).save(target, optimize=True)
