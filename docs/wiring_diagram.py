@@ -28,7 +28,10 @@ HEADER = MockFactory().board_info.headers["J8"]
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_DIR / f"DejaVuSans{'-Bold' if bold else ''}.ttf"), size)
+    # The basic layout engine on every machine: with raqm (used when the system has fribidi) the
+    # glyphs land a pixel apart and the committed picture would differ from a fresh drawing.
+    return ImageFont.truetype(str(FONT_DIR / f"DejaVuSans{'-Bold' if bold else ''}.ttf"), size,
+                              layout_engine=ImageFont.Layout.BASIC)
 
 
 def physical(gpio: int) -> int:

@@ -201,10 +201,14 @@ def test_a_thread_that_exits_on_purpose_does_not_end_the_process():
 
 
 def admin_wrapper_as(user: str | None) -> subprocess.CompletedProcess:
-    command = ["sh", str(DEPLOY / "files" / "noah-companion-admin.sh"), "doctor"]
+    """Run the installed wrapper's script as ``user``. It is fed on standard input, so the test
+    works wherever the checkout lies (``/root/...`` is closed to other users)."""
+    command = ["sh", "-s", "doctor"]
     if user is not None:
         command = ["runuser", "-u", user, "--", *command]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
+    script = (DEPLOY / "files" / "noah-companion-admin.sh").read_text()
+    return subprocess.run(command, input=script, capture_output=True, text=True, check=False,
+                          cwd="/")
 
 
 def test_admin_command_asks_for_sudo():

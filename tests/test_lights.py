@@ -229,15 +229,22 @@ def test_sigterm_turns_the_lights_off_and_exits(tmp_path):
         "lights.when_changed = lambda s: print([l.brightness for l in s], flush=True)\n"
         "release_on_exit(lights)\n"
         "lights.show_noah(2)\n"
-        "time.sleep(30)\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    time.sleep(30)\n"
+        "finally:  # runs after the SIGTERM handler closed the lights\n"
+        "    print('closed', [l.brightness for l in lights.snapshot()], flush=True)\n"
     )
     process = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout.readline().strip() == "[0.0, 0.0, 1.0, 0.0, 0.0]"
+    # SIGTERM once the call has returned, as systemd stops an idle app. (A SIGTERM landing inside
+    # a lights call once hung this test under heavy load; see the closing note of issue 5.)
+    assert process.stdout.readline().strip() == "ready"
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=20)
     assert process.returncode == 128 + signal.SIGTERM, err
-    assert out.strip().splitlines()[-1] == "[0.0, 0.0, 0.0, 0.0, 0.0]"
+    assert out.strip().splitlines()[-1] == "closed [0.0, 0.0, 0.0, 0.0, 0.0]"
 
 
 def test_lights_test_command_runs_on_virtual_pins(capsys, monkeypatch, tmp_path):
