@@ -1,5 +1,7 @@
-"""Every example log in examples/ replays as its lines say: a line with an ``expect`` field (or a
-line that is not JSON) is rejected with that reason, every other line is accepted."""
+"""Every example log in examples/ replays as its lines say: a line with an ``expect`` field is
+rejected with that reason, every other line is accepted; and every example is a well-formed log,
+so ``noah-companion replay examples/*.jsonl`` exits 0 (non-JSON lines are covered by the replay
+command's own tests)."""
 
 from __future__ import annotations
 
@@ -39,6 +41,15 @@ def test_the_examples_cover_what_the_documentation_promises():
     lines = (EXAMPLES_DIR / "rejections-and-undo.jsonl").read_text(encoding="utf-8").splitlines()
     assert len({expected_reason(text) for text in lines} - {None}) >= 8
     assert any('"type":"undo"' in text for text in lines)
+
+
+def test_replay_of_every_example_at_once_runs_clean(capsys):
+    """Issue 2's check: `noah-companion replay examples/*.jsonl` from a fresh clone."""
+    from companion.cli import main
+
+    assert main(["replay", *map(str, EXAMPLES)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("== ") == len(EXAMPLES) and "Winner(s): Ana." in out
 
 
 @pytest.mark.parametrize("name", FULL_GAMES)

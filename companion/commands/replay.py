@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Judge every line of a table log (JSON Lines, see docs/table-log.md) and "
         "show the final state. Use - to read the log from standard input.",
     )
-    parser.add_argument("log", metavar="LOG", help="table log file (.jsonl), or - for stdin")
+    parser.add_argument("logs", metavar="LOG", nargs="+",
+                        help="table log file(s) (.jsonl), or - for stdin; each is judged on its "
+                        "own, in turn")
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per line, then the final state (TABLE-LOG.md)")
     parser.add_argument("--states", action="store_true",
@@ -40,6 +42,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Judge each log in turn; the exit status is the worst of theirs."""
+    if len(args.logs) == 1:
+        return replay_log(args.logs[0], args)
+    worst = 0
+    for number, path in enumerate(args.logs):
+        if not (args.json or args.states):
+            print(f"{'' if number == 0 else chr(10)}== {path} ==")
+        try:
+            status = replay_log(path, args)
+        except UserError as error:
+            sys.stdout.flush()
+            print(f"noah-companion: {error}", file=sys.stderr)
+            status = 2
+        worst = max(worst, status)
+    return worst
+
+
+def replay_log(path: str, args: argparse.Namespace) -> int:
+    """Judge one table log and show it; the exit status described in the module docstring."""
     from companion.game import InputError
     from companion.game.tablelog import replay
 
@@ -49,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     unreadable: list[int] = []
     last = None
     try:
-        for last in replay(_read_lines(args.log)):
+        for last in replay(_read_lines(path)):
             rejected += not last.accepted
             if last.unreadable:
                 unreadable.append(last.line)
@@ -57,12 +78,12 @@ def run(args: argparse.Namespace) -> int:
     except InputError as error:
         sys.stdout.flush()
         after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
-        raise UserError(f"{_name(args.log)}: {error.message}", after) from error
+        raise UserError(f"{_name(path)}: {error.message}", after) from error
     show.end(last.game, lines=last.line, rejected=rejected)
     if unreadable:
         sys.stdout.flush()
         lines = ", ".join(map(str, unreadable))
-        print(f"noah-companion: {_name(args.log)} is malformed: line(s) {lines} are not JSON "
+        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} are not JSON "
               "objects. Fix or remove them; the other lines were judged as shown.",
               file=sys.stderr)
         return 2
