@@ -233,8 +233,8 @@ class TableScreen(Screen):
         self.player = _name(view, seat)
         self.player_colour = list(theme.player_colour(app.colours, seat or 0))
         counts = view.state.get("hand_counts") or ()
-        self.hands = "\n".join(f"{name}: {count}" for name, count in zip(view.players, counts,
-                                                                         strict=False))
+        self.hands = "\n".join([app.t("table.hands"), *(
+            f"{name}: {count}" for name, count in zip(view.players, counts, strict=False))])
         board = self.ids.board
         board.state = view.state
         board.choices = list(view.destinations)
