@@ -161,6 +161,10 @@ class FerryLights:
                 if remaining is not None and remaining <= 0:
                     return False
                 self._wake.wait(remaining)
+            if not self._closed:
+                # The clock may end a transient before the drawing thread has drawn what comes
+                # after it: draw it now, so the caller sees the lights as they will stay.
+                self._render()
         return True
 
     # --- Life cycle ----------------------------------------------------------------------------
