@@ -9,8 +9,12 @@ import json
 import pytest
 
 from companion.errors import UserError
-from companion.game.messages import REASONS
-from companion.session import MoveNoah, Notice, PlayCard
+from companion.game.messages import EVENTS, REASONS
+from companion.session import GameStore, MoveNoah, Notice, PlayCard, Session
+from companion.session.autoplay import SimulatedTable
+from companion.session.reconcile import UNDO, english
+from companion.session.session import NOTICE_KEYS
+from companion.session.view import Phrase
 from companion.ui.i18n import LOCALES, Catalog, languages
 from companion.ui.settings import panels, validate_ui
 
@@ -38,10 +42,72 @@ def test_prompts_are_worded_from_their_fields_in_french():
     assert fr.prompt(move, ["Ana", "Ben"]) == "Ana : déplacez Noé vers le ferry 2 / 5."
 
 
-def test_a_refusal_keeps_the_engines_sentence_in_english_and_words_the_code_in_french():
-    notice = Notice("refused", "The ♂ lion is too heavy for ferry 2 (22 > 21).", "weight")
-    assert Catalog("en").notice(notice) == notice.text
-    assert Catalog("fr").notice(notice) == "Trop lourd : le ferry coulerait."
+def _all_notices(session):
+    """Every notice a session publishes, in order (notices are kept a few at a time)."""
+    seen: dict[int, Notice] = {}  # by identity: the notices stay alive, so ids stay unique
+    session.subscribe(lambda view: seen.update((id(n), n) for n in view.notices))
+    return seen
+
+
+def test_every_phrase_the_program_can_say_is_worded_in_french():
+    fr = Catalog("fr")
+    keys = ({f"reason.{code}" for code in REASONS} | {f"event.{kind}" for kind in EVENTS}
+            | set(UNDO) | {f"notice.{name}" for name in NOTICE_KEYS})
+    assert {key for key in keys if not fr.has(key)} == set()
+
+
+def test_a_refusal_in_french_names_the_rule_with_the_actual_cards():
+    """R4 (weight), R5 (gender): the engine's params are worded, not a generic sentence."""
+    fr = Catalog("fr")
+    weight = Notice("refused", "English.", "weight", (Phrase("reason.weight", {
+        "ferry": 2, "weight": 19, "capacity": 21, "card": "lion:M#1", "card_weight": 7,
+        "species": "lion", "animal": "♂ lion"}),))
+    assert fr.notice(weight) == ("Le ferry 2 porte 19 sur 21 : la carte Lion ♂ (7) le "
+                                 "surchargerait ; chargez un animal plus léger, ou reprenez le "
+                                 "ferry si aucun ne convient.")
+    gender = Notice("refused", "English.", "gender", (Phrase("reason.gender", {
+        "variant": "alternate", "ferry": 3, "needed": "F", "top": "M", "card": "cat:M#1",
+        "species": "cat"}),))
+    assert "sa carte du dessus est mâle : chargez un animal femelle" in fr.notice(gender)
+    assert Catalog("en").notice(weight) == "English."
+
+
+def test_a_phrase_french_cannot_word_falls_back_to_the_english_sentence():
+    odd = Notice("info", "Something new happened.", None, (Phrase("notice.not_a_key", {}),))
+    missing = Notice("info", "Ferry 2.", None, (Phrase("undo.noah_back", {}),))
+    assert Catalog("fr").notice(odd) == "Something new happened."
+    assert Catalog("fr").notice(missing) == "Ferry 2."
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_whole_french_game_with_mishaps_and_undos_reads_in_french(tmp_path, seed):
+    """Everything the table is told during whole games (mishaps, refusals, undo back to the
+    start: R55) is worded in French, with no English sentence and no unfilled field."""
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    notices = _all_notices(session)
+    SimulatedTable(session, ["Ana", "Ben", "Chloé"], seed=seed, mishaps=True).play()
+    session.choose_card("cat:F#1")  # refused: the game is over
+    while session.game.history:
+        session.undo(3)
+    session.undo()
+    fr = Catalog("fr")
+    levels = {notice.level for notice in notices.values()}
+    assert {"info", "refused", "reconcile"} <= levels
+    for notice in notices.values():
+        worded = fr.notice(notice)
+        assert worded != notice.text and "{" not in worded, notice
+        assert not {"the", "hand", "back", "and", "turn", "loaded"} & set(worded.split()), worded
+
+
+def test_undo_sentences_in_french_say_what_to_put_back():
+    fr = Catalog("fr")
+    back = Phrase("undo.put_back", {"cards": ["cat:F#2", "lion:M#1"], "ferry": 2,
+                                    "variant": "all",
+                                    "source": Phrase("undo.from_hand", {"name": "Ben"})})
+    assert fr.phrase(back) == ("Remettez les cartes Chat ♀ et Lion ♂ sur le ferry 2 (en "
+                               "commençant par le bas), depuis la main de Ben.")
+    assert english(back) == ("Put the ♀ cat and the ♂ lion back on ferry 2 (bottom first), "
+                             "from Ben's hand.")
 
 
 def test_cards_always_carry_their_gender_sign():

@@ -435,6 +435,8 @@ class Game:
             "choices": " or ".join(str(to + 1) for to in self.legal_noah_moves()),
             "owed": s.gifts_owed,
             "fleeing": _animal(s.fleeing.species, s.fleeing.gender) if s.fleeing else "",
+            "fleeing_card": s.fleeing.ref if s.fleeing else None,
+            "noah_choices": [to + 1 for to in self.legal_noah_moves()],
             "next_round": s.round + 1,
             "players": len(self._players),
         }
@@ -526,7 +528,7 @@ class Game:
             hand_index = _find_in_hand(hand, ref, a.card)
             if hand_index is None:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
-                                    animal=_animal(species, ref.gender))
+                                    card=a.card, animal=_animal(species, ref.gender))
             if copy is None:
                 copy = parse_ref(hand[hand_index]).copy
         elif self._visible_count(s, species) >= self._species_copies[species]:
@@ -600,7 +602,7 @@ class Game:
         words = {"M": "male", "F": "female"}
         extra: dict[str, Any] = {
             "ferry": a.ferry + 1, "species": card.species, "card_weight": card.weight,
-            "animal": _animal(card.species, card.gender),
+            "card": card.ref, "animal": _animal(card.species, card.gender),
         }
         if code == "gender":
             extra["needed_word"] = words[params["needed"]]
@@ -722,8 +724,9 @@ class Game:
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
-            names = " and ".join(self._players[seat] for seat in ns.winners)
-            events.append(Event("game_over", {"winners": ns.winners, "winner_names": names}))
+            names = tuple(self._players[seat] for seat in ns.winners)
+            events.append(Event("game_over", {"winners": ns.winners, "names": names,
+                                              "winner_names": " and ".join(names)}))
         else:
             ns.phase = "round_over"
             ns.next_starter = next_starter(ns.scores, ns.starter)
@@ -813,7 +816,7 @@ class Game:
             return self._reject("bad_action", a, problem=error.message)
         index = _find_in_hand(hand, ref, text)
         if index is None:
-            return self._reject("card_not_in_hand", a, holder=holder,
+            return self._reject("card_not_in_hand", a, holder=holder, card=text,
                                 animal=_animal(ref.species, ref.gender))
         return index
 

@@ -5,13 +5,19 @@ state the undo restores): cards that leave a ferry go back to the hand they came
 of a ferry that departed come back from the departed pile, Noah returns to his ferry, gifts and
 lion swaps are handed back, scores return.
 
+Sentences are :class:`~companion.session.view.Phrase` values (``undo.*`` keys, raw facts as
+params) so the app can word them in the table's language; :func:`english` words them here.
+
 >>> after = {"ferries": [["bear:M#1"], ["cat:M#1", "cat:F#2"], [], [], []], "noah": 3,
 ...          "departed": 0, "scores": [0, 0], "hand_counts": [7, 8]}
 >>> before = {**after, "ferries": [["bear:M#1"], ["cat:M#1"], [], [], []], "noah": 1,
 ...           "hand_counts": [8, 8]}
->>> explain_undo({"type": "play", "player": 0, "card": "cat:F#2", "ferry": 1}, after, before,
-...              ["Ana", "Ben"])
+>>> undo = explain_undo({"type": "play", "player": 0, "card": "cat:F#2", "ferry": 1}, after,
+...                     before, ["Ana", "Ben"])
+>>> [english(sentence) for sentence in undo]
 ["Take the ♀ cat back from ferry 2 into Ana's hand.", 'Move Noah back to ferry 2.']
+>>> undo[0]
+Phrase(key='undo.take_off', params={'cards': ['cat:F#2'], 'ferry': 2, 'name': 'Ana'})
 """
 
 from __future__ import annotations
@@ -19,36 +25,93 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.session.narrate import cards_phrase, ferry_name, join_names, plural
+from companion.session.narrate import cards_phrase, join_names, plural
+from companion.session.view import Phrase
 
 State = Mapping[str, Any]
+
+#: The English sentences, by key and ``variant`` (``undo.put_back.all`` when variant is "all").
+#: Params: ``cards`` (refs), ``ferry`` (1-5), names, ``scores`` ([[name, score], ...]),
+#: ``gifts`` ([[giver, count], ...]); ``source`` is itself a phrase.
+UNDO: dict[str, str] = {
+    "undo.deal": "The deal of round {round} is undone: take {cards} off the ferries, gather every "
+    "hand and take Noah off his ferry.",
+    "undo.scoring": "The scoring of round {round} is undone: scores go back to {scores}; show the "
+    "hands to the camera again.",
+    "undo.noah_back": "Move Noah back to ferry {ferry}.",
+    "undo.scores_back": "Scores go back to {scores}.",
+    "undo.nothing": "Nothing to put back on the table.",
+    "undo.take_off": "Take {cards} back from ferry {ferry} into {name}'s hand.",
+    "undo.put_back": "Put {cards} back on ferry {ferry}, from {source}.",
+    "undo.put_back.all": "Put {cards} back on ferry {ferry} (bottom first), from {source}.",
+    "undo.put_back.bottom": "Put {cards} back on ferry {ferry} at the bottom, from {source}.",
+    "undo.from_hand": "{name}'s hand",
+    "undo.from_here": "where they are now",
+    "undo.ferry_returns": "The ferry that left from ferry {ferry} comes back: put {cards} back on "
+    "it (bottom first) from the departed pile.",
+    "undo.ferry_returns.played": "The ferry that left from ferry {ferry} comes back: put {cards} "
+    "back on it (bottom first) from the departed pile; {name} takes the card just loaded back "
+    "into their hand.",
+    "undo.ferry_returns.spare": "Put the spare ferry of ferry {ferry} back in the reserve; the "
+    "ferry that left from it comes back: put {cards} back on it (bottom first) from the departed "
+    "pile.",
+    "undo.ferry_returns.spare_played": "Put the spare ferry of ferry {ferry} back in the reserve; "
+    "the ferry that left from it comes back: put {cards} back on it (bottom first) from the "
+    "departed pile; {name} takes the card just loaded back into their hand.",
+    "undo.gifts": "{gifts} back to {name} (the cards {name} just gave).",
+    "undo.lion_swap": "{name} and {target} swap back the two cards the lion exchanged.",
+    "undo.giraffe_look": "{name}'s look at {target}'s hand is cancelled.",
+}
+
+
+def template_key(phrase: Phrase) -> str:
+    """The key of the phrase's template, its ``variant`` included (``undo.put_back.all``)."""
+    variant = phrase.params.get("variant")
+    return f"{phrase.key}.{variant}" if variant else phrase.key
+
+
+def english(phrase: Phrase) -> str:
+    """The phrase worded in English."""
+    words = dict(phrase.params)
+    for name, value in phrase.params.items():
+        if isinstance(value, Phrase):
+            words[name] = english(value)
+    if "cards" in words:
+        words["cards"] = cards_phrase(words["cards"])
+    if "scores" in words:
+        words["scores"] = ", ".join(f"{name} {score}" for name, score in words["scores"])
+    if "gifts" in words:
+        words["gifts"] = join_names([f"{giver} gives {plural(count, 'card')}"
+                                     for giver, count in words["gifts"]])
+    return UNDO[template_key(phrase)].format_map(words)
 
 
 def explain_undo(
     line: Mapping[str, Any], after: State, before: State, players: Sequence[str]
-) -> list[str]:
+) -> list[Phrase]:
     """Sentences that bring the table from ``after`` (the state the action produced) back to
     ``before`` (the state the undo restores). ``line`` is the undone action's table-log line."""
     kind = line.get("type")
     if kind == "start_round":
         return [_undo_deal(after)]
     if kind in ("scan_hands", "score_round"):
-        return [_undo_scoring(after, before, players)]
-    who = players[line["player"]] if "player" in line else "the player"
+        return [Phrase("undo.scoring", {"round": after.get("round", 1),
+                                        "scores": _scores(before, players)})]
+    who = players[line["player"]] if "player" in line else "?"
     sentences = _ferry_changes(line, after, before, players, who)
     sentences += _hand_changes(line, players, who)
     if before.get("noah") is not None and after.get("noah") != before.get("noah"):
-        sentences.append(f"Move Noah back to {ferry_name(before['noah'])}.")
+        sentences.append(Phrase("undo.noah_back", {"ferry": before["noah"] + 1}))
     if list(after.get("scores", ())) != list(before.get("scores", ())):
-        sentences.append(f"Scores go back to {_scores(before, players)}.")
+        sentences.append(Phrase("undo.scores_back", {"scores": _scores(before, players)}))
     if not sentences:
-        sentences.append("Nothing to put back on the table.")
+        sentences.append(Phrase("undo.nothing", {}))
     return sentences
 
 
 def _ferry_changes(
     line: Mapping[str, Any], after: State, before: State, players: Sequence[str], who: str
-) -> list[str]:
+) -> list[Phrase]:
     sentences = []
     departed_back = (after.get("departed") or 0) > (before.get("departed") or 0)
     for k, (now, then) in enumerate(zip(after["ferries"], before["ferries"], strict=True)):
@@ -56,71 +119,59 @@ def _ferry_changes(
         off = [card for card in now if card not in then]
         on = [card for card in then if card not in now]
         if on and departed_back and not [c for c in now if c in then]:
-            sentences.append(_ferry_returns(k, then, line, who, spare=after["ferries"][k]
-                                            is not None))
+            sentences.append(_ferry_returns(k, then, line, who,
+                                            spare=after["ferries"][k] is not None))
             continue
         if off:
-            sentences.append(f"Take {cards_phrase(off)} back from {ferry_name(k)} into "
-                             f"{who}'s hand.")
+            sentences.append(Phrase("undo.take_off", {"cards": off, "ferry": k + 1,
+                                                      "name": who}))
         if on:
-            source = _source_of_returning(line, players, who)
-            where = " (bottom first)" if on == then else " at the bottom" if then[0] in on else ""
-            sentences.append(f"Put {cards_phrase(on)} back on {ferry_name(k)}{where}, "
-                             f"from {source}.")
+            order = "all" if on == then else "bottom" if then[0] in on else None
+            sentences.append(Phrase("undo.put_back", {
+                "cards": on, "ferry": k + 1, "source": _source_of_returning(line, players, who),
+                **({"variant": order} if order else {}),
+            }))
     return sentences
 
 
 def _ferry_returns(k: int, cards: list[str], line: Mapping[str, Any], who: str,
-                   spare: bool) -> str:
+                   spare: bool) -> Phrase:
     """A departed ferry comes back (the played card itself returns to the hand)."""
-    played = line.get("card") if line.get("type") == "play" else None
-    aboard = [card for card in cards]
-    text = f"The ferry that left from {ferry_name(k)} comes back: "
-    if spare:
-        text = f"Put the spare ferry of {ferry_name(k)} back in the reserve; " + text[0].lower() \
-            + text[1:]
-    text += f"put {cards_phrase(aboard)} back on it (bottom first) from the departed pile"
-    if played:
-        text += f"; {who} takes the card just loaded back into their hand"
-    return text + "."
+    played = line.get("type") == "play" and line.get("card")
+    variant = "_".join(word for word, present in (("spare", spare), ("played", played))
+                       if present)
+    return Phrase("undo.ferry_returns", {"ferry": k + 1, "cards": list(cards), "name": who,
+                                         **({"variant": variant} if variant else {})})
 
 
-def _source_of_returning(line: Mapping[str, Any], players: Sequence[str], who: str) -> str:
+def _source_of_returning(line: Mapping[str, Any], players: Sequence[str], who: str) -> Phrase:
     kind = line.get("type")
     if kind == "croc_flee":
-        return f"{players[line['target']]}'s hand"
+        return Phrase("undo.from_hand", {"name": players[line["target"]]})
     if kind == "take_back":
-        return f"{who}'s hand"
-    return "where they are now"
+        return Phrase("undo.from_hand", {"name": who})
+    return Phrase("undo.from_here", {})
 
 
-def _hand_changes(line: Mapping[str, Any], players: Sequence[str], who: str) -> list[str]:
+def _hand_changes(line: Mapping[str, Any], players: Sequence[str], who: str) -> list[Phrase]:
     kind = line.get("type")
     if kind == "give":
         counts: dict[int, int] = {}
         for gift in line["gifts"]:
             counts[gift["to"]] = counts.get(gift["to"], 0) + 1
-        parts = [f"{players[seat]} gives {plural(n, 'card')}" for seat, n in counts.items()]
-        return [f"{join_names(parts)} back to {who} (the cards {who} just gave)."]
+        gifts = [[players[seat], n] for seat, n in counts.items()]
+        return [Phrase("undo.gifts", {"gifts": gifts, "name": who})]
     if kind == "lion_swap":
-        target = players[line["target"]]
-        return [f"{who} and {target} swap back the two cards the lion exchanged."]
+        return [Phrase("undo.lion_swap", {"name": who, "target": players[line["target"]]})]
     if kind == "giraffe_look":
-        return [f"{who}'s look at {players[line['target']]}'s hand is cancelled."]
+        return [Phrase("undo.giraffe_look", {"name": who, "target": players[line["target"]]})]
     return []
 
 
-def _undo_deal(after: State) -> str:
+def _undo_deal(after: State) -> Phrase:
     cards = [ferry[0] for ferry in after["ferries"] if ferry]
-    return (f"The deal of round {after.get('round', 1)} is undone: take {cards_phrase(cards)} "
-            "off the ferries, gather every hand and take Noah off his ferry.")
+    return Phrase("undo.deal", {"round": after.get("round", 1), "cards": cards})
 
 
-def _undo_scoring(after: State, before: State, players: Sequence[str]) -> str:
-    return (f"The scoring of round {after.get('round', 1)} is undone: scores go back to "
-            f"{_scores(before, players)}; show the hands to the camera again.")
-
-
-def _scores(state: State, players: Sequence[str]) -> str:
-    return ", ".join(f"{name} {score}" for name, score in zip(players, state["scores"],
-                                                              strict=True))
+def _scores(state: State, players: Sequence[str]) -> list[list[Any]]:
+    return [[name, score] for name, score in zip(players, state["scores"], strict=True)]

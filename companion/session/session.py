@@ -56,9 +56,9 @@ from companion.session.prompts import (
     ScanHand,
     ScanSetupCard,
 )
-from companion.session.reconcile import explain_undo
+from companion.session.reconcile import english, explain_undo
 from companion.session.store import GameStore
-from companion.session.view import Notice, SessionView
+from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
 
 Listener = Callable[[SessionView], None]
@@ -184,8 +184,10 @@ class Session:
         for listener in list(self._listeners):
             listener(self._view)
 
-    def _notice(self, level: str, text: str, reason: str | None = None) -> None:
-        self._notices = [*self._notices, Notice(level, text, reason)][-MAX_NOTICES:]
+    def _notice(self, level: str, text: str, reason: str | None = None,
+                phrases: tuple[Phrase, ...] = ()) -> None:
+        """Add a line for the table: ``text`` in English, ``phrases`` the same as data."""
+        self._notices = [*self._notices, Notice(level, text, reason, phrases)][-MAX_NOTICES:]
 
     # -- games -----------------------------------------------------------------------------
 
@@ -216,7 +218,8 @@ class Session:
             header = record.header(players, options, self.deck_id)
             game_id = self.store.create_game(header, score_only=options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
-            self._notice("info", f"New game for {', '.join(players)}.")
+            self._notice("info", f"New game for {', '.join(players)}.",
+                         phrases=_said("new_game", players=list(players)))
             self._publish()
             return self._view
 
@@ -236,7 +239,8 @@ class Session:
             self._round_scores = record.round_scores(header, lines, self.deck)
             if game.is_over:  # the end was written but not yet filed as finished
                 self._save_summary()
-            self._notice("info", f"Game {game_id} resumed where it stopped.")
+            self._notice("info", f"Game {game_id} resumed where it stopped.",
+                         phrases=_said("resumed", game=game_id))
             self._publish()
             return self._view
 
@@ -280,7 +284,7 @@ class Session:
                 self.camera_status(event.ok, event.message)
         except UserError as error:
             with self._lock:
-                self._notice("problem", str(error))
+                self._notice("problem", str(error), phrases=_said("vision_error"))
                 self._publish()
 
     def camera_status(self, ok: bool, message: str = "") -> None:
@@ -288,9 +292,11 @@ class Session:
         with self._lock:
             was_ok, self._camera_ok, self._camera_message = self._camera_ok, ok, message
             if not ok:
-                self._notice("problem", f"{message} You can still choose cards by touch.".strip())
+                self._notice("problem", f"{message} You can still choose cards by touch.".strip(),
+                             phrases=_said("camera_lost"))
             elif not was_ok:
-                self._notice("info", message or "The camera is back.")
+                self._notice("info", message or "The camera is back.",
+                             phrases=_said("camera_back"))
             self._publish()
 
     def foreign_code(self, text: str) -> None:
@@ -301,7 +307,8 @@ class Session:
 
     def _count_foreign(self) -> None:
         self._foreign_codes += 1
-        self._notice("info", "A QR code that is not a Noah card was seen and ignored.")
+        self._notice("info", "A QR code that is not a Noah card was seen and ignored.",
+                     phrases=_said("foreign_code"))
 
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
         """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
@@ -313,7 +320,7 @@ class Session:
                 self._publish()
                 return Outcome(False, "Not a Noah card: ignored.")
             if not isinstance(tag, TagOk):
-                return self._refuse(tag.message, None)
+                return self._refuse(tag.message, None, phrases=_said(f"tag_{tag.reason}"))
             others = [
                 t.card.id
                 for t in (classify(other, self.deck, self.deck_id) for other in in_view)
@@ -321,7 +328,8 @@ class Session:
             ]
             if len(set(others)) > 1 and self._needs_card_choice():
                 self._candidates = tuple(dict.fromkeys(others))
-                self._notice("info", "Several cards are in view: choose the one you mean.")
+                self._notice("info", "Several cards are in view: choose the one you mean.",
+                             phrases=_said("several_cards"))
                 self._publish()
                 return Outcome(False, "Several cards are in view.")
             return self._card(tag.card.id)
@@ -331,7 +339,8 @@ class Session:
         to the camera. ``ref`` is a card id like ``cat:F#2``."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card")
+                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
+                                    phrases=_said("no_such_card", code=ref))
             self._candidates = ()
             return self._card(ref)
 
@@ -352,10 +361,13 @@ class Session:
         if step in ("choose_target", "move_noah", "give_cards"):
             return self._submit(self._play_action(ref))  # refused: the engine says what first
         if step == "no_game":
-            return self._refuse("No game is open: start or resume one first.", None)
+            return self._refuse("No game is open: start or resume one first.", None,
+                                phrases=_said("no_game"))
         if step == "enter_tears":
-            return self._refuse("This game keeps scores only: type the tears instead.", None)
-        return self._refuse(f"No card is expected now. {self._prompt().text}", None)
+            return self._refuse("This game keeps scores only: type the tears instead.", None,
+                                phrases=_said("score_only_card"))
+        return self._refuse(f"No card is expected now. {self._prompt().text}", None,
+                            phrases=_said("no_card_expected"))
 
     # -- round setup -----------------------------------------------------------------------
 
@@ -363,11 +375,14 @@ class Session:
         """Round setup: the table puts Noah on ``ferry`` (0-4)."""
         with self._lock:
             if self._step() != "choose_noah_start":
-                return self._refuse("Noah's starting ferry is already chosen.", None)
+                return self._refuse("Noah's starting ferry is already chosen.", None,
+                                    phrases=_said("noah_start_chosen"))
             if ferry not in range(FERRIES):
-                return self._refuse("Choose a ferry from 1 to 5.", None)
+                return self._refuse("Choose a ferry from 1 to 5.", None,
+                                    phrases=_said("ferry_range"))
             self._setup.noah = ferry
-            self._notice("info", f"Noah starts on {ferry_name(ferry)}.")
+            self._notice("info", f"Noah starts on {ferry_name(ferry)}.",
+                         phrases=_said("noah_start", ferry=ferry + 1))
             self._publish()
             return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
 
@@ -375,23 +390,27 @@ class Session:
         for k, placed in enumerate(self._setup.ferries):
             if placed is not None and _same_copy(placed, ref):
                 name = card_name(placed).capitalize()
-                return self._refuse(f"{name} is already on {ferry_name(k)}.", None)
+                return self._refuse(f"{name} is already on {ferry_name(k)}.", None,
+                                    phrases=_said("already_on_ferry", card=placed, ferry=k + 1))
         k = self._setup.next_ferry
         if parse_ref(ref).species == "snail" and parse_ref(ref).gender is None:
             self._pending = _PendingPlay(ref)
             self._publish()
             return Outcome(True, "Which side of the snail is up?")
         self._setup.ferries[k] = ref
-        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(k)}.")
+        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(k)}.",
+                     phrases=_said("setup_card", card=ref, ferry=k + 1))
         return self._maybe_start_round()
 
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
         with self._lock:
             if self._step() != "choose_starter":
-                return self._refuse("The first player is not asked for now.", None)
+                return self._refuse("The first player is not asked for now.", None,
+                                    phrases=_said("starter_not_asked"))
             if seat not in range(len(self._players)):
-                return self._refuse("Choose one of the players.", None)
+                return self._refuse("Choose one of the players.", None,
+                                    phrases=_said("choose_a_player"))
             self._setup.starter = seat
             return self._maybe_start_round()
 
@@ -409,7 +428,8 @@ class Session:
         outcome = self._submit(action)
         if not outcome.accepted:
             self._setup = _SetupDraft(noah=draft.noah)
-            self._notice("info", "Scan the five starting animals again.")
+            self._notice("info", "Scan the five starting animals again.",
+                         phrases=_said("rescan_setup"))
             self._publish()
         return outcome
 
@@ -454,9 +474,11 @@ class Session:
         with self._lock:
             pending = self._pending
             if pending is None or parse_ref(pending.card).species != "snail":
-                return self._refuse("No snail is waiting for its side.", None)
+                return self._refuse("No snail is waiting for its side.", None,
+                                    phrases=_said("no_snail_waiting"))
             if side not in ("M", "F"):
-                return self._refuse("A snail is either ♂ or ♀ side up.", None)
+                return self._refuse("A snail is either ♂ or ♀ side up.", None,
+                                    phrases=_said("snail_side"))
             self._pending = None
             if self._in_setup():
                 return self._setup_card(_with_side(pending.card, side))
@@ -467,7 +489,8 @@ class Session:
         with self._lock:
             pending = self._pending
             if pending is None or parse_ref(pending.card).species != "frog":
-                return self._refuse("No frog is waiting for its weight.", None)
+                return self._refuse("No frog is waiting for its weight.", None,
+                                    phrases=_said("no_frog_waiting"))
             self._pending = None
             return self._submit(
                 self._play_action(pending.card, frog_weight=None if weight == 1 else weight)
@@ -477,7 +500,7 @@ class Session:
         """The current player cannot play: they take back every animal of Noah's ferry (R25)."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             self._pending = None
             state = self._game.state()
             return self._submit(
@@ -489,7 +512,7 @@ class Session:
         giraffe's look, whichever the current step needs."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             state = self._game.state()
             player, phase = state["current_player"], state["phase"]
             if phase == "croc_flee":
@@ -509,7 +532,7 @@ class Session:
         """The current player moves Noah to ``ferry`` (0-4)."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             state = self._game.state()
             return self._submit(record.move_noah(player=state["current_player"], to=ferry))
 
@@ -524,13 +547,14 @@ class Session:
             if self.lights is not None:
                 self.lights.flash_illegal(ferry)
             return self._refuse(f"The ferry buttons choose where Noah goes; now: "
-                                f"{self._prompt().text if self._game else 'start a game.'}", None)
+                                f"{self._prompt().text if self._game else 'start a game.'}", None,
+                                phrases=_said("ferry_button"))
 
     def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
         """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             state = self._game.state()
             return self._submit(
                 record.give(player=state["current_player"], counts=dict(gifts))
@@ -543,34 +567,40 @@ class Session:
         if not self._hands:
             self._hands = [[] for _ in counts]
         if any(ref in hand for hand in self._hands):
-            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None)
+            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None,
+                                phrases=_said("already_scanned", card=ref))
         problem = self._not_in_a_hand(ref)
         if problem:
-            return self._refuse(problem, "scan_mismatch")
+            return self._refuse(problem[0], "scan_mismatch", phrases=problem[1:])
         seat = self._scan_seat(counts)
         self._hands[seat].append(ref)
-        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.")
+        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.",
+                     phrases=_said("hand_scanned", name=self._players[seat], card=ref))
         if self._scan_seat(counts) is not None:
             self._publish()
             return Outcome(True)
         hands, self._hands = self._hands, []
         outcome = self._submit(record.scan_hands(hands))
         if not outcome.accepted:
-            self._notice("info", "Scan every hand again.")
+            self._notice("info", "Scan every hand again.", phrases=_said("rescan_hands"))
             self._publish()
         return outcome
 
-    def _not_in_a_hand(self, ref: str) -> str | None:
-        """Why a scanned card cannot be in anyone's hand (not in this game, or on the table)."""
+    def _not_in_a_hand(self, ref: str) -> tuple[str, Phrase] | None:
+        """Why a scanned card cannot be in anyone's hand (not in this game, or on the table),
+        in English and as a phrase."""
         name = card_name(ref).capitalize()
         if ref not in self._game.cards_in_play:
-            return f"{name} is not used in this game: put it back in the box."
+            return (f"{name} is not used in this game: put it back in the box.",
+                    *_said("not_in_game", card=ref))
         state = self._game.state()
         for k, ferry in enumerate(state["ferries"]):
             if any(_same_copy(placed, ref) for placed in ferry or ()):
-                return f"{name} is on {ferry_name(k)}: it cannot be in a hand."
+                return (f"{name} is on {ferry_name(k)}: it cannot be in a hand.",
+                        *_said("on_ferry_not_hand", card=ref, ferry=k + 1))
         if any(_same_copy(gone, ref) for gone in state["departed_cards"]):
-            return f"{name} left on a ferry this round: it cannot be in a hand."
+            return (f"{name} left on a ferry this round: it cannot be in a hand.",
+                    *_said("departed_not_hand", card=ref))
         return None
 
     def _scan_seat(self, counts: Sequence[int]) -> int | None:
@@ -587,17 +617,19 @@ class Session:
                     hand.remove(ref)
                     self._publish()
                     return Outcome(True, f"{card_name(ref).capitalize()} removed from the scan.")
-            return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None)
+            return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None,
+                                phrases=_said("not_in_scan", card=ref))
 
     def enter_tears(self, tears: Sequence[int]) -> Outcome:
         """Score-only mode: this round's tears, one number per seat."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             try:
                 values = tuple(int(t) for t in tears)
             except (TypeError, ValueError):
-                return self._refuse("Tears are whole numbers, one per player.", None)
+                return self._refuse("Tears are whole numbers, one per player.", None,
+                                    phrases=_said("tears_numbers"))
             return self._submit(record.score_round(values))
 
     # -- cancel, undo, redo ----------------------------------------------------------------
@@ -622,14 +654,15 @@ class Session:
         dropped first. The view's ``reconciliation`` then says what to put back physically."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None)
+                return self._refuse("No game is open.", None, phrases=_said("no_game"))
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
             count = min(count, len(self._game.history))
             if count < 1:
-                return self._refuse("There is nothing to undo.", None)
+                return self._refuse("There is nothing to undo.", None,
+                                    phrases=_said("nothing_to_undo"))
             self._append({"type": "undo", "count": count})
-            sentences: list[str] = []
+            sentences: list[Phrase] = []
             for _ in range(count):
                 after = self._game.state()
                 action = self._game.pop()
@@ -640,10 +673,11 @@ class Session:
             self._round_scores = [
                 entry for entry in self._round_scores if entry[0] <= len(self._game.history)
             ]
-            self._reconciliation = tuple(sentences)
-            self._notice("info", f"Undo: {plural(count, 'action')} taken back.")
-            for sentence in self._reconciliation:
-                self._notice("reconcile", sentence)
+            self._reconciliation = tuple(english(sentence) for sentence in sentences)
+            self._notice("info", f"Undo: {plural(count, 'action')} taken back.",
+                         phrases=_said("undo", count=count))
+            for text, sentence in zip(self._reconciliation, sentences, strict=True):
+                self._notice("reconcile", text, phrases=(sentence,))
             self._publish()
             return Outcome(True, " ".join(self._reconciliation))
 
@@ -651,7 +685,8 @@ class Session:
         """Replay the last undone action (possible until a new action is taken)."""
         with self._lock:
             if not self._redo:
-                return self._refuse("There is nothing to redo.", None)
+                return self._refuse("There is nothing to redo.", None,
+                                    phrases=_said("nothing_to_redo"))
             self._reset_drafts()
             outcome = self._submit(self._redo[-1], redoing=True)
             return replace(outcome, message=f"Redo: {outcome.message}")
@@ -662,7 +697,8 @@ class Session:
         """Check with the engine, write to the record (committed), apply, light, publish."""
         verdict = self._game.check(action)
         if not verdict.accepted:
-            return self._refuse(verdict.message, verdict.reason, action)
+            return self._refuse(verdict.message, verdict.reason, action,
+                                phrases=(Phrase(f"reason.{verdict.reason}", verdict.params),))
         line = record.to_line(action)
         before = self._game.state()
         self._append(line)
@@ -673,7 +709,9 @@ class Session:
         else:
             self._redo.clear()
         self._after_action(line, before)
-        self._notice("info", f"Redo: {applied.message}" if redoing else applied.message)
+        events = tuple(Phrase(f"event.{event.kind}", event.params) for event in applied.events)
+        self._notice("info", f"Redo: {applied.message}" if redoing else applied.message,
+                     phrases=(*_said("redo"), *events) if redoing else events)
         self._publish()
         return Outcome(True, applied.message)
 
@@ -682,7 +720,7 @@ class Session:
         try:
             self._seq = self.store.append(self._game_id, line)
         except UserError as error:
-            self._notice("problem", str(error))
+            self._notice("problem", str(error), phrases=_said("record_error"))
             self._publish()
             raise
 
@@ -702,8 +740,9 @@ class Session:
         summary = record.summary(state, [tears for _, tears in self._round_scores])
         self.store.set_summary(self._game_id, summary, finished=bool(state.get("game_over")))
 
-    def _refuse(self, message: str, reason: str | None, action: Any = None) -> Outcome:
-        self._notice("refused", message, reason)
+    def _refuse(self, message: str, reason: str | None, action: Any = None, *,
+                phrases: tuple[Phrase, ...] = ()) -> Outcome:
+        self._notice("refused", message, reason, phrases)
         if self.lights is not None and action is not None and record.kind(action) == "play":
             self.lights.flash_illegal(action.ferry)
         self._publish()
@@ -892,6 +931,26 @@ class Session:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+#: The session's own sentences (``notice.<name>`` in the catalogs); ``tag_<reason>`` words a
+#: sticker that cannot be used (companion.tags.payload.TagError reasons).
+NOTICE_KEYS = frozenset({
+    "already_on_ferry", "already_scanned", "camera_back", "camera_lost", "choose_a_player",
+    "departed_not_hand", "ferry_button", "ferry_range", "foreign_code", "hand_scanned",
+    "new_game", "no_card_expected", "no_frog_waiting", "no_game", "no_snail_waiting",
+    "no_such_card", "noah_start", "noah_start_chosen", "not_in_game", "not_in_scan",
+    "nothing_to_redo", "nothing_to_undo", "on_ferry_not_hand", "record_error", "redo",
+    "rescan_hands", "rescan_setup", "resumed", "score_only_card", "setup_card", "several_cards",
+    "snail_side", "starter_not_asked", "tears_numbers", "undo", "vision_error",
+    "tag_too_long", "tag_version", "tag_malformed", "tag_other_deck", "tag_unknown_card",
+})
+
+
+def _said(key: str, /, **params: Any) -> tuple[Phrase]:
+    """One of the session's own sentences as data (``notice.<key>`` in the catalogs)."""
+    assert key in NOTICE_KEYS, key
+    return (Phrase(f"notice.{key}", params),)
 
 
 def _options(options: Options | Mapping[str, Any] | None, score_only: bool) -> Options:

@@ -14,21 +14,39 @@ names players.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.session.prompts import NoGame, Prompt
+
+
+class Phrase(NamedTuple):
+    """One sentence as data, for translations: a catalog key and the raw facts it is worded from.
+
+    Keys: ``reason.<code>`` and ``event.<kind>`` carry the engine's verdict params (the
+    TABLE-LOG reason codes and event kinds, companion.game.messages); ``notice.<name>`` and
+    ``undo.<name>`` are the session's own sentences. Params are raw facts, not words: card refs
+    (``card``, ``cards``), ferries numbered 1-5 (``ferry``), player names, counts.
+    """
+
+    key: str
+    params: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
 class Notice:
     """One line for the table: what just happened (``info``), a refusal with the rule's reason
     (``refused``, ``reason`` is the TABLE-LOG code), what to put back after an undo
-    (``reconcile``), or a problem with the camera or the record (``problem``)."""
+    (``reconcile``), or a problem with the camera or the record (``problem``).
+
+    ``text`` is the English sentence; ``phrases`` say the same as data, so the app can word it
+    in the table's language (companion.ui.i18n)."""
 
     level: str  # "info" | "refused" | "reconcile" | "problem"
     text: str
     reason: str | None = None
+    phrases: tuple[Phrase, ...] = ()
 
 
 @dataclass(frozen=True)

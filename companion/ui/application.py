@@ -227,7 +227,7 @@ class NoahApp(App):
                 if self._sound is not None:
                     self._sound.play()
             elif notice.level == "problem":
-                self.root.alert.show(notice.text, theme.WARNING, BANNER_SECONDS)
+                self.root.alert.show(self.catalog.notice(notice), theme.WARNING, BANNER_SECONDS)
 
     @mainthread
     def _lights_changed(self, snapshot: Any) -> None:

@@ -6,8 +6,12 @@ A catalog maps keys to sentences with ``{named}`` fields. Keys cover the screens
 language (the Chinese edition exists) is adding ``locales/zh.json`` with the same keys.
 
 Prompts are worded from their fields, not from the session's English sentence, so every
-language says the same thing. A refusal in English keeps the engine's own sentence (it names
-the rule with the actual cards); other languages word the reason code.
+language says the same thing. A notice (what happened, a refusal, what to put back after an
+undo) is shown in English as the session wrote it; another language words its
+:class:`~companion.session.view.Phrase` values from their raw facts: the keys are the engine's
+``reason.<code>[.<variant>]`` and ``event.<kind>`` (companion.game.messages), the session's
+``notice.<name>`` (``NOTICE_KEYS`` in companion.session.session) and ``undo.<name>``
+(companion.session.reconcile). A phrase the language cannot word shows the English sentence.
 
 >>> fr = Catalog.load("fr")
 >>> fr.text("table.ferry", n=3)
@@ -19,12 +23,15 @@ the rule with the actual cards); other languages word the reason code.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from companion.game.deck import parse_ref
+from companion.game.errors import InputError
+from companion.session.reconcile import english, template_key
+from companion.session.view import Phrase
 
 LOCALES = Path(__file__).with_name("locales")
 FALLBACK = "en"
@@ -101,12 +108,78 @@ class Catalog:
         return self.text(f"prompt.{kind}", **fields)
 
     def notice(self, notice: Any) -> str:
-        """A session notice for the table. English shows the session's sentence; another
-        language words a refusal from its reason code (the sentence itself stays English when
-        the catalog has no wording for it)."""
-        if self.language == FALLBACK or notice.level != "refused":
+        """A session notice for the table: the session's own sentence in English; in another
+        language its phrases worded here (the English sentence when one cannot be)."""
+        if self.language == FALLBACK or not notice.phrases:
             return notice.text
-        if notice.reason and self.has(f"reason.{notice.reason}"):
-            return self.text(f"reason.{notice.reason}")
-        return notice.text
+        parts = [self.phrase(phrase) for phrase in notice.phrases]
+        if None in parts:
+            return notice.text
+        return " ".join(parts)
+
+    def phrase(self, phrase: Phrase) -> str | None:
+        """One phrase in this language, or None when the catalog has no wording for it."""
+        key = template_key(phrase)
+        template = self._own.get(key, self._own.get(phrase.key))
+        if template is None:
+            return None
+        try:
+            return template.format_map(self._words(phrase.params))
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+
+    def _words(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """A phrase's raw facts turned into this language's words (cards, genders, lists)."""
+        words = dict(params)
+        for name, value in params.items():
+            if isinstance(value, Phrase):
+                words[name] = self.phrase(value) or english(value)
+        card = params.get("card")
+        if isinstance(card, str) and (_is_ref(card) or self.has(f"species.{card}")):
+            words["label"] = self.card_label(card) if _is_ref(card) else self.species(card)
+            words["card"] = words["animal"] = self.text("words.card", label=words["label"])
+            words["Card"] = words["card"][:1].upper() + words["card"][1:]
+        if "cards" in params:
+            words["cards"] = self.cards(params["cards"])
+        if "species" in params:
+            words["species"] = self.species(params["species"])
+        for fact, word in (("needed", "needed_word"), ("top", "top_word")):
+            if params.get(fact) in ("M", "F"):
+                words[word] = self.text(f"gender.{params[fact]}")
+        if params.get("fleeing_card"):
+            words["fleeing"] = self.cards([params["fleeing_card"]])
+        if "noah_choices" in params:
+            words["choices"] = self.join([str(n) for n in params["noah_choices"]], "words.or")
+        if isinstance(params.get("players"), (list, tuple)):
+            words["players"] = self.join(params["players"])
+        if "names" in params:
+            words["winner_names"] = self.join(params["names"])
+        if "scores" in params and isinstance(params["scores"], list):
+            words["scores"] = ", ".join(f"{name} {score}" for name, score in params["scores"])
+        if "gifts" in params:
+            words["gifts"] = self.join([self.text("undo.gift", giver=giver, count=count)
+                                        for giver, count in params["gifts"]])
+        return words
+
+    def cards(self, refs: Sequence[str]) -> str:
+        """Several cards in a sentence: ``la carte Chat ♀``, ``les cartes Chat ♀ et Lion ♂``."""
+        labels = [self.card_label(ref) for ref in refs]
+        if len(labels) == 1:
+            return self.text("words.card", label=labels[0])
+        return self.text("words.cards", labels=self.join(labels))
+
+    def join(self, items: Sequence[str], word: str = "words.and") -> str:
+        """``A, B and C`` in this language (``word`` is the key of the last joining word)."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.text(word)} {items[-1]}"
+
+
+def _is_ref(text: str) -> bool:
+    try:
+        parse_ref(text)
+    except InputError:
+        return False
+    return True
 
