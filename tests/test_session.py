@@ -45,6 +45,33 @@ def start(session: Session, noah: int = 2, starter: int = 1) -> None:
     assert session.choose_starter(starter).accepted
 
 
+def test_the_view_shows_what_the_setup_has_put_down_so_far_even_waiting_for_a_snail(session):
+    """R8-R9: Noah's ferry, chosen with a ferry button, and each starting animal are in the
+    view for the board to draw, also while the snail's side is asked."""
+    session.new_game(PLAYERS)
+    assert (session.view.setup_noah, session.view.setup_ferries) == (None, (None,) * 5)
+    session.ferry_pressed(3)
+    for ref in SETUP:
+        session.choose_card(ref)
+    view = session.view
+    assert view.prompt.kind == "choose_snail_side"
+    assert view.setup_noah == 3 and view.setup_ferries == (*SETUP[:4], None)
+    session.choose_snail_side("F")
+    session.choose_starter(0)
+    assert session.view.setup_noah is None and session.view.state["noah"] == 3
+
+
+def test_token_colours_are_kept_with_the_game_and_come_back_on_resume(store):
+    first = Session(store)
+    first.new_game(PLAYERS, tokens=["green", "purple", "red"])
+    first.close_game()
+    resumed = Session(store).resume()
+    assert resumed.tokens == ("green", "purple", "red")
+    with pytest.raises(UserError, match="one token colour per player"):
+        Session(store).new_game(PLAYERS, tokens=["green"])
+    assert len(store.unfinished()) == 1  # the refused game was not created
+
+
 def test_setup_prompts_walk_the_table_through_the_deal(session):
     session.new_game(PLAYERS)
     assert session.view.prompt.kind == "choose_noah_start"

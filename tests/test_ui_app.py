@@ -226,6 +226,60 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     assert app.root.alert.text.startswith("Refused: ")
 
 
+def test_a_refusal_on_the_french_table_says_why_in_french(driver):
+    app = driver.app
+    app.lang = "fr"
+    try:
+        app.start_game(["Ana", "Ben", "Chloé"], ["red", "blue", "green"], {},
+                       score_only=False)
+        driver.settle()
+        app.act("choose_noah_start", 0)
+        for ref in ("cat:F#1", "lion:M#1", "panda:F#1", "bear:M#1", "kangaroo:F#1"):
+            app.act("choose_card", ref)
+        app.act("choose_starter", 0)
+        driver.settle()
+        app.act("move_noah", 3)  # R50: Ana must load an animal first
+        driver.settle()
+        assert app.root.alert.text == ("Refusé : Noé ne bouge pas maintenant : Ana doit "
+                                       "d'abord charger un animal sur le ferry 1.")
+        assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
+    finally:
+        app.lang = "en"
+        app.root.alert.hide()
+        app.leave_game()
+
+
+def test_the_setup_board_shows_noah_and_the_animals_put_down_by_buttons_and_camera(driver):
+    """R8-R9: Noah's ferry chosen with a physical ferry button (not a touch) is drawn."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    app.session.ferry_pressed(2)  # what the GPIO button does
+    app.session.choose_card("cat:F#1")
+    driver.settle()
+    board = app.root.sm.get_screen("setup").ids.board
+    assert app.root.sm.current == "setup"
+    assert board.state["noah"] == 2 and board.state["ferries"][0] == ["cat:F#1"]
+    app.leave_game()
+
+
+def test_a_resumed_game_keeps_the_players_token_colours(driver):
+    from companion.ui import theme
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {}, score_only=False)
+    driver.settle()
+    app.leave_game()
+    app.resume()
+    driver.settle()
+    assert app.view.tokens == ("purple", "yellow")
+    board = app.root.sm.get_screen("table").ids.board
+    app.root.sm.get_screen("table").show(app.view)
+    assert board.colours == ["purple", "yellow"]
+    assert theme.player_colour(board.colours, 1) == theme.PLAYER_COLOURS["yellow"]
+    app.leave_game()
+
+
 def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)

@@ -39,8 +39,10 @@ VERSION = 1
 SKIPPED_TYPES = ("note",)
 
 
-def header(players: Sequence[str], options: Options, deck_id: str = "") -> dict[str, Any]:
-    """The table log's line 1 (``deck_id``, an extension field, names the sticker set).
+def header(players: Sequence[str], options: Options, deck_id: str = "",
+           tokens: Sequence[str] = ()) -> dict[str, Any]:
+    """The table log's line 1. Extension fields (TABLE-LOG readers ignore them): ``deck_id``
+    names the sticker set, ``tokens`` the colour of each player's score token.
 
     >>> header(["Ana", "Ben"], Options(hidden=True))["options"]["hidden"]
     True
@@ -51,6 +53,8 @@ def header(players: Sequence[str], options: Options, deck_id: str = "") -> dict[
     }
     if deck_id:
         line["deck_id"] = deck_id
+    if tokens:
+        line["tokens"] = list(tokens)
     return line
 
 

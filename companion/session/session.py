@@ -204,18 +204,21 @@ class Session:
         options: Options | Mapping[str, Any] | None = None,
         *,
         score_only: bool = False,
+        tokens: Sequence[str] = (),
     ) -> SessionView:
         """Open a new game and write its header. At a table hands are hidden (R48), so
         ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
-        Raises :class:`UserError` for bad players or options."""
+        ``tokens`` names each player's score-token colour (kept with the game for a resume).
+        Raises :class:`UserError` for bad players, tokens or options."""
         options = _options(options, score_only)
         players = _check_players(players)
+        tokens = _check_tokens(tokens, len(players))
         with self._lock:
             try:
                 game = record.new_game(players, options, self.deck)
             except InputError as error:
                 raise UserError(error.message, "Change the players or the options.") from None
-            header = record.header(players, options, self.deck_id)
+            header = record.header(players, options, self.deck_id, tokens)
             game_id = self.store.create_game(header, score_only=options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
             self._notice("info", f"New game for {', '.join(players)}.",
@@ -895,7 +898,12 @@ class Session:
             camera_message=self._camera_message,
             foreign_codes=self._foreign_codes,
             round_scores=tuple(tears for _, tears in self._round_scores),
+            tokens=_stored_tokens(self._header),
+            **(self._setup_so_far() if self._in_setup() else {}),
         )
+
+    def _setup_so_far(self) -> dict[str, Any]:
+        return {"setup_noah": self._setup.noah, "setup_ferries": tuple(self._setup.ferries)}
 
     def _show_lights(self, view: SessionView) -> None:
         """Tell the ferry lights what the current step needs (rule-free calls), only when that
@@ -967,6 +975,25 @@ end_rule='rounds', score_only=False)
                                   "score_only": score_only or bool(given.get("score_only"))})
     except InputError as error:
         raise UserError(error.message, "Choose the game's options again.") from None
+
+
+def _check_tokens(tokens: Sequence[str], players: int) -> tuple[str, ...]:
+    tokens = tuple(tokens)
+    if tokens and (len(tokens) != players or not all(
+            isinstance(t, str) and 0 < len(t) <= 20 for t in tokens)):
+        raise UserError(f"Give one token colour per player ({players}), each a short name.",
+                        "Choose the players' colours again.")
+    return tokens
+
+
+def _stored_tokens(header: Mapping[str, Any]) -> tuple[str, ...]:
+    """The header's token colours; a damaged entry is ignored (default colours are shown)."""
+    tokens = header.get("tokens")
+    players = header.get("players", ())
+    if isinstance(tokens, list) and len(tokens) == len(players) \
+            and all(isinstance(t, str) for t in tokens):
+        return tuple(tokens)
+    return ()
 
 
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:

@@ -56,7 +56,10 @@ class SessionView:
     ``seq`` counts the acknowledged lines of the record (it grows with every accepted action and
     every undo), so a view can skip redrawing identical snapshots. ``state`` is the engine's
     TABLE-LOG state dict (copy; do not mutate). ``lights`` is the ferry lights' own snapshot when
-    lights are attached.
+    lights are attached. ``tokens`` are the players' score-token colours chosen for this game
+    (empty: the default colours by seat). During a round's setup, ``setup_noah`` and
+    ``setup_ferries`` are what the table has put down so far (Noah's ferry, the starting
+    animals; None where not yet).
     """
 
     game_id: int | None
@@ -75,6 +78,9 @@ class SessionView:
     foreign_codes: int = 0
     round_scores: tuple[tuple[int, ...], ...] = ()
     lights: Any = None
+    tokens: tuple[str, ...] = ()
+    setup_noah: int | None = None
+    setup_ferries: tuple[str | None, ...] = ()
 
     @classmethod
     def empty(cls, unfinished: tuple[int, ...] = ()) -> SessionView:

@@ -17,7 +17,6 @@ from kivy.core.audio import SoundLoader
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
-    ListProperty,
     NumericProperty,
     ObjectProperty,
     StringProperty,
@@ -81,8 +80,6 @@ class NoahApp(App):
     title = "Noah Table Companion"
     lang = StringProperty("en")
     view = ObjectProperty(None, allownone=True)
-    colours = ListProperty(list(theme.PLAYER_COLOURS))
-    setup_noah = ObjectProperty(None, allownone=True)
     camera_tap = ObjectProperty(None, allownone=True)
     simulator = ObjectProperty(None, allownone=True)
     showing_result = BooleanProperty(False)
@@ -187,8 +184,6 @@ class NoahApp(App):
         if old is not None and len(view.round_scores) > len(old.round_scores) \
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
-        if view.prompt.kind not in SETUP_KINDS:
-            self.setup_noah = None
         self._draw(view)
 
     def _draw(self, view: Any) -> None:
@@ -264,12 +259,11 @@ class NoahApp(App):
 
     def start_game(self, names: list[str], colours: list[str], options: dict[str, Any], *,
                    score_only: bool) -> None:
-        self.colours, self.showing_result = colours, False
-        self.act("new_game", names, options, score_only=score_only)
+        self.showing_result = False
+        self.act("new_game", names, options, score_only=score_only, tokens=colours)
 
     def resume(self, game_id: int | None = None) -> None:
         self.showing_result = False
-        self.colours = list(theme.PLAYER_COLOURS)
         self.act("resume", game_id)
 
     def leave_game(self) -> None:
@@ -284,11 +278,8 @@ class NoahApp(App):
             self._draw(self.view)
 
     def ferry_touched(self, ferry: int) -> None:
-        kind = self.view.prompt.kind if self.view else "no_game"
-        outcome = self.act("ferry_pressed", ferry)
-        if kind == "choose_noah_start" and outcome is not None and outcome.accepted:
-            self.setup_noah = ferry
-            self._draw(self.session.view)
+        """A ferry touched on the board: same as its ferry button (Noah's start or move)."""
+        self.act("ferry_pressed", ferry)
 
     def open_tray(self) -> None:
         """The card tray: the cards of this game that can be shown now (manual entry, or the

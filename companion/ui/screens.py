@@ -190,11 +190,9 @@ class SetupScreen(Screen):
     def show(self, view: Any) -> None:
         prompt = view.prompt
         self.round = (view.state.get("round") or 0) + 1
-        scanned = getattr(prompt, "scanned", None)
-        self.scanned = sum(ref is not None for ref in scanned) if scanned else 0
-        self.step = {"choose_noah_start": 0, "scan_setup_card": 1}.get(prompt.kind, 2)
-        if prompt.kind == "choose_starter":
-            self.scanned = 5
+        self.scanned = sum(ref is not None for ref in view.setup_ferries)
+        # a snail's side or a choice between cards in view belongs to the scanning step
+        self.step = {"choose_noah_start": 0, "choose_starter": 2}.get(prompt.kind, 1)
         board = self.ids.board
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
@@ -204,11 +202,11 @@ class SetupScreen(Screen):
 def _setup_state(view: Any) -> dict[str, Any]:
     """The board during setup: Noah and the animals scanned so far on the five ferries."""
     app = App.get_running_app()
-    scanned = getattr(view.prompt, "scanned", None) or [None] * 5
+    scanned = view.setup_ferries or [None] * 5
     ferries = [[ref] if ref else [] for ref in scanned]
     weights = [sum(_weight(app.session.deck, ref) for ref in ferry) for ferry in ferries]
     return {"ferries": ferries, "weights": weights, "capacities": [21] * 5,
-            "noah": app.setup_noah}
+            "noah": view.setup_noah}
 
 
 def _weight(deck: Any, ref: str) -> int:
@@ -231,7 +229,7 @@ class TableScreen(Screen):
         app = App.get_running_app()
         seat = view.prompt.player if view.prompt.player is not None else view.current_player
         self.player = _name(view, seat)
-        self.player_colour = list(theme.player_colour(app.colours, seat or 0))
+        self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
         counts = view.state.get("hand_counts") or ()
         self.hands = "\n".join([app.t("table.hands"), *(
             f"{name}: {count}" for name, count in zip(view.players, counts, strict=False))])
@@ -239,7 +237,7 @@ class TableScreen(Screen):
         board.state = view.state
         board.choices = list(view.destinations)
         board.scores = list(view.scores)
-        board.colours = list(app.colours)
+        board.colours = list(view.tokens)
         self.ids.panel.show(view)
 
 
@@ -260,7 +258,7 @@ class RoundEndScreen(Screen):
             number = prompt.round
         self.title = app.t("round.title", round=number)
         track = self.ids.track
-        track.colours, track.names = list(app.colours), list(view.players)
+        track.colours, track.names = list(view.tokens), list(view.players)
         if view.game_id != track.game:
             track.game, track.shown = view.game_id, [float(s) for s in view.scores]
         track.scores = list(view.scores)
