@@ -226,6 +226,11 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     assert app.root.alert.text.startswith("Refused: ")
 
 
+def tile_labels(app: Any) -> set[str]:
+    """The animals' labels on the current screen's ferries."""
+    return {w.text for w in app.root.sm.current_screen.walk() if type(w).__name__ == "CardTile"}
+
+
 def test_a_refusal_on_the_french_table_says_why_in_french(driver):
     app = driver.app
     app.lang = "fr"
@@ -243,6 +248,10 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         assert app.root.alert.text == ("Refusé : Noé ne bouge pas maintenant : Ana doit "
                                        "d'abord charger un animal sur le ferry 1.")
         assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
+        assert "Chat ♀" in tile_labels(app)
+        app.lang = "en"
+        driver.pump(2)
+        assert "Cat ♀" in tile_labels(app) and "Chat ♀" not in tile_labels(app)
     finally:
         app.lang = "en"
         app.root.alert.hide()

@@ -110,6 +110,14 @@ class NoahApp(App):
         is redrawn when the language changes."""
         return self.catalog.text(key, **params)
 
+    def card_label(self, ref: str, _lang: str | None = None) -> str:
+        """A card's tile label in the current language (kv passes ``app.lang`` too)."""
+        if not ref:
+            return ""
+        language = _lang or self.catalog.language
+        catalog = self.catalog if language == self.catalog.language else Catalog(language)
+        return catalog.card_label(ref)
+
     def on_lang(self, _app: Any, lang: str) -> None:
         self.catalog = Catalog(lang)
         self._tray = None  # its labels are in the old language

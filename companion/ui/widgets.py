@@ -57,8 +57,6 @@ class CardTile(Label):
     back = ListProperty(theme.GENDER_COLOURS[None])
 
     def on_ref(self, _widget: Any, ref: str) -> None:
-        app = App.get_running_app()
-        self.text = app.catalog.card_label(ref) if app else ref
         self.back = theme.GENDER_COLOURS[parse_ref(ref).gender]
 
 
