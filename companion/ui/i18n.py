@@ -34,6 +34,8 @@ from companion.session.reconcile import english, template_key
 from companion.session.view import Phrase
 
 LOCALES = Path(__file__).with_name("locales")
+#: Params that are a player's name (``of_<param>`` says "of" that player: ``d'Ana``).
+NAMES = ("name", "holder", "target", "target_name", "current_name", "starter_name")
 FALLBACK = "en"
 
 
@@ -139,6 +141,9 @@ class Catalog:
             words["label"] = self.card_label(card) if _is_ref(card) else self.species(card)
             words["card"] = words["animal"] = self.text("words.card", label=words["label"])
             words["Card"] = words["card"][:1].upper() + words["card"][1:]
+        for name in NAMES:
+            if isinstance(params.get(name), str):
+                words[f"of_{name}"] = self.of(params[name])
         if "cards" in params:
             words["cards"] = self.cards(params["cards"])
         if "species" in params:
@@ -167,6 +172,15 @@ class Catalog:
         if len(labels) == 1:
             return self.text("words.card", label=labels[0])
         return self.text("words.cards", labels=self.join(labels))
+
+    def of(self, name: str) -> str:
+        """``de Ben``, ``d'Ana``: a player's name after "of" (French elides before a vowel).
+
+        >>> Catalog("fr").of("Ana"), Catalog("fr").of("Ben"), Catalog("en").of("Ana")
+        ("d'Ana", 'de Ben', 'of Ana')
+        """
+        vowel = name[:1].lower() in "aeiouyàâäéèêëîïôöùûü" and self.has("words.of_vowel")
+        return self.text("words.of_vowel" if vowel else "words.of", name=name)
 
     def join(self, items: Sequence[str], word: str = "words.and") -> str:
         """``A, B and C`` in this language (``word`` is the key of the last joining word)."""

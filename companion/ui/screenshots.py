@@ -104,6 +104,10 @@ class Photographer:
         app.lang = "fr"
         driver.pump(3)
         self.shoot("19-table-fr")
+        app.act("move_noah", wrong)
+        driver.settle()
+        self.shoot("21-refused-fr")
+        app.root.alert.hide()
         app.lang = "en"
         driver.pump(3)
 
