@@ -1,0 +1,60 @@
+"""The synthetic camera: each frame its own sensor noise, cheap enough for a live 30 fps view."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+
+from vision.decoders import decode
+from vision.synthetic import Scene, SyntheticSource, render_frame
+
+CAT = "NOAH1 CAT F2"
+SCENE = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
+
+
+def _camera(scene: Scene = SCENE) -> SyntheticSource:
+    camera = SyntheticSource(scene, fps=0)
+    camera.open()
+    return camera
+
+
+def test_every_frame_gets_its_own_unbiased_noise_of_the_scenes_strength():
+    camera = _camera()
+    camera.present(CAT)
+    clean = render_frame([CAT], SCENE.harder(noise=0)).astype(np.int16)
+    frames = [camera.read() for _ in range(4)]
+    for frame in frames:
+        assert frame.dtype == np.uint8 and frame.shape == (450, 800, 3)
+        noise = frame.astype(np.int16) - clean
+        assert abs(float(noise.mean())) < 0.1
+        assert 1.6 < float(noise.std()) < 2.4  # Scene.noise = 2 (clipping at 0 and 255 aside)
+        assert (noise[:, :, 0] == noise[:, :, 1]).mean() > 0.99  # luminance noise
+    for first, second in itertools.pairwise(frames):
+        assert (first != second).mean() > 0.5  # not the same noise again
+
+
+def test_noisy_frames_still_decode_and_a_seed_gives_the_same_frames():
+    one, two = _camera(), _camera()
+    one.present(CAT)
+    two.present(CAT)
+    frames = [one.read() for _ in range(3)]
+    assert all(np.array_equal(a, two.read()) for a in frames)
+    assert [d.text for d in decode(frames[-1])] == [CAT]
+
+
+def test_without_noise_a_frame_is_the_rendered_table():
+    camera = _camera(SCENE.harder(noise=0))
+    camera.present(CAT)
+    assert np.array_equal(camera.read(), render_frame([CAT], SCENE.harder(noise=0)))
+
+
+def test_a_frame_costs_far_less_than_a_frame_interval():
+    camera = _camera()
+    camera.present(CAT)
+    camera.read()
+    started = time.perf_counter()
+    for _ in range(30):
+        camera.read()
+    assert (time.perf_counter() - started) / 30 < 0.010  # about 0.3 ms here; 11 ms before
