@@ -304,6 +304,21 @@ def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app.leave_game()
 
 
+def test_the_camera_views_quick_shrink_looks_like_averaging_the_whole_frame(driver):
+    import cv2
+    import numpy as np
+
+    from companion.ui.widgets import _fit
+    from vision.synthetic import Scene, render_frame
+
+    frame = render_frame(["NOAH1 CAT F2"], Scene(width=800, height=450, camera_height_mm=250))
+    shrunk = _fit(frame, (176, 100))
+    averaged = cv2.resize(frame, (176, 99), interpolation=cv2.INTER_AREA)
+    assert shrunk.shape == averaged.shape
+    assert np.abs(shrunk.astype(np.int16) - averaged).mean() < 2.5  # grey levels of 255
+    assert _fit(frame, (1000, 600)) is frame  # never enlarged
+
+
 def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
     from dataclasses import replace
 
