@@ -208,13 +208,7 @@ def _text(text: str, centre: tuple[float, float], size: float, rgba: Sequence[fl
 class CameraView(Image):
     """The small live camera view: the newest frame of a :class:`~companion.ui.camera.FrameTap`,
     shrunk to the widget and uploaded on the UI thread once per new camera frame, only while
-    the view is on screen (OpenCV frames are BGR and top-down; textures are bottom-up).
-
-    After drawing a frame with a new upload, the window's flip is followed by ``glFlush``: GL
-    then starts drawing that frame at once, while Kivy's loop waits for its next turn, instead
-    of when the next upload needs the texture back. Software GL (Mesa llvmpipe, where an
-    offscreen flip does not flush) otherwise drew every frame inside the next upload, on the
-    UI thread's clock; a GPU flushes on flip anyway."""
+    the view is on screen (OpenCV frames are BGR and top-down; textures are bottom-up)."""
 
     tap = ObjectProperty(None, allownone=True)
     uploads = NumericProperty(0)
@@ -226,10 +220,6 @@ class CameraView(Image):
         # 1/30 s interval beats against a 30 fps camera and a frame that takes about as long,
         # so a camera frame often waited a whole extra turn of the loop (22–24 shown a second)
         self._event = Clock.schedule_interval(self._update, 0)
-        self._unflushed = False  # a frame was uploaded that GL has not been told to draw
-        from kivy.core.window import Window
-
-        Window.bind(on_flip=self._flush)  # a weak reference: the view may go, the window stays
 
     def _update(self, _dt: float) -> None:
         tap = self.tap
@@ -247,14 +237,6 @@ class CameraView(Image):
         self.texture = texture
         self.canvas.ask_update()
         self.uploads += 1
-        self._unflushed = True
-
-    def _flush(self, *_args: Any) -> None:
-        if self._unflushed:
-            from kivy.graphics.opengl import glFlush
-
-            self._unflushed = False
-            glFlush()
 
 
 def _fit(frame: Any, size: Sequence[float]) -> Any:
