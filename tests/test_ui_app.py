@@ -272,6 +272,23 @@ def test_the_setup_board_shows_noah_and_the_animals_put_down_by_buttons_and_came
     app.leave_game()
 
 
+def test_a_crowded_ferry_keeps_its_weight_gauge_in_sight(driver):
+    """Five animals and more: the top ones and "+n below", all under the gauge."""
+    app = driver.app
+    app.go("table")
+    board = app.root.sm.get_screen("table").ids.board
+    crowded = ["parrot:M#1", "cat:F#1", "snail:M#1", "cat:M#2", "parrot:F#2", "lion:M#1"]
+    board.state = {"ferries": [crowded, [], [], [], []], "weights": [11, 0, 0, 0, 0],
+                   "capacities": [21] * 5, "noah": 0}
+    driver.pump(3)
+    ferry = board.ids.ferry0
+    tiles = [w for w in ferry.walk() if type(w).__name__ == "CardTile"]
+    assert [t.ref for t in tiles] == crowded[:2:-1] and ferry.hidden == 3
+    assert max(t.top for t in tiles) <= ferry.ids.gauge.y
+    assert min(t.y for t in tiles) >= ferry.y
+    app.go("home")
+
+
 def test_a_resumed_game_keeps_the_players_token_colours(driver):
     from companion.ui import theme
 

@@ -77,10 +77,12 @@ class FerryView(ButtonBehavior, BoxLayout):
 
     def on_cards(self, _widget: Any, cards: list) -> None:
         self.pattern = ferry_pattern(cards)
-        self.hidden = max(0, len(cards) - MAX_TILES)
+        # the "+n below" line takes a tile's room: the weight gauge above must stay visible
+        shown = len(cards) if len(cards) <= MAX_TILES else MAX_TILES - 1
+        self.hidden = len(cards) - shown
         stack = self.ids.stack
         stack.clear_widgets()
-        for ref in reversed(cards[-MAX_TILES:]):  # the top card first, as seen from above
+        for ref in reversed(cards[len(cards) - shown:]):  # the top card first, seen from above
             stack.add_widget(CardTile(ref=ref))
 
     def on_release(self) -> None:
