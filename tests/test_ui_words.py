@@ -99,6 +99,16 @@ def test_a_whole_french_game_with_mishaps_and_undos_reads_in_french(tmp_path, se
         assert not {"the", "hand", "back", "and", "turn", "loaded"} & set(worded.split()), worded
 
 
+def test_a_players_mistake_on_the_new_game_screen_is_said_in_french(tmp_path):
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    with pytest.raises(UserError) as raised:
+        session.new_game(["Ana", "Ana"])
+    assert Catalog("fr").error(raised.value) == ("Deux joueurs ont le même nom : ajoutez une "
+                                                 "initiale pour les distinguer.")
+    assert Catalog("en").error(raised.value) == str(raised.value)
+    assert Catalog("fr").error(UserError("Something else.")) == "Something else."
+
+
 def test_undo_sentences_in_french_say_what_to_put_back():
     fr = Catalog("fr")
     back = Phrase("undo.put_back", {"cards": ["cat:F#2", "lion:M#1"], "ferry": 2,

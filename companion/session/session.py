@@ -233,7 +233,8 @@ class Session:
             if game_id is None:
                 unfinished = self.store.unfinished()
                 if not unfinished:
-                    raise UserError("There is no unfinished game to resume.", "Start a new game.")
+                    raise UserError("There is no unfinished game to resume.", "Start a new game.",
+                                    key="error.nothing_to_resume")
                 game_id = unfinished[0].id
             header = self.store.header(game_id)
             lines = self.store.lines(game_id)
@@ -982,7 +983,7 @@ def _check_tokens(tokens: Sequence[str], players: int) -> tuple[str, ...]:
     if tokens and (len(tokens) != players or not all(
             isinstance(t, str) and 0 < len(t) <= 20 for t in tokens)):
         raise UserError(f"Give one token colour per player ({players}), each a short name.",
-                        "Choose the players' colours again.")
+                        "Choose the players' colours again.", key="error.tokens")
     return tokens
 
 
@@ -1000,11 +1001,14 @@ def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     names = tuple(name.strip() for name in players)
     if not 2 <= len(names) <= 5:
         raise UserError(f"Noah is played by 2 to 5 players, not {len(names)}.",
-                        "Enter between two and five names.")
+                        "Enter between two and five names.", key="error.player_count",
+                        count=len(names))
     if any(not name for name in names):
-        raise UserError("A player has no name.", "Give every player a name.")
+        raise UserError("A player has no name.", "Give every player a name.",
+                        key="error.player_unnamed")
     if len(set(names)) != len(names):
-        raise UserError("Two players have the same name.", "Add an initial to tell them apart.")
+        raise UserError("Two players have the same name.", "Add an initial to tell them apart.",
+                        key="error.player_twice")
     return names
 
 

@@ -245,7 +245,7 @@ class NoahApp(App):
         try:
             return getattr(self.session, intent)(*args, **kwargs)
         except UserError as error:
-            self.message(str(error))
+            self.message(self.catalog.error(error))
             return None
 
     def message(self, text: str) -> None:

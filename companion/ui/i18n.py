@@ -119,6 +119,14 @@ class Catalog:
             return notice.text
         return " ".join(parts)
 
+    def error(self, error: Any) -> str:
+        """A :class:`~companion.errors.UserError` for a person: its key worded in this
+        language, else its English sentences."""
+        key = getattr(error, "key", None)
+        if self.language != FALLBACK and key and self.has(key):
+            return self.text(key, **error.params)
+        return str(error)
+
     def phrase(self, phrase: Phrase) -> str | None:
         """One phrase in this language, or None when the catalog has no wording for it."""
         key = template_key(phrase)
