@@ -258,6 +258,31 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         app.leave_game()
 
 
+def test_the_settings_panel_follows_the_language(driver):
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    def shown() -> set[str]:
+        return {w.text.split("\n")[0] for top in Window.children for w in top.walk()
+                if isinstance(w, Label)}
+
+    app = driver.app
+    app.go("home")
+    app.open_settings()
+    driver.pump(3)
+    assert "Full screen" in shown()
+    app.close_settings()
+    app.lang = "fr"
+    try:
+        app.open_settings()
+        driver.pump(3)
+        assert "Plein écran" in shown() and "Full screen" not in shown()
+        app.close_settings()
+    finally:
+        app.lang = "en"
+        driver.pump(2)
+
+
 def test_the_setup_board_shows_noah_and_the_animals_put_down_by_buttons_and_camera(driver):
     """R8-R9: Noah's ferry chosen with a physical ferry button (not a touch) is drawn."""
     app = driver.app

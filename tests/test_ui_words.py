@@ -138,6 +138,15 @@ def test_ui_settings_are_validated_with_the_key_named():
         validate_ui({"language": "xx"})
 
 
+def test_the_settings_panels_are_worded_in_the_tables_language():
+    titles = [title for title, _ in panels(Catalog("fr"))]
+    items = [item for _, data in panels(Catalog("fr")) for item in json.loads(data)]
+    assert titles == ["Noé", "Caméra", "Lumières"]
+    assert {"Sons", "Plein écran", "Broches des LED"} <= {item["title"] for item in items}
+    assert all(item["desc"] for item in items)
+    assert [t for t, _ in panels(Catalog("en"))] == [t for t, _ in panels()]
+
+
 def test_settings_panels_only_use_known_sections():
     from companion.config import SECTIONS
 

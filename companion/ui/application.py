@@ -121,6 +121,7 @@ class NoahApp(App):
     def on_lang(self, _app: Any, lang: str) -> None:
         self.catalog = Catalog(lang)
         self._tray = None  # its labels are in the old language
+        self.destroy_settings()  # so is the settings panel: it is rebuilt when next opened
         if self.view is not None and self.root is not None:
             self._draw(self.view)
 
@@ -167,7 +168,7 @@ class NoahApp(App):
             config.setdefaults(section, values)
 
     def build_settings(self, settings: Any) -> None:
-        for title, data in panels():
+        for title, data in panels(self.catalog):
             settings.add_json_panel(title, self.config, data=data)
 
     def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from companion.config import _boolean, _error, _reject_unknown
 from companion.ui.i18n import languages
@@ -56,8 +57,6 @@ def validate_ui(values: Mapping[str, str]) -> UiSettings:
                       _boolean("ui", "fullscreen", merged["fullscreen"]))
 
 
-def _item(kind: str, title: str, section: str, key: str, desc: str, **extra) -> dict:
-    return {"type": kind, "title": title, "section": section, "key": key, "desc": desc, **extra}
 
 
 SECTION_DEFAULTS: dict[str, dict[str, str]] = {
@@ -69,8 +68,22 @@ SECTION_DEFAULTS: dict[str, dict[str, str]] = {
 """What the settings panel shows for a key the config file does not set."""
 
 
-def panels() -> list[tuple[str, str]]:
-    """Kivy settings panels as ``(title, JSON)``: app, camera and decoder, lights."""
+def panels(catalog: Any = None) -> list[tuple[str, str]]:
+    """Kivy settings panels as ``(title, JSON)``: app, camera and decoder, lights, worded by
+    ``catalog`` (:class:`~companion.ui.i18n.Catalog`) where it has ``settings.*`` keys.
+
+    >>> [title for title, _data in panels()]
+    ['Noah', 'Camera', 'Lights']
+    """
+
+    def say(key: str, english: str) -> str:
+        return catalog.text(key) if catalog is not None and catalog.has(key) else english
+
+    def _item(kind: str, title: str, section: str, key: str, desc: str, **extra: Any) -> dict:
+        return {"type": kind, "title": say(f"settings.{section}.{key}", title),
+                "section": section, "key": key,
+                "desc": say(f"settings.{section}.{key}.desc", desc), **extra}
+
     app = [
         _item("options", "Language / Langue", "ui", "language", "Words on the screen",
               options=languages()),
@@ -94,5 +107,6 @@ def panels() -> list[tuple[str, str]]:
         _item("bool", "RGB LEDs", "lights", "rgb", "An RGB LED per ferry", values=["no", "yes"]),
         _item("string", "Buzzer", "lights", "buzzer", "no, yes (GPIO 25) or a pin"),
     ]
-    return [("Noah", json.dumps(app)), ("Camera", json.dumps(camera)),
-            ("Lights", json.dumps(lights))]
+    return [(say("settings.panel.app", "Noah"), json.dumps(app)),
+            (say("settings.panel.camera", "Camera"), json.dumps(camera)),
+            (say("settings.panel.lights", "Lights"), json.dumps(lights))]
