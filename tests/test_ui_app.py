@@ -177,9 +177,7 @@ class UiTable(SimulatedTable):
         press(self.driver, self.players[seat])
 
     def _touch_choose_target(self, seat: int) -> None:
-        app, name = self.driver.app, self.players[seat]
-        giraffe = app.view.prompt.kind == "move_noah"
-        press(self.driver, app.t("table.look", player=name) if giraffe else name)
+        press(self.driver, self.players[seat])  # a giraffe's look names the opponent too
 
     def _touch_choose_snail_side(self, side: str) -> None:
         app = self.driver.app
@@ -331,9 +329,80 @@ def test_a_resumed_game_keeps_the_players_token_colours(driver):
     app.leave_game()
 
 
+FIVE = ["Ana", "Benjamin", "Chloé", "Dominique", "Éloïse"]
+
+
+def drawn_boxes(screen: Any) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """What the right-hand column draws: each button's box and each text's own extent (a
+    label's texture, centred on it, can be taller than the label)."""
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    boxes = []
+    for widget in screen.walk():
+        if not widget.get_root_window() or widget.x < 556 or widget.opacity == 0:
+            continue
+        if isinstance(widget, Button):
+            boxes.append((widget.text, (widget.x, widget.y, widget.right, widget.top)))
+        elif isinstance(widget, Label) and widget.text.strip() and widget.parent is not None \
+                and not isinstance(widget.parent, Button):
+            width, height = widget.texture_size
+            boxes.append((widget.text, (widget.center_x - width / 2, widget.center_y - height / 2,
+                                        widget.center_x + width / 2, widget.center_y + height / 2)))
+    return boxes
+
+
+def assert_nothing_overlaps(screen: Any) -> None:
+    boxes = drawn_boxes(screen)
+    for text, (left, bottom, right, top) in boxes:
+        assert left >= 555 and right <= 801 and bottom >= -1 and top <= 481, (text, screen.name)
+    for i, (text, a) in enumerate(boxes):
+        for other, b in boxes[i + 1:]:
+            apart = a[2] <= b[0] + 1 or b[2] <= a[0] + 1 or a[3] <= b[1] + 1 or b[3] <= a[1] + 1
+            assert apart, (text, other, screen.name)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_players_prompts_fit_the_column_without_overlapping(driver, language):
+    """Setup's starter, the lion's target, the giraffe's look with five players: every answer
+    and every sentence stays on screen, none over another (a long verdict included)."""
+    from dataclasses import replace
+
+    from companion.session.prompts import ChooseStarter, ChooseTarget, MoveNoah
+    from companion.session.view import Notice
+
+    app = driver.app
+    app.lang = language
+    try:
+        app.start_game(FIVE, ["red", "blue", "green", "yellow", "purple"], {},
+                       score_only=False)
+        driver.settle()
+        base = app.session.view
+        long_verdict = Notice("info", "Ben loaded the ♀ kangaroo on ferry 2. Noah moves to "
+                              "ferry 4. Ferry 4 departs (departure 1 of 4).")
+        starter = replace(base, prompt=ChooseStarter(player=None, text="?",
+                                                     choices=(0, 1, 2, 3, 4)),
+                          setup_ferries=("cat:F#1",) * 5, setup_noah=0)
+        app.show_view(starter)
+        driver.pump(3)
+        assert_nothing_overlaps(app.root.sm.current_screen)
+        state = {**base.state, "phase": "lion_swap", "current_player": 0, "noah": 0,
+                 "round": 1, "hand_counts": [7, 8, 8, 8, 8]}
+        for prompt in (ChooseTarget(player=0, text="?", choices=(1, 2, 3, 4)),
+                       MoveNoah(player=0, text="?", choices=(1, 4), giraffe_targets=(1, 2, 3, 4))):
+            app.show_view(replace(base, prompt=prompt, state=state, notices=(long_verdict,)))
+            driver.pump(3)
+            assert app.root.sm.current == "table"
+            assert_nothing_overlaps(app.root.sm.current_screen)
+    finally:
+        app.lang = "en"
+        app.leave_game()
+
+
 def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    app.act("choose_noah_start", 0)  # the setup shows the camera for the scanning step
     driver.settle()
     view = next(w for w in app.root.sm.current_screen.walk()
                 if type(w).__name__ == "CameraView")

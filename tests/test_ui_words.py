@@ -120,6 +120,13 @@ def test_undo_sentences_in_french_say_what_to_put_back():
                              "from Ben's hand.")
 
 
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_token_colour_is_named_in_every_language(language):
+    from companion.ui.theme import PLAYER_COLOURS
+
+    assert all(Catalog(language).has(f"colour.{name}") for name in PLAYER_COLOURS)
+
+
 def test_cards_always_carry_their_gender_sign():
     fr = Catalog("fr")
     assert fr.card_label("lion:M#1") == "Lion ♂"

@@ -27,7 +27,8 @@ MAX_PLAYERS = 5
 
 def _button(text: str, action: Any, **kwargs: Any) -> Button:
     """A button of the prompt panels: large text, at least 9 mm tall."""
-    button = Button(text=text, font_size=21, size_hint_y=None, height=theme.TOUCH,
+    kwargs.setdefault("font_size", 21)
+    button = Button(text=text, size_hint_y=None, height=theme.TOUCH,
                     font_name=theme.FONT, halign="center", valign="middle", **kwargs)
     button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 6, None)))
     button.bind(on_release=lambda _button: action())
@@ -145,8 +146,9 @@ class PromptPanel(BoxLayout):
         self._shown = shown
         box = self.ids.buttons
         box.clear_widgets()
+        box.cols = 2 if len(answers) > 3 else 1  # four or five players: two columns fit
         for text, action in answers:
-            box.add_widget(_button(text, action))
+            box.add_widget(_button(text, action, font_size=18 if box.cols == 2 else 21))
 
     @staticmethod
     def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
@@ -170,7 +172,7 @@ class PromptPanel(BoxLayout):
             return [(app.catalog.card_label(ref), act("choose_card", ref))
                     for ref in prompt.candidates] + [(app.t("table.cancel"), act("cancel"))]
         if kind == "move_noah" and prompt.giraffe_targets:
-            looks = [(app.t("table.look", player=_name(view, seat)), act("choose_target", seat))
+            looks = [(_name(view, seat), act("choose_target", seat))  # the prompt says "look"
                      for seat in prompt.giraffe_targets]
             return [*looks, (app.t("table.no_look"), act("skip"))]
         if kind == "give_cards":
@@ -336,7 +338,10 @@ class GameEndScreen(Screen):
                           str(view.scores[seat])])
         for row in cells:
             for text in row:
-                grid.add_widget(Label(text=text, font_size=21, font_name=theme.FONT))
+                label = Label(text=text, font_size=21, font_name=theme.FONT, halign="center")
+                # a long heading ("Manche 1") wraps in its column instead of running into the next
+                label.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
+                grid.add_widget(label)
 
     def _qr(self, app: Any) -> None:
         import io
