@@ -3,7 +3,8 @@
 A seeded simulated table (:class:`~companion.session.autoplay.SimulatedTable`) plays a whole
 3-player game through the app's session, headless; the first time each screen or prompt
 appears, the window is saved. Home, new game, history, settings, the card tray, a refusal and
-the French table are taken around it.
+the French table are taken around it. ``--language fr --out docs/screenshots/fr`` takes the
+same screens with the app in French.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
 class Photographer:
     """Follows the simulated table step by step and saves each screen once."""
 
-    def __init__(self, driver: Any, out: Path) -> None:
-        self.driver, self.out = driver, out
+    def __init__(self, driver: Any, out: Path, language: str = "en") -> None:
+        self.driver, self.out, self.language = driver, out, language
         self.taken: list[Path] = []
         self.plays = 0
         self.rounds = 0
@@ -101,6 +102,8 @@ class Photographer:
         driver.settle()
         self.shoot("18-refused")
         app.root.alert.hide()
+        if self.language != "en":
+            return
         app.lang = "fr"
         driver.pump(3)
         self.shoot("19-table-fr")
@@ -121,16 +124,17 @@ def _wait(driver: Any, seconds: float) -> None:
         time.sleep(0.01)
 
 
-def take_all(out: Path, *, seed: int = 2) -> list[Path]:
+def take_all(out: Path, *, seed: int = 2, language: str = "en") -> list[Path]:
     """Play one seeded game and save every screen in ``out``; returns the files."""
     from companion.game import Options
     from companion.session.autoplay import SimulatedTable
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-shots-"))
-    with HeadlessApp(work, simulate=True) as driver:
+    out.mkdir(parents=True, exist_ok=True)
+    with HeadlessApp(work, simulate=True, language=language) as driver:
         app = driver.app
-        photographer = Photographer(driver, out)
+        photographer = Photographer(driver, out, language)
         driver.settle()
         photographer.shoot("01-home")
         app.open_new_game(score_only=False)
@@ -188,8 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Save a PNG of every screen of the app.")
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--language", default="en", help="the app's language (en, fr)")
     args = parser.parse_args(argv)
-    taken = take_all(args.out, seed=args.seed)
+    taken = take_all(args.out, seed=args.seed, language=args.language)
     print(f"{len(taken)} screenshots in {args.out}: " + ", ".join(p.name for p in taken))
     return 0
 
