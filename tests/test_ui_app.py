@@ -275,6 +275,7 @@ def test_the_settings_panel_follows_the_language(driver):
         app.open_settings()
         driver.pump(3)
         assert "Plein écran" in shown() and "Full screen" not in shown()
+        assert "Fermer" in shown() and "Close" not in shown()
         app.close_settings()
     finally:
         app.lang = "en"

@@ -171,6 +171,15 @@ class NoahApp(App):
         for title, data in panels(self.catalog):
             settings.add_json_panel(title, self.config, data=data)
 
+    def display_settings(self, settings: Any) -> bool:
+        """Kivy's panel, its own "Close" button worded in the table's language too."""
+        from kivy.uix.button import Button
+
+        for widget in settings.walk():
+            if isinstance(widget, Button) and widget.text == "Close":
+                widget.text = self.t("settings.close")
+        return super().display_settings(settings)
+
     def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
         if (section, key) == ("ui", "language"):
             self.lang = value
