@@ -50,16 +50,17 @@ as_host_user() {
 bootstrap_base() {
     # The second stage removes /debootstrap: a root that still has it was interrupted.
     [ -f "$BASE/etc/debian_version" ] && [ ! -e "$BASE/debootstrap" ] && return 0
+    local started=$SECONDS
     rm -rf "$BASE"
     bootstrap_bookworm "$BASE" "$BASE_PACKAGES" --arch=arm64 --foreign
     say "Second stage of the bootstrap, emulated"
     ROOT=$BASE in_root /debootstrap/debootstrap --second-stage
+    pass "Debian $(cat "$BASE/etc/debian_version") arm64 bootstrapped ($((SECONDS - started)) s)"
 }
 
 fresh_root() {
     say "Fresh scratch root $ROOT with the committed files of $SOURCE"
-    rm -rf "$ROOT"
-    cp -a "$BASE" "$ROOT"
+    fresh_copy_of_base "$BASE"
     bind_system_folders
     give_host_package_settings "$ROOT"
     mkdir -p "$ROOT$PROJECT"
@@ -83,7 +84,7 @@ set_up() {
         in_root "$PROJECT/.venv/bin/python" -c 'import platform, sys, cv2, pyzbar.pyzbar, zxingcpp
 import gpiozero, kivy, numpy, companion; sys.exit(platform.machine() != "aarch64")'
     in_root "$PROJECT/.venv/bin/python" -m pip list 2>/dev/null \
-        | grep -iE '^(kivy|numpy|opencv|zxing|pyzbar|gpiozero|pytest|hypothesis) ' \
+        | grep -iE '^(kivy|numpy|opencv[a-z-]*|zxing[a-z-]*|pyzbar|gpiozero|pytest|hypothesis) ' \
         | sed 's/^/      /' || true
 }
 
@@ -93,7 +94,8 @@ run_suite() {
     # -rA lists every test's outcome at the end.
     as_host_user "./run.sh test -rA" | tee "$SCRATCH/suite.log" || status=$?
     local summary
-    summary=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$SCRATCH/suite.log" | tail -n 1)
+    # pytest's closing line, e.g. "5 failed, 1055 passed, 8 skipped in 1160.31s (0:19:20)"
+    summary=$(grep -E '(passed|failed|error).* in [0-9.]+s' "$SCRATCH/suite.log" | tail -n 1 || true)
     if [ "$status" -eq 0 ]; then
         pass "./run.sh test ($((SECONDS - started)) s): $summary"
     else

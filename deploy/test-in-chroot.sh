@@ -36,8 +36,7 @@ bootstrap_base() {
 
 fresh_root() {
     say "Fresh scratch root $ROOT"
-    rm -rf "$ROOT"
-    cp -a "$BASE" "$ROOT"
+    fresh_copy_of_base "$BASE"
     bind_system_folders
     give_host_package_settings "$ROOT"
     if [ -f /etc/pip.conf ]; then  # its local wheel folders

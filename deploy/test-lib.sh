@@ -61,6 +61,17 @@ cleanup() {
     for mount_point in "${MOUNTS[@]}"; do umount -l "$mount_point" 2>/dev/null || true; done
 }
 
+fresh_copy_of_base() {  # fresh_copy_of_base BASE: $ROOT becomes a copy of BASE
+    # A run that was killed leaves its mounts behind (/dev, /proc...): unmount them first, or
+    # rm -rf would empty this machine's own folders through them.
+    local mount_point
+    findmnt -rn -o TARGET | sort -r | while read -r mount_point; do
+        case $mount_point in "$ROOT" | "$ROOT"/*) umount -l "$mount_point" ;; esac
+    done
+    rm -rf --one-file-system "$ROOT"
+    cp -a "$1" "$ROOT"
+}
+
 bind_system_folders() {  # /proc, /sys and /dev in the root, unmounted when the script ends
     trap cleanup EXIT
     bind /proc

@@ -280,3 +280,27 @@ def test_scratch_root_scripts_refuse_without_root_and_touch_nothing(script, tmp_
     assert result.stderr == f"Run it as root: sudo {script}\n"
     assert not calls.exists()
     assert not (tmp_path / "scratch").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount")
+def test_a_fresh_root_never_empties_folders_a_killed_run_left_mounted(tmp_path):
+    """A run killed with its bind mounts still up must not rm -rf this machine's /dev through
+    them: the next run unmounts them before it removes the old root."""
+    base, root, precious = tmp_path / "base", tmp_path / "root", tmp_path / "precious"
+    (base / "etc").mkdir(parents=True)
+    (base / "etc" / "debian_version").write_text("12.0\n")
+    (root / "dev").mkdir(parents=True)
+    precious.mkdir()
+    (precious / "keep").write_text("this machine's own file\n")
+    if subprocess.run(["mount", "--bind", str(precious), str(root / "dev")],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        result = subprocess.run(["bash", "-c", f'set -euo pipefail; ROOT="{root}"; '
+                                 f'source "{TEST_LIB}"; fresh_copy_of_base "{base}"'],
+                                capture_output=True, text=True, check=False, timeout=60)
+    finally:
+        subprocess.run(["umount", "-l", str(root / "dev")], capture_output=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert (precious / "keep").exists()
+    assert sorted(path.name for path in root.iterdir()) == ["etc"]
