@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     deck = config.game.load_deck()
-    with open_store(args.db or config.store.path) as store:
+    with open_store(args.db or config.store.path, readonly=True) as store:
         game_id = _game_id(args.game, store)
         text = export(store, game_id, deck, args.format)
         link = _bgstats_link(store, game_id, deck) if args.bgstats else None

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     finished = True if args.finished else False if args.unfinished else None
-    with open_store(args.db or config.store.path) as store:
+    with open_store(args.db or config.store.path, readonly=True) as store:
         games = history(store, config.game.load_deck(), finished=finished)
         where = store.path
     if args.json:
