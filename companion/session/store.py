@@ -222,6 +222,8 @@ class StoredLines:
 
     texts: tuple[str, ...]
     unreadable: str = ""
+    #: Each line's ``seq`` in the record (1, 2, ... unless rows were lost).
+    seqs: tuple[int, ...] = ()
 
 
 def default_store_path() -> Path:
@@ -517,14 +519,17 @@ class GameStore:
         """Every action line of a game as stored, in order; reading stops (and says why) at a
         damaged page of the file instead of failing."""
         texts: list[str] = []
+        seqs: list[int] = []
+        problem = ""
         try:
             cursor = self._db.execute(
-                "SELECT line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,))
-            for (text,) in cursor:
+                "SELECT seq, line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,))
+            for seq, text in cursor:
+                seqs.append(seq)
                 texts.append(text if isinstance(text, str) else repr(text))
         except sqlite3.DatabaseError as error:
-            return StoredLines(tuple(texts), f"the record's file is damaged here ('{error}')")
-        return StoredLines(tuple(texts))
+            problem = f"the record's file is damaged here ('{error}')"
+        return StoredLines(tuple(texts), problem, tuple(seqs))
 
     def lines(self, game_id: int) -> list[dict[str, Any]]:
         """Every action line of a game after the header, in order, as JSON objects
