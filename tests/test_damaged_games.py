@@ -211,3 +211,24 @@ def _machine_for(path, monkeypatch):
     monkeypatch.setenv(ENV_CONFIG, str(config))
     return doctor.Machine(sys_root=path.parent, dev_root=path.parent, proc_root=path.parent,
                           systemctl_show=lambda unit: None, environ={})
+
+
+def test_a_damaged_page_of_the_games_list_hides_only_its_games(tmp_path, monkeypatch, capsys):
+    """The session still starts and history lists the games it can read, with a warning."""
+    monkeypatch.setenv(ENV_CONFIG, str(tmp_path / "none.ini"))
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        for game in range(1, 31):
+            store.create_game({"format": "noah-table-log", "version": 1, "players": PLAYERS,
+                               "options": {}, "note": f"game{game}-" + "x" * 900})
+    data = bytearray(path.read_bytes())
+    at = data.index(b"game20-") // 4096 * 4096
+    data[at:at + 12] = b"\xff" * 12
+    path.write_bytes(bytes(data))
+    with GameStore(path) as store:
+        session = Session(store)  # the app starts
+        assert 0 < len(session.view.prompt.unfinished) < 30
+    assert main(["history", "--db", str(path), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert 0 < len(json.loads(captured.out)) < 30
+    assert "some games cannot be read" in captured.err

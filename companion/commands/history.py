@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import sys
     from dataclasses import asdict
 
     from companion.config import load_config
@@ -31,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
     finished = True if args.finished else False if args.unfinished else None
     with open_store(args.db or config.store.path, readonly=True) as store:
         games = history(store, config.game.load_deck(), finished=finished)
-        where = store.path
+        where, unreadable = store.path, store.unreadable
+    if unreadable:
+        print(f"Warning: {unreadable}. Run 'noah-companion doctor'.", file=sys.stderr)
     if args.json:  # "damage": null, or {"line": ..., "reason": ...} where a damaged game breaks
         print(json.dumps([asdict(game) for game in games], ensure_ascii=False, indent=2))
         return 0

@@ -61,19 +61,16 @@ def summarize(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameSumm
 def summary_of(reading: GameReading) -> GameSummary:
     """The summary of a game already read (a damaged one at its last good move)."""
     entry, game = reading.entry, reading.game
-    common = dict(id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
-                  updated_at=entry.updated_at, score_only=entry.score_only,
-                  damage=reading.damage, problems=reading.problems, abandoned=entry.abandoned)
-    if game is None:  # not even the header can be read
-        return GameSummary(**common, finished=False, round=1, rounds=(), scores=(), winners=(),
-                           actions=0)
-    state = game.state()
-    between_rounds = state["phase"] == "round_over"  # the next round is the one to play
+    state = game.state() if game is not None else {}  # None: not even the header is readable
+    between_rounds = state.get("phase") == "round_over"  # the next round is the one to play
     return GameSummary(
-        **common, finished=bool(state.get("game_over")), round=state["round"] + between_rounds,
+        id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
+        updated_at=entry.updated_at, score_only=entry.score_only,
+        finished=bool(state.get("game_over")), round=state.get("round", 1) + between_rounds,
         rounds=tuple(tears for _, tears in reading.round_scores),
         scores=tuple(state.get("scores") or ()), winners=tuple(state.get("winners") or ()),
-        actions=len(game.history),
+        actions=len(game.history) if game is not None else 0, damage=reading.damage,
+        problems=reading.problems, abandoned=entry.abandoned,
     )
 
 

@@ -44,7 +44,7 @@ from companion.game.deck import Deck
 from companion.game.engine import Game
 from companion.game.errors import InputError
 from companion.game.options import Options
-from companion.game.tablelog import LineResult, Note, Undo, describe_action, replay
+from companion.game.tablelog import Header, LineResult, Note, Undo, describe_action, replay
 from companion.session.reconcile import english as undo_english
 from companion.session.reconcile import explain_undo
 from companion.session.store import GameRecord, GameStore
@@ -307,7 +307,7 @@ def _dropped_line(result: LineResult, players: Sequence[str]) -> DroppedLine:
     entry = result.entry
     if isinstance(entry, Undo):
         return DroppedLine(result.line, result.accepted, result.message, undo_count=entry.count)
-    if entry is None or isinstance(entry, Note):
+    if entry is None or isinstance(entry, Note | Header):
         return DroppedLine(result.line, result.accepted, result.message)
     words = describe_action(entry, players)
     if not result.accepted:

@@ -318,6 +318,8 @@ class GameStore:
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        #: Set when listing the games met a damaged page: why some games are missing.
+        self.unreadable = ""
         self._lock: RecordLock | None = None
         if readonly:
             self._db = self._open_reader()
@@ -585,9 +587,16 @@ class GameStore:
     def _select_games(self, where: str, values: tuple) -> list[GameRecord]:
         abandoned = ("g.id IN (SELECT game_id FROM abandoned)" if "abandoned" in self._tables
                      else "0")
-        rows = self._read(
-            "SELECT g.id, g.started_at, g.updated_at, g.header, g.score_only, g.status, "
-            f"g.summary, {abandoned} FROM games g {where}", values)
+        rows = []
+        try:  # row by row: a damaged page hides the games on it, not the whole record
+            for row in self._db.execute(
+                    "SELECT g.id, g.started_at, g.updated_at, g.header, g.score_only, g.status, "
+                    f"g.summary, {abandoned} FROM games g {where}", values):
+                rows.append(row)
+        except sqlite3.DatabaseError as error:
+            if not rows:
+                raise reading_error(error, self.path) from error
+            self.unreadable = f"some games cannot be read: the file is damaged ('{error}')"
         counts = self._line_counts()
         games = [
             GameRecord(
