@@ -189,7 +189,9 @@ def read_game(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameRead
             if line <= 1:
                 return reader.broken_header(_sentence(error))
             why = f"This line cannot be read: {_sentence(error)}"
-            last = len(texts) + 2 if attempt == MAX_RESTARTS - 1 else line + 1
+            if line in skipped or line > len(texts) + 1:  # not a line of its own: stop there
+                line = reader.last_line + 1
+            last = len(texts) + 2 if attempt >= MAX_RESTARTS - 1 or line in skipped else line + 1
             skipped.update({n: why if n == line else "Not replayed (too many damaged lines)."
                             for n in range(line, last)})
             continue
