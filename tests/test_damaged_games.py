@@ -11,6 +11,7 @@ import pytest
 from companion import doctor
 from companion.cli import main
 from companion.config import ENV_CONFIG
+from companion.errors import UserError
 from companion.game.tablelog import replay
 from companion.session import GameStore, Session
 from companion.session.history import export, history
@@ -196,6 +197,11 @@ def test_a_damaged_page_of_the_file_blocks_only_its_game(tmp_path, monkeypatch, 
     assert "cannot be read" in games[2]["damage"]["reason"]
     assert main(["export", "3", "--db", str(path)]) == 0
     assert capsys.readouterr().out.count("\n") == 13
+    with GameStore(path) as store:  # the lines on the bad page cannot even be moved aside
+        with pytest.raises(DamagedGame, match="cannot be read"):
+            Session(store).resume(2)
+        with pytest.raises(UserError, match=r"the file is damaged.*move the file away"):
+            Session(store).resume(2, to_last_good_move=True)
 
 
 def _deck():

@@ -269,6 +269,9 @@ def storage_error(error: sqlite3.Error, path: Path) -> UserError:
         what, fix = "another program is using it", "Close the other copy of the app."
     elif "unable to open" in text:
         what, fix = "its folder cannot be opened", "Check the [store] path in the settings."
+    elif "malformed" in text or "not a database" in text:
+        what, fix = ("the file is damaged", "Export the games you need with 'noah-companion "
+                     "export', then move the file away to start a new record.")
     else:
         what, fix = f"the database said '{error}'", "Check the disk and the [store] path."
     return UserError(f"The game record could not be saved: {what} ({path}).", fix)
