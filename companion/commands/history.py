@@ -70,5 +70,6 @@ def _title(game) -> str:
     if game.finished:
         won = " and ".join(game.winner_names)
         return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
+    offer = "" if game.damage is not None else " (the app offers to resume it)"
     return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round}, "
-            f"{game.actions} actions (the app offers to resume it)")
+            f"{game.actions} actions{offer}")
