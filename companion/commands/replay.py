@@ -3,10 +3,11 @@
 Text mode prints, per line, its number, ✓ or ✗ and the referee's sentence, then the ferries,
 the players' hands and scores, and the winners. ``--json`` prints TABLE-LOG.md's objects, one
 per line (``--states`` adds the state after each line); the last object is the final state.
-Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A line that is not
-JSON is judged ``bad_action`` and the replay goes on, but the log is malformed: the command then
-exits with status 2, naming the line. A log that cannot be read at all (no header, another
-format, cut short) stops at once with status 2 and says which line is wrong.
+Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A line that is
+no table-log line at all (not a JSON object, beyond the limits of docs/table-log.md, a ``type``
+that is not a string) is judged ``bad_action`` and the replay goes on, but the log is malformed:
+the command then exits with status 2, naming the line. A log that cannot be read at all (no
+header, another format, cut short) stops at once with status 2 and says which line is wrong.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from companion.errors import UserError
 from companion.game import Game
+from companion.game.errors import shown
 from companion.game.tablelog import LineResult, animal_name
 
 
@@ -83,8 +85,9 @@ def replay_log(path: str, args: argparse.Namespace) -> int:
     if unreadable:
         sys.stdout.flush()
         lines = ", ".join(map(str, unreadable))
-        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} are not JSON "
-              "objects. Fix or remove them; the other lines were judged as shown.",
+        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} cannot be read as "
+              "table-log lines (see why above). Fix or remove them; the other lines were "
+              "judged as shown.",
               file=sys.stderr)
         return 2
     return 1 if args.strict and rejected else 0
@@ -97,14 +100,26 @@ def _name(path: str) -> str:
 def _read_lines(path: str) -> Iterator[bytes]:
     """The log's raw lines (decoded by the replay, so a bad byte is reported with its line)."""
     if path == "-":
-        yield from sys.stdin.buffer
+        yield from _bounded_lines(sys.stdin.buffer)
         return
     try:
         with Path(path).open("rb") as file:
-            yield from file
+            yield from _bounded_lines(file)
     except OSError as error:
         raise UserError(f"Cannot read the table log {path}: {error.strerror}.",
                         "Check the file name and that you may read it.") from error
+
+
+def _bounded_lines(file: BinaryIO) -> Iterator[bytes]:
+    """Each line, but never more than :data:`MAX_LINE_BYTES` + 1 bytes of one in memory: the
+    replay reports an over-long line, and the rest of it is skipped unread."""
+    from companion.game.tablelog import MAX_LINE_BYTES
+
+    while line := file.readline(MAX_LINE_BYTES + 1):
+        yield line
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (rest := file.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                pass
 
 
 class _JsonReport:
@@ -130,7 +145,8 @@ class _TextReport:
     def line(self, result: LineResult) -> None:
         mark = "✓" if result.accepted else "✗"
         reason = f"[{result.reason}] " if result.reason else ""
-        print(f"{result.line:>5} {mark} {reason}{result.message}", file=self.out)
+        print(f"{result.line:>5} {mark} {reason}{shown(result.message, limit=None)}",
+              file=self.out)
 
     def end(self, game: Game, lines: int, rejected: int) -> None:
         print(file=self.out)

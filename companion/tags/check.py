@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.errors import UserError
 from companion.game.deck import Card
+from companion.game.errors import shown
 from companion.tags.payload import GENDER_SIGNS, Foreign, TagError, TagOk
 from companion.tags.tagged_deck import TaggedDeck
 
@@ -49,7 +50,7 @@ def describe(card: Card) -> str:
 
 
 def _shown(text: str) -> str:
-    return repr(text if len(text) <= SHOWN_TEXT_LIMIT else text[:SHOWN_TEXT_LIMIT] + "…")
+    return f"'{shown(text, limit=SHOWN_TEXT_LIMIT)}'"  # control characters escaped
 
 
 @dataclass
