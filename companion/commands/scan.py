@@ -71,7 +71,14 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
-    """One JSON line per image: every text found, which are ours, the decoding time."""
+    """One JSON line per image: every text found, which are ours, the decoding time; a file
+    that cannot be decoded is named on standard error, with why."""
+    import sys
+
+    def skipped(problem: Any) -> None:
+        print(f"noah-companion: skipped {problem}", file=sys.stderr, flush=True)
+
+    folder.on_skip = skipped
     folder.open()
     while (frame := folder.read()) is not None:
         started = time.perf_counter()
