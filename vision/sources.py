@@ -74,7 +74,7 @@ class PiCamera:
     def available() -> bool:
         """True when picamera2 is installed and libcamera lists a camera."""
         try:
-            from picamera2 import Picamera2
+            from picamera2 import Picamera2  # type: ignore[import-not-found]  # Pi only
         except ImportError:
             return False
         return bool(Picamera2.global_camera_info())
@@ -105,10 +105,11 @@ class PiCamera:
 
     def read(self) -> np.ndarray:
         try:
-            return self._camera.capture_array("main")
+            frame: np.ndarray = self._camera.capture_array("main")
         except Exception as error:  # libcamera errors have no common type
             raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
                              _CAMERA_FIX) from None
+        return frame
 
     def close(self) -> None:
         camera, self._camera = self._camera, None
@@ -177,7 +178,8 @@ class UsbCamera:
         if not ok:
             raise CameraLost(f"The USB camera {self.index} stopped sending pictures.",
                              _CAMERA_FIX)
-        return frame
+        grabbed: np.ndarray = frame
+        return grabbed
 
     def close(self) -> None:
         capture, self._capture = self._capture, None
