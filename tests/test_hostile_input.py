@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.commands.replay import _bounded_lines
@@ -167,6 +169,35 @@ def test_a_strict_utf8_terminal_gets_no_traceback_from_a_lone_surrogate(tmp_path
                              capture_output=True, text=True, env=env, timeout=60)
         assert run.returncode == 2, run.stderr
         assert "Traceback" not in run.stderr and "line(s) 2 cannot be read" in run.stderr
+
+
+FIELDS = ["type", "player", "card", "ferry", "as", "frog_weight", "to", "target", "take", "give",
+          "gifts", "hands", "hand_counts", "noah", "ferries", "starter", "round", "scores",
+          "round_starter", "current_player", "departed", "tears", "count", "text"]
+TYPES = ["position", "start_round", "play", "take_back", "move_noah", "croc_flee", "lion_swap",
+         "giraffe_look", "give", "scan_hands", "score_round", "note", "undo"]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats()
+    | st.text(st.characters(codec=None), max_size=12) | st.sampled_from(TYPES)
+    | st.sampled_from(["cat:F", "cat:F#²", "snail#3", "lion:M", "F", "M"]),
+    lambda inner: st.lists(inner, max_size=6)
+    | st.dictionaries(st.sampled_from(FIELDS), inner, max_size=4),
+    max_leaves=12)
+LINES = st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=5).map(
+    lambda data: json.dumps(data, allow_nan=True))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(LINES, max_size=6))
+def test_any_json_lines_give_verdicts_never_a_crash(lines):
+    """Whatever JSON the lines hold (wrong types, surrogates, huge numbers, NaN, nesting), each
+    gets a verdict and the states stay printable: never an exception but InputError."""
+    header = json.dumps({**HEADER, "options": {"hidden": False}})
+    try:
+        for result in replay([header, *lines]):
+            json.dumps(result.to_dict(state=True), ensure_ascii=False).encode("utf-8")
+    except InputError:
+        pass
 
 
 def test_shown_escapes_what_a_terminal_would_obey():
