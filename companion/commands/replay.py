@@ -150,7 +150,8 @@ class _TextReport:
 
     def end(self, game: Game, lines: int, rejected: int) -> None:
         print(file=self.out)
-        for text in final_table(game.players, game.state()):
+        names = [shown(name, limit=None) for name in game.players]  # as the log wrote them
+        for text in final_table(names, game.state()):
             print(text, file=self.out)
         verdicts = "every line accepted" if not rejected else f"{rejected} line(s) rejected"
         print(f"Replayed {lines} line(s): {verdicts}.", file=self.out)

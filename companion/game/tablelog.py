@@ -87,10 +87,8 @@ class Header:
                                 f"version {VERSION}", "convert the log or update the program")
         players = data.get("players")
         if not (isinstance(players, list) and players
-                and all(isinstance(name, str) and name.strip() and name.isprintable()
-                        for name in players)):
-            raise _header_error('"players" must list the player names in seat order (names '
-                                'of printable characters)',
+                and all(isinstance(name, str) and name.strip() for name in players)):
+            raise _header_error('"players" must list the player names in seat order',
                                 'write e.g. "players": ["Ana", "Ben", "Chloé"]')
         options = data.get("options", {})
         if not isinstance(options, Mapping):
