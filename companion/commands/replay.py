@@ -81,6 +81,7 @@ def replay_log(path: str, args: argparse.Namespace) -> int:
         sys.stdout.flush()
         after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
         raise UserError(f"{_name(path)}: {error.message}", after) from error
+    assert last is not None, "a replay yields its header line or raises"
     show.end(last.game, lines=last.line, rejected=rejected)
     if unreadable:
         sys.stdout.flush()
@@ -216,7 +217,7 @@ def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
     actor = players[state["current_player"]]
     step = {"play": "to play", "croc_flee": "to name who takes the fleeing animal",
             "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah",
-            "give": "to give cards"}.get(phase, f"({phase})")
+            "give": "to give cards"}.get(str(phase), f"({phase})")
     return f"Round {round_}, {actor} {step} ({state['departed']} departure(s) so far)."
 
 
