@@ -114,13 +114,15 @@ def test_a_folder_scan_names_every_image_it_skips(tmp_path, capsys):
     assert "c-folder.png cannot be read: it is not a regular file" in skipped[2]
 
 
-def test_an_image_folder_keeps_what_it_skipped(tmp_path):
+def test_an_image_folder_keeps_what_it_skipped_and_logs_it(tmp_path, caplog):
     (tmp_path / "junk.png").write_bytes(b"\x89PNG but not really")
     folder = ImageFolder(tmp_path)
     folder.open()
-    assert folder.read() is None
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        assert folder.read() is None
     assert [problem.what.split(" is ")[0] for problem in folder.skipped] == [
         str(tmp_path / "junk.png")]
+    assert "skipped " in caplog.text and "junk.png" in caplog.text
 
 
 @pytest.mark.parametrize("spec", ["usb:²", "²", "picamera2:٣", "usb:1234", "x" * 5000])

@@ -23,6 +23,7 @@ else the first USB camera).
 from __future__ import annotations
 
 import glob
+import logging
 import re
 import time
 import warnings
@@ -34,6 +35,8 @@ import numpy as np
 
 from vision.config import CameraSettings
 from vision.errors import VisionError
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 #: The largest image a folder scan decodes. A 48-megapixel phone photo fits; a small file that
@@ -270,7 +273,8 @@ class ImageFolder:
     """Every image in a folder (and its sub-folders), in name order, once each.
 
     A file that cannot be decoded (damaged, not an image, too large) is skipped, never in
-    silence: ``on_skip`` is called with its :class:`ImageUnreadable`, and ``skipped`` keeps them.
+    silence: ``on_skip`` is called with its :class:`ImageUnreadable` (by default it is logged as
+    a warning), and ``skipped`` keeps them.
     """
 
     def __init__(self, path: str | Path,
@@ -296,6 +300,8 @@ class ImageFolder:
                 self.skipped.append(problem)
                 if self.on_skip is not None:
                     self.on_skip(problem)
+                else:
+                    log.warning("skipped %s", problem)
         return None
 
     def close(self) -> None:
