@@ -107,8 +107,8 @@ def test_copy_numbers_are_ascii_digits_from_1_to_99(ref):
 
 
 @pytest.mark.parametrize("field, value, reason", [
-    ("hand_counts", [10**14, 8], "setup_invalid"),
-    ("scores", [10**14, 0], "setup_invalid"),
+    ("hand_counts", [10**18, 8], "setup_invalid"),
+    ("scores", [10**18, 0], "setup_invalid"),
     ("round", 10**14, "setup_invalid"),
 ])
 def test_numbers_no_table_reaches_are_refused_in_a_position(tmp_path, capsys, field, value,

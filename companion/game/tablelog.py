@@ -49,7 +49,7 @@ VERSION = 1
 #: hundred bytes; these stop a hostile or damaged file before it costs memory or a crash.
 MAX_LINE_BYTES = 64 * 1024
 MAX_NESTING = 16
-MAX_DIGITS = 15
+MAX_DIGITS = 20  # any 64-bit integer: extensions may carry e.g. timestamps in ns
 MAX_LIST_ITEMS = 1000
 MAX_ROUND = 99
 
