@@ -22,6 +22,7 @@ from companion.game.deck import MAX_COPIES, default_deck, load_deck, parse_ref
 from companion.game.errors import InputError, shown
 from companion.game.options import Options
 from companion.game.tablelog import MAX_LINE_BYTES, replay
+from companion.tags.payload import encode
 
 HEADER = {"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"],
           "options": {"hidden": True}}
@@ -244,7 +245,8 @@ def test_deck_check_and_the_stickers_agree_on_the_copy_limit(tmp_path, capsys):
     status, err = check_deck(capsys, path)
     assert status == 2 and f"line {MAX_COPIES + 2}: this is copy 100 of cat:F" in err
     path.write_text(COLUMNS + "cat,F,2,1,,no\n" * MAX_COPIES, encoding="utf-8")
-    assert len(load_deck(path)) == MAX_COPIES
+    deck = load_deck(path)
+    assert encode("BOX1", deck[-1]) == f"NOAH1/BOX1/CAF{MAX_COPIES}"  # every copy gets a sticker
 
 
 def test_a_folder_is_called_a_folder(tmp_path, capsys):
