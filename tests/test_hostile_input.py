@@ -206,6 +206,18 @@ def test_any_json_lines_give_verdicts_never_a_crash(lines):
         pass
 
 
+def test_a_file_name_that_is_not_utf8_is_printed_escaped(tmp_path):
+    """Several logs print each one's name first: a name of undecodable bytes once crashed a
+    strict UTF-8 terminal."""
+    path = tmp_path / os.fsdecode(b"\xff.jsonl")
+    path.write_text(f"{HEADER_LINE}\n", encoding="utf-8")
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"}
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(path), str(path)],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "\\udcff.jsonl ==" in run.stdout
+
+
 def test_shown_escapes_what_a_terminal_would_obey():
     assert shown("NOAH1/\x1b[31mred\r\x00") == "NOAH1/\\x1b[31mred\\r\\x00"
     assert shown("Chloé ♀ \u202eevil") == "Chloé ♀ \\u202eevil"

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     worst = 0
     for number, path in enumerate(args.logs):
         if not (args.json or args.states):
-            print(f"{'' if number == 0 else chr(10)}== {path} ==")
+            print(f"{'' if number == 0 else chr(10)}== {shown(path, limit=None)} ==")
         try:
             status = replay_log(path, args)
         except UserError as error:
