@@ -5,7 +5,10 @@ decoded, an unreadable image is named, and a bad camera number is a sentence."""
 from __future__ import annotations
 
 import json
+import os
 import struct
+import subprocess
+import sys
 import zlib
 
 import cv2
@@ -90,8 +93,9 @@ def test_an_image_too_large_is_refused_before_it_is_decoded(tmp_path, monkeypatc
     def never(*_args):
         raise AssertionError("decoded before its size was checked")
 
+    monkeypatch.setattr(cv2, "imdecode", never)
     monkeypatch.setattr(cv2, "imread", never)
-    with pytest.raises(ImageUnreadable, match="megapixels a scan decodes"):
+    with pytest.raises(ImageUnreadable, match="more than a scan decodes"):
         read_image(path)
 
 
@@ -109,9 +113,24 @@ def test_a_folder_scan_names_every_image_it_skips(tmp_path, capsys):
     skipped = err.splitlines()
     assert len(skipped) == 3
     assert all(line.startswith("noah-companion: skipped ") for line in skipped)
-    assert "a-bomb.png is over" in skipped[0] and "megapixels" in skipped[0]
+    assert "a-bomb.png is over" in skipped[0] and "more than a scan decodes" in skipped[0]
     assert "b-junk.jpg is not an image this program can read" in skipped[1]
     assert "c-folder.png cannot be read: it is not a regular file" in skipped[2]
+
+
+def test_a_folder_scan_prints_file_names_that_are_not_utf8(tmp_path):
+    """A strict UTF-8 terminal (Raspberry Pi OS) cannot print a lone surrogate: the JSON line
+    escapes it."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), render_frame([], Scene(width=320, height=240, seed=2)))
+    (folder / "a.png").rename(folder / os.fsdecode(b"\xff.png"))
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict",
+           "NOAH_COMPANION_CONFIG": str(tmp_path / "none.ini")}
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "scan", "--source", str(folder)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["image"] == os.fsdecode(b"\xff.png")
 
 
 def test_an_image_folder_keeps_what_it_skipped_and_logs_it(tmp_path, caplog):
@@ -144,6 +163,7 @@ def test_tags_check_refuses_a_bomb_photo_by_name(tmp_path, monkeypatch):
     from vision.decoders import make_decoder
 
     (tmp_path / "bomb.png").write_bytes(png_header(16000, 16000))
-    monkeypatch.setattr(cv2, "imread", lambda *_: pytest.fail("decoded a bomb"))
+    for decode in ("imdecode", "imread"):
+        monkeypatch.setattr(cv2, decode, lambda *_: pytest.fail("decoded a bomb"))
     with pytest.raises(UserError, match=r"bomb\.png is over"):
         list(folder_presentations(tmp_path, make_decoder("zxing")))

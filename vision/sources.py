@@ -42,6 +42,7 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 #: The largest image a folder scan decodes. A 48-megapixel phone photo fits; a small file that
 #: claims 16000×16000 pixels (1.5 GB once decoded) is skipped on the size in its header.
 MAX_IMAGE_PIXELS = 50_000_000
+MAX_IMAGE_BYTES = 200_000_000  # a 50-megapixel PNG is well under this
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v")
 
 
@@ -257,15 +258,23 @@ def read_image(path: Path, grayscale: bool = False) -> np.ndarray:
                               f"({error}).") from None
     if width * height > MAX_IMAGE_PIXELS:
         raise _too_large(path, f"{width}×{height} pixels")
-    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE if grayscale else cv2.IMREAD_COLOR)
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        raise _too_large(path, f"{size // 1_000_000} MB")
+    # The bytes are read here, not by cv2.imread: OpenCV crashes the whole process on a file
+    # name that is not UTF-8 (a photo copied from another system).
+    data = np.fromfile(path, np.uint8)
+    frame = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE if grayscale else cv2.IMREAD_COLOR)
     if frame is None:
         raise ImageUnreadable(f"{path} is damaged or in a form OpenCV cannot decode.")
-    return frame
+    decoded: np.ndarray = frame
+    return decoded
 
 
 def _too_large(path: Path, size: str) -> ImageUnreadable:
-    return ImageUnreadable(f"{path} is {size}, more than the "
-                           f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels a scan decodes.",
+    return ImageUnreadable(f"{path} is {size}, more than a scan decodes "
+                           f"({MAX_IMAGE_PIXELS // 1_000_000} megapixels, "
+                           f"{MAX_IMAGE_BYTES // 1_000_000} MB).",
                            "Scale it down: a card needs far fewer pixels.")
 
 

@@ -12,6 +12,8 @@ import argparse
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from companion.game.errors import shown
+
 if TYPE_CHECKING:
     from companion.game.deck import Deck
 
@@ -59,7 +61,7 @@ def show_deck(args: argparse.Namespace) -> int:
 
 def check_deck(args: argparse.Namespace) -> int:
     deck = _load(args.file)
-    print(f"{args.file} is a valid deck file.")
+    print(f"{shown(args.file, limit=None)} is a valid deck file.")
     for line in _summary(deck):
         print(line)
     return 0

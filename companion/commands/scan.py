@@ -173,8 +173,9 @@ class Printer:
 
 
 #: Characters JSON leaves raw that a terminal may still obey (DEL, the C1 controls, line and
-#: paragraph separators, bidirectional overrides): escaped too, so a JSON line stays inert.
-_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: paragraph separators, bidirectional overrides) or cannot print at all (lone surrogates, from
+#: file names that are not UTF-8): escaped too, so a JSON line stays inert and printable.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def json_line(data: dict[str, Any]) -> str:
