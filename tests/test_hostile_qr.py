@@ -151,6 +151,14 @@ def test_a_bad_camera_source_is_a_sentence(spec):
     assert error.value.key == "source" and len(str(error.value)) < 300
 
 
+def test_a_video_whose_name_is_not_utf8_is_refused_not_a_crash(tmp_path):
+    """cv2.VideoCapture kills the process (SIGSEGV) on such a name."""
+    video = tmp_path / os.fsdecode(b"\xfe.mp4")
+    video.write_bytes(b"not really a video")
+    with pytest.raises(VisionError, match="not UTF-8"):
+        make_source(str(video), CameraSettings())
+
+
 def test_scan_with_a_superscript_camera_number_exits_2(capsys):
     assert main(["scan", "--source", "usb:²"]) == 2
     err = capsys.readouterr().err

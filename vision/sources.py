@@ -197,6 +197,12 @@ class VideoFile:
     def __init__(self, path: str | Path, realtime: bool = True) -> None:
         self.path, self.realtime = Path(path), realtime
         self.name = f"video {self.path.name}"
+        try:
+            str(self.path).encode("utf-8")
+        except UnicodeEncodeError:  # OpenCV would crash the whole process on such a name
+            raise VisionError(f"The video {str(self.path)!r} has a file name that is not UTF-8 "
+                              "text, which OpenCV cannot open.", "Rename the file.",
+                              key="source") from None
         self._capture: Any = None
         self._next = 0.0
         self._interval = 0.0
