@@ -983,9 +983,10 @@ class Session:
         """The link that pushes this finished game to the BG Stats app ("" before the end)."""
         from companion.session.bgstats import play_url
 
-        if self._game is None or not self._game.state().get("game_over"):
-            return ""
-        return play_url(self._game_id, self._players, self._game.state(), self.store)
+        with self._lock:  # close_game on another thread must not clear the game mid-read
+            if self._game is None or not self._game.state().get("game_over"):
+                return ""
+            return play_url(self._game_id, self._players, self._game.state(), self.store)
 
     def bgstats_qr(self):
         """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
