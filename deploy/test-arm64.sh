@@ -6,13 +6,14 @@
 #
 #   sudo deploy/test-arm64.sh [SCRATCH_DIR]      default: /var/tmp/noah-arm64
 #
-# Slow (about an hour on 2 cores: emulated, the suite runs 10-15 times slower than natively), so
+# Slow (half an hour on 2 cores: emulated, the suite runs 10-15 times slower than natively), so
 # CI does not run it; docs/raspberry-pi.md records the last run. Needs root, the Debian mirror and
 # PyPI. It installs what it needs on this machine with apt-get (debootstrap, qemu-user-static) and
 # registers qemu as the kernel's handler for arm64 programs (binfmt_misc, as qemu-user-static does
-# by itself on a machine that runs systemd), so that chroot runs them. The first run bootstraps a
-# base root (its second stage emulated: about 10 minutes); later runs start from a fresh copy of
-# it. The repository's uncommitted changes are not tested.
+# by itself on a machine that runs systemd), so that chroot runs them (not proot: Debian 12's proot
+# does not translate faccessat2's path, so the root's `test -x` would look at this machine's
+# files). The first run bootstraps a base root (its second stage emulated: about 8 minutes);
+# later runs start from a fresh copy of it. The repository's uncommitted changes are not tested.
 set -euo pipefail
 
 SCRATCH=${1:-/var/tmp/noah-arm64}
