@@ -133,3 +133,11 @@ def test_the_maker_remakes_the_committed_pictures(tmp_path):
         with Image.open(tmp_path / f"{name}.png") as made:
             assert not make_pictures.differs(made.convert("RGBA"), picture_path(name)), name
     assert make_pictures.main(["--check"]) == 0
+
+
+def test_the_contact_sheet_shows_every_picture_without_the_emoji_font(tmp_path):
+    sheet_path = tmp_path / "sheet.png"
+    assert make_pictures.main(["--sheet", str(sheet_path)]) == 0
+    with Image.open(sheet_path) as sheet:
+        columns, rows = 6, -(-len(picture_names()) // 6)
+        assert sheet.size == (columns * (SIDE + 104), rows * (SIDE + 36))

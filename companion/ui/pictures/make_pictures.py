@@ -8,6 +8,7 @@ committed files) and installs nothing itself::
     sudo apt-get install --no-install-recommends fonts-noto-color-emoji
     .venv/bin/python -m companion.ui.pictures.make_pictures          # write the PNGs
     .venv/bin/python -m companion.ui.pictures.make_pictures --check  # compare, write nothing
+    .venv/bin/python -m companion.ui.pictures.make_pictures --sheet docs/pictures-sheet.png
 
 Most pictures are one emoji, cropped to its ink and centred on a transparent square. Three have
 no emoji of their own and are composed from emoji parts and simple shapes, all in this file:
@@ -239,17 +240,22 @@ def noah(font: ImageFont.FreeTypeFont) -> Image.Image:
             _hue, saturation, value = colorsys.rgb_to_hsv(red / 255, green / 255, blue / 255)
             brown = colorsys.hsv_to_rgb(0.07, saturation * 0.55, value * 0.75)
             mage.putpixel((x, y), (*(round(part * 255) for part in brown), alpha))
-    # A cloth hood behind the head, falling beside the face onto the shoulders.
-    hood = Image.new("RGBA", mage.size, (0, 0, 0, 0))
+    # A cloth hood behind the head, falling beside the face onto the shoulders, and a headband
+    # over it; drawn large and scaled down, as the other drawn shapes, for smooth edges.
+    big_w, big_h = width * SUPERSAMPLE, height * SUPERSAMPLE
+    hood = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
     cloth = ImageDraw.Draw(hood)
-    cloth.ellipse((0.06 * width, 0.14 * height, 0.80 * width, 0.70 * height), fill=HOOD)
-    cloth.rounded_rectangle((0.06 * width, 0.40 * height, 0.80 * width, 0.92 * height),
-                            radius=0.08 * width, fill=HOOD)
-    hood.alpha_composite(mage)
-    ImageDraw.Draw(hood).rounded_rectangle(
-        (0.10 * width, 0.30 * height, 0.76 * width, 0.37 * height), radius=0.03 * width,
+    cloth.ellipse((0.06 * big_w, 0.14 * big_h, 0.80 * big_w, 0.70 * big_h), fill=HOOD)
+    cloth.rounded_rectangle((0.06 * big_w, 0.40 * big_h, 0.80 * big_w, 0.92 * big_h),
+                            radius=0.08 * big_w, fill=HOOD)
+    band = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
+    ImageDraw.Draw(band).rounded_rectangle(
+        (0.10 * big_w, 0.30 * big_h, 0.76 * big_w, 0.37 * big_h), radius=0.03 * big_w,
         fill=HEADBAND)
-    return fit(hood)
+    picture = hood.resize(mage.size, Image.Resampling.LANCZOS)
+    picture.alpha_composite(mage)
+    picture.alpha_composite(band.resize(mage.size, Image.Resampling.LANCZOS))
+    return fit(picture)
 
 
 def ark(font: ImageFont.FreeTypeFont) -> Image.Image:
@@ -307,13 +313,45 @@ def differs(image: Image.Image, path: Path) -> bool:
     return max(high for _low, high in ImageStat.Stat(difference).extrema) > TOLERANCE
 
 
+def contact_sheet(folder: Path = OUT_DIR, columns: int = 6) -> Image.Image:
+    """Every PNG of ``folder`` with its name: full size on a dark background, 64 and 32 px on
+    white, to look at them all at once (docs/pictures-sheet.png).
+    Needs DejaVu Sans (as the stickers do), not the emoji font."""
+    from companion.tags.sticker import font_path
+
+    label = ImageFont.truetype(str(font_path()), 16)
+    paths = sorted(folder.glob("*.png"))
+    cell_w, cell_h = SIDE + 104, SIDE + 36
+    rows = -(-len(paths) // columns)
+    sheet = Image.new("RGBA", (columns * cell_w, rows * cell_h), (255, 255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    for index, path in enumerate(paths):
+        left, top = (index % columns) * cell_w, (index // columns) * cell_h
+        draw.rectangle((left, top, left + SIDE + 15, top + cell_h - 1), fill=(30, 50, 80, 255))
+        with Image.open(path) as opened:
+            picture = opened.convert("RGBA")
+        sheet.alpha_composite(picture, (left + 8, top + 4))
+        for size, y in ((64, 8), (32, 84)):
+            small = picture.resize((size, size), Image.Resampling.LANCZOS)
+            sheet.alpha_composite(small, (left + SIDE + 24, top + y))
+        draw.text((left + 8, top + SIDE + 8), path.stem, fill=(255, 255, 255, 255), font=label)
+    return sheet
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", "-o", type=Path, default=OUT_DIR,
                         help="folder to write the PNGs to (default: beside this script)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if a picture would change")
+    parser.add_argument("--sheet", type=Path, metavar="PNG",
+                        help="only write a contact sheet of the existing pictures to PNG")
     args = parser.parse_args(argv)
+    if args.sheet:
+        # A palette of 256 colours: a third of the bytes, no visible loss at this size.
+        contact_sheet(args.out).convert("RGB").quantize(256).save(args.sheet, optimize=True)
+        print(args.sheet)
+        return 0
     try:
         font = load_font()
     except FontMissing as missing:
