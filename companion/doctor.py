@@ -646,18 +646,25 @@ def check_config(machine: Machine) -> Finding:
 def _validate_if_available(config: Any, name: str) -> None:
     from companion.config import part_validator
 
+    if name == "ui":  # the app's own section: its validator is handed in (config imports no ui)
+        from companion.ui.settings import validate_ui
+
+        config.validated(name, validate_ui)
+        return
     try:
         part_validator(name)
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError, LookupError):
         return  # that part offers no validator in this version
     config.validated(name)
 
 
 def check_deck(machine: Machine) -> Finding:
     """The deck named in [game] loads (the built-in one, or the club's CSV)."""
+    from companion.tags.tagged_deck import load_tagged_deck
+
     try:
         config = machine.config
-        deck = config.game.load_deck()
+        deck = load_tagged_deck(config.game.deck, config.game.deck_id).deck
     except UserError as error:
         return fail("Deck", error.what, error.fix)
     source = "built-in deck" if config.game.deck == "default" else config.game.deck

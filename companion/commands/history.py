@@ -26,11 +26,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from companion.session.history import history, score_table
     from companion.session.store import open_store
+    from companion.tags.tagged_deck import load_deck_file
 
     config = load_config()
     finished = True if args.finished else False if args.unfinished else None
     with open_store(args.db or config.store.path) as store:
-        games = history(store, config.game.load_deck(), finished=finished)
+        games = history(store, load_deck_file(config.game.deck), finished=finished)
         where = store.path
     if args.json:
         print(json.dumps([asdict(game) for game in games], ensure_ascii=False, indent=2))

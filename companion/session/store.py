@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.paths import default_store_path  # noqa: F401 (re-exported: the record's home)
 
 SCHEMA_VERSION = 1
 
@@ -71,17 +72,6 @@ class GameRecord:
     @property
     def players(self) -> list[str]:
         return list(self.header.get("players", []))
-
-
-def default_store_path() -> Path:
-    """The record's default location: ``games.sqlite`` in the user's data directory.
-
-    >>> default_store_path().name
-    'games.sqlite'
-    """
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("noah-companion", appauthor=False)) / "games.sqlite"
 
 
 def _now() -> str:
