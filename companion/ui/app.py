@@ -203,13 +203,18 @@ def _open_lights(section: dict[str, str], *, virtual: bool) -> tuple[Any, str]:
 
 
 def close_app(app: Any) -> None:
-    """Release what the app opened: the camera pipeline, the lights, the record. The app's
-    references to the decoders go too: zxing-cpp's objects still alive when the interpreter
-    ends would each be reported as "leaked" on the terminal."""
+    """Release what the app opened: the camera pipeline (the simulator's too), the lights,
+    the record."""
     for pipeline in (app.pipeline, getattr(app.simulator, "pipeline", None)):
         if pipeline is not None:
             pipeline.stop()
-    app.pipeline = app.simulator = app.camera_tap = None
+    # Let go of the pipelines (and so of zxing-cpp's decoders): Kivy keeps the app alive until
+    # the interpreter ends, and zxing-cpp's objects still alive then are each reported as
+    # "leaked" on the terminal. (``pipeline`` is a plain attribute, ``simulator`` a Kivy
+    # property the screens watch: only its own attribute is cleared.)
+    app.pipeline = None
+    if app.simulator is not None:
+        app.simulator.pipeline = None
     if app.lights is not None:
         app.lights.close()
     app.session.store.close()

@@ -121,3 +121,56 @@ def show_start_problem(problem: StartProblem, language: str = "en") -> str | Non
     app = StartProblemApp.create(problem, language)
     app.run()
     return app.choice
+
+
+def render(problem: StartProblem, language: str, out: Path | None = None) -> dict[str, str]:
+    """Draw the error screen offscreen once (no touch awaited): the texts of its labels and
+    buttons by id, and an 800×480 PNG at ``out`` when given (docs, tests). Kivy's
+    environment must be prepared headless first (one window per process)."""
+    from kivy.base import EventLoop, stopTouchApp
+    from kivy.core.window import Window
+
+    app = StartProblemApp.create(problem, language)
+    app._run_prepare()  # what App.run() does before its loop
+    for _ in range(4):
+        EventLoop.idle()
+    texts = {name: widget.text for name, widget in app.root.ids.items()
+             if getattr(widget, "opacity", 1) > 0}
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        written = Path(Window.screenshot(name=str(out)))  # Kivy adds a counter to the name
+        written.replace(out)
+    app.stop()
+    stopTouchApp()
+    return texts
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m companion.ui.errorscreen --out DIR``: the error screen for a bad config
+    file, in English and French (``DIR/start-problem-en.png`` and ``-fr.png``)."""
+    import argparse
+    import tempfile
+
+    from companion.ui.environment import prepare_environment
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--language", default="en")
+    args = parser.parse_args(argv)
+    prepare_environment(Path(tempfile.mkdtemp()) / "kivy", headless=True)
+    from companion.config import Config
+    from companion.ui.environment import configure_kivy
+
+    configure_kivy(simulate=True, paced=False)
+    try:
+        Config.from_text("[game]\nplayers = Ana, Ben\nfrog yes\n",
+                         Path("/home/pi/.config/noah-companion/companion.ini"))
+    except UserError as error:
+        problem = StartProblem(error, "config")
+    texts = render(problem, args.language, args.out / f"start-problem-{args.language}.png")
+    print("\n".join(f"{name}: {text}" for name, text in texts.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
