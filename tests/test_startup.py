@@ -182,3 +182,13 @@ def test_the_terminal_shows_kivys_lines_only_when_verbose(capsys):
     assert quiet.splitlines() == ["noah-companion: Window: the window cannot open",
                                   "noah-companion: ferry lights unavailable: no pins"]
     assert "Kivy: v2.3.1" in loud
+
+
+def test_the_pi_service_does_not_restart_a_problem_a_person_must_fix():
+    """Exit status 2 (no screen; the error screen closed) is not retried by systemd: the
+    journal has the sentence instead of five restarts and a black screen."""
+    from companion.ui.app import START_FAILED_STATUS
+
+    unit = (Path(__file__).parents[1] / "deploy/systemd/noah-companion.service").read_text()
+    assert f"\nRestartPreventExitStatus={START_FAILED_STATUS}\n" in unit
+    assert "\nRestart=on-failure\n" in unit  # crashes still restart
