@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import configure_logging
-
 needs_mesa = pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
                                 reason="no Mesa EGL (apt install libegl1 libgl1) for Kivy")
 CHILD_TIMEOUT = 120  # a bound for a hang only: a normal child is done in a few seconds
@@ -165,6 +163,8 @@ def test_the_language_choice_survives_a_restart_on_a_fresh_machine(tmp_path):
 
 
 def test_the_terminal_shows_kivys_lines_only_when_verbose(capsys):
+    from companion.cli import configure_logging
+
     kivy, ours = logging.getLogger("kivy"), logging.getLogger("companion.test")
     old = logging.getLogger().handlers[:], logging.getLogger().level
     try:
