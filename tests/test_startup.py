@@ -114,16 +114,24 @@ def test_deck_and_camera_problems_open_the_error_screen_too(tmp_path, config_tex
 
 
 @needs_mesa
-def test_a_record_another_copy_holds_shows_the_error_screen_without_a_way_round(tmp_path):
-    """Any UserError at start-up reaches the screen: here the record's own (a second copy of
-    the referee); starting with other settings would not help, so only "Try again"."""
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "The referee is already running on this record (process"),
+    ("fr", "L'arbitre"),
+])
+def test_a_record_another_copy_holds_shows_the_error_screen_without_a_way_round(
+        tmp_path, language, words):
+    """Any UserError at start-up reaches the screen: here the record's RecordInUse (a second
+    copy of the referee, issue 12.1); other settings would not help, so only "Try again"."""
+    from companion.session.store import GameStore
+
     record = tmp_path / "data" / "noah-companion" / "games.sqlite"
     record.parent.mkdir(parents=True)
-    record.write_bytes(b"this is not a database, it is a text file " * 100)
-    shown, stderr = run_app_in_child(tmp_path, None)
+    with GameStore(record):  # the first copy, still running
+        shown, stderr = run_app_in_child(tmp_path, f"[ui]\nlanguage = {language}\n")
     assert shown["stage"] == "record" and not shown["offers_defaults"], shown
+    assert shown["what"].startswith(words) and str(os.getpid()) in shown["what"]
     assert shown["retry"] and "defaults" not in shown  # the hidden button is not offered
-    assert "Traceback" not in stderr
+    assert f"process {os.getpid()}" in stderr and "Traceback" not in stderr
 
 
 PERSIST_SCRIPT = """
