@@ -157,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--language", default="en")
     args = parser.parse_args(argv)
+    from companion.cli import configure_logging
+
+    configure_logging(verbose=False)  # Kivy's first-start notes are not for this output
     prepare_environment(Path(tempfile.mkdtemp()) / "kivy", headless=True)
     from companion.config import Config
     from companion.ui.environment import configure_kivy
