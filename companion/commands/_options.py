@@ -11,7 +11,7 @@ import argparse
 import difflib
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, nullcontext, redirect_stdout
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from typing import Any, NoReturn
 
 #: ``--source`` value meaning "the camera the config file names in ``[camera] source``": the
@@ -157,8 +157,10 @@ def progress_bar(total: int | None, description: str, unit: str,
     from tqdm import tqdm
     from tqdm.contrib import DummyTqdmFile
 
-    bar = tqdm(total=total, desc=description, unit=unit, file=sys.stderr, disable=not enabled,
-               leave=False, dynamic_ncols=True)
-    above = redirect_stdout(DummyTqdmFile(sys.stdout)) if enabled else nullcontext()
-    with bar, above:
+    with ExitStack() as stack:
+        bar = stack.enter_context(tqdm(total=total, desc=description, unit=unit, leave=False,
+                                       file=sys.stderr, disable=not enabled, dynamic_ncols=True))
+        if enabled:  # lines printed meanwhile (both streams) are written above the bar
+            stack.enter_context(redirect_stdout(DummyTqdmFile(sys.stdout)))
+            stack.enter_context(redirect_stderr(DummyTqdmFile(sys.stderr)))
         yield bar

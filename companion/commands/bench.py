@@ -35,8 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _runner(name: str, module_name: str, help_text: str):
     def run(args: argparse.Namespace) -> int:
         module = importlib.import_module(module_name)
-        parser = argparse.ArgumentParser(prog=f"noah-companion bench {name}", description=help_text)
-        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        from companion.commands._options import Parser, add_json
+
+        parser = Parser(prog=f"noah-companion bench {name}", description=help_text)
+        add_json(parser, "print the figures as JSON")
         parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
         module.add_arguments(parser)
         return module.run(parser.parse_args(args.extra_options))
