@@ -189,8 +189,8 @@ class _Tally:
         chosen = [name.replace("_", "-") for name in ("frog", "crocodile", "roommates", "pair_mf")
                   if getattr(options, name)] + (["score26"] if args.score26 else [])
         lines = [f"Simulated {self.games} game(s) of {len(args.players)} players "
-                 f"(seed {args.seed}, options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s with {jobs} "
-                 f"process(es): {self.games / elapsed:.0f} games/s."]
+                 f"(seed {args.seed}, options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s "
+                 f"with {jobs} process(es): {self.games / elapsed:.0f} games/s."]
         good = self.games - len(self.failures)
         if good:
             checked = "not checked (--no-check)" if args.no_check else "checked after each"
