@@ -160,7 +160,8 @@ def progress_bar(total: int | None, description: str, unit: str,
     with ExitStack() as stack:
         bar = stack.enter_context(tqdm(total=total, desc=description, unit=unit, leave=False,
                                        file=sys.stderr, disable=not enabled, dynamic_ncols=True))
-        if enabled:  # lines printed meanwhile (both streams) are written above the bar
-            stack.enter_context(redirect_stdout(DummyTqdmFile(sys.stdout)))
+        if enabled:  # lines printed meanwhile to the terminal are written above the bar
+            if sys.stdout.isatty():  # (into a file or a pipe they cannot disturb it)
+                stack.enter_context(redirect_stdout(DummyTqdmFile(sys.stdout)))
             stack.enter_context(redirect_stderr(DummyTqdmFile(sys.stderr)))
         yield bar
