@@ -12,7 +12,7 @@ import difflib
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 #: ``--source`` value meaning "the camera the config file names in ``[camera] source``": the
 #: default of ``scan`` and ``tags check``.
@@ -56,7 +56,8 @@ class Parser(argparse.ArgumentParser):
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
-        namespace, extras = super().parse_known_args(args, namespace)
+        parsed, extras = super().parse_known_args(args, namespace)
+        namespace = cast(argparse.Namespace, parsed)  # argparse always returns one
         # The innermost parser sees an unknown option first: it names the closest of its own.
         hints: dict[str, str | None] = getattr(namespace, _HINTS, {})
         own = [option for option in self._option_string_actions if option.startswith("--")]
