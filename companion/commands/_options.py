@@ -157,6 +157,7 @@ def progress_bar(total: int | None, description: str, unit: str,
     it is an inert bar and printing is untouched."""
     from tqdm import tqdm
     from tqdm.contrib import DummyTqdmFile
+    from tqdm.contrib.logging import logging_redirect_tqdm
 
     with ExitStack() as stack:
         bar = stack.enter_context(tqdm(total=total, desc=description, unit=unit, leave=False,
@@ -165,4 +166,5 @@ def progress_bar(total: int | None, description: str, unit: str,
             if sys.stdout.isatty():  # (into a file or a pipe they cannot disturb it)
                 stack.enter_context(redirect_stdout(DummyTqdmFile(sys.stdout)))
             stack.enter_context(redirect_stderr(DummyTqdmFile(sys.stderr)))
+            stack.enter_context(logging_redirect_tqdm())  # log lines too
         yield bar
