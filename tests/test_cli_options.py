@@ -155,7 +155,8 @@ def _stderr_on_a_terminal(*argv: str) -> tuple[str, str]:
     leader, follower = pty.openpty()
     # A new pseudo-terminal is 0 columns wide, and tqdm draws nothing in no room.
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1"}
+    env = {**os.environ, "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
+           "NOAH_COMPANION_CONFIG": str(ROOT / "tests" / "no-such-config.ini")}  # the defaults
     child = subprocess.Popen([sys.executable, "-m", "companion.cli", *argv], cwd=ROOT, env=env,
                              stdout=subprocess.PIPE, stderr=follower, stdin=subprocess.DEVNULL)
     os.close(follower)
@@ -181,3 +182,13 @@ def test_progress_bar_on_a_terminal_and_not_with_quiet():
     out, err = _stderr_on_a_terminal("simulate", "--games", "30", "--players", "2",
                                      "--jobs", "1", "--no-check", "--quiet")
     assert "Games:" not in err and "Simulated 30 game(s)" in out
+
+
+def test_scan_of_a_folder_draws_its_bar_on_the_terminal_and_keeps_the_json_clean(tmp_path):
+    from PIL import Image
+
+    for name in ("a.png", "b.png"):
+        Image.new("L", (64, 48), 255).save(tmp_path / name)
+    out, err = _stderr_on_a_terminal("scan", "--source", str(tmp_path))
+    assert "Images:" in err
+    assert [line.startswith('{"image"') for line in out.splitlines()] == [True, True]
