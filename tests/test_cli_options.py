@@ -192,3 +192,10 @@ def test_scan_of_a_folder_draws_its_bar_on_the_terminal_and_keeps_the_json_clean
     out, err = _stderr_on_a_terminal("scan", "--source", str(tmp_path))
     assert "Images:" in err
     assert [line.startswith('{"image"') for line in out.splitlines()] == [True, True]
+
+
+def test_a_benchmark_shows_its_running_time_on_the_terminal_only():
+    out, err = _stderr_on_a_terminal("bench", "rules", "--quick")
+    assert "bench rules: running for" in err and "loading" in out.lower()
+    out, err = _stderr_on_a_terminal("bench", "rules", "--quick", "--json")
+    assert "running for" not in err and out.lstrip().startswith("{")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from typing import Any, NoReturn, cast
@@ -168,3 +169,29 @@ def progress_bar(total: int | None, description: str, unit: str,
             stack.enter_context(redirect_stderr(DummyTqdmFile(sys.stderr)))
             stack.enter_context(logging_redirect_tqdm())  # log lines too
         yield bar
+
+
+@contextmanager
+def elapsed_bar(description: str, enabled: bool) -> Iterator[None]:
+    """For a run whose length is unknown (a benchmark): the time spent so far on standard error,
+    redrawn once a second by a thread that otherwise sleeps (no measurable load)."""
+    if not enabled:
+        yield
+        return
+    from tqdm import tqdm
+
+    stop = threading.Event()
+    with tqdm(desc=description, bar_format="{desc}: running for {elapsed}", file=sys.stderr,
+              leave=False, dynamic_ncols=True) as bar:
+        ticker = threading.Thread(target=_tick, args=(bar, stop), daemon=True)
+        ticker.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            ticker.join()
+
+
+def _tick(bar: Any, stop: threading.Event) -> None:
+    while not stop.wait(1.0):
+        bar.refresh()
