@@ -82,6 +82,8 @@ def test_every_parser_refuses_abbreviations_and_pairs_out_with_o():
         for action in parser._actions:
             if "--out" in action.option_strings:
                 assert "-o" in action.option_strings, path
+            if "--quiet" in action.option_strings:
+                assert "-q" in action.option_strings, path
             assert not any(option in ("--as-json", "--JSON") for option in action.option_strings)
 
 

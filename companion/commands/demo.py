@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         metavar="N|A,B,...", help=f"{PLAYERS_HELP}; default Ana,Ben,Chloé")
     parser.add_argument("--db", metavar="FILE",
                         help="keep the record in this file (default: a temporary folder)")
-    parser.add_argument("--quiet", action="store_true", help="print only the results")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only the results")
     parser.add_argument("--ui", action="store_true",
                         help="open the touchscreen app with virtual cards and lights instead")
     parser.set_defaults(func=run)
