@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import yes_or_no
 from companion.errors import UserError
+from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
@@ -39,7 +40,6 @@ from companion.ui.screens import (
     SetupScreen,
     TableScreen,
 )
-from companion.system import Backlight, power_off, run_command
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.widgets import Banner

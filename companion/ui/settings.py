@@ -33,7 +33,7 @@ from companion.config import (
     setting_error,
     yes_or_no,
 )
-from companion.ui.i18n import languages
+from companion.ui.i18n import Catalog, languages
 
 UI_KEYS = ("language", "sounds", "rotation", "fullscreen")
 UI_DEFAULTS = {"language": "en", "sounds": "yes", "rotation": "0", "fullscreen": "yes"}
@@ -101,3 +101,48 @@ def checked_change(config_file: Path, section: str, key: str, value: str) -> Non
     changed = Config.from_text(text.getvalue(), config_file)  # checks [game] and [store]
     if section not in ("game", "store"):
         changed.validated(section, validate_ui if section == "ui" else None)
+
+
+ON_OFF = (("yes", "settings.on"), ("no", "settings.off"))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of the config file as the page offers it: ``choices`` are ``(value, catalog
+    key)`` pairs shown as big toggle buttons; no choices means a line of text."""
+
+    section: str
+    key: str
+    choices: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def words(self) -> str:
+        """The catalog key of its title (``…desc`` is its one-line explanation)."""
+        return f"settings.{self.section}.{self.key}"
+
+
+EVERYDAY = (
+    Setting("ui", "sounds", ON_OFF),
+    Setting("ui", "rotation", (("180", "settings.on"), ("0", "settings.off"))),
+)
+TECHNICAL = (
+    Setting("ui", "fullscreen", ON_OFF),
+    Setting("camera", "source", tuple((name, f"settings.camera.source.{name}")
+                                      for name in ("auto", "picamera2", "usb", "synthetic"))),
+    Setting("decoder", "name", (("zxing", "settings.decoder.name.zxing"),
+                                ("zbar", "settings.decoder.name.zbar"))),
+    Setting("lights", "pins"),
+    Setting("lights", "buttons", ON_OFF),
+    Setting("lights", "rgb", ON_OFF),
+    Setting("lights", "buzzer"),
+    Setting("store", "path"),
+)
+
+
+def language_names() -> list[tuple[str, str]]:
+    """Each language with a catalog, named in itself: ``('fr', 'Français')``.
+
+    >>> ("en", "English") in language_names()
+    True
+    """
+    return [(code, Catalog(code).text("_language")) for code in languages()]

@@ -5,19 +5,19 @@ Every change goes through :meth:`NoahApp.change_setting
 value shows the config's sentence and changes nothing), then the config file. The screen's
 brightness and shutting down are :mod:`companion.system`'s.
 
-Layout is in ``settings_page.kv``; this module builds the rows from :data:`EVERYDAY` and
-:data:`TECHNICAL` so that each setting is described once.
+Layout is in ``settings_page.kv``; this module builds the rows from
+:data:`~companion.ui.settings.EVERYDAY` and :data:`~companion.ui.settings.TECHNICAL`
+(companion/ui/settings.py, without Kivy), so that each setting is described once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kivy.app import App
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.factory import Factory
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
@@ -26,51 +26,7 @@ from kivy.uix.togglebutton import ToggleButton
 from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import MIN_PERCENT, Backlight
-from companion.ui.i18n import Catalog, languages
-
-ON_OFF = (("yes", "settings.on"), ("no", "settings.off"))
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One key of the config file as the page offers it: ``choices`` are ``(value, catalog
-    key)`` pairs shown as big toggle buttons; no choices means a line of text."""
-
-    section: str
-    key: str
-    choices: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def words(self) -> str:
-        """The catalog key of its title (``…desc`` is its one-line explanation)."""
-        return f"settings.{self.section}.{self.key}"
-
-
-EVERYDAY = (
-    Setting("ui", "sounds", ON_OFF),
-    Setting("ui", "rotation", (("180", "settings.on"), ("0", "settings.off"))),
-)
-TECHNICAL = (
-    Setting("ui", "fullscreen", ON_OFF),
-    Setting("camera", "source", tuple((name, f"settings.camera.source.{name}")
-                                      for name in ("auto", "picamera2", "usb", "synthetic"))),
-    Setting("decoder", "name", (("zxing", "settings.decoder.name.zxing"),
-                                ("zbar", "settings.decoder.name.zbar"))),
-    Setting("lights", "pins"),
-    Setting("lights", "buttons", ON_OFF),
-    Setting("lights", "rgb", ON_OFF),
-    Setting("lights", "buzzer"),
-    Setting("store", "path"),
-)
-
-
-def language_names() -> list[tuple[str, str]]:
-    """Each language with a catalog, named in itself: ``('fr', 'Français')``.
-
-    >>> ("en", "English") in language_names()
-    True
-    """
-    return [(code, Catalog(code).text("_language")) for code in languages()]
+from companion.ui.settings import EVERYDAY, TECHNICAL, Setting, language_names
 
 
 class SettingRow(BoxLayout):
