@@ -1,15 +1,14 @@
 """The touchscreen app, headless (SDL offscreen + Mesa): widgets and a whole game through the UI.
 
-Kivy has one window per process, so every Kivy test lives in this module around one app
-(module scope); under ``pytest -n 2`` each worker builds its own. Every wait pumps the event loop
-with a deadline (:class:`~companion.ui.driver.Timeout`), and a watchdog ends the process with a
-traceback if anything still hangs, so a stuck UI can never stall CI.
+Kivy has one window per process, so every Kivy test shares one app (``ui_driver`` in
+conftest.py). Every wait pumps the event loop with a deadline
+(:class:`~companion.ui.driver.Timeout`), and a watchdog ends the process with a traceback if
+anything still hangs, so a stuck UI can never stall CI.
 """
 
 from __future__ import annotations
 
 import ctypes.util
-import faulthandler
 from typing import Any
 
 import pytest
@@ -21,24 +20,12 @@ pytestmark = [
     pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
                        reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
 ]
-WATCHDOG_SECONDS = 240
 
 
 @pytest.fixture(scope="module")
-def driver(tmp_path_factory):
-    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
-    from companion.ui.driver import HeadlessApp
-
-    app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
-    app.start()
-    # The live view's texture uploads are slow in software GL (Mesa llvmpipe): only the test
-    # of the view itself turns it on.
-    app.app.camera_tap = None
-    try:
-        yield app
-    finally:
-        app.stop()
-        faulthandler.cancel_dump_traceback_later()
+def driver(ui_driver):
+    """The app shared by every Kivy test module (tests/conftest.py)."""
+    return ui_driver
 
 
 def buttons(driver: Any, text: str | None = None) -> list[Any]:

@@ -220,27 +220,62 @@ def _weight(deck: Any, ref: str) -> int:
     return card.weight if card is not None else 0
 
 
+class HandRow(BoxLayout):
+    """A player's number of cards in hand, on the table screen."""
+
+    name = StringProperty("")
+    count = NumericProperty(0)
+
+
 class TableScreen(Screen):
     """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
 
     player = StringProperty("")
+    player_font = NumericProperty(42)
     player_colour = ListProperty([1, 1, 1, 1])
-    hands = StringProperty("")
 
     def show(self, view: Any) -> None:
-        app = App.get_running_app()
         seat = view.prompt.player if view.prompt.player is not None else view.current_player
         self.player = _name(view, seat)
+        self.player_font = fitting_font(self.player, width=218, largest=42, smallest=20)
         self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
-        counts = view.state.get("hand_counts") or ()
-        self.hands = "\n".join([app.t("table.hands"), *(
-            f"{name}: {count}" for name, count in zip(view.players, counts, strict=False))])
+        self._hands(view.players, view.state.get("hand_counts") or ())
         board = self.ids.board
         board.state = view.state
         board.choices = list(view.destinations)
         board.scores = list(view.scores)
         board.colours = list(view.tokens)
         self.ids.panel.show(view)
+
+
+    def _hands(self, players: Any, counts: Any) -> None:
+        rows = [row for row in self.ids.hands.children if isinstance(row, HandRow)][::-1]
+        if len(rows) != len(counts):
+            for row in rows:
+                self.ids.hands.remove_widget(row)
+            rows = [HandRow() for _ in counts]
+            for row in rows:
+                self.ids.hands.add_widget(row)
+        for row, name, count in zip(rows, players, counts, strict=False):
+            row.name, row.count = name, count
+
+
+def fitting_font(text: str, *, width: float, largest: int, smallest: int) -> int:
+    """The largest font size (bold, the app's font) at which ``text`` fits on one line of
+    ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
+
+    >>> fitting_font("Ana", width=218, largest=42, smallest=20)
+    42
+    >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
+    True
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=True)
+    needed = label.get_extents(text)[0]
+    if needed <= width:
+        return largest
+    return max(smallest, int(largest * width / needed))
 
 
 class RoundEndScreen(Screen):
@@ -337,10 +372,15 @@ class GameEndScreen(Screen):
             cells.append([name, *(str(r[seat]) for r in view.round_scores),
                           str(view.scores[seat])])
         for row in cells:
-            for text in row:
-                label = Label(text=text, font_size=21, font_name=theme.FONT, halign="center")
-                # a long heading ("Manche 1") wraps in its column instead of running into the next
-                label.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
+            for column, text in enumerate(row):
+                label = Label(text=text, font_size=19, font_name=theme.FONT,
+                              halign="left" if column == 0 else "center", valign="middle")
+                if column == 0:  # a long name ends in "…" rather than running into its score
+                    label.shorten, label.shorten_from = True, "right"
+                    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+                else:  # a long heading ("Manche 1") wraps in its column
+                    label.bind(width=lambda widget, width: setattr(widget, "text_size",
+                                                                   (width, None)))
                 grid.add_widget(label)
 
     def _qr(self, app: Any) -> None:
