@@ -208,8 +208,8 @@ def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
     width, height = box[2] - box[0], box[3] - box[1]
     need_width, need_height = _needed(label)
     if need_height > height + 1 or need_width > width + 1:
-        problems.append(f"{text!r} does not fit its box: it needs {need_width:.0f}×{need_height:.0f} px, "
-                        f"its box is {width:.0f}×{height:.0f}")
+        problems.append(f"{text!r} does not fit its box: it needs {need_width:.0f}×"
+                        f"{need_height:.0f} px, its box is {width:.0f}×{height:.0f}")
     limit = _window_box(view) if view is not None else (0, 0, *size)
     drawn = _text_box(label, box)
     if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1

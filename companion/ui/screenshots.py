@@ -15,10 +15,11 @@ at every screen, which a test overrides to check the screen instead of saving it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 PLAYERS = ("Ana", "Ben", "Chloé")
@@ -40,6 +41,8 @@ SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
 
 class Photographer:
     """Follows the simulated table step by step and saves each screen once."""
+
+    frames_per_step = 1  # the window is drawn after each step of the table (0: only at shots)
 
     def __init__(self, driver: Any, out: Path, language: str = "en") -> None:
         self.driver, self.out, self.language = driver, out, language
@@ -83,7 +86,7 @@ class Photographer:
             driver.settle()
             if kind != "choose_snail_side" or app.root.sm.current == "table":
                 self.prompt_shot(kind, shot)
-        driver.pump()
+        driver.pump(self.frames_per_step)
 
     def prompt_shot(self, kind: str, name: str) -> None:
         from companion.ui.screens import GiftPopup
@@ -213,10 +216,8 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
 
     table = SimulatedTable(app.session, players, seed=3, options=Options(hidden=True),
                            on_step=on_step)
-    try:
+    with contextlib.suppress(Enough):
         table.play()
-    except Enough:
-        pass
     _score_only(driver, photographer, players,
                 name=f"{first + 2:02d}-score-only-{len(players)}-players")
 
