@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+import re
 
 import pytest
 
@@ -19,6 +20,7 @@ from companion.ui.i18n import LOCALES, Catalog, languages
 from companion.ui.settings import panels, validate_ui
 
 REASON_CODES = {key.split(".")[0] for key in REASONS}
+RAW_REF = re.compile(r"[a-z]+(:[MFH])?#\d")  # a card id such as woodpecker:M#1 or snail#3
 
 
 def test_every_language_has_every_english_key():
@@ -96,7 +98,66 @@ def test_a_whole_french_game_with_mishaps_and_undos_reads_in_french(tmp_path, se
     for notice in notices.values():
         worded = fr.notice(notice)
         assert worded != notice.text and "{" not in worded, notice
+        assert not RAW_REF.search(notice.text) and not RAW_REF.search(worded), notice
         assert not {"the", "hand", "back", "and", "turn", "loaded"} & set(worded.split()), worded
+
+
+class _Stop(Exception):
+    pass
+
+
+def _refusal_of_a_card_already_played(tmp_path, where: str):
+    """Play a seeded game until a card is on a ferry (``where="ferry"``) or has departed
+    (``"departed"``), show that card again; returns the refusal's notice."""
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    refusals = []
+
+    def on_step(_step):
+        view = session.view
+        if view.prompt.kind != "play_card":
+            return
+        state = view.state
+        cards = state["departed_cards"] if where == "departed" else \
+            [ref for ferry in state["ferries"] if ferry for ref in ferry]
+        cards = [ref for ref in cards if not ref.startswith("snail")]
+        if cards:
+            session.choose_card(cards[-1])
+            refusals.append((cards[-1], session.view.notices[-1]))
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        SimulatedTable(session, ["Ana", "Ben", "Chloé"], seed=3, on_step=on_step).play()
+    return refusals[0]
+
+
+def test_a_card_shown_again_is_named_and_the_advice_fits_where_it_is(tmp_path):
+    """R54: an animal on a ferry is 'already on ferry k'; one that departed 'left on a ferry'
+    (not 'on the table'); both named as on their face, never by their card id."""
+    ref, on_ferry = _refusal_of_a_card_already_played(tmp_path / "a", "ferry")
+    assert on_ferry.level == "refused" and on_ferry.reason == "card_already_on_table"
+    assert re.fullmatch(r"The [♂♀] \w+ is already on ferry \d: it was shown twice; leave it "
+                        r"there and show the animal being loaded\.", on_ferry.text), on_ferry.text
+    ref, departed = _refusal_of_a_card_already_played(tmp_path / "b", "departed")
+    species = ref.split(":")[0]
+    assert departed.text.startswith(f"The {'♂' if ':M' in ref else '♀'} {species} left on a "
+                                    "ferry this round: it cannot be played again")
+    assert "on the table" not in departed.text
+    fr = Catalog("fr")
+    assert fr.notice(on_ferry).startswith("La carte ") and "est déjà sur le ferry" in \
+        fr.notice(on_ferry)
+    assert "est partie sur un ferry cette manche" in fr.notice(departed)
+    for notice in (on_ferry, departed):
+        assert not RAW_REF.search(notice.text) and not RAW_REF.search(fr.notice(notice))
+
+
+def test_a_card_missing_from_the_deck_is_named_not_shown_as_its_id(tmp_path):
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    session.new_game(["Ana", "Ben"])
+    session.choose_card("cat:F#9")
+    notice = session.view.notices[-1]
+    assert notice.text == "There is no ♀ cat #9 in this deck: check the card."
+    assert Catalog("fr").notice(notice) == ("Ce paquet n'a pas de carte Chat ♀ n° 9 : vérifiez "
+                                            "la carte.")
 
 
 def test_a_players_mistake_on_the_new_game_screen_is_said_in_french(tmp_path):

@@ -36,6 +36,7 @@ from companion.game.options import Options
 from companion.session import record
 from companion.session.narrate import (
     card_name,
+    copy_name,
     ferries_phrase,
     ferry_name,
     plural,
@@ -343,8 +344,9 @@ class Session:
         to the camera. ``ref`` is a card id like ``cat:F#2``."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
-                                    phrases=_said("no_such_card", code=ref))
+                return self._refuse(f"There is no {copy_name(ref)} in this deck: check the "
+                                    "card.", "unknown_card",
+                                    phrases=_said("no_such_card", card=ref))
             self._candidates = ()
             return self._card(ref)
 
