@@ -271,7 +271,6 @@ class NoahApp(App):
             names = list(load_config(self.get_application_config()).game.players)
         except UserError:
             names = []
-        names = names or [self.t("new.player", n=n) for n in (1, 2, 3)]
         self.root.sm.get_screen("new_game").prepare(names, score_only=score_only)
         self.go("new_game")
 

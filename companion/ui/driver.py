@@ -153,13 +153,22 @@ def layout_problems(size: tuple[float, float] = (800, 480)) -> list[str]:
 
     found = [info for top in Window.children for info in _visible_labels(top)]
     problems = [problem for info in found for problem in _fit_problems(info, size)]
-    for i, (label, box, layer, _view) in enumerate(found):
-        text = _short(label.text)
-        for other, other_box, other_layer, _ in found[i + 1:]:
-            if layer is other_layer and _overlap(_text_box(label, box),
-                                                 _text_box(other, other_box)):
-                problems.append(f"{text!r} overlaps {_short(other.text)!r}")
+    drawn = [_clipped(_text_box(label, box), view) for label, box, _layer, view in found]
+    for i, (label, _box, layer, _view) in enumerate(found):
+        for j in range(i + 1, len(found)):
+            other, _, other_layer, _ = found[j]
+            if layer is other_layer and _overlap(drawn[i], drawn[j]):
+                problems.append(f"{_short(label.text)!r} overlaps {_short(other.text)!r}")
     return problems
+
+
+def _clipped(box: tuple[float, ...], view: Any) -> tuple[float, ...]:
+    """The part of ``box`` a scroll view shows (it draws nothing outside its viewport)."""
+    if view is None:
+        return box
+    port = _window_box(view)
+    return (max(box[0], port[0]), max(box[1], port[1]), min(box[2], port[2]),
+            min(box[3], port[3]))
 
 
 def _visible_labels(top: Any) -> list[tuple[Any, tuple[float, ...], Any, Any]]:

@@ -55,8 +55,10 @@ class PlayerRow(BoxLayout):
     colour = StringProperty("red")
 
     def next_colour(self) -> None:
-        names = list(theme.PLAYER_COLOURS)
-        self.colour = names[(names.index(self.colour) + 1) % len(names)]
+        """The next token colour no other player has (with five players: swapped with the
+        player who has the next one)."""
+        screen = App.get_running_app().root.sm.get_screen("new_game")
+        screen.next_colour(self)
 
 
 class NewGameScreen(Screen):
@@ -70,31 +72,57 @@ class NewGameScreen(Screen):
             self.ids[key].bind(state=lambda *_args: self.update_removed())
 
     def prepare(self, names: list[str], *, score_only: bool) -> None:
+        """Rows for ``names`` (the config's players), or three empty ones whose placeholder
+        says "Player n": typing replaces it, an untouched one keeps it as the name."""
         self.score_only = score_only
-        rows = self.ids.rows
-        rows.clear_widgets()
-        for seat, name in enumerate(names[:MAX_PLAYERS]):
-            self._add_row(name, seat)
+        self.ids.rows.clear_widgets()
+        for name in names[:MAX_PLAYERS] or ["", "", ""]:
+            self._add_row(name)
         self.update_removed()
 
-    def _add_row(self, name: str, seat: int) -> None:
-        colour = list(theme.PLAYER_COLOURS)[seat % len(theme.PLAYER_COLOURS)]
-        self.ids.rows.add_widget(PlayerRow(seat=seat, colour=colour))
+    def _add_row(self, name: str) -> None:
+        taken = {row.colour for row in self.rows()}
+        colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
+        self.ids.rows.add_widget(PlayerRow(colour=colour))
+        self._number_rows()
         self.rows()[-1].ids.name.text = name
+
+    def _number_rows(self) -> None:
+        app = App.get_running_app()
+        for seat, row in enumerate(self.rows()):
+            row.seat = seat
+            row.ids.name.hint_text = app.t("new.player", n=seat + 1)
 
     def rows(self) -> list[PlayerRow]:
         return list(reversed(self.ids.rows.children))
 
+    def names(self) -> list[str]:
+        """The names typed, a placeholder where none was."""
+        return [row.ids.name.text.strip() or row.ids.name.hint_text for row in self.rows()]
+
     def add_player(self) -> None:
-        count = len(self.rows())
-        if count < MAX_PLAYERS:
-            app = App.get_running_app()
-            self._add_row(app.t("new.player", n=count + 1), count)
+        if len(self.rows()) < MAX_PLAYERS:
+            self._add_row("")
             self.update_removed()
+
+    def next_colour(self, row: PlayerRow) -> None:
+        """``row``'s next token colour that nobody else has; when all are taken, ``row``
+        swaps colours with the player who has the next one."""
+        names = list(theme.PLAYER_COLOURS)
+        others = {other.colour: other for other in self.rows() if other is not row}
+        start = names.index(row.colour)
+        following = [names[(start + step) % len(names)] for step in range(1, len(names))]
+        free = next((c for c in following if c not in others), None)
+        if free is None:
+            owner = others[following[0]]
+            owner.colour, row.colour = row.colour, following[0]
+        else:
+            row.colour = free
 
     def remove_player(self, row: PlayerRow) -> None:
         if len(self.rows()) > 2:
             self.ids.rows.remove_widget(row)
+            self._number_rows()
             self.update_removed()
 
     def options(self) -> dict[str, Any]:
@@ -121,7 +149,7 @@ class NewGameScreen(Screen):
     def start(self) -> None:
         rows = self.rows()
         App.get_running_app().start_game(
-            [row.ids.name.text for row in rows], [row.colour for row in rows],
+            self.names(), [row.colour for row in rows],
             self.options(), score_only=self.score_only)
 
 
@@ -188,6 +216,7 @@ class SetupScreen(Screen):
     step = NumericProperty(0)
     scanned = NumericProperty(0)
     round = NumericProperty(1)
+    asking = BooleanProperty(False)  # a question about the animal just shown (snail's side)
 
     def show(self, view: Any) -> None:
         prompt = view.prompt
@@ -195,6 +224,7 @@ class SetupScreen(Screen):
         self.scanned = sum(ref is not None for ref in view.setup_ferries)
         # a snail's side or a choice between cards in view belongs to the scanning step
         self.step = {"choose_noah_start": 0, "choose_starter": 2}.get(prompt.kind, 1)
+        self.asking = prompt.kind in ("choose_snail_side", "choose_card")
         board = self.ids.board
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
