@@ -530,3 +530,40 @@ def test_the_tray_offers_only_cards_that_can_be_in_a_hand(driver):
     assert "cat:F#1" not in offered and "lion:M#1" not in offered
     driver.press(buttons(driver, app.t("tray.done"))[0])
     app.leave_game()
+
+
+def test_the_demo_game_plays_on_screen_with_its_seed_and_players(driver, tmp_path):
+    """``demo --ui``: the seeded players of the terminal demo play the same game at the app's
+    table (here by touch and at full speed); the screen follows to the game's end."""
+    from companion.session import GameStore, Session
+    from companion.ui.demo import DemoPlayers
+
+    app = driver.app
+    driver.settle()
+    players = ("Zoé", "Yann")
+    demo = DemoPlayers(app, players, seed=5, camera=None, pace=0, result_pause=0)
+    demo.start()
+    try:
+        driver.pump_until(lambda: demo.done.is_set(), timeout=60)
+    finally:
+        demo.stop()
+    assert demo.error is None
+    driver.settle()
+    assert app.view.game_over and app.view.players == players
+    assert app.root.sm.current == "game_end"
+    same = Session(GameStore(tmp_path / "g.sqlite"))  # the terminal demo's game, seed 5
+    SimulatedTable(same, players, seed=5, mishaps=True).play()
+    assert app.view.scores == same.view.scores and app.view.round_scores == \
+        same.view.round_scores
+    app.leave_game()
+
+
+def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
+    from companion import cli
+
+    called = {}
+    monkeypatch.setattr("companion.ui.demo.run_demo_ui", lambda **kw: called.update(kw) or 0)
+    db = tmp_path / "mine.sqlite"
+    assert cli.main(["demo", "--ui", "--seed", "7", "--players", "Ana,Ben,Chloé,Dom",
+                     "--db", str(db)]) == 0
+    assert called == {"seed": 7, "players": ["Ana", "Ben", "Chloé", "Dom"], "db": db}
