@@ -89,6 +89,8 @@ def test_every_screen_fits_with_long_names_in_english_and_french(ui_driver, play
         ui_driver.app.leave_game()
     for screen in ("02-new-game", "05-setup-starter", "06-table", "11-give-cards",
                    "12-round-end-scan", "13-round-result", "14-game-end", "17-card-tray",
-                   "18-refused", "20-score-only-tears"):
-        assert screen in inspector.visited
+                   "18-refused", "20-score-only-tears",
+                   *(f"{int(CROWDED[players]) + n:02d}-{shot}-{players}-players"
+                     for n, shot in enumerate(("new-game", "table", "score-only")))):
+        assert screen in inspector.visited, screen
     assert not inspector.problems, "\n".join(dict.fromkeys(inspector.problems))

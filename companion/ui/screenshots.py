@@ -207,8 +207,8 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
 
     def on_step(_step: Any) -> None:
         view = app.session.view
-        if view.prompt.kind == "play_card" and view.state.get("departed") \
-                and app.root.sm.current == "table":
+        if view.prompt.kind == "play_card" and view.state.get("departed"):
+            driver.settle()
             _long_refusal(driver)
             photographer.shoot(f"{first + 1:02d}-table-{len(players)}-players")
             app.root.alert.hide()
