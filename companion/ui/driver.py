@@ -144,7 +144,8 @@ def layout_problems(size: tuple[float, float] = (800, 480)) -> list[str]:
 
     A label is visible when it has text, a size and no transparent ancestor. Its *text* must
     fit its box (the text it would need, laid out at its width, is no taller and no wider than
-    the box: a cut line at the top or bottom counts, an ellipsis (``shorten``) is by design);
+    the box: a cut line at the top or bottom counts, an ellipsis (``shorten``) is by design),
+    without a word cut in two across lines;
     its box must lie inside the window (inside its scroll view's viewport, for a scrolled
     list) and must not overlap another label's text of the same layer (a banner or a popup is
     a layer over the screen).
@@ -219,6 +220,9 @@ def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
     if need_height > height + 1 or need_width > width + 1:
         problems.append(f"{text!r} does not fit its box: it needs {need_width:.0f}×"
                         f"{need_height:.0f} px, its box is {width:.0f}×{height:.0f}")
+    broken = _broken_word(label)
+    if broken:
+        problems.append(f"{text!r} breaks the word {broken!r} across two lines")
     limit = _window_box(view) if view is not None else (0, 0, *size)
     drawn = _text_box(label, box)
     if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1
@@ -239,6 +243,16 @@ def _needed(label: Any) -> tuple[float, float]:
     free.refresh()
     needed = free.texture.size if free.texture is not None else (0, 0)
     return (needed[0] if width is None else min(needed[0], width), needed[1])
+
+
+def _broken_word(label: Any) -> str | None:
+    """A word wider than the label's text width, which Kivy cuts letter by letter onto the
+    next line ("Chloé-Marguerit / e"); None when every word fits (or the text is shortened)."""
+    width = label.text_size[0] if label.text_size else None
+    if label.shorten or not width or label.markup:
+        return None
+    measure = label._label.get_extents
+    return next((word for word in label.text.split() if measure(word)[0] > width), None)
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -23,6 +23,7 @@ from companion.game.deck import parse_ref
 from companion.ui import theme
 
 MAX_PLAYERS = 5
+PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
 def _button(text: str, action: Any, **kwargs: Any) -> Button:
@@ -175,8 +176,16 @@ class PromptPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         box.cols = 2 if len(answers) > 3 else 1  # four or five players: two columns fit
+        # every answer on one line, at one size: as large as the longest fits (a name longer
+        # still ends in "…" rather than breaking mid-word)
+        width = (self.width if self.width > 100 else PANEL_WIDTH) / box.cols - 12
+        size = min(fitting_font(text, width=width, largest=18 if box.cols == 2 else 21,
+                                smallest=14, bold=False) for text, _action in answers) \
+            if answers else 21
         for text, action in answers:
-            box.add_widget(_button(text, action, font_size=18 if box.cols == 2 else 21))
+            button = _button(text, action, font_size=size)
+            button.shorten = True
+            box.add_widget(button)
 
     @staticmethod
     def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
@@ -290,8 +299,9 @@ class TableScreen(Screen):
             row.name, row.count = name, count
 
 
-def fitting_font(text: str, *, width: float, largest: int, smallest: int) -> int:
-    """The largest font size (bold, the app's font) at which ``text`` fits on one line of
+def fitting_font(text: str, *, width: float, largest: int, smallest: int,
+                 bold: bool = True) -> int:
+    """The largest font size (the app's font) at which ``text`` fits on one line of
     ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
 
     >>> fitting_font("Ana", width=218, largest=42, smallest=20)
@@ -301,7 +311,7 @@ def fitting_font(text: str, *, width: float, largest: int, smallest: int) -> int
     """
     from kivy.core.text import Label as CoreLabel
 
-    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=True)
+    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
     needed = label.get_extents(text)[0]
     if needed <= width:
         return largest
@@ -407,6 +417,7 @@ class GameEndScreen(Screen):
                               halign="left" if column == 0 else "center", valign="middle")
                 if column == 0:  # a long name ends in "…" rather than running into its score
                     label.shorten, label.shorten_from = True, "right"
+                    label.size_hint_x, label.width = None, 150  # the rounds share the rest
                     label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
                 else:  # a long heading ("Manche 1") wraps in its column
                     label.bind(width=lambda widget, width: setattr(widget, "text_size",
