@@ -230,8 +230,9 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         driver.settle()
         app.act("move_noah", 3)  # R50: Ana must load an animal first
         driver.settle()
-        assert app.root.alert.text.replace("\xa0", " ") == ("Refusé : Noé ne bouge pas maintenant : Ana doit "
-                                       "d'abord charger un animal sur le ferry 1.")
+        alert = app.root.alert.text.replace("\xa0", " ")
+        assert alert == "Refusé : Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
+            "animal sur le ferry 1."
         assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
         assert "Chat ♀" in tile_labels(app)
         app.lang = "en"

@@ -164,7 +164,8 @@ def test_a_card_missing_from_the_deck_is_named_not_shown_as_its_id(tmp_path):
     session.choose_card("cat:F#9")
     notice = session.view.notices[-1]
     assert notice.text == "There is no ♀ cat #9 in this deck: check the card."
-    assert plain(Catalog("fr").notice(notice)) == ("Ce paquet n'a pas de carte Chat ♀ n° 9 : vérifiez "
+    assert plain(Catalog("fr").notice(notice)) == ("Ce paquet n'a pas de carte Chat ♀ n° 9 : "
+                                                   "vérifiez "
                                             "la carte.")
 
 
@@ -172,7 +173,8 @@ def test_a_players_mistake_on_the_new_game_screen_is_said_in_french(tmp_path):
     session = Session(GameStore(tmp_path / "games.sqlite"))
     with pytest.raises(UserError) as raised:
         session.new_game(["Ana", "Ana"])
-    assert plain(Catalog("fr").error(raised.value)) == ("Deux joueurs ont le même nom : ajoutez une "
+    assert plain(Catalog("fr").error(raised.value)) == ("Deux joueurs ont le même nom : "
+                                                        "ajoutez une "
                                                  "initiale pour les distinguer.")
     assert Catalog("en").error(raised.value) == str(raised.value)
     assert Catalog("fr").error(UserError("Something else.")) == "Something else."
