@@ -237,13 +237,12 @@ def _new_game_screen(driver: Any, count: int, names: Sequence[str] = ()) -> None
 
 
 def _long_refusal(driver: Any) -> None:
-    """A refusal of three lines or more: an animal that is already on a ferry shown again."""
+    """A refusal of three lines or more: an animal that is already on a ferry shown again (not
+    a snail: that asks for its side first)."""
     app = driver.app
     state = app.session.view.state
-    from companion.game.deck import format_ref, parse_ref
-
-    species, gender, copy = parse_ref(next(ferry[-1] for ferry in state["ferries"] if ferry))
-    app.act("choose_card", format_ref(species, None if species == "snail" else gender, copy))
+    app.act("choose_card", next(ref for ferry in state["ferries"] if ferry for ref in ferry
+                                if not ref.startswith("snail")))
     driver.settle()
 
 
@@ -257,12 +256,17 @@ def _snail_side(driver: Any, photographer: Photographer) -> None:
     app.start_game(list(PLAYERS[:2]), ["red", "blue"], {}, score_only=False)
     app.act("choose_noah_start", 0)
     cards = tray_cards(app.session.game.cards_in_play, {})
+    snails = [ref for ref in cards if ref.startswith("snail")]
+    app.act("choose_card", snails[1])  # a snail as ferry 1's starting animal: which side?
+    driver.settle()
+    photographer.shoot("28-setup-snail-side")
+    app.act("choose_snail_side", "F")
     for ref in (ref for ref in cards if not ref.startswith("snail")):
         if app.session.view.prompt.kind != "scan_setup_card":
             break
         app.act("choose_card", ref)
     app.act("choose_starter", 0)
-    app.act("choose_card", next(ref for ref in cards if ref.startswith("snail")))
+    app.act("choose_card", snails[0])
     driver.settle()
     app.root.alert.hide()
     photographer.shoot("07-prompt-snail-side")
