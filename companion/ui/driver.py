@@ -172,11 +172,14 @@ def _clipped(box: tuple[float, ...], view: Any) -> tuple[float, ...]:
             min(box[3], port[3]))
 
 
-def _visible_labels(top: Any) -> list[tuple[Any, tuple[float, ...], Any, Any]]:
+LabelInfo = tuple[Any, tuple[float, float, float, float], Any, Any]
+
+
+def _visible_labels(top: Any) -> list[LabelInfo]:
     """(label, its box in window coordinates, its layer, its scroll view or None)."""
     from kivy.uix.label import Label
 
-    found = []
+    found: list[LabelInfo] = []
     for widget in top.walk(restrict=True):
         if not isinstance(widget, Label) or not widget.text.strip() or min(widget.size) < 1:
             continue
