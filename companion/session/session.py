@@ -157,10 +157,11 @@ class Session:
         """The session the app runs: the record at ``[store] path``, the deck and deck id of
         ``[game]`` (``config`` defaults to the user's config file)."""
         from companion.config import load_config
+        from companion.tags.tagged_deck import load_deck_file
 
         config = config if config is not None else load_config()
         store = GameStore(config.store.path)
-        return cls(store, lights=lights, deck=config.game.load_deck(),
+        return cls(store, lights=lights, deck=load_deck_file(config.game.deck),
                    deck_id=config.game.deck_id)
 
     # -- publishing ------------------------------------------------------------------------
