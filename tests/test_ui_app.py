@@ -567,7 +567,8 @@ def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
     db = tmp_path / "mine.sqlite"
     assert cli.main(["demo", "--ui", "--seed", "7", "--players", "Ana,Ben,Chloé,Dom",
                      "--db", str(db)]) == 0
-    assert called == {"seed": 7, "players": ["Ana", "Ben", "Chloé", "Dom"], "db": db}
+    assert called == {"seed": 7, "players": ["Ana", "Ben", "Chloé", "Dom"], "db": db,
+                      "verbose": False}
 
 
 def _damage(app: Any, game: int, text: str) -> int:

@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
         from companion.ui.demo import run_demo_ui
 
         return run_demo_ui(seed=args.seed, players=players,
-                           db=Path(args.db) if args.db else None)
+                           db=Path(args.db) if args.db else None,
+                           verbose=getattr(args, "verbose", False))
     from companion.session.demo import run_demo
 
     run_demo(seed=args.seed, players=players, db=Path(args.db) if args.db else None,

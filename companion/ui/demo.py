@@ -135,26 +135,20 @@ class DemoPlayers:
 
 
 def run_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
-                db: Path | None = None) -> int:
+                db: Path | None = None, verbose: bool = False) -> int:
     """Open the app in simulator mode on record ``db`` and let the seeded players play the
-    demo game on screen until the window is closed; returns the exit status."""
-    from companion.config import load_config, validate_section
+    demo game on screen until the window is closed; returns the exit status. The app starts
+    as ``noah-companion --simulate`` does (no screen: one sentence; a bad config: the error
+    screen)."""
     from companion.session import GameStore
-    from companion.ui.app import close_app, create_app
-    from companion.ui.environment import prepare_environment
+    from companion.ui.app import run_app
 
-    config = load_config()
-    settings = validate_section("ui", config.section("ui"))
     db = db or Path(tempfile.mkdtemp(prefix="noah-demo-")) / "games.sqlite"
-    prepare_environment()
-    app = create_app(config, simulate=True, settings=settings, store=GameStore(db))
-    demo = DemoPlayers(app, players, seed=seed)
-    app.bind(on_start=lambda *_args: demo.start())
+
+    def prepare(app: Any) -> None:
+        demo = DemoPlayers(app, players, seed=seed)
+        app.bind(on_start=lambda *_args: demo.start(), on_stop=lambda *_args: demo.stop())
+
     print(f"Demo game (seed {seed}) for {', '.join(players)} on screen; record: {db}",
           flush=True)
-    try:
-        app.run()
-    finally:
-        demo.stop()
-        close_app(app)
-    return 0
+    return run_app(simulate=True, verbose=verbose, store=GameStore(db), prepare=prepare)
