@@ -2,13 +2,13 @@
 player can read, a change kept in the config file, a bad one refused by the config's own check,
 the backlight, and Shut down through a fake runner (never the real ``systemctl``).
 
-One app for the module, as in test_ui_app.py; its config file is in a temporary folder.
+The app is the one every UI test module shares (``ui_driver``, tests/conftest.py); its config
+file is in a temporary folder, and each test puts back what it changed.
 """
 
 from __future__ import annotations
 
 import ctypes.util
-import faulthandler
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +21,14 @@ pytestmark = [
     pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
                        reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
 ]
-WATCHDOG_SECONDS = 240
 MIN_TOUCH = 48  # px at 800×480 (9 mm on the official 7" screen)
 MIN_TEXT = 22  # px: nothing a player reads is smaller (issue 15 item 1)
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory):
-    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
-    from companion.ui.driver import HeadlessApp
-
-    app = HeadlessApp(tmp_path_factory.mktemp("settings"), simulate=True)
-    app.start()
-    app.app.camera_tap = None  # the live view's uploads are slow in software GL
-    try:
-        yield app
-    finally:
-        app.stop()
-        faulthandler.cancel_dump_traceback_later()
+@pytest.fixture()
+def driver(ui_driver):
+    """The app all UI test modules share (tests/conftest.py)."""
+    return ui_driver
 
 
 @pytest.fixture()
@@ -186,6 +176,8 @@ def test_a_bad_technical_value_gets_the_configs_sentence_and_changes_nothing(dri
     field.text = "17, 27, 22, 23, 18"
     technical.save_text(field)
     assert saved(driver, "lights")["pins"] == "17, 27, 22, 23, 18"
+    field.text = "17, 27, 22, 23, 24"  # as it was, for the other tests
+    technical.save_text(field)
 
 
 def test_brightness_is_shown_only_with_a_backlight_and_follows_the_buttons(driver, page,
