@@ -206,6 +206,13 @@ class TechnicalScreen(SettingsPageBase):
 class ShutDownPopup(ModalView):
     """"Shut the table down?" with a big Yes and a big Cancel."""
 
+    @staticmethod
+    def opened() -> list[ShutDownPopup]:
+        """The question, when it is on screen."""
+        from kivy.core.window import Window
+
+        return [child for child in Window.children if isinstance(child, ShutDownPopup)]
+
     def confirm(self) -> None:
         self.dismiss()
         App.get_running_app().shut_down()

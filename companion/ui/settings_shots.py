@@ -1,5 +1,6 @@
 """Screenshots of the settings page at 800×480, English and French, with a backlight and
-without one (then the page has no Brightness row), top and bottom of each page::
+without one (then the page has no Brightness row), top and bottom of each page, and the
+question before shutting down::
 
     python -m companion.ui.settings_shots --out docs/screenshots/settings
 
@@ -30,6 +31,8 @@ def shoot(out: Path) -> list[Path]:
     work = Path(tempfile.mkdtemp(prefix="noah-settings-"))
     light = Backlight(fake_backlight(work / "sys", "10-0045", brightness=180, maximum=255))
     with HeadlessApp(work / "app", simulate=True) as driver:
+        from companion.ui.settings_page import ShutDownPopup  # Kivy: after its environment
+
         app = driver.app
         app.camera_tap = None
         for language in LANGUAGES:
@@ -41,6 +44,14 @@ def shoot(out: Path) -> list[Path]:
                 taken += _top_and_bottom(driver, "settings", out / f"{language}-{name}")
             app.go("settings_technical")
             taken += _top_and_bottom(driver, "settings_technical", out / f"{language}-technical")
+            app.go("settings")
+            driver.pump(2)
+            app.root.sm.get_screen("settings").ask_shut_down()
+            driver.pump(20)  # the popup's opening animation
+            taken.append(driver.screenshot(out / f"{language}-shut-down.png"))
+            for popup in ShutDownPopup.opened():
+                popup.dismiss()
+            driver.pump(20)
         app.lang = "en"
         app.go("home")
     return taken
