@@ -95,7 +95,9 @@ class _State:
         "departed_ids",  # the tagged copies among them (derived, for speed: R54)
         "departed_species",  # how many of each species among them (derived, for speed: R48)
         "departing",  # position that leaves once Noah has moved, or None
-        "extra_turn",  # a pair bonus is pending or being played (R26)
+        # TABLE-LOG's extra_turn (R26, R28, R35): in the play step, this turn is a pair-bonus
+        # extra turn; in a later step of a turn, this turn's loading earned a bonus.
+        "extra_turn",
         "facts",  # FerryFacts per position, kept in step with ferries (derived, for speed)
         "ferries",  # 5 tuples of Placed, bottom first; None once gone (4th departure)
         "fleeing",  # the Placed card fleeing a crocodile, awaiting its receiver (R45)
@@ -107,7 +109,6 @@ class _State:
         "next_starter",  # seat starting the next round, once this one is scored (R39)
         "noah",  # Noah's position, None before the first deal
         "noah_due",  # Noah must still be moved (R22)
-        "pair",  # the current loading earned a pair bonus (R26)
         "phase",
         "player",  # seat expected to act, None when nobody is
         "round",
@@ -131,7 +132,7 @@ def _initial_state(players: int) -> _State:
     state.round, state.phase, state.departed, state.departed_cards = 0, "round_over", 0, ()
     state.counts, state.scores = (0,) * players, (0,) * players
     state.round_scores = (0,) * players
-    state.extra_turn = state.pair = state.lion_due = state.noah_due = state.giraffe = False
+    state.extra_turn = state.lion_due = state.noah_due = state.giraffe = False
     state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
     state.facts = (None,) * POSITIONS
     state.departed_ids, state.departed_species = frozenset(), {}
@@ -634,8 +635,7 @@ class Game:
         species = card.species
         ns.fleeing = loading.fled
         ns.loaded = card
-        ns.pair = loading.pair
-        ns.extra_turn = s.extra_turn or loading.pair
+        ns.extra_turn = loading.pair  # from now on: whether this loading earned a bonus
         ns.departing = s.noah if loading.full else None
         ns.lion_due = playing_on and species == "lion"
         ns.giraffe = playing_on and species == "giraffe"
@@ -665,17 +665,14 @@ class Game:
         if ns.counts[player] == 0 or ns.departed > RESERVE:  # R33
             self._end_round(ns, events)
             return
-        if ns.pair:  # R26, R28: a whole new turn for the same player
-            ns.extra_turn = True
+        if ns.extra_turn:  # R26, R28: a whole new turn for the same player
             events.append(Event("pair_bonus", {"player": player, "name": self._players[player],
                                                "species": ns.loaded.species}))
         else:
             ns.player = (player + 1) % len(self._players)  # R11
-            ns.extra_turn = False
             events.append(Event("turn", {"player": ns.player,
                                          "name": self._players[ns.player]}))
         ns.phase = "play"
-        ns.pair = False
         ns.loaded = None
 
     def _depart(self, ns: _State, events: list[Event]) -> None:
@@ -698,7 +695,7 @@ class Game:
 
     def _end_round(self, ns: _State, events: list[Event]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
-        ns.pair = ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
+        ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
         events.append(Event("round_ended", {"round": ns.round}))
