@@ -70,6 +70,16 @@ class FerryFacts(NamedTuple):
                            count + 1))
 
 
+class Loading(NamedTuple):
+    """A legal loading's outcome: the ferry after it, what fled, whether it is full, a pair."""
+
+    ferry: tuple[Placed, ...]
+    fled: Placed | None
+    full: bool
+    pair: bool
+    facts: FerryFacts  # of the ferry after the loading
+
+
 #: ``FerryFacts`` from one tuple, skipping NamedTuple's Python-level ``__new__`` (every loading
 #: builds one).
 _new_facts = partial(tuple.__new__, FerryFacts)
