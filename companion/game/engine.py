@@ -28,8 +28,8 @@ expected to act (``scan``, ``round_over``, ``game_over``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeAlias
 
 from . import legal
 from .actions import (
@@ -65,6 +65,7 @@ from .ferry import (
 from .options import Options
 from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
 from .state import (
+    Hands,
     State,
     add_departed,
     cards_of,
@@ -83,6 +84,9 @@ from .state import (
 from .verdict import Event, Verdict
 
 __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
+
+#: An accepted action's result: the new record and what happened.
+Outcome: TypeAlias = tuple[State, list[Event]]
 
 CROCODILE_TEARS = 2  # R44
 IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
@@ -240,7 +244,7 @@ class Game:
         elif s.phase == "move_noah":
             pending["noah_choices"] = self.legal_noah_moves()
             pending["giraffe_look"] = s.giraffe
-        elif s.phase == "croc_flee":
+        elif s.phase == "croc_flee" and s.fleeing is not None:
             pending["fleeing"] = s.fleeing.ref
         elif s.phase == "play":
             pending["ferry"] = s.noah
@@ -287,7 +291,7 @@ class Game:
         twin._history = list(self._history)
         return twin
 
-    def _judge(self, action: Action) -> Verdict | tuple[State, list[Event]]:
+    def _judge(self, action: Action) -> Verdict | Outcome:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             return self._reject("bad_action", problem=f"{action!r} is not an action of Noah")
@@ -343,20 +347,22 @@ class Game:
 
     # ----------------------------------------------------------------- loading
 
-    def _play(self, s: State, a: Play) -> Verdict | tuple[State, list[Event]]:
+    def _play(self, s: State, a: Play) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.ferry) is int and isinstance(a.card, str)):
             return self._reject("bad_action", a, problem="play needs player, card and ferry")
         rejection = self._gate(s, "play", a)
         if rejection:
             return rejection
-        if a.ferry != s.noah:
+        noah = s.noah
+        if a.ferry != noah:
             return self._reject("wrong_ferry", a, ferry=a.ferry + 1)
         chosen = self._card_to_load(s, a)
         if isinstance(chosen, Verdict):
             return chosen
         card, hand_index = chosen
-        ferry = s.ferries[s.noah]
-        loading = self._loading(ferry, card, a.frog_weight, facts=s.facts[s.noah])
+        ferry = s.ferries[a.ferry]
+        assert ferry is not None  # in the play step Noah stands on a ferry (R24)
+        loading = self._loading(ferry, card, a.frog_weight, facts=s.facts[a.ferry])
         if isinstance(loading, tuple) and not isinstance(loading, Loading):
             return self._loading_rejection(a, ferry, card, *loading)
         return self._apply_loading(s, a.player, card, hand_index, loading)
@@ -484,18 +490,20 @@ class Game:
         return self._reject(code, a, **params, **extra)
 
     def _apply_loading(self, s: State, player: int, card: Placed, hand_index: int | None,
-                       loading: Loading) -> tuple[State, list[Event]]:
+                       loading: Loading) -> Outcome:
         ns = s.copy()
+        noah = s.noah
+        assert noah is not None
         ns.counts = replace_at(s.counts, player, s.counts[player] - 1)
-        if hand_index is not None:
+        if hand_index is not None and s.hands is not None:
             hand = s.hands[player]
             ns.hands = replace_at(s.hands, player, hand[:hand_index] + hand[hand_index + 1 :])
         card = loading.ferry[-1]
-        set_ferry(ns, s.noah, loading.ferry, loading.facts)
+        set_ferry(ns, noah, loading.ferry, loading.facts)
         name = self._players[player]
         events = [Event("loaded", {"player": player, "name": name, "card": card.ref,
                                    "animal": _animal(card.species, card.gender),
-                                   "ferry": s.noah + 1, "position": s.noah})]
+                                   "ferry": noah + 1, "position": noah})]
         if card.species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
             ns.scores = replace_at(s.scores, player, score)
@@ -518,6 +526,7 @@ class Game:
     def _advance(self, ns: State, events: list[Event]) -> None:
         """Move to the next step of the turn (R19, R32, R50) once the current one is done."""
         player = ns.player
+        assert player is not None and ns.loaded is not None  # a turn is being played
         if ns.fleeing is not None:
             ns.phase = "croc_flee"
             return
@@ -547,20 +556,22 @@ class Game:
 
     def _depart(self, ns: State, events: list[Event]) -> None:
         """R19 (3)-(5): the ferry leaves, a reserve ferry replaces it, gifts are owed."""
-        position = ns.departing
+        position, player = ns.departing, ns.player
         number = ns.departed + 1
+        assert position is not None and player is not None
         ferry = ns.ferries[position]
+        assert ferry is not None  # a full ferry departs (R18)
         ns.departed = number
         add_departed(ns, tuple(card.ref for card in ferry))
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
-        ns.gifts_owed = min(number, ns.counts[ns.player])  # R20, R21 (R34: 0 with no card)
+        ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
         events.append(Event("departure", {"position": position, "ferry": position + 1,
                                           "number": number,
                                           "cards": tuple(card.ref for card in ferry)}))
         if ns.gifts_owed:
-            events.append(Event("gifts_owed", {"player": ns.player,
-                                               "name": self._players[ns.player],
+            events.append(Event("gifts_owed", {"player": player,
+                                               "name": self._players[player],
                                                "owed": ns.gifts_owed}))
 
     def _end_round(self, ns: State, events: list[Event]) -> None:
@@ -596,9 +607,10 @@ class Game:
                                               "winner_names": " and ".join(names)}))
         else:
             ns.phase = "round_over"
+            assert ns.starter is not None  # set by every deal, position and scored round
             ns.next_starter = next_starter(ns.scores, ns.starter)
 
-    def _take_back(self, s: State, a: TakeBack) -> Verdict | tuple[State, list[Event]]:
+    def _take_back(self, s: State, a: TakeBack) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.ferry)):
             return self._reject("bad_action", a, problem="take_back needs player and ferry")
         rejection = self._gate(s, "play", a)
@@ -621,7 +633,7 @@ class Game:
                                         "ferry": a.ferry + 1, "count": len(ferry),
                                         "cards": tuple(card.ref for card in ferry)})]
 
-    def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | tuple[State, list[Event]]:
+    def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="croc_flee needs player and target")
         rejection = self._gate(s, "croc_flee", a) or self._target_error(a, a.target)
@@ -629,6 +641,7 @@ class Game:
             return rejection
         ns = s.copy()
         fled = s.fleeing
+        assert fled is not None  # the croc_flee step awaits its receiver (R45)
         ns.fleeing = None
         ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
@@ -639,7 +652,7 @@ class Game:
         self._advance(ns, events)
         return ns, events
 
-    def _lion_swap(self, s: State, a: LionSwap) -> Verdict | tuple[State, list[Event]]:
+    def _lion_swap(self, s: State, a: LionSwap) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="lion_swap needs player and target")
         rejection = self._gate(s, "lion_swap", a) or self._target_error(a, a.target)
@@ -658,7 +671,7 @@ class Game:
         self._advance(ns, events)
         return ns, events
 
-    def _swap_hands(self, hands: tuple, a: LionSwap) -> tuple | Verdict:
+    def _swap_hands(self, hands: Hands, a: LionSwap) -> Hands | Verdict:
         """R30 with known hands: take ``take`` from the target, then give ``give`` back."""
         if not (isinstance(a.take, str) and isinstance(a.give, str)):
             return self._reject("bad_action", a, problem="with known hands a lion swap names "
@@ -687,7 +700,7 @@ class Game:
                                 animal=_animal(ref.species, ref.gender))
         return index
 
-    def _giraffe_look(self, s: State, a: GiraffeLook) -> Verdict | tuple[State, list[Event]]:
+    def _giraffe_look(self, s: State, a: GiraffeLook) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="giraffe_look needs player and target")
         if s.phase not in IN_ROUND_PHASES:
@@ -705,7 +718,7 @@ class Game:
                                            "target": a.target,
                                            "target_name": self._players[a.target]})]
 
-    def _move_noah(self, s: State, a: MoveNoah) -> Verdict | tuple[State, list[Event]]:
+    def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
             return self._reject("bad_action", a, problem="move_noah needs player and to")
         if s.phase == "play":  # R50: e.g. after a donkey, a loading is awaited
@@ -713,9 +726,11 @@ class Game:
         rejection = self._gate(s, "move_noah", a)
         if rejection:
             return rejection
-        if a.to not in NOAH_MOVES[s.loaded.gender][s.noah]:
+        loaded, noah = s.loaded, s.noah
+        assert loaded is not None and noah is not None  # Noah moves after a loading (R22)
+        if a.to not in NOAH_MOVES[loaded.gender][noah]:
             return self._reject("noah_move_illegal", a, to=a.to + 1,
-                                variant="female" if s.loaded.gender == "F" else "male")
+                                variant="female" if loaded.gender == "F" else "male")
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
@@ -723,7 +738,7 @@ class Game:
         self._advance(ns, events)
         return ns, events
 
-    def _give(self, s: State, a: Give) -> Verdict | tuple[State, list[Event]]:
+    def _give(self, s: State, a: Give) -> Verdict | Outcome:
         if not (_is_int(a.player) and isinstance(a.gifts, tuple)
                 and all(isinstance(gift, Gift) for gift in a.gifts)):
             return self._reject("bad_action", a, problem="give needs player and a list of gifts")
@@ -753,8 +768,8 @@ class Game:
         self._advance(ns, events)
         return ns, events
 
-    def _give_known(self, hands: tuple, a: Give) -> tuple | Verdict:
-        hands = list(hands)
+    def _give_known(self, known: Hands, a: Give) -> Hands | Verdict:
+        hands = list(known)
         for gift in a.gifts:
             if not isinstance(gift.card, str):
                 return self._reject("bad_action", a, problem="with known hands each gift names "
@@ -769,7 +784,7 @@ class Game:
 
     # ----------------------------------------------------------------- rounds
 
-    def _start_round(self, s: State, a: StartRound) -> Verdict | tuple[State, list[Event]]:
+    def _start_round(self, s: State, a: StartRound) -> Verdict | Outcome:
         if s.phase != "round_over":
             return self._reject(AWAITED[s.phase], a)
         problem = self._deal_problem(s, a)
@@ -778,14 +793,16 @@ class Game:
         ns = initial_state(len(self._players))
         ns.scores, ns.round_scores = s.scores, s.round_scores
         ns.round = s.round + 1
-        ns.starter = ns.player = a.starter if s.round == 0 else s.next_starter
+        starter = a.starter if s.round == 0 else s.next_starter
+        assert starter is not None  # checked by _deal_problem (R10, R39)
+        ns.starter = ns.player = starter
         ns.noah = a.noah
         set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [Event("round_started", {"round": ns.round, "starter": ns.starter,
-                                            "starter_name": self._players[ns.starter],
-                                            "noah": ns.noah, "noah_ferry": ns.noah + 1})]
+        return ns, [Event("round_started", {"round": ns.round, "starter": starter,
+                                            "starter_name": self._players[starter],
+                                            "noah": a.noah, "noah_ferry": a.noah + 1})]
 
     def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
@@ -797,13 +814,17 @@ class Game:
     def _deal_problem(self, s: State, a: StartRound) -> str | None:
         """R7-R10, R39 for a deal; a sentence saying what is wrong, or None."""
         players = len(self._players)
+        # Fields of an action are outside input until checked here, whatever their annotations.
+        starter: Any = a.starter
+        hands: Any = a.hands
+        counts: Any = a.hand_counts
         if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
             return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if s.round == 0:
-            if not (_is_int(a.starter) and 0 <= a.starter < players):
+            if not (_is_int(starter) and 0 <= starter < players):
                 return "round 1 needs its starter, the shortest player (a seat number)"
-        elif a.starter is not None and a.starter != s.next_starter:
-            return (f"round {s.round + 1} is started by {self._players[s.next_starter]}, "
+        elif starter is not None and starter != s.next_starter:
+            return (f"round {s.round + 1} is started by {self._name(s.next_starter)}, "
                     "the highest score (R39)")
         if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS):
             return "the deal lays exactly one animal on each of the 5 ferries"
@@ -811,9 +832,9 @@ class Game:
         if hands_problem:
             return hands_problem
         hidden = self._options.hidden
-        if any(count != HAND_SIZE for count in (a.hand_counts if hidden else map(len, a.hands))):
+        if any(count != HAND_SIZE for count in (counts if hidden else map(len, hands))):
             return f"every player is dealt {HAND_SIZE} animals (R9)"
-        return self._cards_problem([a.ferries], () if hidden else a.hands, ())
+        return self._cards_problem([a.ferries], () if hidden else hands, ())
 
     def _hands_shape_problem(self, hands: Any, counts: Any) -> str | None:
         players = len(self._players)
@@ -858,7 +879,7 @@ class Game:
                     tagged.add(card_identity)
         return None
 
-    def _scan_hands(self, s: State, a: ScanHands) -> Verdict | tuple[State, list[Event]]:
+    def _scan_hands(self, s: State, a: ScanHands) -> Verdict | Outcome:
         if s.phase != "scan":
             return self._reject(AWAITED[s.phase], a)
         players = len(self._players)
@@ -879,7 +900,7 @@ class Game:
         self._score_round(ns, [self._hand_tears(hand) for hand in a.hands], events)
         return ns, events
 
-    def _score_only_round(self, s: State, a: ScoreRound) -> Verdict | tuple[State, list[Event]]:
+    def _score_only_round(self, s: State, a: ScoreRound) -> Verdict | Outcome:
         if s.phase == "game_over":
             return self._reject("game_over", a)
         players = len(self._players)
@@ -894,14 +915,14 @@ class Game:
                 return self._reject("setup_invalid", a, problem="the starter is a seat number")
         elif a.starter is not None and a.starter != starter:
             return self._reject("setup_invalid", a, problem=f"round {s.round + 1} is started by "
-                                f"{self._players[starter]}, the highest score (R39)")
+                                f"{self._name(starter)}, the highest score (R39)")
         ns = s.copy()
         ns.round, ns.starter = s.round + 1, starter
         events: list[Event] = []
         self._score_round(ns, a.tears, events)
         return ns, events
 
-    def _position(self, s: State, a: Position) -> Verdict | tuple[State, list[Event]]:
+    def _position(self, s: State, a: Position) -> Verdict | Outcome:
         if self._history or s.round != 0:
             return self._reject("setup_invalid", a, problem="a position can only open a log, "
                                 "before any other action")
@@ -911,8 +932,9 @@ class Game:
         ns = initial_state(len(self._players))
         ns.round, ns.starter, ns.noah = a.round, a.round_starter, a.noah
         ns.player = a.current_player
+        ferries: Any = a.ferries  # all five present: checked by _position_problem
         set_ferries(ns, tuple(tuple(placed_card(self._cards, ref) for ref in ferry)
-                              for ferry in a.ferries))
+                              for ferry in ferries))
         ns.departed = a.departed
         add_departed(ns, tuple(a.departed_cards))
         ns.scores = tuple(a.scores)
@@ -925,6 +947,10 @@ class Game:
 
     def _position_problem(self, a: Position) -> str | None:
         players = len(self._players)
+        # Fields of an action are outside input until checked here, whatever their annotations.
+        ferries: Any = a.ferries
+        hands: Any = a.hands
+        counts: Any = a.hand_counts
         seats = (a.round_starter, a.current_player)
         if not (_is_int(a.round) and a.round >= 1):
             return "the round is a number from 1"
@@ -942,24 +968,24 @@ class Game:
                 return (f"a score of {SCORE_LIMIT} or more ended the game at the last round's "
                         "scoring (R41)")
             return f"a game has {ROUNDS_PER_GAME} rounds, so there is no round {a.round} (R40)"
-        if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS
-                and all(isinstance(ferry, tuple) for ferry in a.ferries)):
+        if not (isinstance(ferries, tuple) and len(ferries) == POSITIONS
+                and all(isinstance(ferry, tuple) for ferry in ferries)):
             return "give the 5 ferries, each a list of cards bottom first"
         if not isinstance(a.departed_cards, tuple):
             return "departed_cards is a list of cards"
-        shape = self._hands_shape_problem(a.hands, a.hand_counts)
+        shape = self._hands_shape_problem(hands, counts)
         if shape:
             return shape
-        sizes = a.hand_counts if self._options.hidden else [len(hand) for hand in a.hands]
+        sizes = counts if self._options.hidden else [len(hand) for hand in hands]
         if 0 in sizes:
             return "every player holds a card in the middle of a round (an empty hand ends it)"
         if a.departed_cards and not a.departed:
             return "departed_cards are given but no ferry has departed"
-        cards = self._cards_problem(a.ferries, a.hands if not self._options.hidden else (),
+        cards = self._cards_problem(ferries, hands if not self._options.hidden else (),
                                     a.departed_cards)
         if cards:
             return cards
-        for number, refs in enumerate(a.ferries, start=1):
+        for number, refs in enumerate(ferries, start=1):
             problem = self._ferry_problem(refs)
             if problem:
                 return f"ferry {number} {problem}"
@@ -1006,7 +1032,8 @@ class Game:
         """Every TABLE-LOG.md state key (and a few more), as plain JSON-ready values."""
         s = self._state
         ferries = [None if ferry is None else [card.ref for card in ferry] for ferry in s.ferries]
-        weights, capacities = [], []
+        weights: list[int | None] = []
+        capacities: list[int | None] = []
         for ferry in s.ferries:
             if ferry is None:
                 weights.append(None)
@@ -1075,7 +1102,8 @@ class Game:
 
 
 _GAME_FIELDS = tuple(name for name in Game.__slots__ if name != "__dict__")
-_HANDLERS = {
+#: The judge of each kind of action: (game, state, action) -> verdict or (new state, events).
+_HANDLERS: dict[type[Any], Callable[[Game, State, Any], Verdict | Outcome]] = {
     Play: Game._play,
     TakeBack: Game._take_back,
     MoveNoah: Game._move_noah,

@@ -48,16 +48,17 @@ class FerryFacts(NamedTuple):
     pattern: str | None  # "same" or "alternate" once two cards fix it
     species: frozenset[str]
     top: Placed | None
-    count: int
+    size: int  # cards aboard (not ``count``: tuple's own method)
 
     def after(self, card: Placed) -> FerryFacts:
         """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
         opposite = "M" if card.gender == "F" else "F"
-        count = self.count
-        if count >= 2:
+        size = self.size
+        if size >= 2:
             pattern = self.pattern
             needed = self.needed if pattern == "same" else opposite
-        elif count == 1:
+        elif size == 1:
+            assert self.top is not None
             same = self.top.gender == card.gender
             pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
         else:
@@ -67,7 +68,7 @@ class FerryFacts(NamedTuple):
             species = species | {card.species}
         capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
         return _new_facts((self.total + card.weight, capacity, needed, pattern, species, card,
-                           count + 1))
+                           size + 1))
 
 
 class Loading(NamedTuple):

@@ -173,6 +173,7 @@ def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
 
 @lru_cache(maxsize=64)  # one entry per round in play
 def _dealt(deal: StartRound) -> Counter[tuple[str, str | None]]:
+    assert deal.hands is not None  # random games have known hands
     return Counter(map(_identity, [*deal.ferries, *(ref for hand in deal.hands for ref in hand)]))
 
 
@@ -248,7 +249,7 @@ def table_view(game: Game) -> tuple[Header, list[Entry]]:
 
 
 def _hidden(action: Action) -> Action:
-    if isinstance(action, StartRound):
+    if isinstance(action, StartRound) and action.hands is not None:
         return replace(action, hands=None, hand_counts=tuple(map(len, action.hands)))
     if isinstance(action, LionSwap):
         return replace(action, take=None, give=None)
