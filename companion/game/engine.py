@@ -61,6 +61,7 @@ from .ferry import (
     Loading,
     Placed,
     ferry_facts,
+    new_loading,
 )
 from .options import Options
 from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
@@ -81,7 +82,7 @@ from .state import (
     set_ferry,
     visible_count,
 )
-from .verdict import Event, Verdict
+from .verdict import Event, Verdict, new_event
 
 __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
 
@@ -266,14 +267,14 @@ class Game:
         self._undo.append(self._state)
         self._state = state
         self._history.append(action)
-        return Verdict(True, events=tuple(events))
+        return Verdict(True, None, None, None, tuple(events))
 
     def check(self, action: Action) -> Verdict:
         """The verdict ``push`` would give, without changing anything."""
         outcome = self._judge(action)
         if isinstance(outcome, Verdict):
             return outcome
-        return Verdict(True, events=tuple(outcome[1]))
+        return Verdict(True, None, None, None, tuple(outcome[1]))
 
     def pop(self) -> Action:
         """Undo the last accepted action exactly (R55) and return it; IndexError if none."""
@@ -448,8 +449,8 @@ class Game:
         code = self._rule_broken(facts, card)
         if code:
             return code, self._broken_rule_params(code, facts, ferry)
-        return Loading((*ferry, card), fled, total + card.weight == facts.capacity,
-                       self._is_pair(facts.top, card), facts.after(card))
+        return new_loading(((*ferry, card), fled, total + card.weight == facts.capacity,
+                            self._is_pair(facts.top, card), facts.after(card)))
 
     def _broken_rule_params(self, code: str, facts: FerryFacts,
                             ferry: tuple[Placed, ...]) -> dict[str, Any]:
@@ -494,31 +495,41 @@ class Game:
         ns = s.copy()
         noah = s.noah
         assert noah is not None
-        ns.counts = replace_at(s.counts, player, s.counts[player] - 1)
+        # replace_at and set_ferry, written out: this runs for every loading.
+        counts = list(s.counts)
+        counts[player] -= 1
+        ns.counts = tuple(counts)
         if hand_index is not None and s.hands is not None:
-            hand = s.hands[player]
-            ns.hands = replace_at(s.hands, player, hand[:hand_index] + hand[hand_index + 1 :])
+            hands = list(s.hands)
+            hand = hands[player]
+            hands[player] = hand[:hand_index] + hand[hand_index + 1 :]
+            ns.hands = tuple(hands)
+        ferries, facts = list(s.ferries), list(s.facts)
+        ferries[noah], facts[noah] = loading.ferry, loading.facts
+        ns.ferries, ns.facts = tuple(ferries), tuple(facts)
         card = loading.ferry[-1]
-        set_ferry(ns, noah, loading.ferry, loading.facts)
+        species = card.species
         name = self._players[player]
-        events = [Event("loaded", {"player": player, "name": name, "card": card.ref,
-                                   "animal": _animal(card.species, card.gender),
-                                   "ferry": noah + 1, "position": noah})]
-        if card.species == "crocodile":  # R44: tears at once, never below 0
+        events = [new_event(("loaded", {"player": player, "name": name, "card": card.ref,
+                                        "animal": _animal(species, card.gender),
+                                        "ferry": noah + 1, "position": noah}))]
+        if species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
             ns.scores = replace_at(s.scores, player, score)
-            events.append(Event("crocodile_tears", {"player": player, "name": name,
-                                                    "score": score}))
-        playing_on = ns.counts[player] > 0  # R34: the last card ends the round at once
-        species = card.species
+            events.append(new_event(("crocodile_tears", {"player": player, "name": name,
+                                                         "score": score})))
+        playing_on = counts[player] > 0  # R34: the last card ends the round at once
         ns.fleeing = loading.fled
         ns.loaded = card
         ns.extra_turn = loading.pair  # from now on: whether this loading earned a bonus
-        ns.departing = s.noah if loading.full else None
+        ns.departing = noah if loading.full else None
         ns.lion_due = playing_on and species == "lion"
         ns.giraffe = playing_on and species == "giraffe"
         ns.noah_due = playing_on and species != "donkey"  # R23
-        self._advance(ns, events)
+        if ns.noah_due and not ns.lion_due and ns.fleeing is None:
+            ns.phase = "move_noah"  # what _advance decides, without the call (the usual case)
+        else:
+            self._advance(ns, events)
         return ns, events
 
     # ----------------------------------------------------------------- turn steps
@@ -545,12 +556,13 @@ class Game:
             self._end_round(ns, events)
             return
         if ns.extra_turn:  # R26, R28: a whole new turn for the same player
-            events.append(Event("pair_bonus", {"player": player, "name": self._players[player],
-                                               "species": ns.loaded.species}))
+            events.append(new_event(("pair_bonus", {"player": player,
+                                                    "name": self._players[player],
+                                                    "species": ns.loaded.species})))
         else:
-            ns.player = (player + 1) % len(self._players)  # R11
-            events.append(Event("turn", {"player": ns.player,
-                                         "name": self._players[ns.player]}))
+            ns.player = following = (player + 1) % len(self._players)  # R11
+            events.append(new_event(("turn", {"player": following,
+                                              "name": self._players[following]})))
         ns.phase = "play"
         ns.loaded = None
 
@@ -566,23 +578,23 @@ class Game:
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
-        events.append(Event("departure", {"position": position, "ferry": position + 1,
-                                          "number": number,
-                                          "cards": tuple(card.ref for card in ferry)}))
+        events.append(new_event(("departure", {"position": position, "ferry": position + 1,
+                                               "number": number,
+                                               "cards": tuple(card.ref for card in ferry)})))
         if ns.gifts_owed:
-            events.append(Event("gifts_owed", {"player": player,
-                                               "name": self._players[player],
-                                               "owed": ns.gifts_owed}))
+            events.append(new_event(("gifts_owed", {"player": player,
+                                                    "name": self._players[player],
+                                                    "owed": ns.gifts_owed})))
 
     def _end_round(self, ns: State, events: list[Event]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
         ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
-        events.append(Event("round_ended", {"round": ns.round}))
+        events.append(new_event(("round_ended", {"round": ns.round})))
         if ns.hands is None:
             ns.phase, ns.player = "scan", None
-            events.append(Event("scan_needed", {"hand_counts": ns.counts}))
+            events.append(new_event(("scan_needed", {"hand_counts": ns.counts})))
         else:
             self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
 
@@ -596,15 +608,16 @@ class Game:
         ns.player = None
         summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
                                                                      strict=True))
-        events.append(Event("round_scored", {"round": ns.round, "round_scores": ns.round_scores,
-                                             "scores": ns.scores, "summary": summary}))
+        events.append(new_event(("round_scored", {"round": ns.round,
+                                                  "round_scores": ns.round_scores,
+                                                  "scores": ns.scores, "summary": summary})))
         if is_game_over(ns.round, ns.scores, self._options.end_rule):
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
             names = tuple(self._players[seat] for seat in ns.winners)
-            events.append(Event("game_over", {"winners": ns.winners, "names": names,
-                                              "winner_names": " and ".join(names)}))
+            events.append(new_event(("game_over", {"winners": ns.winners, "names": names,
+                                                   "winner_names": " and ".join(names)})))
         else:
             ns.phase = "round_over"
             assert ns.starter is not None  # set by every deal, position and scored round
@@ -629,9 +642,9 @@ class Game:
         if s.hands is not None:
             taken = tuple(hand_form(card.ref) for card in ferry)
             ns.hands = replace_at(s.hands, a.player, s.hands[a.player] + taken)
-        return ns, [Event("took_back", {"player": a.player, "name": self._players[a.player],
-                                        "ferry": a.ferry + 1, "count": len(ferry),
-                                        "cards": tuple(card.ref for card in ferry)})]
+        return ns, [new_event(("took_back", {"player": a.player, "name": self._players[a.player],
+                                             "ferry": a.ferry + 1, "count": len(ferry),
+                                             "cards": tuple(card.ref for card in ferry)}))]
 
     def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
@@ -646,9 +659,9 @@ class Game:
         ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
             ns.hands = replace_at(s.hands, a.target, s.hands[a.target] + (hand_form(fled.ref),))
-        events = [Event("fled", {"player": a.player, "target": a.target, "card": fled.ref,
-                                 "animal": _animal(fled.species, fled.gender),
-                                 "target_name": self._players[a.target]})]
+        events = [new_event(("fled", {"player": a.player, "target": a.target, "card": fled.ref,
+                                      "animal": _animal(fled.species, fled.gender),
+                                      "target_name": self._players[a.target]}))]
         self._advance(ns, events)
         return ns, events
 
@@ -665,9 +678,9 @@ class Game:
                 return swapped
             ns.hands = swapped
         ns.lion_due = False
-        events = [Event("lion_swap", {"player": a.player, "name": self._players[a.player],
-                                      "target": a.target,
-                                      "target_name": self._players[a.target]})]
+        events = [new_event(("lion_swap", {"player": a.player, "name": self._players[a.player],
+                                           "target": a.target,
+                                           "target_name": self._players[a.target]}))]
         self._advance(ns, events)
         return ns, events
 
@@ -714,9 +727,9 @@ class Game:
             return rejection
         ns = s.copy()
         ns.giraffe = False  # one look
-        return ns, [Event("giraffe_look", {"player": a.player, "name": self._players[a.player],
-                                           "target": a.target,
-                                           "target_name": self._players[a.target]})]
+        return ns, [new_event(("giraffe_look", {"player": a.player, "name": self._players[a.player],
+                                                "target": a.target,
+                                                "target_name": self._players[a.target]}))]
 
     def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
@@ -734,7 +747,8 @@ class Game:
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
-        events = [Event("noah_moved", {"player": a.player, "position": a.to, "ferry": a.to + 1})]
+        events = [new_event(("noah_moved", {"player": a.player, "position": a.to,
+                                             "ferry": a.to + 1}))]
         self._advance(ns, events)
         return ns, events
 
@@ -763,8 +777,8 @@ class Game:
                 return hands
             ns.hands = hands
         ns.gifts_owed = 0
-        events = [Event("gifts", {"player": a.player, "name": self._players[a.player],
-                                  "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
+        events = [new_event(("gifts", {"player": a.player, "name": self._players[a.player],
+                                       "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)}))]
         self._advance(ns, events)
         return ns, events
 
@@ -800,9 +814,9 @@ class Game:
         set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [Event("round_started", {"round": ns.round, "starter": starter,
-                                            "starter_name": self._players[starter],
-                                            "noah": a.noah, "noah_ferry": a.noah + 1})]
+        return ns, [new_event(("round_started", {"round": ns.round, "starter": starter,
+                                                 "starter_name": self._players[starter],
+                                                 "noah": a.noah, "noah_ferry": a.noah + 1}))]
 
     def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
@@ -941,9 +955,9 @@ class Game:
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [Event("position", {"round": a.round, "current_name":
-                                       self._players[a.current_player],
-                                       "noah_ferry": a.noah + 1})]
+        return ns, [new_event(("position", {"round": a.round, "current_name":
+                                            self._players[a.current_player],
+                                            "noah_ferry": a.noah + 1}))]
 
     def _position_problem(self, a: Position) -> str | None:
         players = len(self._players)

@@ -81,6 +81,10 @@ class Loading(NamedTuple):
     facts: FerryFacts  # of the ferry after the loading
 
 
+#: ``new_loading((ferry, fled, full, pair, facts))``: a :class:`Loading` without NamedTuple's
+#: Python-level ``__new__`` (every loading judged builds one).
+new_loading = partial(tuple.__new__, Loading)
+
 #: ``FerryFacts`` from one tuple, skipping NamedTuple's Python-level ``__new__`` (every loading
 #: builds one).
 _new_facts = partial(tuple.__new__, FerryFacts)

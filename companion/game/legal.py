@@ -119,7 +119,8 @@ def legal_actions(game: Game) -> list[Action]:
     phase = s.phase
     if phase == "play":
         plays = loadings(game, s)
-        noah = _position(s)
+        noah = s.noah
+        assert noah is not None  # in the play step Noah stands on a ferry
         if s.ferries[noah] and (s.hands is None or not plays):
             plays.append(SHARED.objects.get((TakeBack, s.player, noah))
                          or SHARED.shared((TakeBack, s.player, noah)))
@@ -148,7 +149,8 @@ def loadings(game: Game, s: State) -> list[Action]:
     loadings ``check`` accepts.
     """
     cards = game._cards
-    player, noah = _seat(s), _position(s)
+    player, noah = s.player, s.noah
+    assert player is not None and noah is not None  # a loading is awaited
     candidates: Iterable[str]
     if s.hands is not None:
         candidates = dict.fromkeys(s.hands[player])
@@ -168,7 +170,8 @@ def loadings(game: Game, s: State) -> list[Action]:
     aboard = facts.species if game.options.roommates else frozenset()
     known = cards.info.get
     objects = SHARED.objects
-    plain = SHARED.table((Play, player, noah))  # plain plays by card
+    key = (Play, player, noah)
+    plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
     plays: list[Action] = []
     for text in candidates:
         species, gender, weight = known(text) or card_info(cards, text)
@@ -181,8 +184,8 @@ def loadings(game: Game, s: State) -> list[Action]:
         if species == "snail":
             for side in ("M", "F"):
                 if needed is None or side == needed:
-                    key = (Play, player, text, noah, side)
-                    plays.append(objects.get(key) or SHARED.shared(key))
+                    snail = (Play, player, text, noah, side)
+                    plays.append(objects.get(snail) or SHARED.shared(snail))
         elif needed is None or gender == needed:
             plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
             if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
@@ -232,9 +235,12 @@ def lion_swaps(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list
             if by_give is None:
                 by_give = SHARED.keep(by_take, take, {})
             gives = own if take in own else (*own, take)
-            swaps += [by_give.get(give)
-                      or SHARED.keep(by_give, give, LionSwap(player, seat, take, give))
-                      for give in gives]
+            row = list(map(by_give.get, gives))  # one C-level loop when all are known
+            if None in row:
+                row = [by_give.get(give)
+                       or SHARED.keep(by_give, give, LionSwap(player, seat, take, give))
+                       for give in gives]
+            swaps += row
     return swaps
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, NamedTuple
 
 from .messages import render, render_event
@@ -16,6 +17,11 @@ class Event(NamedTuple):
     @property
     def message(self) -> str:
         return render_event(self.kind, self.params)
+
+
+#: ``new_event((kind, params))`` is ``Event(kind, params)`` without NamedTuple's Python-level
+#: ``__new__``: the engine makes two or three events per action.
+new_event = partial(tuple.__new__, Event)
 
 
 class Verdict:
