@@ -67,6 +67,7 @@ from .options import Options
 from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
 from .state import (
     Hands,
+    NamedCard,
     State,
     add_departed,
     cards_of,
@@ -82,12 +83,12 @@ from .state import (
     set_ferry,
     visible_count,
 )
-from .verdict import Event, Verdict, new_event
+from .verdict import Event, RawEvent, Verdict
 
 __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
 
 #: An accepted action's result: the new record and what happened.
-Outcome: TypeAlias = tuple[State, list[Event]]
+Outcome: TypeAlias = tuple[State, list[RawEvent]]
 
 CROCODILE_TEARS = 2  # R44
 IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
@@ -370,6 +371,38 @@ class Game:
 
     def _card_to_load(self, s: State, a: Play) -> Verdict | tuple[Placed, int | None]:
         """R51's card checks; the card as it will lie on the ferry and its place in the hand."""
+        # The checks that depend on the action alone are memoised for the usual play (no side,
+        # no frog weight) once passed: only accepted references are kept, so the memo is bounded
+        # by the cards in play.
+        plain = a.as_gender is None and a.frog_weight is None
+        named = self._cards.cards_named.get(a.card) if plain else None
+        if named is None:
+            checked = self._card_named(a)
+            if isinstance(checked, Verdict):
+                return checked
+            named = checked
+            if plain:
+                self._cards.cards_named[a.card] = named
+        ref, gender, card_id = named
+        species, copy = ref.species, ref.copy
+        if card_id is not None and on_table(s, identity(ref)):
+            return self._reject("card_already_on_table", a, card=card_id)
+        hand_index = None
+        if s.hands is not None:
+            hand = s.hands[a.player]
+            hand_index = find_in_hand(hand, ref, a.card)
+            if hand_index is None:
+                return self._reject("card_not_in_hand", a, holder=self._name(a.player),
+                                    card=a.card, animal=_animal(species, ref.gender))
+            if copy is None:
+                copy = parse_ref(hand[hand_index]).copy
+        elif visible_count(s, species) >= self._species_copies[species]:
+            return self._reject("card_unavailable", a, species=species)
+        return placed_card(self._cards, format_ref(species, gender, copy)), hand_index
+
+    def _card_named(self, a: Play) -> Verdict | NamedCard:
+        """R51's checks of the card named, whatever the table: (its reference, the gender it
+        is loaded with, its copy's id if tagged)."""
         try:
             ref = parse_ref(a.card)
         except InputError as error:
@@ -393,25 +426,13 @@ class Game:
         printed = "H" if species == "snail" else gender
         if (species, printed) not in self._copies:
             return self._reject("unknown_card", a, card=a.card, why="")
+        card_id = None
         if ref.copy is not None:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
                 return self._reject("unknown_card", a, card=a.card, why="")
-            if on_table(s, identity(ref)):
-                return self._reject("card_already_on_table", a, card=card_id)
-        copy = ref.copy
-        hand_index = None
-        if s.hands is not None:
-            hand = s.hands[a.player]
-            hand_index = find_in_hand(hand, ref, a.card)
-            if hand_index is None:
-                return self._reject("card_not_in_hand", a, holder=self._name(a.player),
-                                    card=a.card, animal=_animal(species, ref.gender))
-            if copy is None:
-                copy = parse_ref(hand[hand_index]).copy
-        elif visible_count(s, species) >= self._species_copies[species]:
-            return self._reject("card_unavailable", a, species=species)
-        return placed_card(self._cards, format_ref(species, gender, copy)), hand_index
+        assert gender is not None  # only a snail in hand has none, and it was given above
+        return ref, gender, card_id
 
     def _why_absent(self, species: str) -> str:
         if species == "snail" and self._options.frog:
@@ -510,14 +531,14 @@ class Game:
         card = loading.ferry[-1]
         species = card.species
         name = self._players[player]
-        events = [new_event(("loaded", {"player": player, "name": name, "card": card.ref,
-                                        "animal": _animal(species, card.gender),
-                                        "ferry": noah + 1, "position": noah}))]
+        events = [("loaded", {"player": player, "name": name, "card": card.ref,
+                              "animal": _animal(species, card.gender),
+                              "ferry": noah + 1, "position": noah})]
         if species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
             ns.scores = replace_at(s.scores, player, score)
-            events.append(new_event(("crocodile_tears", {"player": player, "name": name,
-                                                         "score": score})))
+            events.append(("crocodile_tears", {"player": player, "name": name,
+                                               "score": score}))
         playing_on = counts[player] > 0  # R34: the last card ends the round at once
         ns.fleeing = loading.fled
         ns.loaded = card
@@ -534,7 +555,7 @@ class Game:
 
     # ----------------------------------------------------------------- turn steps
 
-    def _advance(self, ns: State, events: list[Event]) -> None:
+    def _advance(self, ns: State, events: list[RawEvent]) -> None:
         """Move to the next step of the turn (R19, R32, R50) once the current one is done."""
         player = ns.player
         assert player is not None and ns.loaded is not None  # a turn is being played
@@ -556,17 +577,17 @@ class Game:
             self._end_round(ns, events)
             return
         if ns.extra_turn:  # R26, R28: a whole new turn for the same player
-            events.append(new_event(("pair_bonus", {"player": player,
-                                                    "name": self._players[player],
-                                                    "species": ns.loaded.species})))
+            events.append(("pair_bonus", {"player": player,
+                                          "name": self._players[player],
+                                          "species": ns.loaded.species}))
         else:
             ns.player = following = (player + 1) % len(self._players)  # R11
-            events.append(new_event(("turn", {"player": following,
-                                              "name": self._players[following]})))
+            events.append(("turn", {"player": following,
+                                    "name": self._players[following]}))
         ns.phase = "play"
         ns.loaded = None
 
-    def _depart(self, ns: State, events: list[Event]) -> None:
+    def _depart(self, ns: State, events: list[RawEvent]) -> None:
         """R19 (3)-(5): the ferry leaves, a reserve ferry replaces it, gifts are owed."""
         position, player = ns.departing, ns.player
         number = ns.departed + 1
@@ -578,46 +599,46 @@ class Game:
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
-        events.append(new_event(("departure", {"position": position, "ferry": position + 1,
-                                               "number": number,
-                                               "cards": tuple(card.ref for card in ferry)})))
+        events.append(("departure", {"position": position, "ferry": position + 1,
+                                     "number": number,
+                                     "cards": tuple(card.ref for card in ferry)}))
         if ns.gifts_owed:
-            events.append(new_event(("gifts_owed", {"player": player,
-                                                    "name": self._players[player],
-                                                    "owed": ns.gifts_owed})))
+            events.append(("gifts_owed", {"player": player,
+                                          "name": self._players[player],
+                                          "owed": ns.gifts_owed}))
 
-    def _end_round(self, ns: State, events: list[Event]) -> None:
+    def _end_round(self, ns: State, events: list[RawEvent]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
         ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
-        events.append(new_event(("round_ended", {"round": ns.round})))
+        events.append(("round_ended", {"round": ns.round}))
         if ns.hands is None:
             ns.phase, ns.player = "scan", None
-            events.append(new_event(("scan_needed", {"hand_counts": ns.counts})))
+            events.append(("scan_needed", {"hand_counts": ns.counts}))
         else:
             self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
 
     def _hand_tears(self, hand: Iterable[str]) -> int:
         return sum(self._tears[parse_ref(ref).species] for ref in hand)
 
-    def _score_round(self, ns: State, tears: Sequence[int], events: list[Event]) -> None:
+    def _score_round(self, ns: State, tears: Sequence[int], events: list[RawEvent]) -> None:
         """R36, R39-R42: add the tears, then end the game or name the next starter."""
         ns.round_scores = tuple(tears)
         ns.scores = tuple(score + add for score, add in zip(ns.scores, tears, strict=True))
         ns.player = None
         summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
                                                                      strict=True))
-        events.append(new_event(("round_scored", {"round": ns.round,
-                                                  "round_scores": ns.round_scores,
-                                                  "scores": ns.scores, "summary": summary})))
+        events.append(("round_scored", {"round": ns.round,
+                                        "round_scores": ns.round_scores,
+                                        "scores": ns.scores, "summary": summary}))
         if is_game_over(ns.round, ns.scores, self._options.end_rule):
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
             names = tuple(self._players[seat] for seat in ns.winners)
-            events.append(new_event(("game_over", {"winners": ns.winners, "names": names,
-                                                   "winner_names": " and ".join(names)})))
+            events.append(("game_over", {"winners": ns.winners, "names": names,
+                                         "winner_names": " and ".join(names)}))
         else:
             ns.phase = "round_over"
             assert ns.starter is not None  # set by every deal, position and scored round
@@ -642,9 +663,9 @@ class Game:
         if s.hands is not None:
             taken = tuple(hand_form(card.ref) for card in ferry)
             ns.hands = replace_at(s.hands, a.player, s.hands[a.player] + taken)
-        return ns, [new_event(("took_back", {"player": a.player, "name": self._players[a.player],
-                                             "ferry": a.ferry + 1, "count": len(ferry),
-                                             "cards": tuple(card.ref for card in ferry)}))]
+        return ns, [("took_back", {"player": a.player, "name": self._players[a.player],
+                                   "ferry": a.ferry + 1, "count": len(ferry),
+                                   "cards": tuple(card.ref for card in ferry)})]
 
     def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
@@ -659,9 +680,9 @@ class Game:
         ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
             ns.hands = replace_at(s.hands, a.target, s.hands[a.target] + (hand_form(fled.ref),))
-        events = [new_event(("fled", {"player": a.player, "target": a.target, "card": fled.ref,
-                                      "animal": _animal(fled.species, fled.gender),
-                                      "target_name": self._players[a.target]}))]
+        events = [("fled", {"player": a.player, "target": a.target, "card": fled.ref,
+                            "animal": _animal(fled.species, fled.gender),
+                            "target_name": self._players[a.target]})]
         self._advance(ns, events)
         return ns, events
 
@@ -678,9 +699,9 @@ class Game:
                 return swapped
             ns.hands = swapped
         ns.lion_due = False
-        events = [new_event(("lion_swap", {"player": a.player, "name": self._players[a.player],
-                                           "target": a.target,
-                                           "target_name": self._players[a.target]}))]
+        events = [("lion_swap", {"player": a.player, "name": self._players[a.player],
+                                 "target": a.target,
+                                 "target_name": self._players[a.target]})]
         self._advance(ns, events)
         return ns, events
 
@@ -727,9 +748,9 @@ class Game:
             return rejection
         ns = s.copy()
         ns.giraffe = False  # one look
-        return ns, [new_event(("giraffe_look", {"player": a.player, "name": self._players[a.player],
-                                                "target": a.target,
-                                                "target_name": self._players[a.target]}))]
+        return ns, [("giraffe_look", {"player": a.player, "name": self._players[a.player],
+                                      "target": a.target,
+                                      "target_name": self._players[a.target]})]
 
     def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
@@ -747,8 +768,8 @@ class Game:
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
-        events = [new_event(("noah_moved", {"player": a.player, "position": a.to,
-                                             "ferry": a.to + 1}))]
+        events = [("noah_moved", {"player": a.player, "position": a.to,
+                                  "ferry": a.to + 1})]
         self._advance(ns, events)
         return ns, events
 
@@ -777,8 +798,8 @@ class Game:
                 return hands
             ns.hands = hands
         ns.gifts_owed = 0
-        events = [new_event(("gifts", {"player": a.player, "name": self._players[a.player],
-                                       "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)}))]
+        events = [("gifts", {"player": a.player, "name": self._players[a.player],
+                             "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
         self._advance(ns, events)
         return ns, events
 
@@ -814,9 +835,9 @@ class Game:
         set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [new_event(("round_started", {"round": ns.round, "starter": starter,
-                                                 "starter_name": self._players[starter],
-                                                 "noah": a.noah, "noah_ferry": a.noah + 1}))]
+        return ns, [("round_started", {"round": ns.round, "starter": starter,
+                                       "starter_name": self._players[starter],
+                                       "noah": a.noah, "noah_ferry": a.noah + 1})]
 
     def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
@@ -910,7 +931,7 @@ class Game:
         if problem:
             return self._reject("scan_mismatch", a, problem=problem)
         ns = s.copy()
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self._score_round(ns, [self._hand_tears(hand) for hand in a.hands], events)
         return ns, events
 
@@ -932,7 +953,7 @@ class Game:
                                 f"{self._name(starter)}, the highest score (R39)")
         ns = s.copy()
         ns.round, ns.starter = s.round + 1, starter
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self._score_round(ns, a.tears, events)
         return ns, events
 
@@ -955,9 +976,9 @@ class Game:
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [new_event(("position", {"round": a.round, "current_name":
-                                            self._players[a.current_player],
-                                            "noah_ferry": a.noah + 1}))]
+        return ns, [("position", {"round": a.round, "current_name":
+                                  self._players[a.current_player],
+                                  "noah_ferry": a.noah + 1})]
 
     def _position_problem(self, a: Position) -> str | None:
         players = len(self._players)

@@ -167,14 +167,18 @@ def loadings(game: Game, s: State) -> list[Action]:
     room = facts.capacity - facts.total
     woodpecker_room = WOODPECKER_CAPACITY - facts.total
     needed = facts.needed
-    aboard = facts.species if game.options.roommates else frozenset()
+    aboard = facts.species if game._options.roommates else frozenset()
     known = cards.info.get
     objects = SHARED.objects
     key = (Play, player, noah)
     plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
     plays: list[Action] = []
     for text in candidates:
-        species, gender, weight = known(text) or card_info(cards, text)
+        species, gender, weight, special = known(text) or card_info(cards, text)
+        if not special:  # the usual animal: weight, gender, roommates (R13, R15, R47)
+            if weight <= room and (needed is None or gender == needed) and species not in aboard:
+                plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
+            continue
         if species == "crocodile" and ferry:  # R45, R46: judged after the flight
             if isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
                 plays.append(SHARED.shared((Play, player, text, noah)))
@@ -196,7 +200,7 @@ def loadings(game: Game, s: State) -> list[Action]:
 def step_choices(game: Game, s: State) -> tuple[Action, ...]:
     """The choices of a step that depend on no hand (targets, Noah's moves, gift recipients),
     shared between games."""
-    key: tuple[Any, ...] = (len(game.players), s.phase, s.player)
+    key: tuple[Any, ...] = (len(game._players), s.phase, s.player)
     if s.phase == "move_noah" and s.loaded is not None:
         key += (s.loaded.gender, s.noah, s.giraffe)
     elif s.phase == "give":
@@ -236,7 +240,7 @@ def lion_swaps(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list
                 by_give = SHARED.keep(by_take, take, {})
             gives = own if take in own else (*own, take)
             row = list(map(by_give.get, gives))  # one C-level loop when all are known
-            if None in row:
+            if not all(row):  # (not "None in row": that compares actions)
                 row = [by_give.get(give)
                        or SHARED.keep(by_give, give, LionSwap(player, seat, take, give))
                        for give in gives]

@@ -219,6 +219,25 @@ def on_table(s: State, card: Identity) -> bool:
 
 # -- the cards of a game ------------------------------------------------------------------------
 
+#: Animals with a loading rule of their own (R14, R15, R43, R45): enumeration looks closer.
+SPECIAL = frozenset({"crocodile", "frog", "snail", "woodpecker"})
+
+
+class CardInfo(NamedTuple):
+    """What enumeration reads of a card reference: species, gender (None: a snail in hand),
+    weight, and whether the species is in :data:`SPECIAL`."""
+
+    species: str
+    gender: str | None
+    weight: int
+    special: bool
+
+
+#: A card named by a play, checked against the deck (R51): its reference, the gender it is
+#: loaded with (a snail's side), and the id of its copy when tagged.
+NamedCard = tuple[Ref, str, str | None]
+
+
 class Cards(NamedTuple):
     """The cards of a game as the engine looks them up: computed once per deck, player count and
     options, and shared by every game with them (only the two memos grow, and only with the
@@ -230,7 +249,8 @@ class Cards(NamedTuple):
     copies: Counter[tuple[str, str]]  # by (species, printed gender)
     species_copies: Counter[str]
     ids: frozenset[str]
-    info: dict[str, tuple[str, str | None, int]]  # (species, gender, weight) by reference
+    info: dict[str, CardInfo]  # by reference (memo of card_info)
+    cards_named: dict[str, NamedCard]  # by reference: plain plays that passed R51's card checks
     placed: dict[str, Placed]  # the card as it lies on a ferry, by reference
 
 
@@ -252,16 +272,18 @@ def cards_of(deck: Deck, source: str, players: int, options: Options) -> Cards:
         species_copies=Counter(card.species for card in in_play),
         ids=frozenset(card.id for card in in_play),
         info={},
+        cards_named={},
         placed={},
     )
 
 
-def card_info(cards: Cards, text: str) -> tuple[str, str | None, int]:
-    """(species, gender, weight) of a reference of these cards, memoised."""
+def card_info(cards: Cards, text: str) -> CardInfo:
+    """The :class:`CardInfo` of a reference of these cards, memoised."""
     info = cards.info.get(text)
     if info is None:
         ref = parse_ref(text)
-        info = cards.info[text] = (ref.species, ref.gender, cards.weight[ref.species])
+        info = cards.info[text] = CardInfo(ref.species, ref.gender, cards.weight[ref.species],
+                                           ref.species in SPECIAL)
     return info
 
 
@@ -276,7 +298,8 @@ def placed_card(cards: Cards, ref_text: str) -> Placed:
 
 
 __all__ = [
-    "Cards", "Ferry", "Hands", "Identity", "State", "add_departed", "card_info", "cards_of",
-    "find_in_hand", "hand_form", "identity", "initial_state", "kind", "on_table", "placed_card",
-    "replace_at", "set_ferries", "set_ferry", "visible_count", "visible_species",
+    "SPECIAL", "CardInfo", "Cards", "Ferry", "Hands", "Identity", "NamedCard", "State",
+    "add_departed", "card_info", "cards_of", "find_in_hand", "hand_form", "identity",
+    "initial_state", "kind", "on_table", "placed_card", "replace_at", "set_ferries", "set_ferry",
+    "visible_count", "visible_species",
 ]
