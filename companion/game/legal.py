@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
 from .deck import format_ref
 from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
-from .state import State, card_info, placed_card, visible_species
+from .state import Cards, State, card_info, placed_card, visible_species
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -172,13 +172,23 @@ def loadings(game: Game, s: State) -> list[Action]:
     objects = SHARED.objects
     key = (Play, player, noah)
     plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
+    # What each card gives on a ferry with this room and this gender needed: its Play, False
+    # (it does not fit), or True (an animal with rules of its own, looked at below). Kept with
+    # these cards (weights differ between decks), so bounded by them.
+    fits_key = (player, noah, room, needed)
+    fits = cards.fits.get(fits_key)
+    if fits is None:
+        fits = cards.fits[fits_key] = {}
     plays: list[Action] = []
     for text in candidates:
-        species, gender, weight, special = known(text) or card_info(cards, text)
-        if not special:  # the usual animal: weight, gender, roommates (R13, R15, R47)
-            if weight <= room and (needed is None or gender == needed) and species not in aboard:
-                plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
+        fit = fits.get(text)
+        if fit is None:
+            fit = fits[text] = _fit(cards, plain, player, noah, text, room, needed)
+        if fit is not True:
+            if fit and not (aboard and card_info(cards, text).species in aboard):  # R47
+                plays.append(fit)
             continue
+        species, gender, weight, _ = known(text) or card_info(cards, text)
         if species == "crocodile" and ferry:  # R45, R46: judged after the flight
             if isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
                 plays.append(SHARED.shared((Play, player, text, noah)))
@@ -195,6 +205,19 @@ def loadings(game: Game, s: State) -> list[Action]:
             if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
                 plays.append(SHARED.shared((Play, player, text, noah, None, room)))
     return plays
+
+
+def _fit(cards: Cards, plain: dict[Any, Any], player: int, noah: int, text: str, room: int,
+         needed: str | None) -> Play | bool:
+    """An ordinary animal's loading if its weight and gender fit (R13, R15), else False; True
+    for an animal with rules of its own."""
+    _, gender, weight, special = card_info(cards, text)
+    if special:
+        return True
+    if weight > room or (needed is not None and gender != needed):
+        return False
+    play: Play = plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah))
+    return play
 
 
 def step_choices(game: Game, s: State) -> tuple[Action, ...]:
@@ -253,8 +276,26 @@ def gifts(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Acti
     one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents. Gives are not shared:
     there are too many."""
     player = _seat(s)
-    return [Give(player, choice)
+    return [_give(player, choice)
             for choice in gift_choices(hands[player], _opponents(game, player), s.gifts_owed)]
+
+
+_new_object = object.__new__
+_set_giver = vars(Give)["player"].__set__  # the slots the frozen dataclass's __init__ sets
+_set_gifts = vars(Give)["gifts"].__set__
+
+
+def _give(player: int, gifts: tuple[Gift, ...]) -> Give:
+    """``Give(player, gifts)`` at about half the cost of the frozen dataclass's ``__init__``
+    (with known hands a gift step enumerates hundreds of them).
+
+    >>> _give(0, (Gift(1, "cat:F"),)) == Give(0, (Gift(1, "cat:F"),))
+    True
+    """
+    give: Give = _new_object(Give)
+    _set_giver(give, player)
+    _set_gifts(give, gifts)
+    return give
 
 
 def gift_choices(hand: Iterable[str], opponents: tuple[int, ...],

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache, lru_cache
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from .deck import Deck, Ref, format_ref, parse_ref
 from .ferry import POSITIONS, FerryFacts, Placed, ferry_facts
@@ -251,6 +251,8 @@ class Cards(NamedTuple):
     ids: frozenset[str]
     info: dict[str, CardInfo]  # by reference (memo of card_info)
     cards_named: dict[str, NamedCard]  # by reference: plain plays that passed R51's card checks
+    #: by (seat, Noah's position, room, gender needed), then reference: what enumeration found
+    fits: dict[tuple[int, int, int, str | None], dict[str, Any]]
     placed: dict[str, Placed]  # the card as it lies on a ferry, by reference
 
 
@@ -273,6 +275,7 @@ def cards_of(deck: Deck, source: str, players: int, options: Options) -> Cards:
         ids=frozenset(card.id for card in in_play),
         info={},
         cards_named={},
+        fits={},
         placed={},
     )
 
