@@ -346,11 +346,5 @@ def _seat(s: State) -> int:
     return s.player
 
 
-def _position(s: State) -> int:
-    """Noah's position, in a step of a round (where he always stands somewhere)."""
-    assert s.noah is not None
-    return s.noah
-
-
 __all__ = ["SHARED", "SharedActions", "gift_choices", "legal_actions", "loadings",
            "noah_choices", "step_choices"]
