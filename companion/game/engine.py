@@ -76,7 +76,7 @@ from .state import (
     identity,
     initial_state,
     kind,
-    on_table,
+    place_on_table,
     placed_card,
     replace_at,
     set_ferries,
@@ -385,8 +385,12 @@ class Game:
                 self._cards.cards_named[a.card] = named
         ref, gender, card_id = named
         species, copy = ref.species, ref.copy
-        if card_id is not None and on_table(s, identity(ref)):
-            return self._reject("card_already_on_table", a, card=card_id)
+        if card_id is not None:
+            where = place_on_table(s, identity(ref))
+            if where is not None:  # R54; the advice depends on where the copy is
+                return self._reject("card_already_on_table", a, card=card_id,
+                                    animal=_animal(species, ref.gender), variant=where[0],
+                                    on_ferry=where[1])
         hand_index = None
         if s.hands is not None:
             hand = s.hands[a.player]
@@ -409,7 +413,8 @@ class Game:
             return self._reject("bad_action", a, problem=error.message)
         species = ref.species
         if species not in self._weight:
-            return self._reject("unknown_card", a, card=species, why=self._why_absent(species))
+            return self._reject("unknown_card", a, card=species, animal=species,
+                                why=self._why_absent(species))
         gender = ref.gender
         if species == "snail":
             if a.as_gender is not None and gender is not None and a.as_gender != gender:
@@ -424,13 +429,15 @@ class Game:
         if a.frog_weight is not None and species != "frog":
             return self._reject("bad_action", a, problem="only a frog takes a declared weight")
         printed = "H" if species == "snail" else gender
+        animal = _animal(species, ref.gender)
         if (species, printed) not in self._copies:
-            return self._reject("unknown_card", a, card=a.card, why="")
+            return self._reject("unknown_card", a, card=a.card, animal=animal, why="")
         card_id = None
         if ref.copy is not None:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
-                return self._reject("unknown_card", a, card=a.card, why="")
+                return self._reject("unknown_card", a, card=a.card, why="",
+                                    animal=f"{animal} #{ref.copy}")
         assert gender is not None  # only a snail in hand has none, and it was given above
         return ref, gender, card_id
 

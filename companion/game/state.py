@@ -204,17 +204,21 @@ def visible_count(s: State, species: str) -> int:
     return seen
 
 
-def on_table(s: State, card: Identity) -> bool:
-    """R54: whether a tagged copy is on a ferry, fleeing, or departed this round."""
+def place_on_table(s: State, card: Identity) -> tuple[str, int | None] | None:
+    """R54: where a tagged copy is if it is on the table: ``("ferry", 1-5)``, ``("fleeing",
+    None)`` or ``("departed", None)`` (this round); None when it is not."""
     if card in s.departed_ids:
-        return True
+        return ("departed", None)
     species = card[0]
-    refs = [placed.ref for ferry, facts in zip(s.ferries, s.facts, strict=True)
-            if ferry is not None and facts is not None and species in facts.species
-            for placed in ferry]
-    if s.fleeing is not None:
-        refs.append(s.fleeing.ref)
-    return any(identity(parse_ref(ref)) == card for ref in refs if "#" in ref)
+    for k, (ferry, facts) in enumerate(zip(s.ferries, s.facts, strict=True)):
+        if ferry is not None and facts is not None and species in facts.species and any(
+                "#" in placed.ref and identity(parse_ref(placed.ref)) == card
+                for placed in ferry):
+            return ("ferry", k + 1)
+    if s.fleeing is not None and "#" in s.fleeing.ref \
+            and identity(parse_ref(s.fleeing.ref)) == card:
+        return ("fleeing", None)
+    return None
 
 
 # -- the cards of a game ------------------------------------------------------------------------
@@ -303,6 +307,6 @@ def placed_card(cards: Cards, ref_text: str) -> Placed:
 __all__ = [
     "SPECIAL", "CardInfo", "Cards", "Ferry", "Hands", "Identity", "NamedCard", "State",
     "add_departed", "card_info", "cards_of", "find_in_hand", "hand_form", "identity",
-    "initial_state", "kind", "on_table", "placed_card", "replace_at", "set_ferries", "set_ferry",
-    "visible_count", "visible_species",
+    "initial_state", "kind", "place_on_table", "placed_card", "replace_at", "set_ferries",
+    "set_ferry", "visible_count", "visible_species",
 ]
