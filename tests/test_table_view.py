@@ -96,7 +96,8 @@ def test_a_buried_code_partly_covered_is_never_the_top(offset):
 
 
 def test_two_whole_codes_on_one_ferry_is_nothing():
-    cards = (CardOnMat("NOAH1/BOX1/CAF1", 0, -40.0), CardOnMat("NOAH1/BOX1/LIM1", 0, 45.0))
+    """A fanned stack whose earlier sticker shows whole: which is on top is not sure."""
+    cards = (CardOnMat("NOAH1/BOX1/CAF1", -25.0, 0), CardOnMat("NOAH1/BOX1/LIM1", 25.0, 0))
     mats = tuple(replace(m, cards=cards if m.ferry == 3 else ()) for m in row_layout())
     reading = READER.read(shot(TableScene(mats)).frame)
     assert reading.ferries[3].seen and reading.ferries[3].top is None

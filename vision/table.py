@@ -344,6 +344,8 @@ class Code:
     fully_visible: bool
     readable: bool = True
     """False for a symbol zxing-cpp located but could not decode (glare, a hand, a card)."""
+    unsure: bool = False
+    """Read, but neither whole nor clearly covered (see :func:`visibility`)."""
 
     @property
     def centre(self) -> Point:
@@ -351,13 +353,23 @@ class Code:
 
 
 MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft focus
-MAX_ERROR_CLUSTER = 2  # 4-connected wrong modules: a larger patch is something lying on the code
+MAX_ERROR_CLUSTER = 3  # 4-connected wrong modules: a larger patch is something lying on the code
+COVERED_BIT_ERRORS = 16  # more wrong modules than this: surely covered
+COVERED_CLUSTER = 5  # a patch larger than this: surely covered
 RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 184)
 RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
 
 
 def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
-    """Whether a code zxing-cpp read in ``gray`` is whole, with nothing lying over it.
+    """Whether a code zxing-cpp read in ``gray`` is whole, with nothing lying over it
+    (:func:`visibility` is ``"whole"``)."""
+    return visibility(barcode, gray) == "whole"
+
+
+def visibility(barcode: Any, gray: np.ndarray) -> str:
+    """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
+    ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
+    sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
 
     A buried card's code that still decodes is partly covered by the card above: zxing-cpp's
     error correction fills in the hidden modules, but they show up (1) as sampled modules that
@@ -372,14 +384,19 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
                                  str(extra.get("Version", "")), extra.get("DataMask"))
     if expected is None:
-        return False
+        return "unsure"
     sampled = np.asarray(barcode.to_image(scale=1, add_quiet_zones=False)) < 128
     if sampled.shape != expected.shape:
-        return False
+        return "unsure"
+    if not _quiet_zone_is_light(gray, _corners(barcode), expected):
+        return "covered"
     wrong = sampled != expected
-    if int(wrong.sum()) > MAX_BIT_ERRORS or _largest_cluster(wrong) > MAX_ERROR_CLUSTER:
-        return False
-    return _quiet_zone_is_light(gray, _corners(barcode), expected)
+    errors, cluster = int(wrong.sum()), _largest_cluster(wrong)
+    if errors <= MAX_BIT_ERRORS and cluster <= MAX_ERROR_CLUSTER:
+        return "whole"
+    if errors > COVERED_BIT_ERRORS or cluster > COVERED_CLUSTER:
+        return "covered"
+    return "unsure"
 
 
 @functools.cache
@@ -487,7 +504,8 @@ class TableReader:
         visible = [c.text for c in codes if c.fully_visible]
         # An unreadable symbol in the zone may be the true top card's (under glare, say):
         # then even a single whole-looking code could be a buried one, so say nothing.
-        unsure = any(not c.readable for c in codes)
+        # So may a code read with a few too many errors: it may be the top card's, soft.
+        unsure = any(not c.readable or c.unsure for c in codes)
         top = visible[0] if len(set(visible)) == 1 and not unsure else None
         return FerryView(
             seen=True, top=top, zone=pose.quad(*CARD_ZONE_MM), centre=pose.centre,
@@ -526,7 +544,9 @@ class TableReader:
             if not barcode.valid:
                 codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
                 continue
-            codes.append(Code(barcode.text, quad, fully_visible(barcode, crop)))  # type: ignore[arg-type]
+            seen = visibility(barcode, crop)
+            codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
+                              unsure=seen == "unsure"))
         return codes
 
 
