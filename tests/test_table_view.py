@@ -16,7 +16,6 @@ from vision.table import FERRIES, TableReader, motion, occluded_ferries, still
 from vision.table_render import (
     CardOnMat,
     Glare,
-    MatOnTable,
     OverheadCamera,
     TableScene,
     Variation,
