@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.game.inputs import is_ascii_number
 
 DISTRIBUTION = "noah-companion"
 SERVICE = "noah-companion.service"
@@ -124,7 +125,7 @@ class ServiceState:
             installed=values.get("LoadState") == "loaded",
             enabled=values.get("UnitFileState") == "enabled",
             active=values.get("ActiveState", "inactive"),
-            restarts=int(restarts) if restarts.isdigit() else 0,
+            restarts=int(restarts) if is_ascii_number(restarts) else 0,
             error=values.get("Error"),
         )
 
@@ -646,18 +647,25 @@ def check_config(machine: Machine) -> Finding:
 def _validate_if_available(config: Any, name: str) -> None:
     from companion.config import part_validator
 
+    if name == "ui":  # the app's own section: its validator is handed in (config imports no ui)
+        from companion.ui.settings import validate_ui
+
+        config.validated(name, validate_ui)
+        return
     try:
         part_validator(name)
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError, LookupError):
         return  # that part offers no validator in this version
     config.validated(name)
 
 
 def check_deck(machine: Machine) -> Finding:
     """The deck named in [game] loads (the built-in one, or the club's CSV)."""
+    from companion.tags.tagged_deck import load_tagged_deck
+
     try:
         config = machine.config
-        deck = config.game.load_deck()
+        deck = load_tagged_deck(config.game.deck, config.game.deck_id).deck
     except UserError as error:
         return fail("Deck", error.what, error.fix)
     source = "built-in deck" if config.game.deck == "default" else config.game.deck
@@ -665,7 +673,9 @@ def check_deck(machine: Machine) -> Finding:
 
 
 def check_store(machine: Machine) -> Finding:
-    """The game record's folder is writable, has room, and the record itself is sound."""
+    """The game record's folder is writable, has room, the record itself is sound, and every
+    game in it can be replayed (a damaged one is named by number and line). The record is only
+    read, so the doctor runs beside the app."""
     from companion.session.store import GameStore, default_store_path
 
     config = machine.config_or_none()
@@ -682,19 +692,43 @@ def check_store(machine: Machine) -> Finding:
                     "Free some space on the SD card (sudo apt clean; delete old files).")
     if path.exists():
         try:
-            with GameStore(path) as store:
-                verdict, games = store.integrity_check(), len(store.games())
+            with GameStore.reader(path) as store:
+                verdict = store.integrity_check()
+                games, damaged = _replayed_games(store, config)
+                holder = store.holder()
         except UserError as error:
             return fail("Game record", error.what, error.fix)
         if verdict != "ok":
-            return fail("Game record", f"{path} is damaged ({verdict}).",
+            return fail("Game record", f"{path} is damaged ({verdict[:200]}).",
                         f"Restore the last backup (see 'Backing up' in {GUIDE}).")
         found = f"{path}: {games} game(s), {room}"
+        if holder[0] is not None:
+            found += f", in use by the referee (process {holder[0]})"
+        if damaged:
+            return warn("Game record", f"{found}; damaged: " + "; ".join(damaged) + ".",
+                        "In the app, touch the game to resume it up to the last good move, "
+                        "abandon it or delete it; 'noah-companion export N' shows every line.")
     else:
         found = f"{path}: no games yet, {room}"
     if free < LOW_FREE_BYTES:
         return warn("Game record", found, "Free some space on the SD card soon.")
     return ok("Game record", found)
+
+
+def _replayed_games(store: Any, config: Any) -> tuple[int, list[str]]:
+    """How many games the record holds, and each damaged one as ``game 3 at line 33 (why)``."""
+    from companion.game.deck import default_deck
+    from companion.session.history import history
+    from companion.tags.tagged_deck import load_deck_file
+
+    try:
+        deck = load_deck_file(config.game.deck) if config is not None else default_deck()
+    except UserError:  # the deck check says why; replay with the built-in deck meanwhile
+        deck = default_deck()
+    summaries = history(store, deck)
+    damaged = [f"game {game.id} at line {game.damage.line} ({game.damage.reason.rstrip('.')})"
+               for game in summaries if game.damage is not None]
+    return len(summaries), damaged
 
 
 def _existing_parent(path: Path) -> Path:

@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from dataclasses import asdict
 from typing import Any
 
+from companion.commands._options import (
+    CONFIGURED_CAMERA,
+    add_json,
+    add_quiet,
+    add_source,
+    progress_bar,
+    shows_progress,
+)
 from companion.errors import UserError
+from companion.game.errors import shown
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,14 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="read QR stickers from a camera, a video or a folder of photos",
         description="Print the cards the camera sees, as the referee would get them.",
     )
-    parser.add_argument("--source", metavar="SRC",
-                        help="auto, picamera2, usb, usb:N, synthetic, a video file or an image "
-                             "folder (default: [camera] source of the config file)")
+    add_source(parser, "one JSON line per photo")
     parser.add_argument("--decoder", choices=("zxing", "zbar"),
                         help="QR decoder (default: [decoder] name of the config file)")
     parser.add_argument("--raw", action="store_true",
                         help="also print every QR text found in each frame, ours or not")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    add_json(parser, "one JSON object per line")
+    add_quiet(parser, "no progress bar while a folder of photos is read")
     parser.add_argument("--seconds", type=float, metavar="N",
                         help="stop after N seconds (default: at the end of a video, or Ctrl-C)")
     parser.set_defaults(func=run)
@@ -58,27 +67,38 @@ def _scan(args: argparse.Namespace) -> int:
 
     config = load_config()
     camera, decoder = config.validated("camera"), config.validated("decoder")
-    if args.source:
+    if args.source != CONFIGURED_CAMERA:
         camera = replace(camera, source=args.source)
     if args.decoder:
         decoder = replace(decoder, name=args.decoder)
     pipeline = Pipeline.from_settings(camera, decoder, is_ours=is_ours, raw=args.raw)
     if isinstance(pipeline.source, ImageFolder):
-        return _scan_folder(pipeline.source, pipeline, is_ours)
+        return _scan_folder(pipeline.source, pipeline, is_ours, shows_progress(args.quiet))
     return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
 
 
-def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
-    """One JSON line per image: every text found, which are ours, the decoding time."""
+def _scan_folder(folder: Any, pipeline: Any, is_ours: Any, progress: bool) -> int:
+    """One JSON line per image: every text found, which are ours, the decoding time; a file
+    that cannot be decoded is named on standard error, with why. A progress bar on a terminal's
+    standard error counts the images (the JSON lines stay clean)."""
+    import sys
+
+    def skipped(problem: Any) -> None:
+        print(f"noah-companion: skipped {problem}", file=sys.stderr, flush=True)
+
+    folder.on_skip = skipped
     folder.open()
-    while (frame := folder.read()) is not None:
-        started = time.perf_counter()
-        texts = [d.text for d in pipeline.decode(frame)]
-        seconds = time.perf_counter() - started
-        image = folder.current.relative_to(folder.path).as_posix()
-        line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
-                "ms": round(seconds * 1000, 3)}
-        print(json.dumps(line, ensure_ascii=False), flush=True)
+    ranks = {path: rank for rank, path in enumerate(folder.files, start=1)}
+    with progress_bar(len(ranks), "Images", "image", progress) as bar:
+        while (frame := folder.read()) is not None:
+            started = time.perf_counter()
+            texts = [d.text for d in pipeline.decode(frame)]
+            seconds = time.perf_counter() - started
+            image = folder.current.relative_to(folder.path).as_posix()
+            line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
+                    "ms": round(seconds * 1000, 3)}
+            print(json_line(line), flush=True)
+            bar.update(ranks[folder.current] - bar.n)  # the images skipped before it too
     return 0
 
 
@@ -137,7 +157,7 @@ class Printer:
         kind = type(event).__name__
         if self.as_json:
             line = {"event": kind, **asdict(event)}
-            print(json.dumps(line, ensure_ascii=False, default=_jsonable), flush=True)
+            print(json_line(line), flush=True)
             return
         at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
@@ -145,22 +165,38 @@ class Printer:
     def describe(self, event: Any) -> str:
         kind = type(event).__name__
         if kind == "CardShown":
-            text = f"card shown: {event.text} ({self.card_name(event.text)})"
+            text = f"card shown: {shown(event.text)} ({self.card_name(event.text)})"
             if event.several:
                 text += (f"; {len(event.in_view)} cards in view, the referee will ask which "
                          "one is played")
             return f"{text}  [{event.latency * 1000:.0f} ms after capture]"
         if kind == "CardRemoved":
-            return f"card taken away: {event.text} (shown for {event.shown_for:.1f} s)"
+            return f"card taken away: {shown(event.text)} (shown for {event.shown_for:.1f} s)"
         if kind == "ForeignCode":
-            return f"QR code that is not a card (ignored): {event.text}"
+            return f"QR code that is not a card (ignored): {shown(event.text)}"
         if kind == "CodesSeen":
-            return f"frame {event.frame}: {', '.join(event.texts)}"
+            return f"frame {event.frame}: {', '.join(map(shown, event.texts))}"
         if kind == "CameraStatus":
             return f"camera: {event.message}"
         return (f"{event.captured} frames, {event.decoded} decoded, {event.dropped} skipped "
                 f"for a newer one; {event.mean_decode_time * 1000:.1f} ms to decode a frame, "
                 f"{event.mean_latency * 1000:.0f} ms from capture to event on average")
+
+
+#: Characters JSON leaves raw that a terminal may still obey (DEL, the C1 controls, line and
+#: paragraph separators, bidirectional overrides) or cannot print at all (lone surrogates, from
+#: file names that are not UTF-8): escaped too, so a JSON line stays inert and printable.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_line(data: dict[str, Any]) -> str:
+    """One JSON line of decoded texts, readable (accents kept) yet inert in a terminal.
+
+    >>> print(json_line({"texts": ["Chloé \x1b[2J\x9b"]}))
+    {"texts": ["Chloé \\u001b[2J\\u009b"]}
+    """
+    text = json.dumps(data, ensure_ascii=False, default=_jsonable)
+    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _jsonable(value: Any) -> Any:

@@ -30,12 +30,24 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.errors import UserError
+from companion.game.actions import (
+    CrocFlee,
+    GiraffeLook,
+    LionSwap,
+    Play,
+    ScanHands,
+    ScoreRound,
+    StartRound,
+    TakeBack,
+)
+from companion.game.actions import MoveNoah as MoveNoahAction
 from companion.game.deck import HAND_SIZE, Deck, default_deck, format_ref, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.session import record
 from companion.session.narrate import (
     card_name,
+    copy_name,
     ferries_phrase,
     ferry_name,
     plural,
@@ -145,10 +157,11 @@ class Session:
         """The session the app runs: the record at ``[store] path``, the deck and deck id of
         ``[game]`` (``config`` defaults to the user's config file)."""
         from companion.config import load_config
+        from companion.tags.tagged_deck import load_deck_file
 
         config = config if config is not None else load_config()
         store = GameStore(config.store.path)
-        return cls(store, lights=lights, deck=config.game.load_deck(),
+        return cls(store, lights=lights, deck=load_deck_file(config.game.deck),
                    deck_id=config.game.deck_id)
 
     # -- publishing ------------------------------------------------------------------------
@@ -226,9 +239,15 @@ class Session:
             self._publish()
             return self._view
 
-    def resume(self, game_id: int | None = None) -> SessionView:
+    def resume(self, game_id: int | None = None, *,
+               to_last_good_move: bool = False) -> SessionView:
         """Reopen a stored game exactly where it was (the newest unfinished one by default):
-        its record is replayed through the engine, undo lines and redo stack included."""
+        its record is replayed once through the engine, undo lines and redo stack included.
+
+        A damaged game raises :class:`~companion.session.record.DamagedGame` and nothing
+        changes, unless the table chose ``to_last_good_move``: the lines from the damaged one
+        on are then set aside (kept in the record, shown by export) and the view says what to
+        put back on the table."""
         with self._lock:
             if game_id is None:
                 unfinished = self.store.unfinished()
@@ -236,17 +255,50 @@ class Session:
                     raise UserError("There is no unfinished game to resume.", "Start a new game.",
                                     key="error.nothing_to_resume")
                 game_id = unfinished[0].id
-            header = self.store.header(game_id)
-            lines = self.store.lines(game_id)
-            game, redo = record.replay(header, lines, self.deck)
-            self._open(game_id, header, game, redo=redo, seq=len(lines))
-            self._round_scores = record.round_scores(header, lines, self.deck)
-            if game.is_over:  # the end was written but not yet filed as finished
+            reading = record.read_game(self.store, game_id, self.deck)
+            if reading.game is None or (reading.damaged and not to_last_good_move):
+                raise record.DamagedGame(reading)
+            seq = reading.seqs[reading.keep - 1] if reading.keep else 0
+            if reading.damaged:
+                self.store.set_aside(game_id, seq + 1, record.describe(reading.damage))
+            self._open(game_id, reading.entry.header, reading.game, redo=list(reading.redo),
+                       seq=seq)
+            self._round_scores = list(reading.round_scores)
+            if reading.damaged or reading.game.is_over:  # the cache may say otherwise
                 self._save_summary()
             self._notice("info", f"Game {game_id} resumed where it stopped.",
                          phrases=_said("resumed", game=game_id))
+            if reading.damaged:
+                self._resumed_damaged(reading)
             self._publish()
             return self._view
+
+    def _resumed_damaged(self, reading: record.GameReading) -> None:
+        """Say which lines were set aside and what the table puts back (as after an undo)."""
+        dropped = len(reading.lines) - reading.keep
+        self._notice("info", f"{plural(dropped, 'line')} set aside from line "
+                     f"{reading.damage.line} on; the game goes on from the last good move.",
+                     phrases=_said("set_aside", count=dropped, line=reading.damage.line))
+        self._reconciliation = tuple(record.english(p) for p in reading.put_back)
+        for text, sentence in zip(self._reconciliation, reading.put_back, strict=True):
+            self._notice("reconcile", text, phrases=(sentence,))
+
+    def abandon_game(self, game_id: int) -> None:
+        """Give a stored game up (the table confirmed): kept in the history, lines untouched,
+        no longer offered for resume."""
+        with self._lock:
+            self.store.abandon(game_id, "abandoned by the table")
+            if game_id == self._game_id:
+                self._open(None, {}, None, redo=[], seq=0)
+            self._publish()
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a stored game and all its lines for good (the table confirmed)."""
+        with self._lock:
+            self.store.delete_game(game_id)
+            if game_id == self._game_id:
+                self._open(None, {}, None, redo=[], seq=0)
+            self._publish()
 
     def close_game(self) -> None:
         """Leave the open game; it stays in the record and can be resumed."""
@@ -343,8 +395,9 @@ class Session:
         to the camera. ``ref`` is a card id like ``cat:F#2``."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
-                                    phrases=_said("no_such_card", code=ref))
+                return self._refuse(f"There is no {copy_name(ref)} in this deck: check the "
+                                    "card.", "unknown_card",
+                                    phrases=_said("no_such_card", card=ref))
             self._candidates = ()
             return self._card(ref)
 
@@ -406,6 +459,21 @@ class Session:
                      phrases=_said("setup_card", card=ref, ferry=k + 1))
         return self._maybe_start_round()
 
+    def remove_setup_card(self, ref: str) -> Outcome:
+        """Round setup: take a wrongly shown starting animal off its ferry; that ferry's
+        animal is asked for again."""
+        with self._lock:
+            for k, placed in enumerate(self._setup.ferries if self._in_setup() else ()):
+                if placed is not None and _same_copy(placed, ref):
+                    self._setup.ferries[k] = None
+                    self._notice("info", f"{card_name(placed).capitalize()} is taken off "
+                                 f"{ferry_name(k)}: show its starting animal again.",
+                                 phrases=_said("setup_card_removed", card=placed, ferry=k + 1))
+                    self._publish()
+                    return Outcome(True)
+            return self._refuse(f"{card_name(ref).capitalize()} is not a starting animal of "
+                                "this round.", None, phrases=_said("not_a_setup_card", card=ref))
+
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
         with self._lock:
@@ -424,7 +492,7 @@ class Session:
         if draft.next_ferry is not None or (first_round and draft.starter is None):
             self._publish()
             return Outcome(True)
-        action = record.start_round(
+        action = StartRound(
             noah=draft.noah, ferries=tuple(draft.ferries),
             hand_counts=tuple([HAND_SIZE] * len(self._players)),
             starter=draft.starter if first_round else None,
@@ -453,7 +521,7 @@ class Session:
 
     def _play_action(self, ref: str, side: str | None = None, frog_weight: int | None = None):
         state = self._game.state()
-        return record.play(
+        return Play(
             player=state["current_player"], card=ref, ferry=state["noah"],
             as_gender=side, frog_weight=frog_weight,
         )
@@ -508,7 +576,7 @@ class Session:
             self._pending = None
             state = self._game.state()
             return self._submit(
-                record.take_back(player=state["current_player"], ferry=state["noah"])
+                TakeBack(player=state["current_player"], ferry=state["noah"])
             )
 
     def choose_target(self, seat: int) -> Outcome:
@@ -520,10 +588,10 @@ class Session:
             state = self._game.state()
             player, phase = state["current_player"], state["phase"]
             if phase == "croc_flee":
-                return self._submit(record.croc_flee(player=player, target=seat))
+                return self._submit(CrocFlee(player=player, target=seat))
             if phase == "lion_swap":
-                return self._submit(record.lion_swap(player=player, target=seat))
-            return self._submit(record.giraffe_look(player=player, target=seat))
+                return self._submit(LionSwap(player=player, target=seat))
+            return self._submit(GiraffeLook(player=player, target=seat))
 
     def skip(self) -> Outcome:
         """Decline an optional step (the giraffe's look): Noah's move comes next."""
@@ -538,7 +606,7 @@ class Session:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
             state = self._game.state()
-            return self._submit(record.move_noah(player=state["current_player"], to=ferry))
+            return self._submit(MoveNoahAction(player=state["current_player"], to=ferry))
 
     def ferry_pressed(self, ferry: int) -> Outcome:
         """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
@@ -584,7 +652,7 @@ class Session:
             self._publish()
             return Outcome(True)
         hands, self._hands = self._hands, []
-        outcome = self._submit(record.scan_hands(hands))
+        outcome = self._submit(ScanHands(tuple(tuple(hand) for hand in hands)))
         if not outcome.accepted:
             self._notice("info", "Scan every hand again.", phrases=_said("rescan_hands"))
             self._publish()
@@ -634,7 +702,7 @@ class Session:
             except (TypeError, ValueError):
                 return self._refuse("Tears are whole numbers, one per player.", None,
                                     phrases=_said("tears_numbers"))
-            return self._submit(record.score_round(values))
+            return self._submit(ScoreRound(values))
 
     # -- cancel, undo, redo ----------------------------------------------------------------
 
@@ -659,6 +727,9 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
+            placed = [ref for ref in self._setup.ferries if ref] if self._in_setup() else []
+            if placed and not (self._pending or self._candidates):
+                return self.remove_setup_card(placed[-1])  # the last starting animal shown
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
             count = min(count, len(self._game.history))
@@ -739,10 +810,17 @@ class Session:
         self._departing = _departed_ferry(before, state)
 
     def _save_summary(self) -> None:
-        """Refresh the history list's cache (the record itself is already safe)."""
+        """Refresh the history list's cache. The action itself is already saved and applied,
+        so a failure here (a disk that just filled up) must not make it look failed: the table
+        would enter it again and count it twice. The cache catches up at the next resume."""
         state = self._game.state()
         summary = record.summary(state, [tears for _, tears in self._round_scores])
-        self.store.set_summary(self._game_id, summary, finished=bool(state.get("game_over")))
+        try:
+            self.store.set_summary(self._game_id, summary,
+                                   finished=bool(state.get("game_over")))
+        except UserError:
+            self._notice("problem", "Saved; only the list of games could not be updated. Check "
+                         "the disk: it may be full.", phrases=_said("summary_not_saved"))
 
     def _refuse(self, message: str, reason: str | None, action: Any = None, *,
                 phrases: tuple[Phrase, ...] = ()) -> Outcome:
@@ -893,7 +971,8 @@ class Session:
             destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
             notices=tuple(self._notices),
             reconciliation=self._reconciliation,
-            can_undo=bool(self._game.history) or self._pending is not None,
+            can_undo=bool(self._game.history) or self._pending is not None
+            or self._setup != _SetupDraft(),
             can_redo=bool(self._redo),
             camera_ok=self._camera_ok,
             camera_message=self._camera_message,
@@ -926,9 +1005,10 @@ class Session:
         """The link that pushes this finished game to the BG Stats app ("" before the end)."""
         from companion.session.bgstats import play_url
 
-        if self._game is None or not self._game.state().get("game_over"):
-            return ""
-        return play_url(self._game_id, self._players, self._game.state(), self.store)
+        with self._lock:  # close_game on another thread must not clear the game mid-read
+            if self._game is None or not self._game.state().get("game_over"):
+                return ""
+            return play_url(self._game_id, self._players, self._game.state(), self.store)
 
     def bgstats_qr(self):
         """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
@@ -948,10 +1028,12 @@ NOTICE_KEYS = frozenset({
     "already_on_ferry", "already_scanned", "camera_back", "camera_lost", "choose_a_player",
     "departed_not_hand", "ferry_button", "ferry_range", "foreign_code", "hand_scanned",
     "new_game", "no_card_expected", "no_frog_waiting", "no_game", "no_snail_waiting",
-    "no_such_card", "noah_start", "noah_start_chosen", "not_in_game", "not_in_scan",
+    "no_such_card", "noah_start", "noah_start_chosen", "not_a_setup_card", "not_in_game",
+    "not_in_scan", "setup_card_removed",
     "nothing_to_redo", "nothing_to_undo", "on_ferry_not_hand", "record_error", "redo",
     "rescan_hands", "rescan_setup", "resumed", "score_only_card", "setup_card", "several_cards",
     "snail_side", "starter_not_asked", "tears_numbers", "undo", "vision_error",
+    "set_aside", "summary_not_saved",
     "tag_too_long", "tag_version", "tag_malformed", "tag_other_deck", "tag_unknown_card",
 })
 

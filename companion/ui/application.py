@@ -8,12 +8,12 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import mainthread
-from kivy.core.audio import SoundLoader
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -42,6 +42,7 @@ from companion.ui.settings import SECTION_DEFAULTS, UiSettings, panels
 from companion.ui.widgets import Banner
 
 HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
 SCREEN_OF = {
     "no_game": "home", "play_card": "table", "choose_card": "table",
@@ -98,7 +99,7 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.lang = self.catalog.language
         self._config_file = config_file
-        self._sound = SoundLoader.load(str(sound)) if sound and settings.sounds else None
+        self._sound = _load_sound(sound) if sound and settings.sounds else None
         self._unsubscribe: Any = None
         self._notices: tuple = ()
         self._tray: CardTray | None = None
@@ -162,6 +163,17 @@ class NoahApp(App):
         from companion.config import config_path
 
         return str(config_path())
+
+    def load_config(self) -> Any:
+        """Kivy's copy of the config file, its folder created first: on a fresh machine there
+        is none, and the settings panel could not save a thing."""
+        folder = Path(self.get_application_config()).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            log.warning("Settings cannot be kept: %s cannot be created (%s).", folder,
+                        error.strerror)
+        return super().load_config()
 
     def build_config(self, config: Any) -> None:
         for section, values in SECTION_DEFAULTS.items():
@@ -271,7 +283,6 @@ class NoahApp(App):
             names = list(load_config(self.get_application_config()).game.players)
         except UserError:
             names = []
-        names = names or [self.t("new.player", n=n) for n in (1, 2, 3)]
         self.root.sm.get_screen("new_game").prepare(names, score_only=score_only)
         self.go("new_game")
 
@@ -320,14 +331,32 @@ class NoahApp(App):
             self.act("choose_card", ref)
 
 
+def _load_sound(path: Path) -> Any:
+    """The refusal sound, or ``None`` (silently: a table without speakers is normal) when this
+    machine has nothing to play it on. Kivy's audio is not even started then, so that the
+    sound system's probing does not fill the terminal."""
+    from companion.ui.sounds import has_playback_device
+
+    if not has_playback_device():
+        log.info("no sound device: refused plays are shown without a sound")
+        return None
+    from kivy.core.audio import SoundLoader
+
+    return SoundLoader.load(str(path))
+
+
 def tray_cards(deck: Any, state: dict) -> list[str]:
-    """The ids of the cards that are not on a ferry (a snail's side does not matter).
+    """The ids of the cards that can be in someone's hand: not on a ferry, not departed this
+    round (a snail's side does not matter).
 
     >>> from companion.game import default_deck
     >>> ferries = [["snail:M#1", "cat:F#1"], None, [], [], []]
-    >>> cards = tray_cards(default_deck(), {"ferries": ferries})
+    >>> state = {"ferries": ferries, "departed_cards": ["lion:M#1"]}
+    >>> cards = tray_cards(default_deck(), state)
     >>> "snail#1" in cards, "snail#2" in cards, "cat:F#1" in cards, "cat:M#1" in cards
     (False, True, False, True)
+    >>> "lion:M#1" in cards, "lion:F#1" in cards
+    (False, True)
     """
     from companion.game.deck import parse_ref
 
@@ -335,8 +364,9 @@ def tray_cards(deck: Any, state: dict) -> list[str]:
         species, gender, copy = parse_ref(ref)
         return (species, None if species == "snail" else gender, copy)
 
-    on_ferries = {copy_of(ref) for ferry in state.get("ferries") or () for ref in ferry or ()}
-    return [card.id for card in deck if copy_of(card.id) not in on_ferries]
+    on_table = [ref for ferry in state.get("ferries") or () for ref in ferry or ()]
+    gone = {copy_of(ref) for ref in [*on_table, *(state.get("departed_cards") or ())]}
+    return [card.id for card in deck if copy_of(card.id) not in gone]
 
 
 def _new_notices(old: tuple, new: tuple) -> list:
