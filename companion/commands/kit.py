@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "print", help="write the ferry mats and the Noah marker as a PDF",
         description="Write the five ferry mats (100 × 150 mm) and the Noah marker, to print at "
                     "100 % scale and cut out (docs/table-view.md).")
-    print_parser.add_argument("--out", metavar="PDF", type=Path, required=True,
+    print_parser.add_argument("-o", "--out", metavar="PDF", type=Path, required=True,
                               help="the PDF to write, e.g. kit.pdf")
     print_parser.add_argument("--paper", choices=("a4", "letter"), default="a4",
                               help="paper size (default a4)")
