@@ -617,7 +617,7 @@ def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL)
 
     >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
     >>> round(float(motion(a, b).mean()), 3)
-    0.063
+    0.071
     """
     import cv2
 

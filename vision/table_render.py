@@ -56,7 +56,7 @@ class OverheadCamera:
     """The camera: frame size, height above the table and horizontal field of view.
 
     >>> round(OverheadCamera().px_per_mm, 2), round(OverheadCamera().px_per_module, 2)
-    (4.73, 4.5)
+    (4.73, 4.51)
     """
 
     width: int = 4608
