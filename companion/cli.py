@@ -2,27 +2,35 @@
 
 Each sub-command lives in its own module of :mod:`companion.commands` and exposes
 ``register(subparsers)``, which adds its parser(s) and sets ``func`` (``args -> exit status``).
-Modules are discovered, so adding a command never edits this file. Command modules keep heavy
-imports (Kivy, OpenCV) inside their functions so that ``--help`` stays instant.
+Modules are discovered (but not those named ``_…``, which hold what commands share), so adding a
+command never edits this file. Every parser is a :class:`~companion.commands._options.Parser`:
+no abbreviated long options, and "did you mean …?" for a misspelled command or option. Command
+modules keep heavy imports (Kivy, OpenCV) inside their functions so that ``--help`` stays
+instant.
 
 Without a sub-command the touchscreen app starts (``--simulate`` for virtual cards and lights).
+
+The terminal stays quiet: warnings and errors only, each one sentence; ``--verbose`` adds the
+progress lines (Kivy's included) and the libraries' own diagnostics.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
 
 from companion import __version__, commands
+from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="noah-companion",
         description="Referee for the card game Noah: rules, camera, ferry lights and score track.",
     )
@@ -32,8 +40,20 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start the app with virtual cards and lights (no camera or GPIO needed)",
     )
+    parser.add_argument(
+        "--default-settings",
+        action="store_true",
+        help="start the app with the built-in settings, without reading the config file",
+    )
+    parser.add_argument(
+        "-v", "--verbose",
+        action="store_true",
+        help="show progress and diagnostics on the terminal (Kivy's lines included)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(subparsers)
     return parser
@@ -42,7 +62,26 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts
 
-    return run_app(simulate=args.simulate)
+    return run_app(simulate=args.simulate, default_settings=args.default_settings,
+                   verbose=args.verbose)
+
+
+def configure_logging(verbose: bool) -> None:
+    """Log lines on stderr: warnings and errors only (Kivy's own warnings need ``--verbose``:
+    they are for developers), everything from INFO up with ``verbose``."""
+    handler = logging.StreamHandler(sys.stderr)
+    if verbose:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("noah-companion: %(message)s"))
+        handler.addFilter(_quiet_libraries)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def _quiet_libraries(record: logging.LogRecord) -> bool:
+    return not record.name.startswith("kivy") or record.levelno >= logging.ERROR
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,8 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A command that sets ``passes_options`` parses the rest itself (``bench TARGET ...``).
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "passes_options", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.refuse(extra, args)
     args.extra_options = extra
+    configure_logging(args.verbose)
     func = getattr(args, "func", _run_app)
     try:
         return int(func(args) or 0)

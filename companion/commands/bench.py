@@ -11,18 +11,21 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from companion.commands._options import Parser, add_json, add_quiet, elapsed_bar, shows_progress
+
 TARGETS = {
     "rules": ("companion.game.bench", "rules engine: loadings and games per second"),
     "vision": ("vision.bench", "decoders and the capture pipeline on real and rendered frames"),
     "session": ("companion.session.bench", "referee session: intent to durable acknowledgement"),
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
+    "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="measure speed (rules, vision, session, app, lights)",
+        "bench", help="measure speed (rules, vision, session, app, lights, table)",
         description="Measure speed. 'noah-companion bench TARGET --help' lists a target's options.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
@@ -35,10 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _runner(name: str, module_name: str, help_text: str):
     def run(args: argparse.Namespace) -> int:
         module = importlib.import_module(module_name)
-        parser = argparse.ArgumentParser(prog=f"noah-companion bench {name}", description=help_text)
-        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser = Parser(prog=f"noah-companion bench {name}", description=help_text)
+        add_json(parser, "print the figures as JSON")
         parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+        add_quiet(parser, "no running time on the terminal while measuring")
         module.add_arguments(parser)
-        return module.run(parser.parse_args(args.extra_options))
+        options = parser.parse_args(args.extra_options)
+        with elapsed_bar(f"bench {name}", shows_progress(options.quiet or options.json)):
+            return module.run(options)
 
     return run

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._options import add_json
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--finished", action="store_true", help="only finished games")
     which.add_argument("--unfinished", action="store_true", help="only unfinished games")
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    add_json(parser, "print the list as JSON")
     parser.set_defaults(func=run)
 
 
@@ -27,11 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from companion.session.history import history, score_table
     from companion.session.store import open_store
+    from companion.tags.tagged_deck import load_deck_file
 
     config = load_config()
     finished = True if args.finished else False if args.unfinished else None
     with open_store(args.db or config.store.path, readonly=True) as store:
-        games = history(store, config.game.load_deck(), finished=finished)
+        games = history(store, load_deck_file(config.game.deck), finished=finished)
         where, unreadable = store.path, store.unreadable
     if unreadable:
         print(f"Warning: {unreadable}. Run 'noah-companion doctor'.", file=sys.stderr)

@@ -8,12 +8,12 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import mainthread
-from kivy.core.audio import SoundLoader
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -24,7 +24,9 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.config import yes_or_no
 from companion.errors import UserError
+from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
@@ -38,10 +40,12 @@ from companion.ui.screens import (
     SetupScreen,
     TableScreen,
 )
-from companion.ui.settings import SECTION_DEFAULTS, UiSettings, panels
+from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
+from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.widgets import Banner
 
 HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
 SCREEN_OF = {
     "no_game": "home", "play_card": "table", "choose_card": "table",
@@ -52,6 +56,8 @@ SCREEN_OF = {
 }
 """The screen that answers each prompt kind."""
 BANNER_SECONDS = 5
+HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
+"""The screens reached from the home screen, kept while no game is on."""
 
 
 class Root(FloatLayout):
@@ -63,7 +69,8 @@ class Root(FloatLayout):
         for screen in (HomeScreen(name="home"), NewGameScreen(name="new_game"),
                        SetupScreen(name="setup"), TableScreen(name="table"),
                        RoundEndScreen(name="round_end"), GameEndScreen(name="game_end"),
-                       HistoryScreen(name="history")):
+                       HistoryScreen(name="history"), SettingsScreen(name="settings"),
+                       TechnicalScreen(name="settings_technical")):
             self.sm.add_widget(screen)
         self.alert = Banner()
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
@@ -98,7 +105,10 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.lang = self.catalog.language
         self._config_file = config_file
-        self._sound = SoundLoader.load(str(sound)) if sound and settings.sounds else None
+        self._sound_file = sound
+        self._sound = _load_sound(sound) if sound and settings.sounds else None
+        self.backlight = Backlight.find()  # None: no brightness on the settings page
+        self.run_command = run_command  # how Shut down asks systemd (tests hand in a fake)
         self._unsubscribe: Any = None
         self._notices: tuple = ()
         self._tray: CardTray | None = None
@@ -121,21 +131,17 @@ class NoahApp(App):
     def on_lang(self, _app: Any, lang: str) -> None:
         self.catalog = Catalog(lang)
         self._tray = None  # its labels are in the old language
-        self.destroy_settings()  # so is the settings panel: it is rebuilt when next opened
         if self.view is not None and self.root is not None:
             self._draw(self.view)
 
     def switch_language(self) -> None:
         names = languages()
-        self.lang = names[(names.index(self.lang) + 1) % len(names)]
-        if self.config is not None:
-            self.config.set("ui", "language", self.lang)
-            self.config.write()
+        self.change_setting("ui", "language", names[(names.index(self.lang) + 1) % len(names)])
 
     # -- life cycle --------------------------------------------------------------------------
 
     def build(self) -> Root:
-        for name in ("widgets.kv", "screens.kv"):
+        for name in ("widgets.kv", "screens.kv", "settings_page.kv"):
             Builder.load_file(str(HERE / name))
         self.use_kivy_settings = False
         return Root()
@@ -163,26 +169,71 @@ class NoahApp(App):
 
         return str(config_path())
 
+    def load_config(self) -> Any:
+        """Kivy's copy of the config file, its folder created first: on a fresh machine there
+        is none, and the settings panel could not save a thing."""
+        folder = Path(self.get_application_config()).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            log.warning("Settings cannot be kept: %s cannot be created (%s).", folder,
+                        error.strerror)
+        return super().load_config()
+
     def build_config(self, config: Any) -> None:
         for section, values in SECTION_DEFAULTS.items():
             config.setdefaults(section, values)
 
-    def build_settings(self, settings: Any) -> None:
-        for title, data in panels(self.catalog):
-            settings.add_json_panel(title, self.config, data=data)
+    # -- the settings page (companion/ui/settings_page.py) ----------------------------------
 
-    def display_settings(self, settings: Any) -> bool:
-        """Kivy's panel, its own "Close" button worded in the table's language too."""
-        from kivy.uix.button import Button
+    def open_settings(self, *_args: Any) -> None:
+        """The app's own settings page (also Kivy's F1 key), not Kivy's panel."""
+        self.go("settings")
 
-        for widget in settings.walk():
-            if isinstance(widget, Button) and widget.text == "Close":
-                widget.text = self.t("settings.close")
-        return super().display_settings(settings)
+    def close_settings(self, *_args: Any) -> bool:
+        if self.root is not None and self.root.sm.current.startswith("settings"):
+            self.go("home")
+            return True
+        return False
 
-    def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
+    def settings_back(self) -> None:
+        self.go("settings" if self.root.sm.current == "settings_technical" else "home")
+
+    def setting(self, section: str, key: str) -> str:
+        """A setting as the config file holds it (its default when the file does not say)."""
+        from companion.config import load_config
+
+        try:
+            values = load_config(self.get_application_config()).section(section)
+        except UserError:
+            values = {}
+        return values.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+
+    def change_setting(self, section: str, key: str, value: str) -> bool:
+        """Write ``key = value`` in ``[section]`` of the config file if the config's own
+        validation accepts it; otherwise its sentence is shown and nothing changes. Language
+        and sounds apply at once, the rest at the next start."""
+        try:
+            checked_change(Path(self.get_application_config()), section, key, value)
+        except UserError as error:
+            self.message(self.catalog.error(error))
+            return False
+        if self.config is not None:
+            self.config.set(section, key, value)
+            self.config.write()
         if (section, key) == ("ui", "language"):
             self.lang = value
+        elif (section, key) == ("ui", "sounds"):
+            wanted = yes_or_no("ui", "sounds", value)  # already checked: cannot fail
+            self._sound = _load_sound(self._sound_file) if wanted and self._sound_file else None
+        return True
+
+    def shut_down(self) -> None:
+        """Ask systemd to power the machine off (confirmed on the page); a refusal is shown."""
+        try:
+            power_off(self.run_command)
+        except UserError as error:
+            self.message(self.catalog.error(error))
 
     # -- views from the session ------------------------------------------------------------
 
@@ -224,7 +275,7 @@ class NoahApp(App):
             return "setup"
         name = SCREEN_OF.get(kind, "table")
         current = self.root.sm.current
-        if name == "home" and current in ("new_game", "history"):
+        if name == "home" and current in HOME_NEIGHBOURS:
             return current
         return name
 
@@ -271,7 +322,6 @@ class NoahApp(App):
             names = list(load_config(self.get_application_config()).game.players)
         except UserError:
             names = []
-        names = names or [self.t("new.player", n=n) for n in (1, 2, 3)]
         self.root.sm.get_screen("new_game").prepare(names, score_only=score_only)
         self.go("new_game")
 
@@ -320,14 +370,32 @@ class NoahApp(App):
             self.act("choose_card", ref)
 
 
+def _load_sound(path: Path) -> Any:
+    """The refusal sound, or ``None`` (silently: a table without speakers is normal) when this
+    machine has nothing to play it on. Kivy's audio is not even started then, so that the
+    sound system's probing does not fill the terminal."""
+    from companion.ui.sounds import has_playback_device
+
+    if not has_playback_device():
+        log.info("no sound device: refused plays are shown without a sound")
+        return None
+    from kivy.core.audio import SoundLoader
+
+    return SoundLoader.load(str(path))
+
+
 def tray_cards(deck: Any, state: dict) -> list[str]:
-    """The ids of the cards that are not on a ferry (a snail's side does not matter).
+    """The ids of the cards that can be in someone's hand: not on a ferry, not departed this
+    round (a snail's side does not matter).
 
     >>> from companion.game import default_deck
     >>> ferries = [["snail:M#1", "cat:F#1"], None, [], [], []]
-    >>> cards = tray_cards(default_deck(), {"ferries": ferries})
+    >>> state = {"ferries": ferries, "departed_cards": ["lion:M#1"]}
+    >>> cards = tray_cards(default_deck(), state)
     >>> "snail#1" in cards, "snail#2" in cards, "cat:F#1" in cards, "cat:M#1" in cards
     (False, True, False, True)
+    >>> "lion:M#1" in cards, "lion:F#1" in cards
+    (False, True)
     """
     from companion.game.deck import parse_ref
 
@@ -335,8 +403,9 @@ def tray_cards(deck: Any, state: dict) -> list[str]:
         species, gender, copy = parse_ref(ref)
         return (species, None if species == "snail" else gender, copy)
 
-    on_ferries = {copy_of(ref) for ferry in state.get("ferries") or () for ref in ferry or ()}
-    return [card.id for card in deck if copy_of(card.id) not in on_ferries]
+    on_table = [ref for ferry in state.get("ferries") or () for ref in ferry or ()]
+    gone = {copy_of(ref) for ref in [*on_table, *(state.get("departed_cards") or ())]}
+    return [card.id for card in deck if copy_of(card.id) not in gone]
 
 
 def _new_notices(old: tuple, new: tuple) -> list:
