@@ -15,8 +15,8 @@ from companion.errors import UserError
 from companion.game import Options
 from companion.game.tablelog import replay
 from companion.session import GameStore, Session
-from companion.session.autoplay import SimulatedTable
 from companion.session.history import export, history
+from companion.sim.autoplay import SimulatedTable
 from vision.decoders import decode
 
 PLAYERS = ["Ana", "Ben", "Chloé"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.session.autoplay import DriftError, SimulatedTable, Step
+from companion.sim.autoplay import DriftError, SimulatedTable, Step
 
 pytestmark = [
     pytest.mark.ui,

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from companion.errors import UserError
-    from companion.session.demo import run_demo
+    from companion.sim.demo import run_demo
 
     players = [name.strip() for name in args.players.split(",") if name.strip()]
     if not 2 <= len(players) <= 5:

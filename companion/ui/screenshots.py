@@ -1,6 +1,6 @@
 """Screenshots of every screen at 800×480: ``python -m companion.ui.screenshots --out DIR``.
 
-A seeded simulated table (:class:`~companion.session.autoplay.SimulatedTable`) plays a whole
+A seeded simulated table (:class:`~companion.sim.autoplay.SimulatedTable`) plays a whole
 3-player game through the app's session, headless; the first time each screen or prompt
 appears, the window is saved. Home, new game, history, settings, the card tray, a refusal and
 the French table are taken around it. ``--language fr --out docs/screenshots/fr`` takes the
@@ -127,7 +127,7 @@ def _wait(driver: Any, seconds: float) -> None:
 def take_all(out: Path, *, seed: int = 2, language: str = "en") -> list[Path]:
     """Play one seeded game and save every screen in ``out``; returns the files."""
     from companion.game import Options
-    from companion.session.autoplay import SimulatedTable
+    from companion.sim.autoplay import SimulatedTable
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-shots-"))

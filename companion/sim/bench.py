@@ -1,4 +1,4 @@
-"""Referee session speed: ``python -m companion.session.bench`` (figures for docs/benchmarks.md).
+"""Referee session speed: ``python -m companion.sim.bench`` (figures for docs/benchmarks.md).
 
 * intent to acknowledgement: one touch or camera card, button or target, from the call to the
   published view (engine check, committed SQLite write with ``synchronous=FULL``, apply, lights,
@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
+from companion.sim.autoplay import SimulatedTable
 
 PLAYERS = ("Ana", "Ben", "Chloé")
 

@@ -1,6 +1,6 @@
 """``noah-companion demo``: a whole simulated game through the real pipeline, narrated.
 
-Seeded players with known hands (:class:`~companion.session.autoplay.SimulatedTable`) choose
+Seeded players with known hands (:class:`~companion.sim.autoplay.SimulatedTable`) choose
 legal moves. Every card they put in front of the camera — starting animals, plays, the hands at
 round end — is rendered as its sticker (:mod:`companion.tags`), filmed by the synthetic camera
 (:class:`vision.synthetic.SyntheticSource`), decoded and tracked by the vision pipeline; only the
@@ -23,10 +23,10 @@ from typing import Any, TextIO
 
 from companion.errors import UserError
 from companion.game import Options
-from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
 from companion.session.view import Notice, SessionView
+from companion.sim.autoplay import SimulatedTable
 
 SEEN_TIMEOUT = 10.0  # seconds to wait for the camera to report a card before giving up
 LIGHT_SIGNS = {
