@@ -84,7 +84,8 @@ def qr_code(url: str):
     return segno.make_qr(url, error="l")
 
 
-def play_url(game_id: int, players: Sequence[str], state: dict[str, Any], store: Any) -> str:
+def play_url(game_id: int, players: Sequence[str], scores: Sequence[int],
+             winners: Sequence[int], store: Any) -> str:
     """The BG Stats link of a finished game of the record, with its date and duration."""
     entry = store.game(game_id)
     started, ended = _time(entry.started_at), _time(entry.updated_at)
@@ -96,7 +97,7 @@ def play_url(game_id: int, players: Sequence[str], state: dict[str, Any], store:
     rounds = entry.summary.get("round_scores") or []
     comments = "Tears per round: " + " | ".join("-".join(map(str, r)) for r in rounds)
     data = play_data(
-        players, state["scores"], winners=state.get("winners") or (), starter=starter,
+        players, scores, winners=winners, starter=starter,
         game_id=game_id, played_at=started.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
         minutes=minutes, comments=comments if rounds else "",
     )

@@ -26,44 +26,40 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
-from companion.game.deck import HAND_SIZE, Deck, default_deck, format_ref, parse_ref
+from companion.game import Game
+from companion.game.actions import Action, Play, ScanHands, ScoreRound
+from companion.game.deck import HAND_SIZE, Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.session import record
-from companion.session.narrate import (
-    card_name,
-    ferries_phrase,
-    ferry_name,
-    plural,
+from companion.session.drafts import FERRIES, Drafts, PendingPlay, SetupDraft, same_copy, with_side
+from companion.session.header import (
+    header_options,
+    new_header,
+    stored_players,
+    stored_score_only,
+    stored_tokens,
 )
-from companion.session.prompts import (
-    ChooseCard,
-    ChooseFrogWeight,
-    ChooseNoahStart,
-    ChooseSnailSide,
-    ChooseStarter,
-    ChooseTarget,
-    EnterTears,
-    GameOver,
-    GiveCards,
-    MoveNoah,
-    PlayCard,
-    Prompt,
-    ScanHand,
-    ScanSetupCard,
-)
+from companion.session.lights import LightsDriver, TableLights, departed_ferry
+from companion.session.narrate import card_name, ferry_name, plural
+from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
 from companion.session.reconcile import english, explain_undo
-from companion.session.store import GameStore
+from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
+from vision.events import CameraStatus, CardShown, ForeignCode
+
+if TYPE_CHECKING:
+    import segno
+
+    from companion.config import Config
 
 Listener = Callable[[SessionView], None]
 MAX_NOTICES = 6
-FERRIES = 5
 
 
 @dataclass(frozen=True)
@@ -80,39 +76,20 @@ class Outcome:
     reason: str | None = None
 
 
-@dataclass
-class _SetupDraft:
-    """A round's setup while it is being scanned (not yet an action of the record)."""
-
-    noah: int | None = None
-    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRIES)
-    starter: int | None = None
-
-    @property
-    def next_ferry(self) -> int | None:
-        return next((k for k, ref in enumerate(self.ferries) if ref is None), None)
-
-
-@dataclass
-class _PendingPlay:
-    """A card shown for a turn that still needs an answer (snail side, frog weight)."""
-
-    card: str
-
-
 class Session:
     """The referee for one table: engine + durable record + lights + prompts + undo/redo.
 
-    ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything with
-    its methods) or ``None``; ``deck`` is the box's composition and ``deck_id`` the id printed
-    on its stickers. One game is open at a time: :meth:`new_game` or :meth:`resume`.
+    ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything
+    with the methods of :class:`~companion.session.lights.TableLights`) or ``None``; ``deck`` is
+    the box's composition and ``deck_id`` the id printed on its stickers. One game is open at a
+    time: :meth:`new_game` or :meth:`resume`.
     """
 
     def __init__(
         self,
         store: GameStore,
         *,
-        lights: Any = None,
+        lights: TableLights | None = None,
         deck: Deck | None = None,
         deck_id: str = DEFAULT_DECK_ID,
     ) -> None:
@@ -122,26 +99,26 @@ class Session:
         self.deck_id = deck_id
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self._game: Any = None
+        self._game: Game | None = None
         self._game_id: int | None = None
         self._header: dict[str, Any] = {}
         self._seq = 0
-        self._redo: list[Any] = []
+        self._redo: list[Action] = []
         self._round_scores: list[tuple[int, tuple[int, ...]]] = []  # (history length, tears)
-        self._reset_drafts()
+        self._drafts = Drafts()
         self._notices: list[Notice] = []
         self._reconciliation: tuple[str, ...] = ()
         self._camera_ok = True
         self._camera_message = ""
         self._foreign_codes = 0
-        self._lights_shown: tuple = ()
-        self._departing: int | None = None
+        self._lights = LightsDriver(lights) if lights is not None else None
         self._view = SessionView.empty(self._unfinished_ids())
-        if lights is not None and hasattr(lights, "when_ferry_pressed"):
-            lights.when_ferry_pressed = self.ferry_pressed
+        if self._lights is not None:
+            self._lights.on_button(self.ferry_pressed)
 
     @classmethod
-    def from_config(cls, config: Any = None, *, lights: Any = None) -> Session:
+    def from_config(cls, config: Config | None = None, *,
+                    lights: TableLights | None = None) -> Session:
         """The session the app runs: the record at ``[store] path``, the deck and deck id of
         ``[game]`` (``config`` defaults to the user's config file)."""
         from companion.config import load_config
@@ -171,15 +148,15 @@ class Session:
         return self._view
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game | None:
         """The rules engine's game (read it, never push to it directly)."""
         return self._game
 
     def _publish(self) -> None:
         view = self._build_view()
-        if self.lights is not None:
-            self._show_lights(view)
-            view = replace(view, lights=self.lights.snapshot())
+        if self._lights is not None:
+            self._lights.show(view.prompt, view.noah)
+            view = replace(view, lights=self._lights.lights.snapshot())
         self._view = view
         for listener in list(self._listeners):
             listener(self._view)
@@ -191,7 +168,7 @@ class Session:
 
     # -- games -----------------------------------------------------------------------------
 
-    def unfinished_games(self) -> list:
+    def unfinished_games(self) -> list[GameRecord]:
         """Games that can be resumed (newest first), as :class:`GameRecord` entries."""
         return self.store.unfinished()
 
@@ -210,16 +187,15 @@ class Session:
         ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
         ``tokens`` names each player's score-token colour (kept with the game for a resume).
         Raises :class:`UserError` for bad players, tokens or options."""
-        options = _options(options, score_only)
-        players = _check_players(players)
-        tokens = _check_tokens(tokens, len(players))
+        header = new_header(players, options, score_only=score_only, deck_id=self.deck_id,
+                            tokens=tokens)
+        players = stored_players(header)
         with self._lock:
             try:
-                game = record.new_game(players, options, self.deck)
+                game = Game(players, header_options(header), deck=self.deck)
             except InputError as error:
                 raise UserError(error.message, "Change the players or the options.") from None
-            header = record.header(players, options, self.deck_id, tokens)
-            game_id = self.store.create_game(header, score_only=options.score_only)
+            game_id = self.store.create_game(header, score_only=game.options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
             self._notice("info", f"New game for {', '.join(players)}.",
                          phrases=_said("new_game", players=list(players)))
@@ -254,20 +230,14 @@ class Session:
             self._open(None, {}, None, redo=[], seq=0)
             self._publish()
 
-    def _open(self, game_id: int | None, header: dict, game: Any, *, redo: list,
-              seq: int) -> None:
+    def _open(self, game_id: int | None, header: dict[str, Any], game: Game | None, *,
+              redo: list[Action], seq: int) -> None:
         self._game, self._game_id, self._header = game, game_id, header
         self._redo, self._seq = redo, seq
         self._round_scores = []
-        self._reset_drafts()
+        self._drafts = Drafts()
         self._notices, self._reconciliation = [], ()
 
-    def _reset_drafts(self) -> None:
-        self._setup = _SetupDraft()
-        self._pending: _PendingPlay | None = None
-        self._candidates: tuple[str, ...] = ()
-        self._hands: list[list[str]] = []
-        self._giraffe_looked = False
 
     # -- the camera ------------------------------------------------------------------------
 
@@ -275,17 +245,18 @@ class Session:
         """The predicate the vision pipeline takes: true for any Noah sticker text."""
         return is_ours(text)
 
-    def on_vision_event(self, event: Any) -> None:
+    def on_vision_event(self, event: object) -> None:
         """Callback for the vision pipeline (any thread): card shown, foreign code, camera
-        status. Errors are published as notices, never raised into the pipeline's thread."""
-        kind = type(event).__name__
+        status (other events are not the referee's). Errors are published as notices, never
+        raised into the pipeline's thread."""
         try:
-            if kind == "CardShown":
-                self.tag_seen(event.text, event.in_view)
-            elif kind == "ForeignCode":
-                self.foreign_code(event.text)
-            elif kind == "CameraStatus":
-                self.camera_status(event.ok, event.message)
+            match event:
+                case CardShown(text=text, in_view=in_view):
+                    self.tag_seen(text, in_view)
+                case ForeignCode(text=text):
+                    self.foreign_code(text)
+                case CameraStatus():
+                    self.camera_status(event.ok, event.message)
         except UserError as error:
             with self._lock:
                 self._notice("problem", str(error), phrases=_said("vision_error"))
@@ -331,7 +302,7 @@ class Session:
                 if isinstance(t, TagOk)
             ]
             if len(set(others)) > 1 and self._needs_card_choice():
-                self._candidates = tuple(dict.fromkeys(others))
+                self._drafts.candidates = tuple(dict.fromkeys(others))
                 self._notice("info", "Several cards are in view: choose the one you mean.",
                              phrases=_said("several_cards"))
                 self._publish()
@@ -345,7 +316,7 @@ class Session:
             if self.deck.get(ref) is None:
                 return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
                                     phrases=_said("no_such_card", code=ref))
-            self._candidates = ()
+            self._drafts.candidates = ()
             return self._card(ref)
 
     def _needs_card_choice(self) -> bool:
@@ -354,7 +325,7 @@ class Session:
     def _card(self, ref: str) -> Outcome:
         """Route a card to whatever the current step expects. A new card replaces one still
         waiting for its snail side or frog weight."""
-        self._candidates, self._pending = (), None
+        self._drafts.candidates, self._drafts.pending = (), None
         step = self._step()
         if step == "scan_setup_card":
             return self._setup_card(ref)
@@ -384,26 +355,27 @@ class Session:
             if ferry not in range(FERRIES):
                 return self._refuse("Choose a ferry from 1 to 5.", None,
                                     phrases=_said("ferry_range"))
-            self._setup.noah = ferry
+            self._drafts.setup.noah = ferry
             self._notice("info", f"Noah starts on {ferry_name(ferry)}.",
                          phrases=_said("noah_start", ferry=ferry + 1))
             self._publish()
             return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
 
     def _setup_card(self, ref: str) -> Outcome:
-        for k, placed in enumerate(self._setup.ferries):
-            if placed is not None and _same_copy(placed, ref):
+        setup = self._drafts.setup
+        for k, placed in enumerate(setup.ferries):
+            if placed is not None and same_copy(placed, ref):
                 name = card_name(placed).capitalize()
                 return self._refuse(f"{name} is already on {ferry_name(k)}.", None,
                                     phrases=_said("already_on_ferry", card=placed, ferry=k + 1))
-        k = self._setup.next_ferry
+        ferry = _seat(setup.next_ferry)  # asked for only while a ferry has no animal
         if parse_ref(ref).species == "snail" and parse_ref(ref).gender is None:
-            self._pending = _PendingPlay(ref)
+            self._drafts.pending = PendingPlay(ref, ("M", "F"))  # any side starts a ferry
             self._publish()
             return Outcome(True, "Which side of the snail is up?")
-        self._setup.ferries[k] = ref
-        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(k)}.",
-                     phrases=_said("setup_card", card=ref, ferry=k + 1))
+        setup.ferries[ferry] = ref
+        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(ferry)}.",
+                     phrases=_said("setup_card", card=ref, ferry=ferry + 1))
         return self._maybe_start_round()
 
     def choose_starter(self, seat: int) -> Outcome:
@@ -415,23 +387,24 @@ class Session:
             if seat not in range(len(self._players)):
                 return self._refuse("Choose one of the players.", None,
                                     phrases=_said("choose_a_player"))
-            self._setup.starter = seat
+            self._drafts.setup.starter = seat
             return self._maybe_start_round()
 
     def _maybe_start_round(self) -> Outcome:
-        draft = self._setup
-        first_round = self._game.round == 0
+        draft = self._drafts.setup
+        first_round = self._playing.round == 0
         if draft.next_ferry is not None or (first_round and draft.starter is None):
             self._publish()
             return Outcome(True)
+        assert draft.noah is not None, "Noah's ferry is chosen before the animals are scanned"
         action = record.start_round(
-            noah=draft.noah, ferries=tuple(draft.ferries),
+            noah=draft.noah, ferries=tuple(ref for ref in draft.ferries if ref is not None),
             hand_counts=tuple([HAND_SIZE] * len(self._players)),
             starter=draft.starter if first_round else None,
         )
         outcome = self._submit(action)
         if not outcome.accepted:
-            self._setup = _SetupDraft(noah=draft.noah)
+            self._drafts.setup = SetupDraft(noah=draft.noah)
             self._notice("info", "Scan the five starting animals again.",
                          phrases=_said("rescan_setup"))
             self._publish()
@@ -440,62 +413,55 @@ class Session:
     # -- turns -----------------------------------------------------------------------------
 
     def _start_play(self, ref: str) -> Outcome:
+        """A card for the current turn: a snail waits for its side, a frog that could declare a
+        weight for its weight (the answers the rules allow are judged once, here)."""
         species = parse_ref(ref).species
-        self._pending = _PendingPlay(ref)
         if species == "snail":
+            sides = tuple(side for side in ("M", "F")
+                          if self._playing.check(self._play_action(ref, side=side)).accepted)
+            self._drafts.pending = PendingPlay(ref, sides or ("M", "F"))
             self._publish()
             return Outcome(True, "Which side of the snail is up?")
-        if species == "frog" and len(self._frog_choices(ref)) > 1:
-            self._publish()
-            return Outcome(True, "Does the frog declare a weight?")
-        self._pending = None
+        if species == "frog":
+            weights = (1, *(w for w in range(2, 6) if self._playing.check(
+                self._play_action(ref, frog_weight=w)).accepted))
+            if len(weights) > 1:
+                self._drafts.pending = PendingPlay(ref, weights)
+                self._publish()
+                return Outcome(True, "Does the frog declare a weight?")
         return self._submit(self._play_action(ref))
 
-    def _play_action(self, ref: str, side: str | None = None, frog_weight: int | None = None):
-        state = self._game.state()
+    def _play_action(self, ref: str, side: str | None = None,
+                     frog_weight: int | None = None) -> Play:
+        game = self._playing
         return record.play(
-            player=state["current_player"], card=ref, ferry=state["noah"],
+            player=_seat(game.current_player), card=ref, ferry=_seat(game.noah),
             as_gender=side, frog_weight=frog_weight,
         )
-
-    def _frog_choices(self, ref: str) -> tuple[int, ...]:
-        declared = [
-            w for w in range(2, 6)
-            if self._game.check(self._play_action(ref, frog_weight=w)).accepted
-        ]
-        return (1, *declared)
-
-    def _snail_sides(self, ref: str) -> tuple[str, ...]:
-        if self._in_setup():
-            return ("M", "F")
-        return tuple(
-            side for side in ("M", "F")
-            if self._game.check(self._play_action(ref, side=side)).accepted
-        ) or ("M", "F")
 
     def choose_snail_side(self, side: str) -> Outcome:
         """The side of the snail turned up, ``"M"`` or ``"F"`` (R14)."""
         with self._lock:
-            pending = self._pending
-            if pending is None or parse_ref(pending.card).species != "snail":
+            pending = self._drafts.pending
+            if pending is None or pending.species != "snail":
                 return self._refuse("No snail is waiting for its side.", None,
                                     phrases=_said("no_snail_waiting"))
             if side not in ("M", "F"):
                 return self._refuse("A snail is either ♂ or ♀ side up.", None,
                                     phrases=_said("snail_side"))
-            self._pending = None
-            if self._in_setup():
-                return self._setup_card(_with_side(pending.card, side))
+            self._drafts.pending = None
+            if in_setup(self._game):
+                return self._setup_card(with_side(pending.card, side))
             return self._submit(self._play_action(pending.card, side=side))
 
     def choose_frog_weight(self, weight: int) -> Outcome:
         """The weight the frog declares (R43): 1 means none; 2-5 only to make the ferry depart."""
         with self._lock:
-            pending = self._pending
-            if pending is None or parse_ref(pending.card).species != "frog":
+            pending = self._drafts.pending
+            if pending is None or pending.species != "frog":
                 return self._refuse("No frog is waiting for its weight.", None,
                                     phrases=_said("no_frog_waiting"))
-            self._pending = None
+            self._drafts.pending = None
             return self._submit(
                 self._play_action(pending.card, frog_weight=None if weight == 1 else weight)
             )
@@ -505,10 +471,10 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            self._pending = None
-            state = self._game.state()
+            self._drafts.pending = None
+            game = self._game
             return self._submit(
-                record.take_back(player=state["current_player"], ferry=state["noah"])
+                record.take_back(player=_seat(game.current_player), ferry=_seat(game.noah))
             )
 
     def choose_target(self, seat: int) -> Outcome:
@@ -517,8 +483,7 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            state = self._game.state()
-            player, phase = state["current_player"], state["phase"]
+            player, phase = _seat(self._game.current_player), self._game.phase
             if phase == "croc_flee":
                 return self._submit(record.croc_flee(player=player, target=seat))
             if phase == "lion_swap":
@@ -528,7 +493,7 @@ class Session:
     def skip(self) -> Outcome:
         """Decline an optional step (the giraffe's look): Noah's move comes next."""
         with self._lock:
-            self._giraffe_looked = True
+            self._drafts.giraffe_looked = True
             self._publish()
             return Outcome(True)
 
@@ -537,19 +502,19 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            state = self._game.state()
-            return self._submit(record.move_noah(player=state["current_player"], to=ferry))
+            return self._submit(
+                record.move_noah(player=_seat(self._game.current_player), to=ferry))
 
     def ferry_pressed(self, ferry: int) -> Outcome:
         """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
         with self._lock:
-            step = self._step() if self._game is not None else "no_game"
+            step = self._step()
             if step == "choose_noah_start":
                 return self.choose_noah_start(ferry)
             if step == "move_noah":
                 return self.move_noah(ferry)
-            if self.lights is not None:
-                self.lights.flash_illegal(ferry)
+            if self._lights is not None:
+                self._lights.refused(ferry)
             return self._refuse(f"The ferry buttons choose where Noah goes; now: "
                                 f"{self._prompt().text if self._game else 'start a game.'}", None,
                                 phrases=_said("ferry_button"))
@@ -559,31 +524,30 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            state = self._game.state()
             return self._submit(
-                record.give(player=state["current_player"], counts=dict(gifts))
+                record.give(player=_seat(self._game.current_player), counts=dict(gifts))
             )
 
     # -- round end -------------------------------------------------------------------------
 
     def _hand_card(self, ref: str) -> Outcome:
-        counts = self._game.state()["hand_counts"]
-        if not self._hands:
-            self._hands = [[] for _ in counts]
-        if any(ref in hand for hand in self._hands):
+        drafts, counts = self._drafts, self._playing.hand_counts
+        if not drafts.hands:
+            drafts.hands = [[] for _ in counts]
+        if any(ref in hand for hand in drafts.hands):
             return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None,
                                 phrases=_said("already_scanned", card=ref))
         problem = self._not_in_a_hand(ref)
         if problem:
             return self._refuse(problem[0], "scan_mismatch", phrases=problem[1:])
-        seat = self._scan_seat(counts)
-        self._hands[seat].append(ref)
+        seat = _seat(drafts.scan_seat(counts))
+        drafts.hands[seat].append(ref)
         self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.",
                      phrases=_said("hand_scanned", name=self._players[seat], card=ref))
-        if self._scan_seat(counts) is not None:
+        if drafts.scan_seat(counts) is not None:
             self._publish()
             return Outcome(True)
-        hands, self._hands = self._hands, []
+        hands, drafts.hands = drafts.hands, []
         outcome = self._submit(record.scan_hands(hands))
         if not outcome.accepted:
             self._notice("info", "Scan every hand again.", phrases=_said("rescan_hands"))
@@ -594,29 +558,23 @@ class Session:
         """Why a scanned card cannot be in anyone's hand (not in this game, or on the table),
         in English and as a phrase."""
         name = card_name(ref).capitalize()
-        if ref not in self._game.cards_in_play:
+        game = self._playing
+        if ref not in game.cards_in_play:
             return (f"{name} is not used in this game: put it back in the box.",
                     *_said("not_in_game", card=ref))
-        state = self._game.state()
-        for k, ferry in enumerate(state["ferries"]):
-            if any(_same_copy(placed, ref) for placed in ferry or ()):
+        for k, ferry in enumerate(game.ferries):
+            if any(same_copy(placed, ref) for placed in ferry or ()):
                 return (f"{name} is on {ferry_name(k)}: it cannot be in a hand.",
                         *_said("on_ferry_not_hand", card=ref, ferry=k + 1))
-        if any(_same_copy(gone, ref) for gone in state["departed_cards"]):
+        if any(same_copy(gone, ref) for gone in game.departed_cards):
             return (f"{name} left on a ferry this round: it cannot be in a hand.",
                     *_said("departed_not_hand", card=ref))
         return None
 
-    def _scan_seat(self, counts: Sequence[int]) -> int | None:
-        """The first seat whose hand is not completely scanned yet (None when all are)."""
-        scanned = self._hands or [[] for _ in counts]
-        return next((seat for seat, count in enumerate(counts) if len(scanned[seat]) < count),
-                    None)
-
     def remove_scanned(self, ref: str) -> Outcome:
         """Drop a card wrongly scanned into a hand during the round-end scan."""
         with self._lock:
-            for hand in self._hands:
+            for hand in self._drafts.hands:
                 if ref in hand:
                     hand.remove(ref)
                     self._publish()
@@ -642,13 +600,7 @@ class Session:
         """Drop what is half-entered (a card waiting for its side or weight, a choice between
         cards, the current setup scan or hand scan) without touching the record."""
         with self._lock:
-            if self._pending or self._candidates:
-                self._pending, self._candidates = None, ()
-            elif self._hands:
-                self._hands = []
-            elif self._in_setup() and self._setup != _SetupDraft():
-                self._setup = _SetupDraft()
-            else:
+            if not self._drafts.drop_half_entered(in_setup=in_setup(self._game)):
                 return Outcome(False, "Nothing to cancel.")
             self._publish()
             return Outcome(True, "Cancelled.")
@@ -661,21 +613,22 @@ class Session:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
-            count = min(count, len(self._game.history))
+            game = self._game
+            count = min(count, len(game.history))
             if count < 1:
                 return self._refuse("There is nothing to undo.", None,
                                     phrases=_said("nothing_to_undo"))
             self._append({"type": "undo", "count": count})
             sentences: list[Phrase] = []
             for _ in range(count):
-                after = self._game.state()
-                action = self._game.pop()
+                after = game.state()  # TABLE-LOG snapshots: what changes back on the table
+                action = game.pop()
                 self._redo.append(action)
                 sentences += explain_undo(
-                    record.to_line(action), after, self._game.state(), self._players
+                    record.to_line(action), after, game.state(), self._players
                 )
             self._round_scores = [
-                entry for entry in self._round_scores if entry[0] <= len(self._game.history)
+                entry for entry in self._round_scores if entry[0] <= len(game.history)
             ]
             self._reconciliation = tuple(english(sentence) for sentence in sentences)
             self._notice("info", f"Undo: {plural(count, 'action')} taken back.",
@@ -691,234 +644,116 @@ class Session:
             if not self._redo:
                 return self._refuse("There is nothing to redo.", None,
                                     phrases=_said("nothing_to_redo"))
-            self._reset_drafts()
+            self._drafts = Drafts()
             outcome = self._submit(self._redo[-1], redoing=True)
             return replace(outcome, message=f"Redo: {outcome.message}")
 
     # -- the one write path ----------------------------------------------------------------
 
-    def _submit(self, action: Any, *, redoing: bool = False) -> Outcome:
-        """Check with the engine, write to the record (committed), apply, light, publish."""
-        verdict = self._game.check(action)
+    def _submit(self, action: Action, *, redoing: bool = False) -> Outcome:
+        """Judge once and apply (the engine's push), write to the record (committed) — taking
+        the action back exactly if the write fails — then light and publish."""
+        game = self._playing
+        verdict = game.push(action)
         if not verdict.accepted:
             return self._refuse(verdict.message, verdict.reason, action,
                                 phrases=(Phrase(f"reason.{verdict.reason}", verdict.params),))
-        line = record.to_line(action)
-        before = self._game.state()
-        self._append(line)
-        applied = self._game.push(action)
-        assert applied.accepted, "check() accepted what push() refused"
+        self._append(record.to_line(action), pushed=True)
         if redoing:
             self._redo.pop()
         else:
             self._redo.clear()
-        self._after_action(line, before)
-        events = tuple(Phrase(f"event.{event.kind}", event.params) for event in applied.events)
-        self._notice("info", f"Redo: {applied.message}" if redoing else applied.message,
+        self._reconciliation = ()
+        self._drafts = Drafts()
+        if isinstance(action, ScanHands | ScoreRound):
+            self._round_scores.append((len(game.history), game.round_scores))
+            self._save_summary()
+        if self._lights is not None:
+            self._lights.ferry_departed(departed_ferry(verdict.events))
+        events = tuple(Phrase(f"event.{event.kind}", event.params) for event in verdict.events)
+        self._notice("info", f"Redo: {verdict.message}" if redoing else verdict.message,
                      phrases=(*_said("redo"), *events) if redoing else events)
         self._publish()
-        return Outcome(True, applied.message)
+        return Outcome(True, verdict.message)
 
-    def _append(self, line: dict[str, Any]) -> None:
-        """Write one line durably; on failure nothing is applied and the table is told."""
+    def _append(self, line: dict[str, Any], *, pushed: bool = False) -> None:
+        """Write one line durably. On failure the table is told, and an action already
+        ``pushed`` to the engine is taken back first, so nothing unrecorded stays applied."""
         try:
-            self._seq = self.store.append(self._game_id, line)
+            self._seq = self.store.append(_seat(self._game_id), line)
         except UserError as error:
+            if pushed:
+                self._playing.pop()
             self._notice("problem", str(error), phrases=_said("record_error"))
             self._publish()
             raise
 
-    def _after_action(self, line: dict[str, Any], before: dict[str, Any]) -> None:
-        self._reconciliation = ()
-        self._reset_drafts()
-        state = self._game.state()
-        if record.kind_of_line(line) in ("scan_hands", "score_round"):
-            tears = tuple(state.get("round_scores") or ())
-            self._round_scores.append((len(self._game.history), tears))
-            self._save_summary()
-        self._departing = _departed_ferry(before, state)
-
     def _save_summary(self) -> None:
         """Refresh the history list's cache (the record itself is already safe)."""
-        state = self._game.state()
-        summary = record.summary(state, [tears for _, tears in self._round_scores])
-        self.store.set_summary(self._game_id, summary, finished=bool(state.get("game_over")))
+        game = self._playing
+        summary = record.summary(game.state(), [tears for _, tears in self._round_scores])
+        self.store.set_summary(_seat(self._game_id), summary, finished=game.is_over)
 
-    def _refuse(self, message: str, reason: str | None, action: Any = None, *,
+    def _refuse(self, message: str, reason: str | None, action: Action | None = None, *,
                 phrases: tuple[Phrase, ...] = ()) -> Outcome:
         self._notice("refused", message, reason, phrases)
-        if self.lights is not None and action is not None and record.kind(action) == "play":
-            self.lights.flash_illegal(action.ferry)
+        if self._lights is not None and isinstance(action, Play):
+            self._lights.refused(action.ferry)
         self._publish()
         return Outcome(False, message, reason)
 
     # -- prompts and the view --------------------------------------------------------------
 
     @property
+    def _playing(self) -> Game:
+        """The open game (intents check there is one before they need it)."""
+        if self._game is None:
+            raise RuntimeError("no game is open")
+        return self._game
+
+    @property
     def _players(self) -> tuple[str, ...]:
-        return tuple(self._header.get("players", ()))
+        return stored_players(self._header)
 
     @property
     def _score_only(self) -> bool:
-        return bool(self._header.get("options", {}).get("score_only"))
+        return stored_score_only(self._header)
 
     def _step(self) -> str:
         """The kind of prompt awaited now (cheap: no prompt is built)."""
-        if self._game is None:
-            return "no_game"
-        phase = self._game.phase
-        if phase == "game_over":
-            return "game_over"
-        if self._candidates:
-            return "choose_card"
-        if self._pending is not None:
-            species = parse_ref(self._pending.card).species
-            return "choose_snail_side" if species == "snail" else "choose_frog_weight"
-        if self._score_only:
-            return "enter_tears"
-        if phase == "round_over":
-            draft = self._setup
-            if draft.noah is None:
-                return "choose_noah_start"
-            if draft.next_ferry is not None:
-                return "scan_setup_card"
-            return "choose_starter"
-        return _PHASE_STEPS[phase]
-
-    def _in_setup(self) -> bool:
-        return self._game is not None and self._game.phase == "round_over"
+        return current_step(self._game, self._drafts, score_only=self._score_only)
 
     def _prompt(self) -> Prompt:
-        """The one thing awaited now, derived from the engine's state and the drafts."""
-        step = self._step()
-        state = self._game.state()
-        players = self._players
-        seat = state.get("current_player")
-        who = players[seat] if seat is not None else ""
-        if step == "game_over":
-            return GameOver(
-                player=None, text=_winners_sentence(state, players),
-                winners=tuple(state["winners"]), bgstats_url=self.bgstats_url(),
-            )
-        if step == "choose_card":
-            return ChooseCard(player=None, text="Several cards are in view: which one is meant?",
-                              candidates=self._candidates)
-        if step == "choose_snail_side":
-            return ChooseSnailSide(
-                player=None if self._in_setup() else seat,
-                text=f"{who + ': w' if who and not self._in_setup() else 'W'}hich side of the "
-                     "snail is up, ♂ or ♀?", card=self._pending.card,
-                ferry=self._pending_ferry(state), legal=self._snail_sides(self._pending.card),
-            )
-        if step == "choose_frog_weight":
-            return ChooseFrogWeight(
-                player=seat, text=f"{who}: does the frog declare a weight? (1 = no declaration)",
-                card=self._pending.card, ferry=state["noah"],
-                choices=self._frog_choices(self._pending.card),
-            )
-        if step == "enter_tears":
-            number = state["round"] + 1
-            return EnterTears(player=None, text=f"Type each player's tears for round {number}.",
-                              round=number)
-        if step == "choose_noah_start":
-            return ChooseNoahStart(
-                player=None, text=f"Round {state['round'] + 1}: put Noah on a ferry and press its "
-                                  "button (or touch it).")
-        if step == "scan_setup_card":
-            k = self._setup.next_ferry
-            return ScanSetupCard(
-                player=None, text=f"Show the starting animal of {ferry_name(k)} to the camera.",
-                ferry=k, scanned=tuple(self._setup.ferries))
-        if step == "choose_starter":
-            return ChooseStarter(player=None, text="Who plays first? (the shortest player)",
-                                 choices=tuple(range(len(players))))
-        if step == "play_card":
-            return PlayCard(
-                player=seat, text=f"{who}: load an animal on {ferry_name(state['noah'])}.",
-                ferry=state["noah"], can_take_back=bool(state["ferries"][state["noah"]]))
-        if step == "choose_target":
-            return self._target_prompt(state, seat, who)
-        if step == "move_noah":
-            choices = tuple(state["noah_choices"])
-            looks = ()
-            if state["giraffe_look"] and not self._giraffe_looked:
-                looks = _opponents(seat, len(players))
-            text = f"{who}: move Noah to {ferries_phrase(choices)}."
-            if looks:
-                text += " (The giraffe may first look at one opponent's hand.)"
-            return MoveNoah(player=seat, text=text, choices=choices, giraffe_targets=looks)
-        if step == "give_cards":
-            owed = state["gifts_owed"]
-            return GiveCards(player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
-                             count=owed, opponents=_opponents(seat, len(players)))
-        return self._scan_prompt(state)
-
-    def _target_prompt(self, state: dict, seat: int, who: str) -> ChooseTarget:
-        phase = state["phase"]
-        if phase == "croc_flee":
-            what = f"who takes the {card_name(state['fleeing'])[4:]} fleeing from the crocodile"
-        else:
-            what = "the opponent the lion swaps a card with"
-        return ChooseTarget(player=seat, text=f"{who}: choose {what}.", action=phase,
-                            choices=_opponents(seat, len(self._players)))
-
-    def _pending_ferry(self, state: dict) -> int:
-        if self._in_setup():
-            return self._setup.next_ferry or 0
-        return state["noah"]
-
-    def _scan_prompt(self, state: dict) -> ScanHand:
-        counts = state["hand_counts"]
-        seat = self._scan_seat(counts)
-        scanned = tuple(self._hands[seat]) if seat < len(self._hands) else ()
-        return ScanHand(
-            player=seat,
-            text=f"{self._players[seat]}: show every card left in your hand "
-                 f"({len(scanned)} of {counts[seat]} scanned).",
-            expected=counts[seat], scanned=scanned,
-        )
+        """The one thing awaited now (companion.session.prompts decides it)."""
+        game = self._playing
+        return derive_prompt(game, self._drafts, self._players, score_only=self._score_only,
+                             bgstats_url=self.bgstats_url() if game.is_over else "")
 
     def _build_view(self) -> SessionView:
         if self._game is None:
             return SessionView.empty(self._unfinished_ids())
         prompt = self._prompt()
-        state = self._game.state()
+        setup = self._drafts.setup if in_setup(self._game) else None
         return SessionView(
             game_id=self._game_id,
             players=self._players,
             score_only=self._score_only,
             seq=self._seq,
             prompt=prompt,
-            state=state,
+            state=self._game.state(),
             destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
             notices=tuple(self._notices),
             reconciliation=self._reconciliation,
-            can_undo=bool(self._game.history) or self._pending is not None,
+            can_undo=bool(self._game.history) or self._drafts.pending is not None,
             can_redo=bool(self._redo),
             camera_ok=self._camera_ok,
             camera_message=self._camera_message,
             foreign_codes=self._foreign_codes,
             round_scores=tuple(tears for _, tears in self._round_scores),
-            tokens=_stored_tokens(self._header),
-            **(self._setup_so_far() if self._in_setup() else {}),
+            tokens=stored_tokens(self._header),
+            setup_noah=setup.noah if setup else None,
+            setup_ferries=tuple(setup.ferries) if setup else (),
         )
-
-    def _setup_so_far(self) -> dict[str, Any]:
-        return {"setup_noah": self._setup.noah, "setup_ferries": tuple(self._setup.ferries)}
-
-    def _show_lights(self, view: SessionView) -> None:
-        """Tell the ferry lights what the current step needs (rule-free calls), only when that
-        changes, so a running pattern is not restarted by every notice; a departure plays over
-        it and then gives way to it."""
-        if self.lights is None:
-            return
-        command = _lights_command(view)
-        if command != self._lights_shown:
-            self._lights_shown = command
-            getattr(self.lights, command[0])(*command[1:])
-        if self._departing is not None:
-            self.lights.departure(self._departing)
-            self._departing = None
 
     # -- BG Stats --------------------------------------------------------------------------
 
@@ -926,11 +761,13 @@ class Session:
         """The link that pushes this finished game to the BG Stats app ("" before the end)."""
         from companion.session.bgstats import play_url
 
-        if self._game is None or not self._game.state().get("game_over"):
+        game = self._game
+        if game is None or not game.is_over:
             return ""
-        return play_url(self._game_id, self._players, self._game.state(), self.store)
+        return play_url(_seat(self._game_id), self._players, game.scores, game.winners,
+                        self.store)
 
-    def bgstats_qr(self):
+    def bgstats_qr(self) -> segno.QRCode | None:
         """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
         or None before the end of the game."""
         from companion.session.bgstats import qr_code
@@ -962,113 +799,7 @@ def _said(key: str, /, **params: Any) -> tuple[Phrase]:
     return (Phrase(f"notice.{key}", params),)
 
 
-def _options(options: Options | Mapping[str, Any] | None, score_only: bool) -> Options:
-    """The game's options: a referee at a table never sees the hands (R48), so ``hidden`` is
-    always on; ``score_only`` from the argument or the options.
-
-    >>> _options({"frog": True}, score_only=False)
-    Options(hidden=True, frog=True, crocodile=False, roommates=False, pair_mf=False, \
-end_rule='rounds', score_only=False)
-    """
-    given = options.to_dict() if isinstance(options, Options) else dict(options or {})
-    try:
-        return Options.from_dict({**given, "hidden": True,
-                                  "score_only": score_only or bool(given.get("score_only"))})
-    except InputError as error:
-        raise UserError(error.message, "Choose the game's options again.") from None
-
-
-def _check_tokens(tokens: Sequence[str], players: int) -> tuple[str, ...]:
-    tokens = tuple(tokens)
-    if tokens and (len(tokens) != players or not all(
-            isinstance(t, str) and 0 < len(t) <= 20 for t in tokens)):
-        raise UserError(f"Give one token colour per player ({players}), each a short name.",
-                        "Choose the players' colours again.", key="error.tokens")
-    return tokens
-
-
-def _stored_tokens(header: Mapping[str, Any]) -> tuple[str, ...]:
-    """The header's token colours; a damaged entry is ignored (default colours are shown)."""
-    tokens = header.get("tokens")
-    players = header.get("players", ())
-    if isinstance(tokens, list) and len(tokens) == len(players) \
-            and all(isinstance(t, str) for t in tokens):
-        return tuple(tokens)
-    return ()
-
-
-def _check_players(players: Sequence[str]) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in players)
-    if not 2 <= len(names) <= 5:
-        raise UserError(f"Noah is played by 2 to 5 players, not {len(names)}.",
-                        "Enter between two and five names.", key="error.player_count",
-                        count=len(names))
-    if any(not name for name in names):
-        raise UserError("A player has no name.", "Give every player a name.",
-                        key="error.player_unnamed")
-    if len(set(names)) != len(names):
-        raise UserError("Two players have the same name.", "Add an initial to tell them apart.",
-                        key="error.player_twice")
-    return names
-
-
-def _opponents(seat: int, count: int) -> tuple[int, ...]:
-    return tuple(s for s in range(count) if s != seat)
-
-
-def _same_copy(a: str, b: str) -> bool:
-    """Whether two references name the same physical card (a snail's side aside).
-
-    >>> _same_copy("snail:M#3", "snail#3"), _same_copy("cat:F#1", "cat:F#2")
-    (True, False)
-    """
-    ra, rb = parse_ref(a), parse_ref(b)
-    if ra.species == "snail":
-        return rb.species == "snail" and ra.copy == rb.copy
-    return ra == rb
-
-
-def _with_side(ref: str, side: str) -> str:
-    species, _, copy = parse_ref(ref)
-    return format_ref(species, side, copy)
-
-
-def _winners_sentence(state: dict, players: Sequence[str]) -> str:
-    winners = [players[s] for s in state.get("winners") or ()]
-    scores = ", ".join(f"{name} {score}" for name, score in zip(players, state["scores"],
-                                                                   strict=True))
-    if len(winners) == 1:
-        return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
-    return f"Game over: {' and '.join(winners)} share the victory ({scores})."
-
-
-def _lights_command(view: SessionView) -> tuple:
-    """The lights call for a view: ``(method name, *arguments)``."""
-    prompt, noah = view.prompt, view.noah
-    if isinstance(prompt, MoveNoah):
-        return ("show_destinations", noah, prompt.choices)
-    if isinstance(prompt, ScanSetupCard):
-        return ("prompt_scan", prompt.ferry)
-    if isinstance(prompt, GameOver):
-        return ("game_end",)
-    if isinstance(prompt, ScanHand | EnterTears):
-        return ("round_end",)
-    if isinstance(prompt, ChooseNoahStart | ChooseStarter) or noah is None:
-        return ("off",)
-    return ("show_noah", noah)
-
-
-def _departed_ferry(before: Mapping[str, Any], after: Mapping[str, Any]) -> int | None:
-    """The position whose ferry left during the last action, if one did."""
-    if (after.get("departed") or 0) <= (before.get("departed") or 0):
-        return None
-    for k, (then, now) in enumerate(zip(before["ferries"], after["ferries"], strict=True)):
-        if then and not now:
-            return k
-    return None
-
-
-_PHASE_STEPS = {
-    "play": "play_card", "croc_flee": "choose_target", "lion_swap": "choose_target",
-    "move_noah": "move_noah", "give": "give_cards", "scan": "scan_hand",
-}
+def _seat(value: int | None) -> int:
+    """A seat, ferry or id the current step guarantees (the engine names it in this phase)."""
+    assert value is not None, "asked for outside the step that has it"
+    return value

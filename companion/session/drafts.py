@@ -1,0 +1,114 @@
+"""What the table has half entered: not yet an action of the record.
+
+A round's setup while its five starting animals are scanned, a card waiting for its snail side or
+frog weight, a choice between several cards in view, the hands being scanned at round end, and
+whether the giraffe's look was declined. All of it lives in one :class:`Drafts` value that the
+session drops after every accepted action (and on ``cancel``), so after an undo or a resume the
+right prompt comes back from the engine's state alone.
+
+>>> drafts = Drafts()
+>>> drafts.setup.next_ferry
+0
+>>> drafts.setup.ferries[0] = "bear:M#1"
+>>> drafts.setup.next_ferry
+1
+>>> drafts.drop_half_entered(in_setup=True), drafts.setup.next_ferry
+(True, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companion.game.deck import format_ref, parse_ref
+
+FERRIES = 5
+
+
+@dataclass
+class SetupDraft:
+    """A round's setup while it is being scanned: Noah's ferry, the starting animals, and (round
+    1 only) the starting player."""
+
+    noah: int | None = None
+    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRIES)
+    starter: int | None = None
+
+    @property
+    def next_ferry(self) -> int | None:
+        """The first ferry still without its starting animal (None when all five are down)."""
+        return next((k for k, ref in enumerate(self.ferries) if ref is None), None)
+
+
+@dataclass(frozen=True)
+class PendingPlay:
+    """A card shown that still needs an answer: the snail's side or the frog's weight.
+
+    ``choices`` are the answers the rules accept, judged once when the card was shown (the
+    game cannot change while a card waits: any accepted action drops the draft): the legal
+    sides (``"M"``, ``"F"``) for a snail, the weights (1 = no declaration, 2-5) for a frog.
+    """
+
+    card: str
+    choices: tuple[str, ...] | tuple[int, ...] = ()
+
+    @property
+    def species(self) -> str:
+        return parse_ref(self.card).species
+
+
+@dataclass
+class Drafts:
+    """Everything half entered at a table, in one place."""
+
+    setup: SetupDraft = field(default_factory=SetupDraft)
+    pending: PendingPlay | None = None
+    candidates: tuple[str, ...] = ()  # several cards in view: which one is meant?
+    hands: list[list[str]] = field(default_factory=list)  # round-end scan, per seat
+    giraffe_looked: bool = False  # the giraffe's optional look is done or declined
+
+    def drop_half_entered(self, *, in_setup: bool) -> bool:
+        """Drop the innermost half-entered thing (a waiting card or card choice, else the hand
+        scan, else the setup scan); returns whether there was one."""
+        if self.pending or self.candidates:
+            self.pending, self.candidates = None, ()
+        elif self.hands:
+            self.hands = []
+        elif in_setup and self.setup != SetupDraft():
+            self.setup = SetupDraft()
+        else:
+            return False
+        return True
+
+    def scan_seat(self, counts: Sequence[int]) -> int | None:
+        """The first seat whose hand is not completely scanned yet (None when all are).
+
+        >>> Drafts(hands=[["cat:F#1"], []]).scan_seat([1, 2])
+        1
+        """
+        scanned = self.hands or [[] for _ in counts]
+        return next((seat for seat, count in enumerate(counts) if len(scanned[seat]) < count),
+                    None)
+
+
+def same_copy(a: str, b: str) -> bool:
+    """Whether two references name the same physical card (a snail's side aside).
+
+    >>> same_copy("snail:M#3", "snail#3"), same_copy("cat:F#1", "cat:F#2")
+    (True, False)
+    """
+    ra, rb = parse_ref(a), parse_ref(b)
+    if ra.species == "snail":
+        return rb.species == "snail" and ra.copy == rb.copy
+    return ra == rb
+
+
+def with_side(ref: str, side: str) -> str:
+    """The snail ``ref`` with ``side`` up.
+
+    >>> with_side("snail#3", "F")
+    'snail:F#3'
+    """
+    species, _, copy = parse_ref(ref)
+    return format_ref(species, side, copy)
