@@ -261,6 +261,7 @@ def frames_to_event() -> dict[str, Any]:
 
 def threaded_run(seconds: float) -> dict[str, Any]:
     """The real threads on the virtual camera at 15 frames a second, 1280×720."""
+    from vision.events import CardRemoved, CardShown
     from vision.pipeline import Pipeline
     from vision.synthetic import SyntheticSource
 
@@ -271,12 +272,12 @@ def threaded_run(seconds: float) -> dict[str, Any]:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             camera.present(CARDS[shown % 3])
-            event = pipeline.next_event("CardShown", timeout=5)
+            event = pipeline.next_event(CardShown, timeout=5)
             if event is not None:
                 shown += 1
                 latencies.append(event.latency)
             camera.clear()
-            pipeline.next_event("CardRemoved", timeout=5)
+            pipeline.next_event(CardRemoved, timeout=5)
         stats = pipeline.stats()
     return {
         "fps": 15, "size": "1280x720", "cards_shown": shown,

@@ -11,11 +11,12 @@ whose frame grab hangs for ``grab_timeout`` seconds is reported as a
 :class:`~vision.events.CameraStatus` (with a plain sentence) and reopened with growing pauses
 (``retry`` seconds: 0.5, 1, 2 … up to 10). A hung grab is abandoned to a fresh capture thread.
 
+>>> from vision.events import CardShown
 >>> from vision.synthetic import Scene, SyntheticSource
 >>> camera = SyntheticSource(Scene(width=640, height=360, camera_height_mm=250), fps=20)
 >>> with Pipeline(camera, is_ours=lambda text: text.startswith("NOAH")) as pipeline:
 ...     camera.present("NOAH1/BOX1/CAF2")
-...     shown = pipeline.next_event("CardShown", timeout=10)
+...     shown = pipeline.next_event(CardShown, timeout=10)
 >>> shown.text, shown.in_view, shown.latency < 1
 ('NOAH1/BOX1/CAF2', ('NOAH1/BOX1/CAF2',), True)
 """
@@ -28,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -37,6 +38,8 @@ from vision.decoders import Decoder, make_decoder
 from vision.events import CameraState, CameraStatus, CodesSeen, Detection, PipelineStats
 from vision.sources import CameraMissing, Source, make_source
 from vision.tracker import Tracker, TrackerSettings
+
+E = TypeVar("E")
 
 log = logging.getLogger(__name__)
 
@@ -143,8 +146,8 @@ class Pipeline:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def next_event(self, kind: str, timeout: float) -> Any:
-        """The next event of that class name from :attr:`events` (others are skipped), or
+    def next_event(self, kind: type[E], timeout: float) -> E | None:
+        """The next event of class ``kind`` from :attr:`events` (others are skipped), or
         ``None`` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
@@ -152,7 +155,7 @@ class Pipeline:
                 event = self.events.get(timeout=left)
             except queue.Empty:
                 return None
-            if type(event).__name__ == kind:
+            if isinstance(event, kind):
                 return event
         return None
 

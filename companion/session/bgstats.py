@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from companion.game import Game
+
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 WEB_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Noah Table Companion"
@@ -82,6 +84,13 @@ def qr_code(url: str):
     import segno
 
     return segno.make_qr(url, error="l")
+
+
+def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
+    """The BG Stats link of the open game of the record, "" unless it is over."""
+    if game_id is None or game is None or not game.is_over:
+        return ""
+    return play_url(game_id, game.players, game.scores, game.winners, store)
 
 
 def play_url(game_id: int, players: Sequence[str], scores: Sequence[int],

@@ -19,9 +19,14 @@ right prompt comes back from the engine's state alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from companion.game.deck import format_ref, parse_ref
+from companion.game import Game
+from companion.game.actions import Play, StartRound
+from companion.game.deck import HAND_SIZE, format_ref, parse_ref
+from companion.session.narrate import card_name, ferry_name
+from companion.session.notices import said
+from companion.session.view import Phrase
 
 FERRIES = 5
 
@@ -40,6 +45,16 @@ class SetupDraft:
         """The first ferry still without its starting animal (None when all five are down)."""
         return next((k for k, ref in enumerate(self.ferries) if ref is None), None)
 
+    def start_round(self, players: int, *, first_round: bool) -> StartRound | None:
+        """The round's ``start_round`` action once everything is down (each hand dealt
+        :data:`HAND_SIZE` cards); None while something is still missing."""
+        if self.noah is None or self.next_ferry is not None \
+                or (first_round and self.starter is None):
+            return None
+        return StartRound(noah=self.noah, ferries=tuple(ref for ref in self.ferries if ref),
+                          hand_counts=(HAND_SIZE,) * players,
+                          starter=self.starter if first_round else None)
+
 
 @dataclass(frozen=True)
 class PendingPlay:
@@ -56,6 +71,22 @@ class PendingPlay:
     @property
     def species(self) -> str:
         return parse_ref(self.card).species
+
+    @classmethod
+    def judged(cls, game: Game, play: Play) -> PendingPlay | None:
+        """The question a played snail or frog raises, with the answers the rules accept now:
+        a snail always asks its side (both sides when neither is legal: the engine explains
+        the refusal); a frog asks its weight only when declaring one is legal (R43)."""
+        species = parse_ref(play.card).species
+        if species == "snail":
+            sides = tuple(side for side in ("M", "F")
+                          if game.check(replace(play, as_gender=side)).accepted)
+            return cls(play.card, sides or ("M", "F"))
+        if species == "frog":
+            weights = (1, *(weight for weight in range(2, 6)
+                            if game.check(replace(play, frog_weight=weight)).accepted))
+            return cls(play.card, weights) if len(weights) > 1 else None
+        return None
 
 
 @dataclass
@@ -80,6 +111,20 @@ class Drafts:
         else:
             return False
         return True
+
+    def placed_at_setup(self, ref: str) -> tuple[int, str] | None:
+        """The ferry and card already laid at setup that is this physical card, if any."""
+        return next(((k, placed) for k, placed in enumerate(self.setup.ferries)
+                     if placed is not None and same_copy(placed, ref)), None)
+
+    def scan_card(self, ref: str, counts: Sequence[int]) -> int:
+        """Put ``ref`` in the hand being scanned; returns that hand's seat."""
+        if not self.hands:
+            self.hands = [[] for _ in counts]
+        seat = self.scan_seat(counts)
+        assert seat is not None, "the scan is submitted as soon as every hand is complete"
+        self.hands[seat].append(ref)
+        return seat
 
     def scan_seat(self, counts: Sequence[int]) -> int | None:
         """The first seat whose hand is not completely scanned yet (None when all are).
@@ -112,3 +157,20 @@ def with_side(ref: str, side: str) -> str:
     """
     species, _, copy = parse_ref(ref)
     return format_ref(species, side, copy)
+
+
+def not_in_a_hand(game: Game, ref: str) -> tuple[str, Phrase] | None:
+    """Why a card scanned at round end cannot be in anyone's hand (not in this game, on a
+    ferry, or gone on a ferry this round, R37), in English and as a phrase; None if it can."""
+    name = card_name(ref).capitalize()
+    if ref not in game.cards_in_play:
+        return (f"{name} is not used in this game: put it back in the box.",
+                *said("not_in_game", card=ref))
+    for k, ferry in enumerate(game.ferries):
+        if any(same_copy(placed, ref) for placed in ferry or ()):
+            return (f"{name} is on {ferry_name(k)}: it cannot be in a hand.",
+                    *said("on_ferry_not_hand", card=ref, ferry=k + 1))
+    if any(same_copy(gone, ref) for gone in game.departed_cards):
+        return (f"{name} left on a ferry this round: it cannot be in a hand.",
+                *said("departed_not_hand", card=ref))
+    return None

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from companion.game import Game
-from companion.session.drafts import Drafts
 from companion.session.narrate import card_name, ferries_phrase, ferry_name, plural
+
+if TYPE_CHECKING:
+    from companion.game import Game
+    from companion.session.drafts import Drafts
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,7 @@ def in_setup(game: Game | None) -> bool:
 def current_step(game: Game | None, drafts: Drafts, *, score_only: bool = False) -> str:
     """The kind of prompt awaited now (cheap: no prompt is built).
 
+    >>> from companion.session.drafts import Drafts
     >>> current_step(None, Drafts())
     'no_game'
     """

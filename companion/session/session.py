@@ -26,17 +26,24 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
 from companion.errors import UserError
-from companion.game import Game
+from companion.game import Game, actions
 from companion.game.actions import Action, Play, ScanHands, ScoreRound
-from companion.game.deck import HAND_SIZE, Deck, default_deck, parse_ref
+from companion.game.deck import Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.session import record
-from companion.session.drafts import FERRIES, Drafts, PendingPlay, SetupDraft, same_copy, with_side
+from companion.session.drafts import (
+    FERRIES,
+    Drafts,
+    PendingPlay,
+    SetupDraft,
+    not_in_a_hand,
+    with_side,
+)
 from companion.session.header import (
     header_options,
     new_header,
@@ -44,10 +51,13 @@ from companion.session.header import (
     stored_score_only,
     stored_tokens,
 )
+from companion.session.intents import Outcome
 from companion.session.lights import LightsDriver, TableLights, departed_ferry
 from companion.session.narrate import card_name, ferry_name, plural
+from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs check these
+from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
-from companion.session.reconcile import english, explain_undo
+from companion.session.reconcile import english, undo_explained
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
@@ -62,22 +72,9 @@ Listener = Callable[[SessionView], None]
 MAX_NOTICES = 6
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What an intent did: ``accepted`` or not, with the sentence shown to the table and, for a
-    refusal by the rules, the TABLE-LOG reason code.
-
-    >>> Outcome(False, "It is Ben's turn.", "not_your_turn").accepted
-    False
-    """
-
-    accepted: bool
-    message: str = ""
-    reason: str | None = None
-
-
 class Session:
-    """The referee for one table: engine + durable record + lights + prompts + undo/redo.
+    """The referee for one table: engine + durable record + lights + prompts + undo/redo. Its
+    intents are :class:`~companion.session.intents.TableIntents`.
 
     ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything
     with the methods of :class:`~companion.session.lights.TableLights`) or ``None``; ``deck`` is
@@ -85,14 +82,8 @@ class Session:
     time: :meth:`new_game` or :meth:`resume`.
     """
 
-    def __init__(
-        self,
-        store: GameStore,
-        *,
-        lights: TableLights | None = None,
-        deck: Deck | None = None,
-        deck_id: str = DEFAULT_DECK_ID,
-    ) -> None:
+    def __init__(self, store: GameStore, *, lights: TableLights | None = None,
+                 deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> None:
         self.store = store
         self.lights = lights
         self.deck = deck if deck is not None else default_deck()
@@ -102,6 +93,8 @@ class Session:
         self._game: Game | None = None
         self._game_id: int | None = None
         self._header: dict[str, Any] = {}
+        self._players: tuple[str, ...] = ()
+        self._score_only = False
         self._seq = 0
         self._redo: list[Action] = []
         self._round_scores: list[tuple[int, tuple[int, ...]]] = []  # (history length, tears)
@@ -119,14 +112,10 @@ class Session:
     @classmethod
     def from_config(cls, config: Config | None = None, *,
                     lights: TableLights | None = None) -> Session:
-        """The session the app runs: the record at ``[store] path``, the deck and deck id of
-        ``[game]`` (``config`` defaults to the user's config file)."""
-        from companion.config import load_config
+        """The session the app runs (:func:`companion.wiring.open_session`)."""
+        from companion.wiring import open_session
 
-        config = config if config is not None else load_config()
-        store = GameStore(config.store.path)
-        return cls(store, lights=lights, deck=config.game.load_deck(),
-                   deck_id=config.game.deck_id)
+        return open_session(config, lights=lights)
 
     # -- publishing ------------------------------------------------------------------------
 
@@ -175,14 +164,8 @@ class Session:
     def _unfinished_ids(self) -> tuple[int, ...]:
         return tuple(entry.id for entry in self.store.unfinished())
 
-    def new_game(
-        self,
-        players: Sequence[str],
-        options: Options | Mapping[str, Any] | None = None,
-        *,
-        score_only: bool = False,
-        tokens: Sequence[str] = (),
-    ) -> SessionView:
+    def new_game(self, players: Sequence[str], options: Options | Mapping[str, Any] | None = None,
+                 *, score_only: bool = False, tokens: Sequence[str] = ()) -> SessionView:
         """Open a new game and write its header. At a table hands are hidden (R48), so
         ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
         ``tokens`` names each player's score-token colour (kept with the game for a resume).
@@ -198,7 +181,7 @@ class Session:
             game_id = self.store.create_game(header, score_only=game.options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
             self._notice("info", f"New game for {', '.join(players)}.",
-                         phrases=_said("new_game", players=list(players)))
+                         phrases=said("new_game", players=list(players)))
             self._publish()
             return self._view
 
@@ -220,7 +203,7 @@ class Session:
             if game.is_over:  # the end was written but not yet filed as finished
                 self._save_summary()
             self._notice("info", f"Game {game_id} resumed where it stopped.",
-                         phrases=_said("resumed", game=game_id))
+                         phrases=said("resumed", game=game_id))
             self._publish()
             return self._view
 
@@ -233,17 +216,16 @@ class Session:
     def _open(self, game_id: int | None, header: dict[str, Any], game: Game | None, *,
               redo: list[Action], seq: int) -> None:
         self._game, self._game_id, self._header = game, game_id, header
+        self._players, self._score_only = stored_players(header), stored_score_only(header)
         self._redo, self._seq = redo, seq
         self._round_scores = []
         self._drafts = Drafts()
         self._notices, self._reconciliation = [], ()
 
-
     # -- the camera ------------------------------------------------------------------------
 
-    def is_ours(self, text: str) -> bool:
-        """The predicate the vision pipeline takes: true for any Noah sticker text."""
-        return is_ours(text)
+    #: The predicate the vision pipeline takes: true for any Noah sticker text.
+    is_ours = staticmethod(is_ours)
 
     def on_vision_event(self, event: object) -> None:
         """Callback for the vision pipeline (any thread): card shown, foreign code, camera
@@ -259,7 +241,7 @@ class Session:
                     self.camera_status(event.ok, event.message)
         except UserError as error:
             with self._lock:
-                self._notice("problem", str(error), phrases=_said("vision_error"))
+                self._notice("problem", str(error), phrases=said("vision_error"))
                 self._publish()
 
     def camera_status(self, ok: bool, message: str = "") -> None:
@@ -268,10 +250,10 @@ class Session:
             was_ok, self._camera_ok, self._camera_message = self._camera_ok, ok, message
             if not ok:
                 self._notice("problem", f"{message} You can still choose cards by touch.".strip(),
-                             phrases=_said("camera_lost"))
+                             phrases=said("camera_lost"))
             elif not was_ok:
                 self._notice("info", message or "The camera is back.",
-                             phrases=_said("camera_back"))
+                             phrases=said("camera_back"))
             self._publish()
 
     def foreign_code(self, text: str) -> None:
@@ -283,7 +265,7 @@ class Session:
     def _count_foreign(self) -> None:
         self._foreign_codes += 1
         self._notice("info", "A QR code that is not a Noah card was seen and ignored.",
-                     phrases=_said("foreign_code"))
+                     phrases=said("foreign_code"))
 
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
         """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
@@ -295,16 +277,14 @@ class Session:
                 self._publish()
                 return Outcome(False, "Not a Noah card: ignored.")
             if not isinstance(tag, TagOk):
-                return self._refuse(tag.message, None, phrases=_said(f"tag_{tag.reason}"))
-            others = [
-                t.card.id
-                for t in (classify(other, self.deck, self.deck_id) for other in in_view)
-                if isinstance(t, TagOk)
-            ]
-            if len(set(others)) > 1 and self._needs_card_choice():
+                return self._refused(f"tag_{tag.reason}", tag.message)
+            tags = (classify(other, self.deck, self.deck_id) for other in in_view)
+            others = [t.card.id for t in tags if isinstance(t, TagOk)]
+            if len(set(others)) > 1 and self._step() in ("play_card", "scan_setup_card",
+                                                         "choose_card"):
                 self._drafts.candidates = tuple(dict.fromkeys(others))
                 self._notice("info", "Several cards are in view: choose the one you mean.",
-                             phrases=_said("several_cards"))
+                             phrases=said("several_cards"))
                 self._publish()
                 return Outcome(False, "Several cards are in view.")
             return self._card(tag.card.id)
@@ -314,13 +294,10 @@ class Session:
         to the camera. ``ref`` is a card id like ``cat:F#2``."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
-                                    phrases=_said("no_such_card", code=ref))
+                return self._refused("no_such_card", f"There is no card {ref} in this deck.",
+                                     reason="unknown_card", code=ref)
             self._drafts.candidates = ()
             return self._card(ref)
-
-    def _needs_card_choice(self) -> bool:
-        return self._step() in ("play_card", "scan_setup_card", "choose_card")
 
     def _card(self, ref: str) -> Outcome:
         """Route a card to whatever the current step expects. A new card replaces one still
@@ -336,13 +313,11 @@ class Session:
         if step in ("choose_target", "move_noah", "give_cards"):
             return self._submit(self._play_action(ref))  # refused: the engine says what first
         if step == "no_game":
-            return self._refuse("No game is open: start or resume one first.", None,
-                                phrases=_said("no_game"))
+            return self._refused("no_game", "No game is open: start or resume one first.")
         if step == "enter_tears":
-            return self._refuse("This game keeps scores only: type the tears instead.", None,
-                                phrases=_said("score_only_card"))
-        return self._refuse(f"No card is expected now. {self._prompt().text}", None,
-                            phrases=_said("no_card_expected"))
+            return self._refused("score_only_card",
+                                 "This game keeps scores only: type the tears instead.")
+        return self._refused("no_card_expected", f"No card is expected now. {self._prompt().text}")
 
     # -- round setup -----------------------------------------------------------------------
 
@@ -350,63 +325,54 @@ class Session:
         """Round setup: the table puts Noah on ``ferry`` (0-4)."""
         with self._lock:
             if self._step() != "choose_noah_start":
-                return self._refuse("Noah's starting ferry is already chosen.", None,
-                                    phrases=_said("noah_start_chosen"))
+                return self._refused("noah_start_chosen",
+                                     "Noah's starting ferry is already chosen.")
             if ferry not in range(FERRIES):
-                return self._refuse("Choose a ferry from 1 to 5.", None,
-                                    phrases=_said("ferry_range"))
+                return self._refused("ferry_range", "Choose a ferry from 1 to 5.")
             self._drafts.setup.noah = ferry
             self._notice("info", f"Noah starts on {ferry_name(ferry)}.",
-                         phrases=_said("noah_start", ferry=ferry + 1))
+                         phrases=said("noah_start", ferry=ferry + 1))
             self._publish()
             return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
 
     def _setup_card(self, ref: str) -> Outcome:
         setup = self._drafts.setup
-        for k, placed in enumerate(setup.ferries):
-            if placed is not None and same_copy(placed, ref):
-                name = card_name(placed).capitalize()
-                return self._refuse(f"{name} is already on {ferry_name(k)}.", None,
-                                    phrases=_said("already_on_ferry", card=placed, ferry=k + 1))
-        ferry = _seat(setup.next_ferry)  # asked for only while a ferry has no animal
+        if already := self._drafts.placed_at_setup(ref):
+            k, placed = already
+            name = card_name(placed).capitalize()
+            return self._refused("already_on_ferry", f"{name} is already on {ferry_name(k)}.",
+                                 card=placed, ferry=k + 1)
+        ferry = _given(setup.next_ferry)  # asked for only while a ferry has no animal
         if parse_ref(ref).species == "snail" and parse_ref(ref).gender is None:
             self._drafts.pending = PendingPlay(ref, ("M", "F"))  # any side starts a ferry
             self._publish()
             return Outcome(True, "Which side of the snail is up?")
         setup.ferries[ferry] = ref
         self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(ferry)}.",
-                     phrases=_said("setup_card", card=ref, ferry=ferry + 1))
+                     phrases=said("setup_card", card=ref, ferry=ferry + 1))
         return self._maybe_start_round()
 
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
         with self._lock:
             if self._step() != "choose_starter":
-                return self._refuse("The first player is not asked for now.", None,
-                                    phrases=_said("starter_not_asked"))
+                return self._refused("starter_not_asked", "The first player is not asked for now.")
             if seat not in range(len(self._players)):
-                return self._refuse("Choose one of the players.", None,
-                                    phrases=_said("choose_a_player"))
+                return self._refused("choose_a_player", "Choose one of the players.")
             self._drafts.setup.starter = seat
             return self._maybe_start_round()
 
     def _maybe_start_round(self) -> Outcome:
         draft = self._drafts.setup
-        first_round = self._playing.round == 0
-        if draft.next_ferry is not None or (first_round and draft.starter is None):
+        action = draft.start_round(len(self._players), first_round=self._playing.round == 0)
+        if action is None:
             self._publish()
             return Outcome(True)
-        assert draft.noah is not None, "Noah's ferry is chosen before the animals are scanned"
-        action = record.start_round(
-            noah=draft.noah, ferries=tuple(ref for ref in draft.ferries if ref is not None),
-            hand_counts=tuple([HAND_SIZE] * len(self._players)),
-            starter=draft.starter if first_round else None,
-        )
         outcome = self._submit(action)
         if not outcome.accepted:
             self._drafts.setup = SetupDraft(noah=draft.noah)
             self._notice("info", "Scan the five starting animals again.",
-                         phrases=_said("rescan_setup"))
+                         phrases=said("rescan_setup"))
             self._publish()
         return outcome
 
@@ -415,40 +381,29 @@ class Session:
     def _start_play(self, ref: str) -> Outcome:
         """A card for the current turn: a snail waits for its side, a frog that could declare a
         weight for its weight (the answers the rules allow are judged once, here)."""
-        species = parse_ref(ref).species
-        if species == "snail":
-            sides = tuple(side for side in ("M", "F")
-                          if self._playing.check(self._play_action(ref, side=side)).accepted)
-            self._drafts.pending = PendingPlay(ref, sides or ("M", "F"))
-            self._publish()
+        play = self._play_action(ref)
+        self._drafts.pending = pending = PendingPlay.judged(self._playing, play)
+        if pending is None:
+            return self._submit(play)
+        self._publish()
+        if pending.species == "snail":
             return Outcome(True, "Which side of the snail is up?")
-        if species == "frog":
-            weights = (1, *(w for w in range(2, 6) if self._playing.check(
-                self._play_action(ref, frog_weight=w)).accepted))
-            if len(weights) > 1:
-                self._drafts.pending = PendingPlay(ref, weights)
-                self._publish()
-                return Outcome(True, "Does the frog declare a weight?")
-        return self._submit(self._play_action(ref))
+        return Outcome(True, "Does the frog declare a weight?")
 
     def _play_action(self, ref: str, side: str | None = None,
                      frog_weight: int | None = None) -> Play:
         game = self._playing
-        return record.play(
-            player=_seat(game.current_player), card=ref, ferry=_seat(game.noah),
-            as_gender=side, frog_weight=frog_weight,
-        )
+        return Play(_given(game.current_player), ref, _given(game.noah), as_gender=side,
+                    frog_weight=frog_weight)
 
     def choose_snail_side(self, side: str) -> Outcome:
         """The side of the snail turned up, ``"M"`` or ``"F"`` (R14)."""
         with self._lock:
             pending = self._drafts.pending
             if pending is None or pending.species != "snail":
-                return self._refuse("No snail is waiting for its side.", None,
-                                    phrases=_said("no_snail_waiting"))
+                return self._refused("no_snail_waiting", "No snail is waiting for its side.")
             if side not in ("M", "F"):
-                return self._refuse("A snail is either ♂ or ♀ side up.", None,
-                                    phrases=_said("snail_side"))
+                return self._refused("snail_side", "A snail is either ♂ or ♀ side up.")
             self._drafts.pending = None
             if in_setup(self._game):
                 return self._setup_card(with_side(pending.card, side))
@@ -459,8 +414,7 @@ class Session:
         with self._lock:
             pending = self._drafts.pending
             if pending is None or pending.species != "frog":
-                return self._refuse("No frog is waiting for its weight.", None,
-                                    phrases=_said("no_frog_waiting"))
+                return self._refused("no_frog_waiting", "No frog is waiting for its weight.")
             self._drafts.pending = None
             return self._submit(
                 self._play_action(pending.card, frog_weight=None if weight == 1 else weight)
@@ -470,25 +424,23 @@ class Session:
         """The current player cannot play: they take back every animal of Noah's ferry (R25)."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
+                return self._refused("no_game", "No game is open.")
             self._drafts.pending = None
             game = self._game
-            return self._submit(
-                record.take_back(player=_seat(game.current_player), ferry=_seat(game.noah))
-            )
+            return self._submit(actions.TakeBack(_given(game.current_player), _given(game.noah)))
 
     def choose_target(self, seat: int) -> Outcome:
         """The opponent chosen for the crocodile's fleeing animal, the lion's swap or the
         giraffe's look, whichever the current step needs."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            player, phase = _seat(self._game.current_player), self._game.phase
+                return self._refused("no_game", "No game is open.")
+            player, phase = _given(self._game.current_player), self._game.phase
             if phase == "croc_flee":
-                return self._submit(record.croc_flee(player=player, target=seat))
+                return self._submit(actions.CrocFlee(player, seat))
             if phase == "lion_swap":
-                return self._submit(record.lion_swap(player=player, target=seat))
-            return self._submit(record.giraffe_look(player=player, target=seat))
+                return self._submit(actions.LionSwap(player, seat))
+            return self._submit(actions.GiraffeLook(player, seat))
 
     def skip(self) -> Outcome:
         """Decline an optional step (the giraffe's look): Noah's move comes next."""
@@ -501,9 +453,8 @@ class Session:
         """The current player moves Noah to ``ferry`` (0-4)."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            return self._submit(
-                record.move_noah(player=_seat(self._game.current_player), to=ferry))
+                return self._refused("no_game", "No game is open.")
+            return self._submit(actions.MoveNoah(_given(self._game.current_player), ferry))
 
     def ferry_pressed(self, ferry: int) -> Outcome:
         """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
@@ -515,61 +466,40 @@ class Session:
                 return self.move_noah(ferry)
             if self._lights is not None:
                 self._lights.refused(ferry)
-            return self._refuse(f"The ferry buttons choose where Noah goes; now: "
-                                f"{self._prompt().text if self._game else 'start a game.'}", None,
-                                phrases=_said("ferry_button"))
+            return self._refused("ferry_button", f"The ferry buttons choose where Noah goes; now: "
+                                f"{self._prompt().text if self._game else 'start a game.'}")
 
     def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
         """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
-            return self._submit(
-                record.give(player=_seat(self._game.current_player), counts=dict(gifts))
-            )
+                return self._refused("no_game", "No game is open.")
+            given = tuple(actions.Gift(seat) for seat, count in sorted(gifts.items())
+                          for _ in range(int(count)))  # hidden hands: counts only (R48)
+            return self._submit(actions.Give(_given(self._game.current_player), given))
 
     # -- round end -------------------------------------------------------------------------
 
     def _hand_card(self, ref: str) -> Outcome:
         drafts, counts = self._drafts, self._playing.hand_counts
-        if not drafts.hands:
-            drafts.hands = [[] for _ in counts]
         if any(ref in hand for hand in drafts.hands):
-            return self._refuse(f"{card_name(ref).capitalize()} was already scanned.", None,
-                                phrases=_said("already_scanned", card=ref))
-        problem = self._not_in_a_hand(ref)
+            return self._refused("already_scanned",
+                                 f"{card_name(ref).capitalize()} was already scanned.", card=ref)
+        problem = not_in_a_hand(self._playing, ref)
         if problem:
             return self._refuse(problem[0], "scan_mismatch", phrases=problem[1:])
-        seat = _seat(drafts.scan_seat(counts))
-        drafts.hands[seat].append(ref)
+        seat = drafts.scan_card(ref, counts)
         self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.",
-                     phrases=_said("hand_scanned", name=self._players[seat], card=ref))
-        if drafts.scan_seat(counts) is not None:
+                     phrases=said("hand_scanned", name=self._players[seat], card=ref))
+        if drafts.scan_given(counts) is not None:
             self._publish()
             return Outcome(True)
         hands, drafts.hands = drafts.hands, []
-        outcome = self._submit(record.scan_hands(hands))
+        outcome = self._submit(ScanHands(tuple(tuple(hand) for hand in hands)))
         if not outcome.accepted:
-            self._notice("info", "Scan every hand again.", phrases=_said("rescan_hands"))
+            self._notice("info", "Scan every hand again.", phrases=said("rescan_hands"))
             self._publish()
         return outcome
-
-    def _not_in_a_hand(self, ref: str) -> tuple[str, Phrase] | None:
-        """Why a scanned card cannot be in anyone's hand (not in this game, or on the table),
-        in English and as a phrase."""
-        name = card_name(ref).capitalize()
-        game = self._playing
-        if ref not in game.cards_in_play:
-            return (f"{name} is not used in this game: put it back in the box.",
-                    *_said("not_in_game", card=ref))
-        for k, ferry in enumerate(game.ferries):
-            if any(same_copy(placed, ref) for placed in ferry or ()):
-                return (f"{name} is on {ferry_name(k)}: it cannot be in a hand.",
-                        *_said("on_ferry_not_hand", card=ref, ferry=k + 1))
-        if any(same_copy(gone, ref) for gone in game.departed_cards):
-            return (f"{name} left on a ferry this round: it cannot be in a hand.",
-                    *_said("departed_not_hand", card=ref))
-        return None
 
     def remove_scanned(self, ref: str) -> Outcome:
         """Drop a card wrongly scanned into a hand during the round-end scan."""
@@ -579,20 +509,19 @@ class Session:
                     hand.remove(ref)
                     self._publish()
                     return Outcome(True, f"{card_name(ref).capitalize()} removed from the scan.")
-            return self._refuse(f"{card_name(ref).capitalize()} is not in this scan.", None,
-                                phrases=_said("not_in_scan", card=ref))
+            return self._refused("not_in_scan",
+                                 f"{card_name(ref).capitalize()} is not in this scan.", card=ref)
 
     def enter_tears(self, tears: Sequence[int]) -> Outcome:
         """Score-only mode: this round's tears, one number per seat."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
+                return self._refused("no_game", "No game is open.")
             try:
                 values = tuple(int(t) for t in tears)
             except (TypeError, ValueError):
-                return self._refuse("Tears are whole numbers, one per player.", None,
-                                    phrases=_said("tears_numbers"))
-            return self._submit(record.score_round(values))
+                return self._refused("tears_numbers", "Tears are whole numbers, one per player.")
+            return self._submit(ScoreRound(values))
 
     # -- cancel, undo, redo ----------------------------------------------------------------
 
@@ -610,29 +539,21 @@ class Session:
         dropped first. The view's ``reconciliation`` then says what to put back physically."""
         with self._lock:
             if self._game is None:
-                return self._refuse("No game is open.", None, phrases=_said("no_game"))
+                return self._refused("no_game", "No game is open.")
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
             game = self._game
             count = min(count, len(game.history))
             if count < 1:
-                return self._refuse("There is nothing to undo.", None,
-                                    phrases=_said("nothing_to_undo"))
+                return self._refused("nothing_to_undo", "There is nothing to undo.")
             self._append({"type": "undo", "count": count})
-            sentences: list[Phrase] = []
-            for _ in range(count):
-                after = game.state()  # TABLE-LOG snapshots: what changes back on the table
-                action = game.pop()
-                self._redo.append(action)
-                sentences += explain_undo(
-                    record.to_line(action), after, game.state(), self._players
-                )
-            self._round_scores = [
-                entry for entry in self._round_scores if entry[0] <= len(game.history)
-            ]
+            undone, sentences = undo_explained(game, count, self._players)
+            self._redo += undone
+            self._round_scores = [(at, tears) for at, tears in self._round_scores
+                                  if at <= len(game.history)]
             self._reconciliation = tuple(english(sentence) for sentence in sentences)
             self._notice("info", f"Undo: {plural(count, 'action')} taken back.",
-                         phrases=_said("undo", count=count))
+                         phrases=said("undo", count=count))
             for text, sentence in zip(self._reconciliation, sentences, strict=True):
                 self._notice("reconcile", text, phrases=(sentence,))
             self._publish()
@@ -642,8 +563,7 @@ class Session:
         """Replay the last undone action (possible until a new action is taken)."""
         with self._lock:
             if not self._redo:
-                return self._refuse("There is nothing to redo.", None,
-                                    phrases=_said("nothing_to_redo"))
+                return self._refused("nothing_to_redo", "There is nothing to redo.")
             self._drafts = Drafts()
             outcome = self._submit(self._redo[-1], redoing=True)
             return replace(outcome, message=f"Redo: {outcome.message}")
@@ -658,7 +578,7 @@ class Session:
         if not verdict.accepted:
             return self._refuse(verdict.message, verdict.reason, action,
                                 phrases=(Phrase(f"reason.{verdict.reason}", verdict.params),))
-        self._append(record.to_line(action), pushed=True)
+        self._append(actions.action_to_dict(action), pushed=True)
         if redoing:
             self._redo.pop()
         else:
@@ -672,7 +592,7 @@ class Session:
             self._lights.ferry_departed(departed_ferry(verdict.events))
         events = tuple(Phrase(f"event.{event.kind}", event.params) for event in verdict.events)
         self._notice("info", f"Redo: {verdict.message}" if redoing else verdict.message,
-                     phrases=(*_said("redo"), *events) if redoing else events)
+                     phrases=(*said("redo"), *events) if redoing else events)
         self._publish()
         return Outcome(True, verdict.message)
 
@@ -680,11 +600,11 @@ class Session:
         """Write one line durably. On failure the table is told, and an action already
         ``pushed`` to the engine is taken back first, so nothing unrecorded stays applied."""
         try:
-            self._seq = self.store.append(_seat(self._game_id), line)
+            self._seq = self.store.append(_given(self._game_id), line)
         except UserError as error:
             if pushed:
                 self._playing.pop()
-            self._notice("problem", str(error), phrases=_said("record_error"))
+            self._notice("problem", str(error), phrases=said("record_error"))
             self._publish()
             raise
 
@@ -692,7 +612,12 @@ class Session:
         """Refresh the history list's cache (the record itself is already safe)."""
         game = self._playing
         summary = record.summary(game.state(), [tears for _, tears in self._round_scores])
-        self.store.set_summary(_seat(self._game_id), summary, finished=game.is_over)
+        self.store.set_summary(_given(self._game_id), summary, finished=game.is_over)
+
+    def _refused(self, key: str, message: str, reason: str | None = None,
+                 **params: Any) -> Outcome:
+        """Refuse with one of the session's own sentences (``notice.<key>``)."""
+        return self._refuse(message, reason, phrases=said(key, **params))
 
     def _refuse(self, message: str, reason: str | None, action: Action | None = None, *,
                 phrases: tuple[Phrase, ...] = ()) -> Outcome:
@@ -710,14 +635,6 @@ class Session:
         if self._game is None:
             raise RuntimeError("no game is open")
         return self._game
-
-    @property
-    def _players(self) -> tuple[str, ...]:
-        return stored_players(self._header)
-
-    @property
-    def _score_only(self) -> bool:
-        return stored_score_only(self._header)
 
     def _step(self) -> str:
         """The kind of prompt awaited now (cheap: no prompt is built)."""
@@ -759,13 +676,9 @@ class Session:
 
     def bgstats_url(self) -> str:
         """The link that pushes this finished game to the BG Stats app ("" before the end)."""
-        from companion.session.bgstats import play_url
+        from companion.session.bgstats import game_url
 
-        game = self._game
-        if game is None or not game.is_over:
-            return ""
-        return play_url(_seat(self._game_id), self._players, game.scores, game.winners,
-                        self.store)
+        return game_url(self.store, self._game_id, self._game)
 
     def bgstats_qr(self) -> segno.QRCode | None:
         """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
@@ -779,27 +692,8 @@ class Session:
 # -- helpers -------------------------------------------------------------------------------
 
 
-#: The session's own sentences (``notice.<name>`` in the catalogs); ``tag_<reason>`` words a
-#: sticker that cannot be used (companion.tags.payload.TagError reasons).
-NOTICE_KEYS = frozenset({
-    "already_on_ferry", "already_scanned", "camera_back", "camera_lost", "choose_a_player",
-    "departed_not_hand", "ferry_button", "ferry_range", "foreign_code", "hand_scanned",
-    "new_game", "no_card_expected", "no_frog_waiting", "no_game", "no_snail_waiting",
-    "no_such_card", "noah_start", "noah_start_chosen", "not_in_game", "not_in_scan",
-    "nothing_to_redo", "nothing_to_undo", "on_ferry_not_hand", "record_error", "redo",
-    "rescan_hands", "rescan_setup", "resumed", "score_only_card", "setup_card", "several_cards",
-    "snail_side", "starter_not_asked", "tears_numbers", "undo", "vision_error",
-    "tag_too_long", "tag_version", "tag_malformed", "tag_other_deck", "tag_unknown_card",
-})
-
-
-def _said(key: str, /, **params: Any) -> tuple[Phrase]:
-    """One of the session's own sentences as data (``notice.<key>`` in the catalogs)."""
-    assert key in NOTICE_KEYS, key
-    return (Phrase(f"notice.{key}", params),)
-
-
-def _seat(value: int | None) -> int:
-    """A seat, ferry or id the current step guarantees (the engine names it in this phase)."""
-    assert value is not None, "asked for outside the step that has it"
-    return value
+def _given(value: int | None) -> int:
+    """A seat, ferry or game id as the step at hand gives it. Outside a turn there is no seat to
+    act (nor a ferry for Noah before the first deal): the engine then refuses the action with
+    its reason, so the value goes to it as it is."""
+    return cast(int, value)

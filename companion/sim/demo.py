@@ -27,6 +27,8 @@ from companion.session.session import Session
 from companion.session.store import GameStore
 from companion.session.view import Notice, SessionView
 from companion.sim.autoplay import SimulatedTable
+from companion.wiring import assemble, camera_pipeline
+from vision.events import CardRemoved, CardShown, ForeignCode
 
 SEEN_TIMEOUT = 10.0  # seconds to wait for the camera to report a card before giving up
 LIGHT_SIGNS = {
@@ -62,7 +64,6 @@ class PipelineCamera:
 
     def __init__(self, session: Session, report: DemoReport,
                  narrate: Callable[[str], None] = lambda text: None) -> None:
-        from vision.pipeline import Pipeline
         from vision.synthetic import Scene, SyntheticSource
         from vision.tracker import TrackerSettings
 
@@ -78,13 +79,9 @@ class PipelineCamera:
         self.source = SyntheticSource(self.scene, fps=0)
         self._events: queue.Queue[Any] = queue.Queue()
         self._stickers: dict[str, Any] = {}
-        self.pipeline = Pipeline(self.source, is_ours=session.is_ours, on_event=self._on_event,
-                                 tracker=quick)
+        self.pipeline = camera_pipeline(self.source, session, also=self._events.put,
+                                        tracker=quick)
         self.pipeline.start()
-
-    def _on_event(self, event: Any) -> None:
-        self.session.on_vision_event(event)
-        self._events.put(event)
 
     def show(self, refs: Sequence[str], hold: float = 0.0) -> None:
         """Put these cards in view, wait until each is reported, leave them ``hold`` seconds
@@ -93,26 +90,27 @@ class PipelineCamera:
 
         texts = {encode(self.deck_id, self.session.deck[ref]) for ref in refs}
         self.source.present(*(self._sticker(ref) for ref in refs))
-        self._wait_for("CardShown", texts)
+        self._wait_for(CardShown, texts)
         if hold:
             seen = self.report.cards_seen
             time.sleep(hold)
             self.source.clear()
-            self._wait_for("CardRemoved", texts)
+            self._wait_for(CardRemoved, texts)
             repeats = self.report.cards_seen - seen
             self.narrate(f"(the card stayed in view for {hold:.0f} s: {repeats} more events, "
                          "still one play)")
             return
         self.source.clear()
-        self._wait_for("CardRemoved", texts)
+        self._wait_for(CardRemoved, texts)
 
     def show_foreign(self, text: str) -> None:
         """A QR code that is not a card: the pipeline reports it apart, the session ignores it."""
         self.source.present(text)
-        self._wait_for("ForeignCode", {text})
+        self._wait_for(ForeignCode, {text})
         self.source.clear()
 
-    def _wait_for(self, kind: str, texts: set[str]) -> None:
+    def _wait_for(self, kind: type[CardShown | CardRemoved | ForeignCode],
+                  texts: set[str]) -> None:
         waiting, deadline = set(texts), time.monotonic() + SEEN_TIMEOUT
         while waiting:
             try:
@@ -122,13 +120,12 @@ class PipelineCamera:
                     f"The camera pipeline did not report {len(waiting)} card(s) within "
                     f"{SEEN_TIMEOUT:.0f} s.", "Run 'noah-companion bench vision' to check it."
                 ) from None
-            name = type(event).__name__
-            if name == "CardShown":
+            if isinstance(event, CardShown):
                 self.report.cards_seen += 1
                 self.report.latencies.append(event.latency)
-            elif name == "ForeignCode":
+            elif isinstance(event, ForeignCode):
                 self.report.foreign_codes += 1
-            if name == kind and event.text in waiting:
+            if isinstance(event, kind) and event.text in waiting:
                 waiting.discard(event.text)
 
     def _sticker(self, ref: str) -> Any:
@@ -249,7 +246,7 @@ def run_demo(
     narrator = Narrator(out, quiet=quiet)
     lights_section = {"buttons": "yes"}  # five ferry buttons, on virtual pins like the LEDs
     with GameStore(db) as store, FerryLights.from_section(lights_section, virtual=True) as lights:
-        session = Session(store, lights=lights)
+        session = assemble(store, lights=lights)
         buttons = MockButtons(lights)
         camera = PipelineCamera(session, report, narrate=narrator.aside)
         try:

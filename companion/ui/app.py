@@ -48,39 +48,25 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     config = config if config is not None else load_config(config_file)
     configure_kivy(simulate=simulate, rotation=settings.rotation,
                    fullscreen=settings.fullscreen, paced=paced)
-    from companion.session import GameStore, Session
     from companion.ui.application import NoahApp
-    from companion.ui.camera import FrameTap, Simulator, open_pipeline, open_table_camera
+    from companion.ui.camera import FrameTap, Simulator, open_table_camera
     from companion.ui.sounds import refusal_sound
+    from companion.wiring import camera_pipeline, open_lights, open_session
 
-    lights, lights_problem = _open_lights(config.section("lights"), virtual=simulate)
-    session = Session(store or GameStore(config.store.path), lights=lights,
-                      deck=config.game.load_deck(), deck_id=config.game.deck_id)
+    lights, lights_problem = open_lights(config.section("lights"), virtual=simulate)
+    session = open_session(config, lights=lights, store=store)
     simulator = pipeline = tap = None
     decoding = config.validated("decoder")
     if simulate:
         simulator = Simulator(session, decoding=decoding)
     else:
         tap = FrameTap(open_table_camera(config))
-        pipeline = open_pipeline(tap, session.is_ours, session.on_vision_event, decoding)
+        pipeline = camera_pipeline(tap, session, decoding=decoding)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
     return NoahApp(session, settings=settings, simulator=simulator, pipeline=pipeline,
                    camera_tap=tap, lights=lights, config_file=config_file or config.path,
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
-
-
-def _open_lights(section: dict[str, str], *, virtual: bool) -> tuple[Any, str]:
-    """The ferry lights of ``[lights]``; when the pins cannot be opened (not a Pi), virtual
-    ones so the screen still shows them, with the reason."""
-    from hardware.lights import FerryLights
-
-    if not virtual:
-        try:
-            return FerryLights.from_section(section), ""
-        except Exception as error:  # the pins' own error types: the table goes on without
-            return FerryLights.from_section(section, virtual=True), str(error)
-    return FerryLights.from_section(section, virtual=True), ""
 
 
 def close_app(app: Any) -> None:
