@@ -491,7 +491,7 @@ class Session:
         seat = drafts.scan_card(ref, counts)
         self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.",
                      phrases=said("hand_scanned", name=self._players[seat], card=ref))
-        if drafts.scan_given(counts) is not None:
+        if drafts.scan_seat(counts) is not None:
             self._publish()
             return Outcome(True)
         hands, drafts.hands = drafts.hands, []
