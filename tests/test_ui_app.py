@@ -216,9 +216,9 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
-    app.act("choose_noah_start", 0)
+    app.act(app.session.choose_noah_start, 0)
     driver.settle()
-    app.act("move_noah", 3)  # nothing to move yet
+    app.act(app.session.move_noah, 3)  # nothing to move yet
     driver.settle()
     assert app.root.alert.opacity == 1
     assert app.root.alert.text.startswith("Refused: ")
@@ -236,12 +236,12 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         app.start_game(["Ana", "Ben", "Chloé"], ["red", "blue", "green"], {},
                        score_only=False)
         driver.settle()
-        app.act("choose_noah_start", 0)
+        app.act(app.session.choose_noah_start, 0)
         for ref in ("cat:F#1", "lion:M#1", "panda:F#1", "bear:M#1", "kangaroo:F#1"):
-            app.act("choose_card", ref)
-        app.act("choose_starter", 0)
+            app.act(app.session.choose_card, ref)
+        app.act(app.session.choose_starter, 0)
         driver.settle()
-        app.act("move_noah", 3)  # R50: Ana must load an animal first
+        app.act(app.session.move_noah, 3)  # R50: Ana must load an animal first
         driver.settle()
         assert app.root.alert.text == ("Refusé : Noé ne bouge pas maintenant : Ana doit "
                                        "d'abord charger un animal sur le ferry 1.")
@@ -403,7 +403,7 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
 def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 0)  # the setup shows the camera for the scanning step
+    app.act(app.session.choose_noah_start, 0)  # the setup shows the camera for the scanning step
     driver.settle()
     view = next(w for w in app.root.sm.current_screen.walk()
                 if type(w).__name__ == "CameraView")

@@ -74,6 +74,7 @@ def make_script(path: Path, *, seed: int, workdir: Path) -> dict[str, Any]:
         states: dict[int, Any] = {}
 
         def remember(step) -> None:
+            assert session.game is not None, "a step is taken in an open game"
             states[step.seq_after] = _normal(session.game.state())
 
         table = SimulatedTable(session, PLAYERS, seed=seed, options=options, mishaps=True,
@@ -172,19 +173,21 @@ def _one_life(
          "--script", str(script_path)],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    stdout = child.stdout
+    assert stdout is not None, "stdout is a pipe"
     early = rng.random() < 0.15
     if early:  # during start-up or the resume's replay
         time.sleep(rng.uniform(0.0, 0.2))
     else:
-        first = child.stdout.readline()
+        first = stdout.readline()
         if first.startswith("ready"):
             time.sleep(rng.uniform(0.0, 0.12))
     killed = child.poll() is None
     if killed:
         child.send_signal(signal.SIGKILL)
     child.wait()
-    output = ([] if early else [first]) + child.stdout.read().split("\n")
-    child.stdout.close()
+    output = ([] if early else [first]) + stdout.read().split("\n")
+    stdout.close()
     numbers = [int(line.split()[-1]) for line in output if line.strip()]
     return (numbers[-1] if numbers else None), int(killed), int(killed and early), child.returncode
 

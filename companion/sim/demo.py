@@ -256,7 +256,7 @@ def run_demo(
             table.play()
         finally:
             camera.close()
-        report.view, report.game_id = session.view, session.view.game_id
+        report.view, report.game_id = session.view, session.view.game_id or 0
         report.seconds = time.monotonic() - started
         _conclude(out, session, report)
     return report
@@ -277,9 +277,11 @@ def _conclude(out: TextIO, session: Session, report: DemoReport) -> None:
     print("\nScores (tears per round; fewest wins):", file=out)
     for line in score_table(summary):
         print("  " + line, file=out)
-    print(f"\n{report.view.prompt.text}", file=out)
+    view, qr = session.view, session.bgstats_qr()
+    assert qr is not None and report.db is not None, "the demo plays its game to the end"
+    print(f"\n{view.prompt.text}", file=out)
     qr_png = report.db.with_name(f"bgstats-game-{report.game_id}.png")
-    session.bgstats_qr().save(qr_png, scale=4)
+    qr.save(str(qr_png), scale=4)
     print(f"To log it in the BG Stats app, scan this QR code with a phone: {qr_png}", file=out)
     latency = statistics.median(report.latencies) * 1000 if report.latencies else 0.0
     print(f"\nCamera: {report.cards_seen} cards read (median latency {latency:.0f} ms), "

@@ -36,12 +36,9 @@ class FrameTap:
 
     def __init__(self, source: Any) -> None:
         self.source = source
+        self.name: str = getattr(source, "name", "camera")
         self.latest: Any = None
         self.count = 0
-
-    @property
-    def name(self) -> str:
-        return getattr(self.source, "name", "camera")
 
     def open(self) -> None:
         self.source.open()

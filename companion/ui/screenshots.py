@@ -98,7 +98,7 @@ class Photographer:
         driver.pump(3)
         state = app.session.view.state
         wrong = next(k for k in range(5) if k != state["noah"] and state["ferries"][k])
-        app.act("move_noah", wrong)
+        app.act(app.session.move_noah, wrong)
         driver.settle()
         self.shoot("18-refused")
         app.root.alert.hide()
@@ -107,7 +107,7 @@ class Photographer:
         app.lang = "fr"
         driver.pump(3)
         self.shoot("19-table-fr")
-        app.act("move_noah", wrong)
+        app.act(app.session.move_noah, wrong)
         driver.settle()
         self.shoot("21-refused-fr")
         app.root.alert.hide()
@@ -166,18 +166,18 @@ def _snail_side(driver: Any, photographer: Photographer) -> None:
     app = driver.app
     app.leave_game()
     app.start_game(list(PLAYERS[:2]), ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 0)
+    app.act(app.session.choose_noah_start, 0)
     cards = tray_cards(app.session.game.cards_in_play, {})
     for ref in (ref for ref in cards if not ref.startswith("snail")):
         if app.session.view.prompt.kind != "scan_setup_card":
             break
-        app.act("choose_card", ref)
-    app.act("choose_starter", 0)
-    app.act("choose_card", next(ref for ref in cards if ref.startswith("snail")))
+        app.act(app.session.choose_card, ref)
+    app.act(app.session.choose_starter, 0)
+    app.act(app.session.choose_card, next(ref for ref in cards if ref.startswith("snail")))
     driver.settle()
     app.root.alert.hide()
     photographer.shoot("07-prompt-snail-side")
-    app.act("cancel")
+    app.act(app.session.cancel)
 
 
 def _score_only(driver: Any, photographer: Photographer) -> None:
