@@ -36,42 +36,71 @@ class TableIntents(Protocol):
 
     def new_game(self, players: Sequence[str],
                  options: Options | Mapping[str, Any] | None = None, *,
-                 score_only: bool = False, tokens: Sequence[str] = ()) -> SessionView: ...
+                 score_only: bool = False, tokens: Sequence[str] = ()) -> SessionView:
+        """Open a new game and write its header. At a table hands are hidden (R48), so
+        ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
+        ``tokens`` names each player's score-token colour (kept with the game for a resume).
+        Raises :class:`UserError` for bad players, tokens or options."""
 
-    def resume(self, game_id: int | None = None) -> SessionView: ...
+    def resume(self, game_id: int | None = None) -> SessionView:
+        """Reopen a stored game exactly where it was (the newest unfinished one by default):
+        its record is replayed through the engine, undo lines and redo stack included."""
 
-    def close_game(self) -> None: ...
+    def close_game(self) -> None:
+        """Leave the open game; it stays in the record and can be resumed."""
 
-    def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome: ...
+    def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
+        """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
+        cards or more on show, the session asks which one is meant (:class:`ChooseCard`)."""
 
-    def choose_card(self, ref: str) -> Outcome: ...
+    def choose_card(self, ref: str) -> Outcome:
+        """A card chosen by touch (or among :class:`ChooseCard` candidates): same as showing it
+        to the camera. ``ref`` is a card id like ``cat:F#2``."""
 
-    def choose_noah_start(self, ferry: int) -> Outcome: ...
+    def choose_noah_start(self, ferry: int) -> Outcome:
+        """Round setup: the table puts Noah on ``ferry`` (0-4)."""
 
-    def choose_starter(self, seat: int) -> Outcome: ...
+    def choose_starter(self, seat: int) -> Outcome:
+        """Round 1 setup: who plays first (the shortest player, R10)."""
 
-    def choose_snail_side(self, side: str) -> Outcome: ...
+    def choose_snail_side(self, side: str) -> Outcome:
+        """The side of the snail turned up, ``"M"`` or ``"F"`` (R14)."""
 
-    def choose_frog_weight(self, weight: int) -> Outcome: ...
+    def choose_frog_weight(self, weight: int) -> Outcome:
+        """The weight the frog declares (R43): 1 means none; 2-5 only to make the ferry depart."""
 
-    def take_back(self) -> Outcome: ...
+    def take_back(self) -> Outcome:
+        """The current player cannot play: they take back every animal of Noah's ferry (R25)."""
 
-    def choose_target(self, seat: int) -> Outcome: ...
+    def choose_target(self, seat: int) -> Outcome:
+        """The opponent chosen for the crocodile's fleeing animal, the lion's swap or the
+        giraffe's look, whichever the current step needs."""
 
-    def skip(self) -> Outcome: ...
+    def skip(self) -> Outcome:
+        """Decline an optional step (the giraffe's look): Noah's move comes next."""
 
-    def move_noah(self, ferry: int) -> Outcome: ...
+    def move_noah(self, ferry: int) -> Outcome:
+        """The current player moves Noah to ``ferry`` (0-4)."""
 
-    def ferry_pressed(self, ferry: int) -> Outcome: ...
+    def ferry_pressed(self, ferry: int) -> Outcome:
+        """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
 
-    def give_cards(self, gifts: Mapping[int, int]) -> Outcome: ...
+    def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
+        """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
 
-    def remove_scanned(self, ref: str) -> Outcome: ...
+    def remove_scanned(self, ref: str) -> Outcome:
+        """Drop a card wrongly scanned into a hand during the round-end scan."""
 
-    def enter_tears(self, tears: Sequence[int]) -> Outcome: ...
+    def enter_tears(self, tears: Sequence[int]) -> Outcome:
+        """Score-only mode: this round's tears, one number per seat."""
 
-    def cancel(self) -> Outcome: ...
+    def cancel(self) -> Outcome:
+        """Drop what is half-entered (a card waiting for its side or weight, a choice between
+        cards, the current setup scan or hand scan) without touching the record."""
 
-    def undo(self, count: int = 1) -> Outcome: ...
+    def undo(self, count: int = 1) -> Outcome:
+        """Take back the last ``count`` accepted actions (R55). Something half-entered is
+        dropped first. The view's ``reconciliation`` then says what to put back physically."""
 
-    def redo(self) -> Outcome: ...
+    def redo(self) -> Outcome:
+        """Replay the last undone action (possible until a new action is taken)."""

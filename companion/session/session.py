@@ -51,7 +51,7 @@ from companion.session.header import (
     stored_score_only,
     stored_tokens,
 )
-from companion.session.intents import Outcome
+from companion.session.intents import Outcome, TableIntents
 from companion.session.lights import LightsDriver, TableLights, departed_ferry
 from companion.session.narrate import card_name, ferry_name, plural
 from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs check these
@@ -74,7 +74,7 @@ MAX_NOTICES = 6
 
 class Session:
     """The referee for one table: engine + durable record + lights + prompts + undo/redo. Its
-    intents are :class:`~companion.session.intents.TableIntents`.
+    intents are :class:`~companion.session.intents.TableIntents` (documented there).
 
     ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything
     with the methods of :class:`~companion.session.lights.TableLights`) or ``None``; ``deck`` is
@@ -166,10 +166,7 @@ class Session:
 
     def new_game(self, players: Sequence[str], options: Options | Mapping[str, Any] | None = None,
                  *, score_only: bool = False, tokens: Sequence[str] = ()) -> SessionView:
-        """Open a new game and write its header. At a table hands are hidden (R48), so
-        ``options`` defaults to ``Options(hidden=True)``; ``score_only`` needs no camera.
-        ``tokens`` names each player's score-token colour (kept with the game for a resume).
-        Raises :class:`UserError` for bad players, tokens or options."""
+        """Open a new game and write its header (hands hidden, R48; UserError if bad)."""
         header = new_header(players, options, score_only=score_only, deck_id=self.deck_id,
                             tokens=tokens)
         players = stored_players(header)
@@ -186,8 +183,7 @@ class Session:
             return self._view
 
     def resume(self, game_id: int | None = None) -> SessionView:
-        """Reopen a stored game exactly where it was (the newest unfinished one by default):
-        its record is replayed through the engine, undo lines and redo stack included."""
+        """Reopen a stored game exactly where it was, redo stack included."""
         with self._lock:
             if game_id is None:
                 unfinished = self.store.unfinished()
@@ -268,8 +264,7 @@ class Session:
                      phrases=said("foreign_code"))
 
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
-        """A sticker text read by the camera. ``in_view`` lists every sticker in view: with two
-        cards or more on show, the session asks which one is meant (:class:`ChooseCard`)."""
+        """A sticker read by the camera (two cards in view or more: which one is meant?)."""
         with self._lock:
             tag = classify(text, self.deck, self.deck_id)
             if isinstance(tag, Foreign):
@@ -290,8 +285,7 @@ class Session:
             return self._card(tag.card.id)
 
     def choose_card(self, ref: str) -> Outcome:
-        """A card chosen by touch (or among :class:`ChooseCard` candidates): same as showing it
-        to the camera. ``ref`` is a card id like ``cat:F#2``."""
+        """A card chosen by touch (``cat:F#2``): the same as showing it to the camera."""
         with self._lock:
             if self.deck.get(ref) is None:
                 return self._refused("no_such_card", f"There is no card {ref} in this deck.",
@@ -430,8 +424,7 @@ class Session:
             return self._submit(actions.TakeBack(_given(game.current_player), _given(game.noah)))
 
     def choose_target(self, seat: int) -> Outcome:
-        """The opponent chosen for the crocodile's fleeing animal, the lion's swap or the
-        giraffe's look, whichever the current step needs."""
+        """The opponent for the crocodile's fleeing animal, the lion's swap or the giraffe."""
         with self._lock:
             if self._game is None:
                 return self._refused("no_game", "No game is open.")
@@ -526,8 +519,7 @@ class Session:
     # -- cancel, undo, redo ----------------------------------------------------------------
 
     def cancel(self) -> Outcome:
-        """Drop what is half-entered (a card waiting for its side or weight, a choice between
-        cards, the current setup scan or hand scan) without touching the record."""
+        """Drop what is half entered (:mod:`companion.session.drafts`); the record stays."""
         with self._lock:
             if not self._drafts.drop_half_entered(in_setup=in_setup(self._game)):
                 return Outcome(False, "Nothing to cancel.")
@@ -535,8 +527,7 @@ class Session:
             return Outcome(True, "Cancelled.")
 
     def undo(self, count: int = 1) -> Outcome:
-        """Take back the last ``count`` accepted actions (R55). Something half-entered is
-        dropped first. The view's ``reconciliation`` then says what to put back physically."""
+        """Take back the last ``count`` actions (R55), or first what is half entered."""
         with self._lock:
             if self._game is None:
                 return self._refused("no_game", "No game is open.")
@@ -693,7 +684,10 @@ class Session:
 
 
 def _given(value: int | None) -> int:
-    """A seat, ferry or game id as the step at hand gives it. Outside a turn there is no seat to
-    act (nor a ferry for Noah before the first deal): the engine then refuses the action with
-    its reason, so the value goes to it as it is."""
+    """A seat, ferry or game id as the step gives it: outside a turn there is none, and the
+    engine refuses the action with its reason."""
     return cast(int, value)
+
+
+if TYPE_CHECKING:  # mypy checks here that the session keeps the views' contract
+    _CONTRACT: type[TableIntents] = Session
