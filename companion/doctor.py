@@ -665,7 +665,9 @@ def check_deck(machine: Machine) -> Finding:
 
 
 def check_store(machine: Machine) -> Finding:
-    """The game record's folder is writable, has room, and the record itself is sound."""
+    """The game record's folder is writable, has room, the record itself is sound, and every
+    game in it can be replayed (a damaged one is named by number and line). The record is only
+    read, so the doctor runs beside the app."""
     from companion.session.store import GameStore, default_store_path
 
     config = machine.config_or_none()
@@ -682,19 +684,42 @@ def check_store(machine: Machine) -> Finding:
                     "Free some space on the SD card (sudo apt clean; delete old files).")
     if path.exists():
         try:
-            with GameStore(path) as store:
-                verdict, games = store.integrity_check(), len(store.games())
+            with GameStore.reader(path) as store:
+                verdict = store.integrity_check()
+                games, damaged = _replayed_games(store, config)
+                holder = store.holder()
         except UserError as error:
             return fail("Game record", error.what, error.fix)
         if verdict != "ok":
-            return fail("Game record", f"{path} is damaged ({verdict}).",
+            return fail("Game record", f"{path} is damaged ({verdict[:200]}).",
                         f"Restore the last backup (see 'Backing up' in {GUIDE}).")
         found = f"{path}: {games} game(s), {room}"
+        if holder[0] is not None:
+            found += f", in use by the referee (process {holder[0]})"
+        if damaged:
+            return warn("Game record", f"{found}; damaged: " + "; ".join(damaged) + ".",
+                        "In the app, touch the game to resume it up to the last good move, "
+                        "abandon it or delete it; 'noah-companion export N' shows every line.")
     else:
         found = f"{path}: no games yet, {room}"
     if free < LOW_FREE_BYTES:
         return warn("Game record", found, "Free some space on the SD card soon.")
     return ok("Game record", found)
+
+
+def _replayed_games(store: Any, config: Any) -> tuple[int, list[str]]:
+    """How many games the record holds, and each damaged one as ``game 3 at line 33 (why)``."""
+    from companion.game.deck import default_deck
+    from companion.session.history import history
+
+    try:
+        deck = config.game.load_deck() if config is not None else default_deck()
+    except UserError:  # the deck check says why; replay with the built-in deck meanwhile
+        deck = default_deck()
+    summaries = history(store, deck)
+    damaged = [f"game {game.id} at line {game.damage.line} ({game.damage.reason.rstrip('.')})"
+               for game in summaries if game.damage is not None]
+    return len(summaries), damaged
 
 
 def _existing_parent(path: Path) -> Path:

@@ -445,3 +445,57 @@ def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
     driver.press(buttons(driver, app.t("tray.done"))[0])  # no settle: the view is our own
     app.show_view(replace(app.session.view, camera_ok=True))
     assert app.root.camera_banner.opacity == 0
+
+
+def _damage(app: Any, game: int, text: str) -> int:
+    """Write a line as it is at the end of ``game``'s record, behind the app's back; returns
+    its table-log line number."""
+    import sqlite3
+
+    db = sqlite3.connect(app.session.store.path)
+    seq = db.execute("SELECT MAX(seq) + 1 FROM lines WHERE game_id = ?", (game,)).fetchone()[0]
+    db.execute("INSERT INTO lines VALUES (?, ?, ?, '2026-11-23T20:00:00+00:00')",
+               (game, seq, text))
+    db.commit()
+    db.close()
+    return seq + 1
+
+
+def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delete(driver):
+    """Issue 12.2: "Resume" on a damaged game never shows a developer message; the table
+    chooses, and the dropped line is kept aside. Abandon is confirmed first."""
+    from companion.ui.damaged import ConfirmPopup, DamagedGamePopup, explain
+    from companion.ui.i18n import Catalog
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
+    driver.settle()
+    game = app.view.game_id
+    app.act(app.session.enter_tears, (1, 2))
+    driver.settle()
+    app.leave_game()
+    driver.settle()
+    line = _damage(app, game, '{"type": "undo", "count": 9}')
+    press(driver, app.t("home.resume"))
+    [popup] = [p for p in popups() if isinstance(p, DamagedGamePopup)]
+    assert f"Line {line} of its record cannot be used: This line is malformed" in popup.details
+    assert "sets 1 line(s) aside" in popup.details
+    french = "\n".join(explain(Catalog("fr"), popup.reading))
+    assert f"Ligne {line} : une annulation de 9 action(s)" in french
+    assert app.session.store.set_aside_lines(game) == []  # nothing changed before the choice
+    press(driver, app.t("damaged.resume"))
+    assert app.view.game_id == game and app.view.round_scores == ((1, 2),)
+    assert [row["seq"] for row in app.session.store.set_aside_lines(game)] == [line - 1]
+    app.leave_game()
+    driver.settle()
+
+    _damage(app, game, "not JSON at all")
+    press(driver, app.t("home.resume"))
+    press(driver, app.t("damaged.abandon"))
+    assert [p for p in popups() if isinstance(p, ConfirmPopup)]
+    press(driver, app.t("damaged.yes"))
+    driver.settle()
+    assert not popups() and game not in app.view.prompt.unfinished
+    assert [g.abandoned for g in app.session.store.games() if g.id == game] == [True]
+    app.act(app.session.delete_game, game)
+    driver.settle()

@@ -29,15 +29,18 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.config import load_config
     from companion.errors import UserError
-    from companion.session.history import export
+    from companion.session.history import export_game
     from companion.session.store import open_store
 
     config = load_config()
     deck = config.game.load_deck()
-    with open_store(args.db or config.store.path) as store:
+    with open_store(args.db or config.store.path, readonly=True) as store:
         game_id = _game_id(args.game, store)
-        text = export(store, game_id, deck, args.format)
+        text, summary = export_game(store, game_id, deck, args.format)
         link = _bgstats_link(store, game_id, deck) if args.bgstats else None
+    for problem in summary.problems:  # every line is exported; the damaged ones are named
+        print(f"Game {game_id}, line {problem.line} is damaged: {problem.reason}",
+              file=sys.stderr)
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

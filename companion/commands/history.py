@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import sys
     from dataclasses import asdict
 
     from companion.config import load_config
@@ -29,10 +30,12 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     finished = True if args.finished else False if args.unfinished else None
-    with open_store(args.db or config.store.path) as store:
+    with open_store(args.db or config.store.path, readonly=True) as store:
         games = history(store, config.game.load_deck(), finished=finished)
-        where = store.path
-    if args.json:
+        where, unreadable = store.path, store.unreadable
+    if unreadable:
+        print(f"Warning: {unreadable}. Run 'noah-companion doctor'.", file=sys.stderr)
+    if args.json:  # "damage": null, or {"line": ..., "reason": ...} where a damaged game breaks
         print(json.dumps([asdict(game) for game in games], ensure_ascii=False, indent=2))
         return 0
     if not games:
@@ -40,18 +43,33 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for game in games:
         print(_title(game))
+        if game.damage is not None:
+            print(f"    {_damage(game)}")
         for line in score_table(game) if game.rounds else ():
             print("    " + line)
         print()
     return 0
 
 
+def _damage(game) -> str:
+    """The line saying where a damaged game breaks, why, and what the table can do."""
+    damage = game.damage
+    what = "the app offers to resume it up to the last good move, to abandon it or to delete it"
+    if damage.line == 1:
+        what = "the app offers to abandon or delete it"
+    return (f"DAMAGED at line {damage.line}: {damage.reason} ({what}; "
+            f"'noah-companion export {game.id}' shows every line)")
+
+
 def _title(game) -> str:
     when = game.started_at.replace("T", " ")[:16]
     mode = " (score only)" if game.score_only else ""
-    who = ", ".join(game.players)
+    who = ", ".join(game.players) or "(players unknown)"
+    if game.abandoned:
+        return f"Game {game.id} — {when} — {who}{mode} — abandoned, {game.actions} actions"
     if game.finished:
         won = " and ".join(game.winner_names)
         return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
+    offer = "" if game.damage is not None else " (the app offers to resume it)"
     return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round}, "
-            f"{game.actions} actions (the app offers to resume it)")
+            f"{game.actions} actions{offer}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cache
 from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
@@ -324,6 +324,12 @@ class LineResult:
     #: The line is not a JSON object at all: the log itself is malformed (TABLE-LOG.md), so the
     #: replay goes on but its command ends with a non-zero status.
     unreadable: bool = False
+    #: The actions an ``undo`` line took back, latest first (empty for any other line).
+    undone: tuple[Action, ...] = ()
+    #: The redo stack after this line, top last, as a live referee keeps it: an ``undo`` pushes
+    #: what it took back, an action equal to the top is a redo (pops it), any other action
+    #: clears it; notes and rejected lines leave it alone.
+    redo: tuple[Action, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -344,7 +350,8 @@ def replay(lines: Iterable[str | bytes], deck: Deck | None = None) -> Iterator[L
 
     ``lines`` may come straight from a file (text or binary). Malformed lines are rejected as
     ``bad_action``; a rejected line changes nothing and the replay goes on. A log that cannot be
-    read (no header, another format, a last line cut short) raises :class:`InputError`.
+    read (no header, another format, a last line cut short) raises :class:`InputError`. Each
+    result carries the redo stack as it stands (``redo``), so a stored game resumes with it.
 
     >>> log = ['{"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"]}\\n',
     ...        '{"type": "move_noah", "player": 0, "to": 1}\\n', '{"type": "tea"}\\n']
@@ -359,9 +366,24 @@ def replay(lines: Iterable[str | bytes], deck: Deck | None = None) -> Iterator[L
         raise InputError(f"Line {number}: {error.message}", line=number,
                          field=error.field) from error
     yield LineResult(number, True, None, describe_header(header), header, game)
+    redo: list[Action] = []
     for number, data in parsed:
         if data is not None:
-            yield _judge(number, data, game)
+            result = _judge(number, data, game)
+            _follow_redo(result, redo)
+            yield replace(result, redo=tuple(redo)) if redo else result
+
+
+def _follow_redo(result: LineResult, redo: list[Action]) -> None:
+    """Update the redo stack after one judged line (see :attr:`LineResult.redo`)."""
+    if not result.accepted or isinstance(result.entry, Note):
+        return
+    if isinstance(result.entry, Undo):
+        redo.extend(result.undone)
+    elif redo and redo[-1] == result.entry:
+        redo.pop()
+    else:
+        redo.clear()
 
 
 def _judge(number: int, data: dict[str, Any] | InputError, game: Game) -> LineResult:
@@ -387,9 +409,10 @@ def _undo(number: int, undo: Undo, game: Game) -> LineResult:
         message = (f"This line is malformed: it undoes {undo.count} action(s) but only "
                    f"{available} can be taken back.")
         return LineResult(number, False, "bad_action", message, undo, game)
-    undone = [describe_action(game.pop(), game.players) for _ in range(undo.count)]
-    message = f"Took back {undo.count} action(s), last first: {'; '.join(undone)}."
-    return LineResult(number, True, None, message, undo, game)
+    undone = tuple(game.pop() for _ in range(undo.count))
+    words = "; ".join(describe_action(action, game.players) for action in undone)
+    message = f"Took back {undo.count} action(s), last first: {words}."
+    return LineResult(number, True, None, message, undo, game, undone=undone)
 
 
 #: What an undone action was, for the table putting cards and tokens back (R55).

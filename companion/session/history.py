@@ -1,12 +1,16 @@
 """Finished and unfinished games from the record: per-round scores, and exports.
 
-Everything is computed by replaying each game's table log (the record is the truth; the store's
-summary column is only a cache). Exports:
+Everything is computed by replaying each game's table log once (the record is the truth; the
+store's summary column is only a cache). A damaged game is listed and exported like any other:
+its summary stands at its last good move and ``damage`` says at which line it breaks and why.
+Exports:
 
-* ``log``  — the table log itself (JSON Lines: header, then every line, ``undo`` lines included):
-  ``noah-companion replay`` reads it and reaches the same result;
+* ``log``  — the table log itself, every line exactly as stored (JSON Lines: header, then every
+  line, ``undo`` lines included): ``noah-companion replay`` reads it and reaches the same result
+  (and names the same damaged lines);
 * ``csv``  — one row per player and round: game, round, seat, player, tears, total;
-* ``json`` — one object: players, options, dates, rounds, scores, winners and the table log.
+* ``json`` — one object: players, options, dates, rounds, scores, winners, the table log (a line
+  that is not JSON as its text), the damaged lines and any lines set aside.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.deck import Deck
-from companion.session import record
+from companion.session.record import Damage, GameReading, read_game
 from companion.session.store import GameRecord, GameStore
 
 FORMATS = ("log", "csv", "json")
@@ -40,6 +44,9 @@ class GameSummary:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     actions: int
+    damage: Damage | None = None
+    problems: tuple[Damage, ...] = ()
+    abandoned: bool = False
 
     @property
     def winner_names(self) -> list[str]:
@@ -47,25 +54,29 @@ class GameSummary:
 
 
 def summarize(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameSummary:
-    """Replay one game of the record into its summary."""
-    if isinstance(entry, int):
-        entry = store.game(entry)
-    lines = store.lines(entry.id)
-    game, _ = record.replay(entry.header, lines, deck)
-    state = game.state()
-    rounds = record.round_scores(entry.header, lines, deck)
-    between_rounds = state["phase"] == "round_over"  # the next round is the one to play
+    """Replay one game of the record (once) into its summary."""
+    return summary_of(read_game(store, entry, deck))
+
+
+def summary_of(reading: GameReading) -> GameSummary:
+    """The summary of a game already read (a damaged one at its last good move)."""
+    entry, game = reading.entry, reading.game
+    state = game.state() if game is not None else {}  # None: not even the header is readable
+    between_rounds = state.get("phase") == "round_over"  # the next round is the one to play
     return GameSummary(
         id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
         updated_at=entry.updated_at, score_only=entry.score_only,
-        finished=bool(state.get("game_over")), round=state["round"] + between_rounds,
-        rounds=tuple(tears for _, tears in rounds), scores=tuple(state.get("scores") or ()),
-        winners=tuple(state.get("winners") or ()), actions=len(game.history),
+        finished=bool(state.get("game_over")), round=state.get("round", 1) + between_rounds,
+        rounds=tuple(tears for _, tears in reading.round_scores),
+        scores=tuple(state.get("scores") or ()), winners=tuple(state.get("winners") or ()),
+        actions=len(game.history) if game is not None else 0, damage=reading.damage,
+        problems=reading.problems, abandoned=entry.abandoned,
     )
 
 
 def history(store: GameStore, deck: Deck, *, finished: bool | None = None) -> list[GameSummary]:
-    """Every game (newest first), optionally only finished or unfinished ones."""
+    """Every game (newest first), damaged ones included, optionally only finished or
+    unfinished ones."""
     summaries = [summarize(store, entry, deck) for entry in store.games()]
     if finished is not None:
         summaries = [s for s in summaries if s.finished == finished]
@@ -73,28 +84,54 @@ def history(store: GameStore, deck: Deck, *, finished: bool | None = None) -> li
 
 
 def export(store: GameStore, game_id: int, deck: Deck, fmt: str) -> str:
-    """One game in ``fmt`` (``log``, ``csv`` or ``json``) as text."""
-    if fmt == "log":
-        return "".join(_json_line(line) + "\n" for line in store.table_log(game_id))
-    summary = summarize(store, game_id, deck)
+    """One game in ``fmt`` (``log``, ``csv`` or ``json``) as text; a damaged game too (see
+    :func:`export_game` for its damaged lines)."""
+    return export_game(store, game_id, deck, fmt)[0]
+
+
+def export_game(store: GameStore, game_id: int, deck: Deck,
+                fmt: str) -> tuple[str, GameSummary]:
+    """One game in ``fmt`` and its summary, whose ``problems`` flag the damaged lines."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}")
+    reading = read_game(store, game_id, deck)
+    summary = summary_of(reading)
+    if fmt == "log":  # exactly as stored: a damaged line stays as it is, for replay to name
+        lines = (reading.entry.header_text, *reading.lines)
+        return "".join(_log_line(text) + "\n" for text in lines), summary
     if fmt == "csv":
-        return _csv(summary)
-    if fmt == "json":
-        entry = store.game(game_id)
-        data: dict[str, Any] = {
-            "game": summary.id, "players": list(summary.players),
-            "options": entry.header.get("options", {}), "started_at": summary.started_at,
-            "updated_at": summary.updated_at, "finished": summary.finished,
-            "score_only": summary.score_only,
-            "rounds": [list(r) for r in summary.rounds], "scores": list(summary.scores),
-            "winners": summary.winner_names, "table_log": store.table_log(game_id),
-        }
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    raise ValueError(f"unknown export format {fmt!r}")
+        return _csv(summary), summary
+    entry = reading.entry
+    data: dict[str, Any] = {
+        "game": summary.id, "players": list(summary.players),
+        "options": entry.header.get("options", {}), "started_at": summary.started_at,
+        "updated_at": summary.updated_at, "finished": summary.finished,
+        "score_only": summary.score_only, "abandoned": summary.abandoned,
+        "rounds": [list(r) for r in summary.rounds], "scores": list(summary.scores),
+        "winners": summary.winner_names,
+        "table_log": [_as_json(text) for text in (entry.header_text, *reading.lines)],
+        "damaged_lines": [{"line": d.line, "reason": d.reason} for d in summary.problems],
+        "set_aside": [{**line, "line": _as_json(line["line"])}
+                      for line in store.set_aside_lines(game_id)],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n", summary
 
 
-def _json_line(line: dict[str, Any]) -> str:
-    return json.dumps(line, ensure_ascii=False, separators=(", ", ": "))
+def _log_line(text: str) -> str:
+    """A stored line for the exported log: re-spaced when it is JSON, else as it is (on one
+    line, so the line numbers stay those of the record)."""
+    value = _as_json(text)
+    if isinstance(value, str) and value is text:
+        return text.replace("\r", " ").replace("\n", " ")
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _as_json(text: str) -> Any:
+    """A stored line as its JSON value, or the text itself when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
 
 
 def _csv(summary: GameSummary) -> str:

@@ -42,9 +42,22 @@ class TableIntents(Protocol):
         ``tokens`` names each player's score-token colour (kept with the game for a resume).
         Raises :class:`UserError` for bad players, tokens or options."""
 
-    def resume(self, game_id: int | None = None) -> SessionView:
+    def resume(self, game_id: int | None = None, *,
+               to_last_good_move: bool = False) -> SessionView:
         """Reopen a stored game exactly where it was (the newest unfinished one by default):
-        its record is replayed through the engine, undo lines and redo stack included."""
+        its record is replayed once through the engine, undo lines and redo stack included.
+
+        A damaged game raises :class:`~companion.session.record.DamagedGame` and nothing
+        changes, unless the table chose ``to_last_good_move``: the lines from the damaged one
+        on are then set aside (kept in the record, shown by export) and the view says what to
+        put back on the table."""
+
+    def abandon_game(self, game_id: int) -> None:
+        """Give a stored game up (the table confirmed): kept in the history, lines untouched,
+        no longer offered for resume."""
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a stored game and all its lines for good (the table confirmed)."""
 
     def close_game(self) -> None:
         """Leave the open game; it stays in the record and can be resumed."""

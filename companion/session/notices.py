@@ -23,6 +23,7 @@ NOTICE_KEYS = frozenset({
     "nothing_to_redo", "nothing_to_undo", "on_ferry_not_hand", "record_error", "redo",
     "rescan_hands", "rescan_setup", "resumed", "score_only_card", "setup_card", "several_cards",
     "snail_side", "starter_not_asked", "tears_numbers", "undo", "vision_error",
+    "set_aside", "summary_not_saved",
     "tag_too_long", "tag_version", "tag_malformed", "tag_other_deck", "tag_unknown_card",
 })
 

@@ -1,42 +1,63 @@
-"""The session's bridge to the rules engine: building actions, table-log lines and replays.
+"""A game's record read back: one replay of its table log, damaged or not.
 
-A game's record is its table log: :func:`header` is line 1, :func:`to_line` turns an accepted
-action into its line, and :func:`replay` rebuilds the engine's game (and the redo stack) from
-the stored lines, ``undo`` lines included. Everything here is rule-free: the engine judges.
+A game's record is its table log: :func:`header` is line 1 and every accepted action, ``undo``
+lines included, is one more line. :func:`read_game` replays the stored lines once through
+:func:`companion.game.tablelog.replay` (the same judge as ``noah-companion replay``) and gives
+everything resume, the history and export need: the engine's game, its redo stack and the
+scores of each round.
 
->>> to_line(play(player=0, card="cat:F#2", ferry=3))
-{'type': 'play', 'player': 0, 'card': 'cat:F#2', 'ferry': 3}
->>> to_line(give(player=1, counts={0: 2, 2: 1}))["gifts"]
-[{'to': 0}, {'to': 0}, {'to': 2}]
+A record is input like any other file: a line may be damaged (not JSON, not legal, an undo of
+more than was played, a page of the file that cannot be read, a header that is not one). The
+replay then goes on to the end the way ``noah-companion replay`` does, but the game is read
+*up to its last good move*; the :class:`Damage` says at which line and why, ``dropped`` lists
+the lines from there on and ``put_back`` what the table puts back to return to that move (the
+undo sentences of :mod:`companion.session.reconcile`). Nothing is changed in the record: only
+the table's choice ("Resume up to the last good move") sets those lines aside.
+
+>>> import tempfile, pathlib
+>>> from companion.game import default_deck
+>>> from companion.game.options import Options
+>>> from companion.session.store import GameStore
+>>> store = GameStore(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite")
+>>> game_id = store.create_game(header(["Ana", "Ben"], Options(hidden=True)))
+>>> store.append(game_id, {"type": "note", "text": "Friday"})
+1
+>>> store.append(game_id, {"type": "undo", "count": 3})
+2
+>>> reading = read_game(store, game_id, default_deck())
+>>> reading.damage
+Damage(line=3, reason='This line is malformed: it undoes 3 action(s) but only 0 can be taken back.')
+>>> [(line.line, line.accepted) for line in reading.dropped], reading.keep
+([(3, False)], 1)
+>>> store.close()
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import UserError
-from companion.game.actions import (
-    CrocFlee,
-    Gift,
-    GiraffeLook,
-    Give,
-    LionSwap,
-    MoveNoah,
-    Play,
-    ScanHands,
-    ScoreRound,
-    StartRound,
-    TakeBack,
-    action_from_dict,
-    action_to_dict,
-)
+from companion.game.actions import Action, Gift, Give, action_to_dict
 from companion.game.deck import Deck
+from companion.game.engine import Game
+from companion.game.errors import InputError
 from companion.game.options import Options
+from companion.game.tablelog import Header, LineResult, Note, Undo, describe_action, replay
+from companion.session.reconcile import english as undo_english
+from companion.session.reconcile import explain_undo
+from companion.session.store import GameRecord, GameStore
+from companion.session.view import Phrase
 
 FORMAT = "noah-table-log"
 VERSION = 1
-SKIPPED_TYPES = ("note",)
+SCORING = ("scan_hands", "score_round")
+#: A record whose lines keep stopping the replay itself is not replayed more often than this.
+MAX_RESTARTS = 20
+
+#: Scores of the rounds played: ``(history length after the round's scoring, tears per seat)``.
+RoundScores = tuple[tuple[int, tuple[int, ...]], ...]
 
 
 def header(players: Sequence[str], options: Options, deck_id: str = "",
@@ -58,24 +79,17 @@ def header(players: Sequence[str], options: Options, deck_id: str = "",
     return line
 
 
-def new_game(players: Sequence[str], options: Options, deck: Deck) -> Any:
+def new_game(players: Sequence[str], options: Options, deck: Deck) -> Game:
     """A fresh engine game."""
-    from companion.game import Game
-
     return Game(list(players), options, deck=deck)
 
 
-def game_from_header(line: Mapping[str, Any], deck: Deck) -> Any:
-    """The engine game a stored header describes."""
-    return new_game(line["players"], Options.from_dict(line.get("options", {})), deck)
-
-
-def to_line(action: Any) -> dict[str, Any]:
+def to_line(action: Action) -> dict[str, Any]:
     """The table-log line of an action."""
     return action_to_dict(action)
 
 
-def kind(action: Any) -> str:
+def kind(action: Action) -> str:
     """The table-log ``type`` of an action (``"play"``, ``"move_noah"``, ...)."""
     return action.type
 
@@ -84,59 +98,14 @@ def kind_of_line(line: Mapping[str, Any]) -> str:
     return str(line.get("type"))
 
 
-def replay(
-    line1: Mapping[str, Any], lines: Iterable[Mapping[str, Any]], deck: Deck
-) -> tuple[Any, list[Any]]:
-    """Rebuild a game from its record; returns the game and its redo stack.
+def give(*, player: int, counts: Mapping[int, int]) -> Give:
+    """Hidden hands: gifts are counts per opponent (R48).
 
-    ``undo`` lines pop actions onto the redo stack; an action equal to the top of that stack is
-    a redo (the stack shrinks), any other action clears it — exactly what the live session did.
-    A stored line the engine refuses means the record was damaged: :class:`UserError`.
+    >>> [gift.to for gift in give(player=1, counts={0: 2, 2: 1}).gifts]
+    [0, 0, 2]
     """
-    game = game_from_header(line1, deck)
-    redo: list[Any] = []
-    for number, line in enumerate(lines, start=2):
-        kind_ = kind_of_line(line)
-        if kind_ in SKIPPED_TYPES:
-            continue
-        if kind_ == "undo":
-            for _ in range(int(line.get("count", 1))):
-                redo.append(game.pop())
-            continue
-        action = action_from_dict(dict(line))
-        verdict = game.push(action)
-        if not verdict.accepted:
-            raise UserError(
-                f"The stored game is damaged at line {number}: {verdict.message}",
-                "Export it with 'noah-companion export' and check that line.",
-            )
-        if redo and redo[-1] == action:
-            redo.pop()
-        else:
-            redo.clear()
-    return game, redo
-
-
-def round_scores(
-    line1: Mapping[str, Any], lines: Sequence[Mapping[str, Any]], deck: Deck
-) -> list[tuple[int, tuple[int, ...]]]:
-    """Each scored round as ``(history length after its scoring, tears per seat)``, replaying
-    the record (undone roundings are dropped, as the live session drops them)."""
-    game = game_from_header(line1, deck)
-    scored: list[tuple[int, tuple[int, ...]]] = []
-    for line in lines:
-        kind_ = kind_of_line(line)
-        if kind_ in SKIPPED_TYPES:
-            continue
-        if kind_ == "undo":
-            for _ in range(int(line.get("count", 1))):
-                game.pop()
-            scored = [entry for entry in scored if entry[0] <= len(game.history)]
-            continue
-        game.push(action_from_dict(dict(line)))
-        if kind_ in ("scan_hands", "score_round"):
-            scored.append((len(game.history), tuple(game.state().get("round_scores") or ())))
-    return scored
+    gifts = tuple(Gift(seat) for seat, n in sorted(counts.items()) for _ in range(int(n)))
+    return Give(player, gifts)
 
 
 def summary(state: Mapping[str, Any], rounds: Sequence[Sequence[int]]) -> dict[str, Any]:
@@ -150,53 +119,252 @@ def summary(state: Mapping[str, Any], rounds: Sequence[Sequence[int]]) -> dict[s
     }
 
 
-# -- action builders (keyword-only, so call sites read like the log) -------------------------
+# -- reading a game back ---------------------------------------------------------------------
 
 
-def start_round(
-    *, noah: int, ferries: Sequence[str], hand_counts: Sequence[int], starter: int | None
-) -> StartRound:
-    return StartRound(
-        noah=noah, ferries=tuple(ferries), hand_counts=tuple(hand_counts), starter=starter
-    )
+@dataclass(frozen=True)
+class Damage:
+    """Where a stored game breaks: its table-log ``line`` (1 is the header) and why."""
+
+    line: int
+    reason: str
 
 
-def play(
-    *, player: int, card: str, ferry: int, as_gender: str | None = None,
-    frog_weight: int | None = None,
-) -> Play:
-    return Play(player, card, ferry, as_gender=as_gender, frog_weight=frog_weight)
+@dataclass(frozen=True)
+class DroppedLine:
+    """A line from the break on: ``action`` when it is one (``None`` for an undo, a note or an
+    unreadable line), whether the replay past the break ``accepted`` it, and in words."""
+
+    line: int
+    accepted: bool
+    text: str
+    action: Action | None = None
+    undo_count: int = 0
 
 
-def take_back(*, player: int, ferry: int) -> TakeBack:
-    return TakeBack(player, ferry)
+@dataclass(frozen=True)
+class GameReading:
+    """One stored game, replayed once. ``game`` stands at the end of the record, or at its last
+    good move when it is damaged (``None`` when even its header is); ``keep`` is how many stored
+    lines that is; ``problems`` lists every line the replay refuses (the first is ``damage``)."""
+
+    entry: GameRecord
+    lines: tuple[str, ...]
+    game: Game | None
+    redo: tuple[Action, ...] = ()
+    round_scores: RoundScores = ()
+    damage: Damage | None = None
+    problems: tuple[Damage, ...] = ()
+    keep: int = 0
+    seqs: tuple[int, ...] = ()
+    dropped: tuple[DroppedLine, ...] = ()
+    put_back: tuple[Phrase, ...] = field(default=())
+
+    @property
+    def damaged(self) -> bool:
+        return self.damage is not None
+
+    @property
+    def resumable(self) -> bool:
+        """Whether "resume up to the last good move" can be offered (the header is sound)."""
+        return self.game is not None
 
 
-def move_noah(*, player: int, to: int) -> MoveNoah:
-    return MoveNoah(player, to)
+def read_game(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameReading:
+    """Replay one stored game (see the module's text). Never raises for a damaged game."""
+    if isinstance(entry, int):
+        entry = store.game(entry)
+    stored = store.raw_lines(entry.id)
+    texts = stored.texts
+    skipped: dict[int, str] = {n + 2: "This line is empty." for n, text in enumerate(texts)
+                               if not text.strip()}
+    for attempt in range(MAX_RESTARTS + 1):  # again only when a line stops the replay itself
+        reader = _Reader(entry, texts, skipped, stored.unreadable)
+        fed = ["" if n + 2 in skipped else text for n, text in enumerate(texts)]
+        try:
+            for result in replay([f"{entry.header_text}\n", *(f"{t}\n" for t in fed)], deck):
+                reader.take(result)
+        except (InputError, ValueError, TypeError, RecursionError) as error:
+            line = _failing_line(error, reader.last_line, fed)
+            if line <= 1:
+                return reader.broken_header(_sentence(error))
+            why = f"This line cannot be read: {_sentence(error)}"
+            if line in skipped or line > len(texts) + 1:  # not a line of its own: stop there
+                line = reader.last_line + 1
+            last = len(texts) + 2 if attempt >= MAX_RESTARTS - 1 or line in skipped else line + 1
+            skipped.update({n: why if n == line else "Not replayed (too many damaged lines)."
+                            for n in range(line, last)})
+            continue
+        return reader.finish(stored.seqs)
+    raise AssertionError("the last attempt skips every line that could stop the replay")
 
 
-def croc_flee(*, player: int, target: int) -> CrocFlee:
-    return CrocFlee(player, target)
+def _failing_line(error: Exception, last: int, fed: Sequence[str]) -> int:
+    """The line that stopped the replay: the error's own, else the next non-blank one."""
+    line = getattr(error, "line", None)
+    if isinstance(line, int) and line > last:
+        return line
+    number = last + 1
+    while number - 2 < len(fed) and number >= 2 and not fed[number - 2].strip():
+        number += 1
+    return number
 
 
-def lion_swap(*, player: int, target: int) -> LionSwap:
-    return LionSwap(player, target)
+def _sentence(error: Exception) -> str:
+    text = getattr(error, "message", None) or str(error) or type(error).__name__
+    return text if text.endswith(".") else f"{text}."
 
 
-def giraffe_look(*, player: int, target: int) -> GiraffeLook:
-    return GiraffeLook(player, target)
+class _Reader:
+    """Follows one replay: round scores, the last good move, the lines dropped after it."""
+
+    def __init__(self, entry: GameRecord, texts: tuple[str, ...], skipped: dict[int, str],
+                 unreadable: str) -> None:
+        self.entry, self.texts = entry, texts
+        self.skipped = dict(skipped)
+        if unreadable:
+            self.skipped[len(texts) + 2] = f"The lines from here on cannot be read: {unreadable}."
+        self.first_skipped = min(self.skipped, default=None)
+        self.game: Game | None = None
+        self.redo: tuple[Action, ...] = ()
+        self.rounds: list[tuple[int, tuple[int, ...]]] = []
+        self.last_line = 0
+        self.problems: list[Damage] = [Damage(n, why) for n, why in sorted(self.skipped.items())]
+        self.good: tuple[int, tuple[Action, ...], tuple[Action, ...], RoundScores] | None = None
+        self.after_break: list[LineResult] = []
+
+    def take(self, result: LineResult) -> None:
+        self.game, self.last_line = result.game, result.line
+        if result.line == 1:
+            return
+        if self.good is None:
+            if self.first_skipped is not None and result.line > self.first_skipped:
+                self.good = (self.first_skipped, _history_before(result), self.redo,
+                             tuple(self.rounds))
+            elif not result.accepted:
+                self.good = (result.line, result.game.history, self.redo, tuple(self.rounds))
+        if self.good is not None:
+            self.after_break.append(result)
+        if not result.accepted:
+            self.problems.append(Damage(result.line, result.message))
+            return
+        self.redo = result.redo
+        kind = getattr(result.entry, "type", None)
+        if kind in SCORING:
+            tears = tuple(result.game.state().get("round_scores") or ())
+            self.rounds.append((len(result.game.history), tears))
+        elif kind == "undo":
+            left = len(result.game.history)
+            self.rounds = [entry for entry in self.rounds if entry[0] <= left]
+
+    def broken_header(self, why: str) -> GameReading:
+        damage = Damage(1, f"The game's first line (players and options) cannot be used: {why}")
+        dropped = [DroppedLine(n + 2, False, "Not replayed: the game's first line is damaged.")
+                   for n in range(len(self.texts))]
+        return GameReading(self.entry, self.texts, None, damage=damage, problems=(damage,),
+                           dropped=tuple(dropped))
+
+    def finish(self, seqs: tuple[int, ...]) -> GameReading:
+        assert self.game is not None
+        if self.good is None and self.first_skipped is not None:  # only skipped lines at the end
+            self.good = (self.first_skipped, self.game.history, self.redo, tuple(self.rounds))
+        problems = tuple(sorted(self.problems, key=lambda d: d.line))
+        if self.good is None:
+            return GameReading(self.entry, self.texts, self.game, self.redo, tuple(self.rounds),
+                               problems=problems, keep=len(self.texts), seqs=seqs)
+        line, history, redo, rounds = self.good
+        put_back = _rewind(self.game, history, self.entry.players)
+        return GameReading(
+            self.entry, self.texts, self.game, redo, rounds, damage=problems[0],
+            problems=problems, keep=line - 2, seqs=seqs, dropped=tuple(self._dropped(line)),
+            put_back=tuple(put_back),
+        )
+
+    def _dropped(self, first: int) -> list[DroppedLine]:
+        judged = {result.line: result for result in self.after_break}
+        dropped = []
+        for line in range(first, len(self.texts) + 2):
+            result = judged.get(line)
+            if result is not None:
+                dropped.append(_dropped_line(result, self.entry.players))
+            elif line in self.skipped:
+                dropped.append(DroppedLine(line, False, self.skipped[line]))
+        if len(self.texts) + 2 in self.skipped:
+            dropped.append(DroppedLine(len(self.texts) + 2, False,
+                                       self.skipped[len(self.texts) + 2]))
+        return dropped
 
 
-def give(*, player: int, counts: Mapping[int, int]) -> Give:
-    """Hidden hands: gifts are counts per opponent (R48)."""
-    gifts = tuple(Gift(seat) for seat, n in sorted(counts.items()) for _ in range(int(n)))
-    return Give(player, gifts)
+def _history_before(result: LineResult) -> tuple[Action, ...]:
+    """The game's history just before ``result``'s line (the game object has moved on)."""
+    history = result.game.history
+    if not result.accepted or isinstance(result.entry, Note):
+        return history
+    if isinstance(result.entry, Undo):
+        return history + tuple(reversed(result.undone))
+    return history[:-1]
 
 
-def scan_hands(hands: Sequence[Sequence[str]]) -> ScanHands:
-    return ScanHands(tuple(tuple(hand) for hand in hands))
+def _dropped_line(result: LineResult, players: Sequence[str]) -> DroppedLine:
+    entry = result.entry
+    if isinstance(entry, Undo):
+        return DroppedLine(result.line, result.accepted, result.message, undo_count=entry.count)
+    if entry is None or isinstance(entry, Note | Header):
+        return DroppedLine(result.line, result.accepted, result.message)
+    words = describe_action(entry, players)
+    if not result.accepted:
+        words = f"{words} (refused: {result.message})"
+    return DroppedLine(result.line, result.accepted, words, action=entry)
 
 
-def score_round(tears: Sequence[int], starter: int | None = None) -> ScoreRound:
-    return ScoreRound(tuple(tears), starter)
+def _rewind(game: Game, good: tuple[Action, ...], players: Sequence[str]) -> list[Phrase]:
+    """Bring ``game`` (the replay's end) back to the ``good`` history; returns what the table
+    puts back, in the undo's words (R55)."""
+    history = game.history
+    common = 0
+    while common < min(len(history), len(good)) and history[common] == good[common]:
+        common += 1
+    sentences: list[Phrase] = []
+    for _ in range(len(history) - common):
+        after = game.state()
+        action = game.pop()
+        sentences += explain_undo(action_to_dict(action), after, game.state(), players)
+    for action in good[common:]:  # good moves an undo after the break took back
+        verdict = game.push(action)
+        assert verdict.accepted, "a move accepted once is accepted again"
+        sentences.append(Phrase("damaged.again", {"action": describe_action(action, players)}))
+    return sentences
+
+
+class DamagedGame(UserError):
+    """A stored game cannot be resumed as it is: ``reading`` says where it breaks, which lines
+    would be dropped and what the table would put back. Nothing has been changed."""
+
+    def __init__(self, reading: GameReading) -> None:
+        damage = reading.damage or Damage(1, "")
+        game = reading.entry.id
+        fix = ("Choose to resume it up to the last good move, to abandon it or to delete it."
+               if reading.resumable else "Abandon it or delete it (it cannot be resumed).")
+        super().__init__(f"Game {game} is damaged at line {damage.line}: {damage.reason}", fix,
+                         key="error.damaged_game", game=game, line=damage.line)
+        self.reading = reading
+
+
+def describe(damage: Damage) -> str:
+    """A damage in one line, as the record keeps it with the lines set aside.
+
+    >>> describe(Damage(33, "It is Ana's turn."))
+    "line 33: It is Ana's turn."
+    """
+    return f"line {damage.line}: {damage.reason}"
+
+
+#: Words for the phrase of a good move an undo after the break took back (rare).
+AGAIN = "Make this move again: {action}."
+
+
+def english(phrase: Phrase) -> str:
+    """A ``put_back`` sentence in English (the undo's wording, or :data:`AGAIN`)."""
+    if phrase.key == "damaged.again":
+        return AGAIN.format_map(phrase.params)
+    return undo_english(phrase)

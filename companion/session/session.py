@@ -57,7 +57,7 @@ from companion.session.narrate import card_name, ferry_name, plural
 from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs check these
 from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
-from companion.session.reconcile import english, undo_explained
+from companion.session.reconcile import undo_explained
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
@@ -182,8 +182,10 @@ class Session:
             self._publish()
             return self._view
 
-    def resume(self, game_id: int | None = None) -> SessionView:
-        """Reopen a stored game exactly where it was, redo stack included."""
+    def resume(self, game_id: int | None = None, *,
+               to_last_good_move: bool = False) -> SessionView:
+        """Reopen a stored game where it was (replayed once), redo stack included; a damaged
+        game raises DamagedGame, or continues from its last good move if the table chose so."""
         with self._lock:
             if game_id is None:
                 unfinished = self.store.unfinished()
@@ -191,17 +193,43 @@ class Session:
                     raise UserError("There is no unfinished game to resume.", "Start a new game.",
                                     key="error.nothing_to_resume")
                 game_id = unfinished[0].id
-            header = self.store.header(game_id)
-            lines = self.store.lines(game_id)
-            game, redo = record.replay(header, lines, self.deck)
-            self._open(game_id, header, game, redo=redo, seq=len(lines))
-            self._round_scores = record.round_scores(header, lines, self.deck)
-            if game.is_over:  # the end was written but not yet filed as finished
+            reading = record.read_game(self.store, game_id, self.deck)
+            damage = reading.damage
+            if reading.game is None or (damage is not None and not to_last_good_move):
+                raise record.DamagedGame(reading)
+            seq = reading.seqs[reading.keep - 1] if reading.keep else 0
+            if damage is not None:
+                self.store.set_aside(game_id, seq + 1, record.describe(damage))
+            self._open(game_id, reading.entry.header, reading.game, redo=list(reading.redo),
+                       seq=seq)
+            self._round_scores = list(reading.round_scores)
+            if reading.damaged or reading.game.is_over:  # the cache may say otherwise
                 self._save_summary()
             self._notice("info", f"Game {game_id} resumed where it stopped.",
                          phrases=said("resumed", game=game_id))
+            if damage is not None:  # what was set aside, and what the table puts back
+                dropped = len(reading.lines) - reading.keep
+                self._notice("info", f"{plural(dropped, 'line')} set aside from line "
+                             f"{damage.line} on; the game goes on from the last good move.",
+                             phrases=said("set_aside", count=dropped, line=damage.line))
+                self._put_back(reading.put_back)
             self._publish()
             return self._view
+
+    def abandon_game(self, game_id: int) -> None:
+        """Give a stored game up: kept in the history, no longer offered for resume."""
+        self._forget(game_id, lambda: self.store.abandon(game_id, "abandoned by the table"))
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete a stored game and all its lines for good."""
+        self._forget(game_id, lambda: self.store.delete_game(game_id))
+
+    def _forget(self, game_id: int, change: Callable[[], object]) -> None:
+        with self._lock:
+            change()
+            if game_id == self._game_id:
+                self._open(None, {}, None, redo=[], seq=0)
+            self._publish()
 
     def close_game(self) -> None:
         """Leave the open game; it stays in the record and can be resumed."""
@@ -542,11 +570,9 @@ class Session:
             self._redo += undone
             self._round_scores = [(at, tears) for at, tears in self._round_scores
                                   if at <= len(game.history)]
-            self._reconciliation = tuple(english(sentence) for sentence in sentences)
             self._notice("info", f"Undo: {plural(count, 'action')} taken back.",
                          phrases=said("undo", count=count))
-            for text, sentence in zip(self._reconciliation, sentences, strict=True):
-                self._notice("reconcile", text, phrases=(sentence,))
+            self._put_back(sentences)
             self._publish()
             return Outcome(True, " ".join(self._reconciliation))
 
@@ -599,11 +625,23 @@ class Session:
             self._publish()
             raise
 
+    def _put_back(self, sentences: Sequence[Phrase]) -> None:
+        """What the table puts back after an undo or a resume from the last good move."""
+        self._reconciliation = tuple(record.english(sentence) for sentence in sentences)
+        for text, sentence in zip(self._reconciliation, sentences, strict=True):
+            self._notice("reconcile", text, phrases=(sentence,))
+
     def _save_summary(self) -> None:
-        """Refresh the history list's cache (the record itself is already safe)."""
+        """Refresh the history list's cache. The action itself is already saved and applied,
+        so a failure here (a disk that just filled up) must not make it look failed: the table
+        would enter it again and count it twice. The cache catches up at the next resume."""
         game = self._playing
         summary = record.summary(game.state(), [tears for _, tears in self._round_scores])
-        self.store.set_summary(_given(self._game_id), summary, finished=game.is_over)
+        try:
+            self.store.set_summary(_given(self._game_id), summary, finished=game.is_over)
+        except UserError:
+            self._notice("problem", "Saved; only the list of games could not be updated. Check "
+                         "the disk: it may be full.", phrases=said("summary_not_saved"))
 
     def _refused(self, key: str, message: str, reason: str | None = None,
                  **params: Any) -> Outcome:

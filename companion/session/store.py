@@ -9,6 +9,16 @@ A small ``summary`` per game (scores, per-round scores, winners) is kept for the
 it is a cache the session refreshes after each round's scoring and can always be rebuilt by
 replaying the lines.
 
+One writer per record: a process that opens the record to write (the app, ``demo``, the crash
+drill) holds an exclusive lock on it for as long as it has it open (``flock`` on the sidecar
+file ``games.sqlite.lock``, which names the holder); a second writer is refused at once with
+:class:`RecordInUse`. The lock belongs to the open file, so it dies with its process: a
+``kill -9`` leaves nothing stale. Readers (``history``, ``export``, ``doctor``) open the record
+read-only with :meth:`GameStore.reader` and never need the lock, nor write access.
+
+Nothing here interprets a game: rows come back as stored (a damaged header or line included)
+and :mod:`companion.session.record` judges them.
+
 >>> import tempfile, pathlib
 >>> store = GameStore(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
 >>> gid = store.create_game({"format": "noah-table-log", "version": 1, "players": ["A", "B"],
@@ -22,14 +32,17 @@ replaying the lines.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from companion.errors import UserError
 
@@ -52,12 +65,138 @@ CREATE TABLE IF NOT EXISTS lines (
     at       TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+-- Lines taken out of a damaged game when the table chose "resume up to the last good move":
+-- kept, never lost (export shows them).
+CREATE TABLE IF NOT EXISTS set_aside (
+    id            INTEGER PRIMARY KEY,
+    game_id       INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq           INTEGER NOT NULL,
+    line          TEXT NOT NULL,
+    at            TEXT NOT NULL,
+    set_aside_at  TEXT NOT NULL,
+    reason        TEXT NOT NULL             -- why the game broke there
+);
+-- Games the table chose to abandon: kept in the history, no longer offered for resume.
+CREATE TABLE IF NOT EXISTS abandoned (
+    game_id  INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    at       TEXT NOT NULL,
+    reason   TEXT NOT NULL
+);
 """
+# Added after version 1 without a version change: older versions ignore both tables.
+
+#: The columns a game record must have: anything else at the path is another program's file.
+_OUR_COLUMNS = {
+    "games": {"id", "started_at", "updated_at", "header", "score_only", "status", "summary"},
+    "lines": {"game_id", "seq", "line", "at"},
+}
+
+
+class RecordInUse(UserError):
+    """Another process already writes this record (one writer per record): ``pid`` and
+    ``since`` (its start, local time) say which, when known.
+
+    >>> today = datetime.now().astimezone().replace(hour=14, minute=2)
+    >>> error = RecordInUse(Path("g.sqlite"), 1234, today)
+    >>> error.what
+    'The referee is already running on this record (process 1234, since 14:02).'
+    >>> error.fix
+    'Close it first, or use --db for a separate record.'
+    """
+
+    def __init__(self, path: Path, pid: int | None, since: datetime | None) -> None:
+        when = _clock(since) if since is not None else ""
+        who = f"process {pid}, since {when}" if pid and when else (
+            f"process {pid}" if pid else "another process")
+        super().__init__(
+            f"The referee is already running on this record ({who}).",
+            "Close it first, or use --db for a separate record.",
+            key="error.record_in_use", pid=pid or "?", since=when or "?", path=str(path),
+        )
+        self.path, self.pid, self.since = path, pid, since
+
+
+def _clock(moment: datetime) -> str:
+    """``14:02`` today, ``2026-11-22 14:02`` an earlier day (local time)."""
+    local = moment.astimezone()
+    today = datetime.now().astimezone().date()
+    return local.strftime("%H:%M" if local.date() == today else "%Y-%m-%d %H:%M")
+
+
+class RecordLock:
+    """The one-writer lock of a record: ``flock`` on ``<record>.lock`` next to it, which holds
+    the writer's pid and start time. The lock belongs to the open file, so the kernel drops it
+    when the process ends, however it ends; the file itself stays (removing it would race with
+    the next writer) and means nothing while nobody holds it.
+
+    >>> import tempfile
+    >>> lock = RecordLock(Path(tempfile.mkdtemp()) / "g.sqlite")
+    >>> lock.acquire(); lock.holder()[0] == os.getpid()
+    True
+    >>> lock.release(); lock.holder()
+    (None, None)
+    """
+
+    def __init__(self, record: Path) -> None:
+        self.record = record
+        self.path = record.with_name(record.name + ".lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Take the lock at once or raise :class:`RecordInUse` (never waits)."""
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            writable = True
+        except PermissionError:  # left by another user (e.g. root): flock works read-only too
+            fd, writable = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC), False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RecordInUse(self.record, *self._written_holder()) from None
+        self._fd = fd
+        if writable:
+            info = {"pid": os.getpid(), "since": datetime.now(UTC).isoformat(timespec="seconds")}
+            try:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, json.dumps(info).encode(), 0)
+            except OSError:  # a full disk: the lock holds all the same, only unnamed
+                pass
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the file drops the lock
+            self._fd = None
+
+    def holder(self) -> tuple[int | None, datetime | None]:
+        """The pid and start of the process holding the lock; ``(None, None)`` if free."""
+        if self._fd is not None:
+            return self._written_holder()
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None, None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return self._written_holder()
+        finally:
+            os.close(fd)  # also drops the shared lock just taken
+        return None, None
+
+    def _written_holder(self) -> tuple[int | None, datetime | None]:
+        try:
+            info = json.loads(self.path.read_text(encoding="utf-8")[:200])
+            return int(info["pid"]), datetime.fromisoformat(info["since"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None, None
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game as the history lists it."""
+    """One game as the record holds it. ``header`` is the stored header when it is a JSON
+    object, else ``{}`` (``header_text`` keeps what is stored); ``abandoned``: the table gave
+    the game up, it is no longer offered for resume."""
 
     id: int
     started_at: str
@@ -67,10 +206,24 @@ class GameRecord:
     finished: bool
     summary: dict[str, Any]
     actions: int
+    header_text: str = ""
+    abandoned: bool = False
 
     @property
     def players(self) -> list[str]:
-        return list(self.header.get("players", []))
+        players = self.header.get("players")
+        return [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
+
+
+@dataclass(frozen=True)
+class StoredLines:
+    """A game's action lines exactly as stored (text), in order. ``unreadable`` says why the
+    lines after these cannot be read (a damaged page of the file), or is empty."""
+
+    texts: tuple[str, ...]
+    unreadable: str = ""
+    #: Each line's ``seq`` in the record (1, 2, ... unless rows were lost).
+    seqs: tuple[int, ...] = ()
 
 
 def default_store_path() -> Path:
@@ -92,6 +245,15 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _object(text: Any) -> dict[str, Any]:
+    """A stored JSON object, or ``{}`` when the text is not one (a damaged row)."""
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else None
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def storage_error(error: sqlite3.Error, path: Path) -> UserError:
     """Turn an SQLite failure into a sentence a player can act on.
 
@@ -107,37 +269,142 @@ def storage_error(error: sqlite3.Error, path: Path) -> UserError:
         what, fix = "another program is using it", "Close the other copy of the app."
     elif "unable to open" in text:
         what, fix = "its folder cannot be opened", "Check the [store] path in the settings."
+    elif "malformed" in text or "not a database" in text:
+        what, fix = ("the file is damaged", "Export the games you need with 'noah-companion "
+                     "export', then move the file away to start a new record.")
     else:
         what, fix = f"the database said '{error}'", "Check the disk and the [store] path."
     return UserError(f"The game record could not be saved: {what} ({path}).", fix)
 
 
+def reading_error(error: sqlite3.Error, path: Path) -> UserError:
+    """An SQLite failure while *reading* the record (never worded as a failed save).
+
+    >>> reading_error(sqlite3.DatabaseError("database disk image is malformed"),
+    ...               Path("/g.sqlite")).what
+    "The game record /g.sqlite cannot be read: the file is damaged ('database disk image is \
+malformed')."
+    """
+    text = str(error).lower()
+    if "not a database" in text:
+        return not_a_record(path, "it is not an SQLite database file")
+    if "unable to open" in text:
+        return UserError(f"The game record {path} cannot be opened.",
+                         "Check that the file exists and may be read, or use --db.")
+    return UserError(f"The game record {path} cannot be read: the file is damaged ('{error}').",
+                     "Export the games you still can with 'noah-companion export', then restore "
+                     "a backup or move the file away.")
+
+
+def not_a_record(path: Path, why: str) -> UserError:
+    """The file at the record's path belongs to something else: it is never written to.
+
+    >>> not_a_record(Path("/x.db"), "it is another program's database").what
+    "/x.db is not a Noah game record: it is another program's database."
+    """
+    return UserError(f"{path} is not a Noah game record: {why}.",
+                     "Use --db (or [store] path = … in the settings) to name another file.")
+
+
 class GameStore:
     """Games and their table-log lines in one SQLite file (created on first use).
+
+    ``GameStore(path)`` opens the record to write: it takes the record's lock first
+    (:class:`RecordInUse` if another process writes it) and keeps it until :meth:`close` or the
+    end of the process. ``GameStore.reader(path)`` opens it read-only: no lock, no write, works
+    beside a running writer and on a read-only file or a full disk.
 
     Every write is one committed transaction; a failure raises :class:`UserError` and leaves the
     record as it was. Thread use: one writer at a time (the session serializes its calls).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        #: Set when listing the games met a damaged page: why some games are missing.
+        self.unreadable = ""
+        self._lock: RecordLock | None = None
+        if readonly:
+            self._db = self._open_reader()
+        else:
+            self._db = self._open_writer()
+        self._tables = self._table_names()
+
+    @classmethod
+    def reader(cls, path: str | Path) -> GameStore:
+        """The record at ``path`` opened read-only (an empty record if there is no file)."""
+        return cls(path, readonly=True)
+
+    def _open_writer(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=5.0
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            with self._transaction():
-                self._create_schema()
-        except sqlite3.Error as error:
-            raise storage_error(error, self.path) from error
+            self._lock = RecordLock(self.path)
+            self._lock.acquire()  # before anything is written: a refused writer writes nothing
         except OSError as error:
             raise UserError(
                 f"The game record cannot be created at {self.path}: {error.strerror}.",
                 "Choose another folder with [store] path = ... in the settings.",
             ) from error
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=5.0)
+            try:
+                self._check_ours(db)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.execute("PRAGMA foreign_keys=ON")
+                self._db = db
+                with self._transaction():
+                    self._create_schema()
+            except BaseException:
+                db.close()
+                raise
+        except BaseException as error:
+            self._lock.release()
+            if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+                raise not_a_record(self.path, "it is not an SQLite database file") from error
+            if isinstance(error, sqlite3.Error):
+                raise storage_error(error, self.path) from error
+            raise
+        return db
+
+    def _open_reader(self) -> sqlite3.Connection:
+        if not self.path.exists():  # nothing recorded yet: an empty record, nothing created
+            db = sqlite3.connect(":memory:", check_same_thread=False)
+            db.executescript(_SCHEMA)
+            return db
+        uri = f"file:{quote(str(self.path.absolute()))}"
+        # "mode=ro" reads beside a live writer (SQLite may add its empty -wal/-shm files);
+        # "immutable=1" when it cannot even create its shared-memory file (read-only folder,
+        # full disk), where nobody can be writing anyway.
+        for flags in ("mode=ro", "immutable=1"):
+            try:
+                db = sqlite3.connect(f"{uri}?{flags}", uri=True, check_same_thread=False,
+                                     timeout=5.0)
+                self._check_ours(db)
+                return db
+            except sqlite3.DatabaseError as error:
+                if flags == "immutable=1" or not isinstance(error, sqlite3.OperationalError):
+                    raise reading_error(error, self.path) from error
+        raise AssertionError("unreachable")
+
+    def _check_ours(self, db: sqlite3.Connection) -> None:
+        """Refuse another program's database (never add tables to it); an empty file is ours."""
+        tables = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return
+        for table, columns in _OUR_COLUMNS.items():
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            if not columns <= have:
+                raise not_a_record(self.path, "it is another program's database")
+
+    def _table_names(self) -> set[str]:
+        try:
+            return {row[0] for row in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.Error as error:
+            raise reading_error(error, self.path) from error
 
     def _create_schema(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -156,14 +423,17 @@ class GameStore:
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._db.execute("COMMIT")  # a COMMIT that fails is rolled back below, never kept
         except BaseException:
             if self._db.in_transaction:  # SQLite already rolled back after e.g. SQLITE_FULL
                 self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
-    def _write(self, work) -> Any:
+    def _write(self, work: Callable[[], Any]) -> Any:
         """Run ``work()`` in one committed transaction; SQLite failures become UserError."""
+        if self.readonly:
+            raise UserError(f"The game record {self.path} is open for reading only.",
+                            "Open it without --read-only to change it.")
         try:
             with self._transaction():
                 return work()
@@ -213,22 +483,89 @@ class GameStore:
         """Remove a game and its lines for good."""
         self._write(lambda: self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)))
 
+    def set_aside(self, game_id: int, from_seq: int, reason: str) -> int:
+        """Move a game's lines from ``from_seq`` on into the ``set_aside`` table (kept, not
+        lost), in one transaction; returns how many moved. Only the table's choice to resume a
+        damaged game up to its last good move calls this."""
+
+        def work() -> int:
+            now = _now()
+            moved = self._db.execute(
+                "INSERT INTO set_aside (game_id, seq, line, at, set_aside_at, reason) "
+                "SELECT game_id, seq, line, at, ?, ? FROM lines WHERE game_id = ? AND seq >= ?",
+                (now, reason, game_id, from_seq),
+            ).rowcount
+            self._db.execute("DELETE FROM lines WHERE game_id = ? AND seq >= ?",
+                             (game_id, from_seq))
+            self._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            return moved
+
+        return self._write(work)
+
+    def abandon(self, game_id: int, reason: str) -> None:
+        """Give a game up: it stays in the history (lines untouched), no longer resumable."""
+        self._write(lambda: self._db.execute(
+            "INSERT OR REPLACE INTO abandoned (game_id, at, reason) VALUES (?, ?, ?)",
+            (game_id, _now(), reason)))
+
     # -- reading ---------------------------------------------------------------------------
+
+    def _read(self, query: str, values: tuple = ()) -> list[tuple]:
+        try:
+            return self._db.execute(query, values).fetchall()
+        except sqlite3.Error as error:
+            raise reading_error(error, self.path) from error
 
     def header(self, game_id: int) -> dict[str, Any]:
         """The table-log header of a game (UserError if there is no such game)."""
         return self.game(game_id).header
 
+    def raw_lines(self, game_id: int) -> StoredLines:
+        """Every action line of a game as stored, in order; reading stops (and says why) at a
+        damaged page of the file instead of failing."""
+        texts: list[str] = []
+        seqs: list[int] = []
+        problem = ""
+        try:
+            cursor = self._db.execute(
+                "SELECT seq, line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,))
+            for seq, text in cursor:
+                seqs.append(seq)
+                texts.append(text if isinstance(text, str) else repr(text))
+        except sqlite3.DatabaseError as error:
+            problem = f"the record's file is damaged here ('{error}')"
+        return StoredLines(tuple(texts), problem, tuple(seqs))
+
     def lines(self, game_id: int) -> list[dict[str, Any]]:
-        """Every action line of a game after the header, in order."""
-        rows = self._db.execute(
-            "SELECT line FROM lines WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        return [json.loads(row[0]) for row in rows]
+        """Every action line of a game after the header, in order, as JSON objects
+        (UserError naming the line if one is not: see :mod:`companion.session.record` to read
+        a damaged game)."""
+        stored = self.raw_lines(game_id)
+        objects = []
+        for number, text in enumerate(stored.texts, start=2):
+            line = _object(text)
+            if not line:
+                raise UserError(f"Game {game_id} is damaged at line {number}: it is not a "
+                                "table-log line.", "Run 'noah-companion history' to see it.")
+            objects.append(line)
+        if stored.unreadable:
+            raise UserError(f"Game {game_id} is damaged at line {len(objects) + 2}: "
+                            f"{stored.unreadable}.", "Run 'noah-companion doctor'.")
+        return objects
 
     def table_log(self, game_id: int) -> list[dict[str, Any]]:
         """The whole table log: header first, then every line."""
         return [self.header(game_id), *self.lines(game_id)]
+
+    def set_aside_lines(self, game_id: int) -> list[dict[str, Any]]:
+        """The lines set aside from a game (``seq``, ``line`` as stored, ``set_aside_at``,
+        ``reason``), oldest first."""
+        if "set_aside" not in self._tables:
+            return []
+        rows = self._read("SELECT seq, line, at, set_aside_at, reason FROM set_aside "
+                          "WHERE game_id = ? ORDER BY id", (game_id,))
+        return [{"seq": seq, "line": line, "at": at, "set_aside_at": when, "reason": reason}
+                for seq, line, at, when, reason in rows]
 
     def game(self, game_id: int) -> GameRecord:
         """One game's history entry (UserError naming the known ids if absent)."""
@@ -247,30 +584,57 @@ class GameStore:
         return self._select_games("WHERE g.status = ?", ("finished" if finished else "playing",))
 
     def unfinished(self) -> list[GameRecord]:
-        """Games that can be resumed, newest first."""
-        return self.games(finished=False)
+        """Games that can be resumed (not finished, not abandoned), newest first."""
+        return [game for game in self.games(finished=False) if not game.abandoned]
 
     def _select_games(self, where: str, values: tuple) -> list[GameRecord]:
-        query = (
-            "SELECT g.id, g.started_at, g.updated_at, g.header, g.score_only, g.status, "
-            "g.summary, (SELECT COUNT(*) FROM lines l WHERE l.game_id = g.id) "
-            f"FROM games g {where} ORDER BY g.updated_at DESC, g.id DESC"
-        )
-        return [
+        abandoned = ("g.id IN (SELECT game_id FROM abandoned)" if "abandoned" in self._tables
+                     else "0")
+        rows = []
+        try:  # row by row: a damaged page hides the games on it, not the whole record
+            for row in self._db.execute(
+                    "SELECT g.id, g.started_at, g.updated_at, g.header, g.score_only, g.status, "
+                    f"g.summary, {abandoned} FROM games g {where}", values):
+                rows.append(row)
+        except sqlite3.DatabaseError as error:
+            if not rows:
+                raise reading_error(error, self.path) from error
+            self.unreadable = f"some games cannot be read: the file is damaged ('{error}')"
+        counts = self._line_counts()
+        games = [
             GameRecord(
-                id=row[0], started_at=row[1], updated_at=row[2], header=json.loads(row[3]),
-                score_only=bool(row[4]), finished=row[5] == "finished",
-                summary=json.loads(row[6]), actions=row[7],
+                id=row[0], started_at=str(row[1]), updated_at=str(row[2]),
+                header=_object(row[3]), score_only=bool(row[4]), finished=row[5] == "finished",
+                summary=_object(row[6]), actions=counts.get(row[0], 0),
+                header_text=str(row[3]), abandoned=bool(row[7]),
             )
-            for row in self._db.execute(query, values).fetchall()
+            for row in rows
         ]
+        return sorted(games, key=lambda g: (g.updated_at, g.id), reverse=True)
+
+    def _line_counts(self) -> dict[int, int]:
+        """Lines per game; a damaged page of the lines only makes the counts incomplete."""
+        try:
+            return dict(self._db.execute(
+                "SELECT game_id, COUNT(*) FROM lines GROUP BY game_id").fetchall())
+        except sqlite3.DatabaseError:
+            return {}
 
     def integrity_check(self) -> str:
         """SQLite's own verdict on the file: ``"ok"`` when sound."""
-        return self._db.execute("PRAGMA integrity_check").fetchone()[0]
+        try:
+            return "; ".join(row[0] for row in self._db.execute("PRAGMA integrity_check"))
+        except sqlite3.DatabaseError as error:
+            return str(error)
+
+    def holder(self) -> tuple[int | None, datetime | None]:
+        """The process writing this record now (pid, since), ``(None, None)`` if none."""
+        return RecordLock(self.path).holder() if self._lock is None else self._lock.holder()
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> GameStore:
         return self
@@ -279,10 +643,11 @@ class GameStore:
         self.close()
 
 
-def open_store(path: str | Path | None = None) -> GameStore:
-    """The game record at ``path``, or where the config's ``[store] path`` says."""
+def open_store(path: str | Path | None = None, *, readonly: bool = False) -> GameStore:
+    """The game record at ``path``, or where the config's ``[store] path`` says; ``readonly``
+    for the commands that only read it (no lock, no write access needed)."""
     if path is None:
         from companion.config import load_config
 
         path = load_config().store.path
-    return GameStore(Path(path).expanduser())
+    return GameStore(Path(path).expanduser(), readonly=readonly)

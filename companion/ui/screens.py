@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.game.deck import parse_ref
 from companion.ui import theme
+from companion.ui.damaged import resume as resume_game
 
 MAX_PLAYERS = 5
 
@@ -384,11 +385,12 @@ class HistoryScreen(Screen):
             for i, name in enumerate(record.players))
         when = record.started_at[:16].replace("T", " ")
         state = app.t("history.finished") if record.finished else app.t(
+            "history.abandoned") if record.abandoned else app.t(
             "history.unfinished", round=summary.get("round", 1) or 1)
         text = f"{when}   {players}   ({state})"
-        if record.finished:
+        if record.finished or record.abandoned:
             return _button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1))
-        return _button(text, lambda: app.resume(record.id))
+        return _button(text, lambda: resume_game(app, record.id))
 
 
 class CardTray(ModalView):
