@@ -394,9 +394,10 @@ def test_promo_animals_and_variants_play_through(store, options):
 
 def test_the_app_session_follows_the_config(tmp_path):
     from companion.config import Config
+    from companion.wiring import open_session
 
     config = Config.from_text(f"[game]\ndeck_id = ZOO7\n[store]\npath = {tmp_path}\n")
-    session = Session.from_config(config)
+    session = open_session(config)
     assert session.deck_id == "ZOO7" and session.store.path == tmp_path / "games.sqlite"
     session.new_game(PLAYERS)
     session.choose_noah_start(0)

@@ -15,7 +15,7 @@ companion.errors.UserError: Noah is played by 2 to 5 players, not 1. Enter betwe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.errors import UserError
 from companion.game.errors import InputError
@@ -31,11 +31,6 @@ def new_header(players: Sequence[str], options: Options | Mapping[str, Any] | No
     checked = check_options(options, score_only)
     names = check_players(players)
     return record.header(names, checked, deck_id, check_tokens(tokens, len(names)))
-
-
-def header_options(header: Mapping[str, Any]) -> Options:
-    """The options a stored header names."""
-    return Options.from_dict(header.get("options", {}))
 
 
 def check_options(options: Options | Mapping[str, Any] | None, score_only: bool) -> Options:
@@ -88,6 +83,24 @@ def check_tokens(tokens: Sequence[str], players: int) -> tuple[str, ...]:
     return tokens
 
 
+class StoredHeader(NamedTuple):
+    """What the session reads back from a game's line 1."""
+
+    players: tuple[str, ...]
+    options: Options
+    tokens: tuple[str, ...]  # () when absent or damaged: the default colours by seat
+
+
+def read_header(header: Mapping[str, Any]) -> StoredHeader:
+    """The players, options and token colours of a stored line 1 (``{}``: no game).
+
+    >>> read_header({"players": ["Ana", "Ben"], "options": {"score_only": True}}).options.score_only
+    True
+    """
+    return StoredHeader(tuple(header.get("players", ())),
+                        Options.from_dict(header.get("options", {})), stored_tokens(header))
+
+
 def stored_tokens(header: Mapping[str, Any]) -> tuple[str, ...]:
     """The header's token colours; a damaged entry is ignored (default colours are shown).
 
@@ -100,13 +113,3 @@ def stored_tokens(header: Mapping[str, Any]) -> tuple[str, ...]:
             and all(isinstance(t, str) for t in tokens):
         return tuple(tokens)
     return ()
-
-
-def stored_players(header: Mapping[str, Any]) -> tuple[str, ...]:
-    """The players a stored header names (none for an empty header)."""
-    return tuple(header.get("players", ()))
-
-
-def stored_score_only(header: Mapping[str, Any]) -> bool:
-    """Whether a stored header is a score-only game."""
-    return bool(header.get("options", {}).get("score_only"))

@@ -209,7 +209,7 @@ def in_setup(game: Game | None) -> bool:
     return game is not None and game.phase == "round_over"
 
 
-def current_step(game: Game | None, drafts: Drafts, *, score_only: bool = False) -> str:
+def current_step(game: Game | None, drafts: Drafts) -> str:
     """The kind of prompt awaited now (cheap: no prompt is built).
 
     >>> from companion.session.drafts import Drafts
@@ -225,7 +225,7 @@ def current_step(game: Game | None, drafts: Drafts, *, score_only: bool = False)
         return "choose_card"
     if drafts.pending is not None:
         return "choose_snail_side" if drafts.pending.species == "snail" else "choose_frog_weight"
-    if score_only:
+    if game.options.score_only:
         return "enter_tears"
     if phase == "round_over":
         setup = drafts.setup
@@ -238,10 +238,10 @@ def current_step(game: Game | None, drafts: Drafts, *, score_only: bool = False)
 
 
 def derive_prompt(game: Game, drafts: Drafts, players: Sequence[str], *,
-                  score_only: bool = False, bgstats_url: str = "") -> Prompt:
+                  bgstats_url: str = "") -> Prompt:
     """The one thing awaited now, from the engine's game, the drafts and the players' names.
     ``bgstats_url`` goes into :class:`GameOver` (the session's link for a finished game)."""
-    step = current_step(game, drafts, score_only=score_only)
+    step = current_step(game, drafts)
     seat = game.current_player
     who = players[seat] if seat is not None else ""
     pending = drafts.pending

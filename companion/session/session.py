@@ -1,9 +1,8 @@
 """The referee session: one game at a real table, headless.
 
-Camera events, touches and ferry buttons come in as *intents* (methods); the session validates
-each with the rules engine, writes it to the durable record (SQLite, committed) and only then
-applies it, drives the ferry lights and publishes a fresh :class:`SessionView` to its listeners.
-The Kivy app and ``noah-companion demo`` are both views over it.
+Camera events, touches and ferry buttons come in as *intents* (methods); the rules engine judges
+each once, the durable record (SQLite, committed) stores it — or the engine takes it back — and
+only then the ferry lights and the listeners get a fresh :class:`SessionView`.
 
 >>> import tempfile, pathlib
 >>> from companion.session.store import GameStore
@@ -16,10 +15,8 @@ True
 >>> session.view.prompt.text
 'Show the starting animal of ferry 1 to the camera.'
 
-Threads: every intent takes the session's lock, so camera callbacks (pipeline thread), touches
-(UI thread) and buttons (gpiozero thread) are applied one at a time, in arrival order. Listeners
-are called with the lock held, in order; they must return quickly (the UI schedules its redraw
-on its own thread).
+Threads: every intent takes the session's lock (camera, UI and gpiozero threads alike: one at
+a time, in arrival order). Listeners are called with the lock held and must return quickly.
 """
 
 from __future__ import annotations
@@ -44,13 +41,7 @@ from companion.session.drafts import (
     not_in_a_hand,
     with_side,
 )
-from companion.session.header import (
-    header_options,
-    new_header,
-    stored_players,
-    stored_score_only,
-    stored_tokens,
-)
+from companion.session.header import new_header, read_header
 from companion.session.intents import Outcome, TableIntents
 from companion.session.lights import LightsDriver, TableLights, departed_ferry
 from companion.session.narrate import card_name, ferry_name, plural
@@ -65,8 +56,6 @@ from vision.events import CameraStatus, CardShown, ForeignCode
 
 if TYPE_CHECKING:
     import segno
-
-    from companion.config import Config
 
 Listener = Callable[[SessionView], None]
 MAX_NOTICES = 6
@@ -92,30 +81,18 @@ class Session:
         self._listeners: list[Listener] = []
         self._game: Game | None = None
         self._game_id: int | None = None
-        self._header: dict[str, Any] = {}
-        self._players: tuple[str, ...] = ()
-        self._score_only = False
+        self._header = read_header({})
         self._seq = 0
         self._redo: list[Action] = []
         self._round_scores: list[tuple[int, tuple[int, ...]]] = []  # (history length, tears)
         self._drafts = Drafts()
         self._notices: list[Notice] = []
         self._reconciliation: tuple[str, ...] = ()
-        self._camera_ok = True
-        self._camera_message = ""
-        self._foreign_codes = 0
+        self._camera_ok, self._camera_message, self._foreign_codes = True, "", 0
         self._lights = LightsDriver(lights) if lights is not None else None
         self._view = SessionView.empty(self._unfinished_ids())
         if self._lights is not None:
             self._lights.on_button(self.ferry_pressed)
-
-    @classmethod
-    def from_config(cls, config: Config | None = None, *,
-                    lights: TableLights | None = None) -> Session:
-        """The session the app runs (:func:`companion.wiring.open_session`)."""
-        from companion.wiring import open_session
-
-        return open_session(config, lights=lights)
 
     # -- publishing ------------------------------------------------------------------------
 
@@ -169,10 +146,10 @@ class Session:
         """Open a new game and write its header (hands hidden, R48; UserError if bad)."""
         header = new_header(players, options, score_only=score_only, deck_id=self.deck_id,
                             tokens=tokens)
-        players = stored_players(header)
+        players, options, _ = read_header(header)
         with self._lock:
             try:
-                game = Game(players, header_options(header), deck=self.deck)
+                game = Game(players, options, deck=self.deck)
             except InputError as error:
                 raise UserError(error.message, "Change the players or the options.") from None
             game_id = self.store.create_game(header, score_only=game.options.score_only)
@@ -187,24 +164,15 @@ class Session:
         """Reopen a stored game where it was (replayed once), redo stack included; a damaged
         game raises DamagedGame, or continues from its last good move if the table chose so."""
         with self._lock:
-            if game_id is None:
-                unfinished = self.store.unfinished()
-                if not unfinished:
-                    raise UserError("There is no unfinished game to resume.", "Start a new game.",
-                                    key="error.nothing_to_resume")
-                game_id = unfinished[0].id
-            reading = record.read_game(self.store, game_id, self.deck)
-            damage = reading.damage
-            if reading.game is None or (damage is not None and not to_last_good_move):
-                raise record.DamagedGame(reading)
-            seq = reading.seqs[reading.keep - 1] if reading.keep else 0
-            if damage is not None:
-                self.store.set_aside(game_id, seq + 1, record.describe(damage))
-            self._open(game_id, reading.entry.header, reading.game, redo=list(reading.redo),
-                       seq=seq)
+            reading, seq = record.reopen(self.store, game_id, self.deck,
+                                         to_last_good_move=to_last_good_move)
+            assert reading.game is not None, "reopen raises for a game it cannot read"
+            self._open(reading.entry.id, reading.entry.header, reading.game,
+                       redo=list(reading.redo), seq=seq)
             self._round_scores = list(reading.round_scores)
             if reading.damaged or reading.game.is_over:  # the cache may say otherwise
                 self._save_summary()
+            game_id, damage = reading.entry.id, reading.damage
             self._notice("info", f"Game {game_id} resumed where it stopped.",
                          phrases=said("resumed", game=game_id))
             if damage is not None:  # what was set aside, and what the table puts back
@@ -239,8 +207,7 @@ class Session:
 
     def _open(self, game_id: int | None, header: dict[str, Any], game: Game | None, *,
               redo: list[Action], seq: int) -> None:
-        self._game, self._game_id, self._header = game, game_id, header
-        self._players, self._score_only = stored_players(header), stored_score_only(header)
+        self._game, self._game_id, self._header = game, game_id, read_header(header)
         self._redo, self._seq = redo, seq
         self._round_scores = []
         self._drafts = Drafts()
@@ -283,21 +250,17 @@ class Session:
     def foreign_code(self, text: str) -> None:
         """A QR code that is not a Noah sticker: counted and ignored (never an action)."""
         with self._lock:
-            self._count_foreign()
+            self._foreign_codes += 1
+            self._notice("info", "A QR code that is not a Noah card was seen and ignored.",
+                         phrases=said("foreign_code"))
             self._publish()
-
-    def _count_foreign(self) -> None:
-        self._foreign_codes += 1
-        self._notice("info", "A QR code that is not a Noah card was seen and ignored.",
-                     phrases=said("foreign_code"))
 
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
         """A sticker read by the camera (two cards in view or more: which one is meant?)."""
         with self._lock:
             tag = classify(text, self.deck, self.deck_id)
             if isinstance(tag, Foreign):
-                self._count_foreign()
-                self._publish()
+                self.foreign_code(text)
                 return Outcome(False, "Not a Noah card: ignored.")
             if not isinstance(tag, TagOk):
                 return self._refused(f"tag_{tag.reason}", tag.message)
@@ -379,14 +342,14 @@ class Session:
         with self._lock:
             if self._step() != "choose_starter":
                 return self._refused("starter_not_asked", "The first player is not asked for now.")
-            if seat not in range(len(self._players)):
+            if seat not in range(len(self._header.players)):
                 return self._refused("choose_a_player", "Choose one of the players.")
             self._drafts.setup.starter = seat
             return self._maybe_start_round()
 
     def _maybe_start_round(self) -> Outcome:
         draft = self._drafts.setup
-        action = draft.start_round(len(self._players), first_round=self._playing.round == 0)
+        action = draft.start_round(len(self._header.players), first_round=self._playing.round == 0)
         if action is None:
             self._publish()
             return Outcome(True)
@@ -510,8 +473,8 @@ class Session:
         if problem:
             return self._refuse(problem[0], "scan_mismatch", phrases=problem[1:])
         seat = drafts.scan_card(ref, counts)
-        self._notice("info", f"{self._players[seat]}: {card_name(ref)} scanned.",
-                     phrases=said("hand_scanned", name=self._players[seat], card=ref))
+        self._notice("info", f"{self._header.players[seat]}: {card_name(ref)} scanned.",
+                     phrases=said("hand_scanned", name=self._header.players[seat], card=ref))
         if drafts.scan_seat(counts) is not None:
             self._publish()
             return Outcome(True)
@@ -566,7 +529,7 @@ class Session:
             if count < 1:
                 return self._refused("nothing_to_undo", "There is nothing to undo.")
             self._append({"type": "undo", "count": count})
-            undone, sentences = undo_explained(game, count, self._players)
+            undone, sentences = undo_explained(game, count, self._header.players)
             self._redo += undone
             self._round_scores = [(at, tears) for at, tears in self._round_scores
                                   if at <= len(game.history)]
@@ -667,12 +630,12 @@ class Session:
 
     def _step(self) -> str:
         """The kind of prompt awaited now (cheap: no prompt is built)."""
-        return current_step(self._game, self._drafts, score_only=self._score_only)
+        return current_step(self._game, self._drafts)
 
     def _prompt(self) -> Prompt:
         """The one thing awaited now (companion.session.prompts decides it)."""
         game = self._playing
-        return derive_prompt(game, self._drafts, self._players, score_only=self._score_only,
+        return derive_prompt(game, self._drafts, self._header.players,
                              bgstats_url=self.bgstats_url() if game.is_over else "")
 
     def _build_view(self) -> SessionView:
@@ -681,22 +644,16 @@ class Session:
         prompt = self._prompt()
         setup = self._drafts.setup if in_setup(self._game) else None
         return SessionView(
-            game_id=self._game_id,
-            players=self._players,
-            score_only=self._score_only,
-            seq=self._seq,
-            prompt=prompt,
+            game_id=self._game_id, players=self._header.players, tokens=self._header.tokens,
+            score_only=self._game.options.score_only, seq=self._seq, prompt=prompt,
             state=self._game.state(),
             destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
-            notices=tuple(self._notices),
-            reconciliation=self._reconciliation,
+            notices=tuple(self._notices), reconciliation=self._reconciliation,
             can_undo=bool(self._game.history) or self._drafts.pending is not None,
             can_redo=bool(self._redo),
-            camera_ok=self._camera_ok,
-            camera_message=self._camera_message,
+            camera_ok=self._camera_ok, camera_message=self._camera_message,
             foreign_codes=self._foreign_codes,
             round_scores=tuple(tears for _, tears in self._round_scores),
-            tokens=stored_tokens(self._header),
             setup_noah=setup.noah if setup else None,
             setup_ferries=tuple(setup.ferries) if setup else (),
         )
