@@ -76,8 +76,8 @@ def test_destinations_blink_on_their_pins_and_noah_stays_steady(lights, factory)
     assert blink[1:6] == [1.0, 0.0, 1.0, 0.0, 1.0]
     assert values(led(factory, 0)) == [0.0, 1.0]  # Noah: switched on once
     assert values(led(factory, 1)) == [0.0]  # untouched
-    on_times = [state.timestamp for state in led(factory, 4).states[2:6]]
-    assert min(on_times) >= 0.03  # each phase lasts its 35 ms (never shorter)
+    # How long each phase lasts is the pattern's (test_hardware_patterns, on a virtual clock):
+    # a wall-clock bound here measured the machine's load, not the lights.
 
 
 def test_a_newer_call_replaces_a_pattern_with_no_stale_frame(lights, factory):

@@ -9,7 +9,9 @@ scan zone, feeds the :class:`~vision.tracker.Tracker` and hands its events to ``
 Camera faults never stop it: a camera missing at start, one that fails to give a frame, or one
 whose frame grab hangs for ``grab_timeout`` seconds is reported as a
 :class:`~vision.events.CameraStatus` (with a plain sentence) and reopened with growing pauses
-(``retry`` seconds: 0.5, 1, 2 … up to 10). A hung grab is abandoned to a fresh capture thread.
+(``retry`` seconds: 0.5, 1, 2 … up to 10). A hung grab is abandoned to a fresh capture thread,
+which closes the hung camera itself before it opens it again: the source is opened and closed
+under one lock, by the thread that owns it, so a late close can never hit the reopened camera.
 
 >>> from vision.events import CardShown
 >>> from vision.synthetic import Scene, SyntheticSource
@@ -35,7 +37,14 @@ import numpy as np
 
 from vision.config import FULL_FRAME, CameraSettings, DecoderSettings, Roi
 from vision.decoders import Decoder, make_decoder
-from vision.events import CameraState, CameraStatus, CodesSeen, Detection, PipelineStats
+from vision.events import (
+    CameraState,
+    CameraStatus,
+    CodesSeen,
+    Detection,
+    PipelineStats,
+    Point,
+)
 from vision.sources import CameraMissing, Source, make_source
 from vision.tracker import Tracker, TrackerSettings
 
@@ -84,6 +93,8 @@ class Pipeline:
         self._stopping = threading.Event()
         self._ended = False
         self._generation = 0  # bumped to retire a hung capture thread
+        self._source_lock = threading.Lock()  # the source is opened or closed by one thread at once
+        self._owner = 0  # the generation whose capture thread opened the source (0: closed)
         self._deadline = float("inf")  # when the capture thread's current call counts as hung
         self._frames_since_open = 0
         self._emit_lock = threading.RLock()  # both threads emit; statuses are checked and set
@@ -194,7 +205,8 @@ class Pipeline:
             self._frames_since_open = 0
             try:
                 self._deadline = time.monotonic() + 3 * self.grab_timeout  # starting is slower
-                self.source.open()
+                if not self._open_source(generation):
+                    return
                 self._read_frames(generation)
                 return  # the stream ended, or this thread was retired
             except Exception as error:  # any camera failure is reported, retried
@@ -203,11 +215,31 @@ class Pipeline:
                 if self._frames_since_open:
                     retry = first  # it worked for a while: start the pauses afresh
                 self._deadline = float("inf")  # pausing before a retry is not hanging
-                _close_quietly(self.source)
+                self._close_source(generation)
                 self._report_fault(error, retry)
             if self._stopping.wait(retry):
                 return
             retry = min(most, retry * 2)
+
+    def _open_source(self, generation: int) -> bool:
+        """Open the source for this capture thread, first closing what a retired (hung) thread
+        left open; False if this thread was retired meanwhile. Under the source lock, so a
+        retired thread's close can never land on the camera this one opens."""
+        with self._source_lock:
+            if not self._current(generation):
+                return False
+            if self._owner not in (0, generation):
+                _close_quietly(self.source)  # the hung thread's camera, before reopening it
+            self._owner = generation  # claimed before opening: a failed open is closed too
+            self.source.open()
+        return True
+
+    def _close_source(self, generation: int) -> None:
+        """Close the source after a fault, unless a newer capture thread owns it by now."""
+        with self._source_lock:
+            if self._owner == generation:
+                _close_quietly(self.source)
+                self._owner = 0
 
     def _read_frames(self, generation: int) -> None:
         while self._current(generation):
@@ -304,10 +336,7 @@ class Pipeline:
         left, top, zone_w, zone_h = self.roi
         x, y = round(left * width), round(top * height)
         zone = frame[y : y + max(1, round(zone_h * height)), x : x + max(1, round(zone_w * width))]
-        return [
-            replace(d, corners=tuple((cx + x, cy + y) for cx, cy in d.corners))
-            for d in self.decoder.decode(zone)
-        ]
+        return [replace(d, corners=_moved(d.corners, x, y)) for d in self.decoder.decode(zone)]
 
     def _watch_for_hang(self) -> None:
         if time.monotonic() < self._deadline:
@@ -318,8 +347,7 @@ class Pipeline:
         first = self.retry[0]
         self._set_status(state, f"The camera ({self.source.name}) stopped answering. "
                          f"Trying again in {first:g} s.", retry_in=first)
-        threading.Thread(target=_close_quietly, args=(self.source,), daemon=True).start()
-        self._start_capture(delay=first)
+        self._start_capture(delay=first)  # the new thread closes the hung camera, then reopens
 
     def _finish(self) -> None:
         for event in self.tracker.finish(time.monotonic()):
@@ -349,6 +377,13 @@ class Pipeline:
                 self._on_event(event)
             except Exception:  # the user's callback must not kill the pipeline
                 log.exception("the vision event callback failed on %r", event)
+
+
+def _moved(corners: tuple[Point, Point, Point, Point], x: float,
+           y: float) -> tuple[Point, Point, Point, Point]:
+    """Corners found in the scan zone, in whole-frame pixels."""
+    a, b, c, d = ((cx + x, cy + y) for cx, cy in corners)
+    return a, b, c, d
 
 
 def _close_quietly(source: Source) -> None:

@@ -23,7 +23,11 @@ else the first USB camera).
 from __future__ import annotations
 
 import glob
+import logging
+import re
 import time
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,7 +36,13 @@ import numpy as np
 from vision.config import CameraSettings
 from vision.errors import VisionError
 
+log = logging.getLogger(__name__)
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
+#: The largest image a folder scan decodes. A 48-megapixel phone photo fits; a small file that
+#: claims 16000×16000 pixels (1.5 GB once decoded) is skipped on the size in its header.
+MAX_IMAGE_PIXELS = 50_000_000
+MAX_IMAGE_BYTES = 200_000_000  # a 50-megapixel PNG is well under this
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".webm", ".m4v")
 
 
@@ -68,7 +78,7 @@ class PiCamera:
     def available() -> bool:
         """True when picamera2 is installed and libcamera lists a camera."""
         try:
-            from picamera2 import Picamera2
+            from picamera2 import Picamera2  # Pi only (mypy: pyproject ignores its absence)
         except ImportError:
             return False
         return bool(Picamera2.global_camera_info())
@@ -99,10 +109,11 @@ class PiCamera:
 
     def read(self) -> np.ndarray:
         try:
-            return self._camera.capture_array("main")
+            frame: np.ndarray = self._camera.capture_array("main")
         except Exception as error:  # libcamera errors have no common type
             raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
                              _CAMERA_FIX) from None
+        return frame
 
     def close(self) -> None:
         camera, self._camera = self._camera, None
@@ -171,7 +182,8 @@ class UsbCamera:
         if not ok:
             raise CameraLost(f"The USB camera {self.index} stopped sending pictures.",
                              _CAMERA_FIX)
-        return frame
+        grabbed: np.ndarray = frame
+        return grabbed
 
     def close(self) -> None:
         capture, self._capture = self._capture, None
@@ -185,6 +197,12 @@ class VideoFile:
     def __init__(self, path: str | Path, realtime: bool = True) -> None:
         self.path, self.realtime = Path(path), realtime
         self.name = f"video {self.path.name}"
+        try:
+            str(self.path).encode("utf-8")
+        except UnicodeEncodeError:  # OpenCV would crash the whole process on such a name
+            raise VisionError(f"The video {str(self.path)!r} has a file name that is not UTF-8 "
+                              "text, which OpenCV cannot open.", "Rename the file.",
+                              key="source") from None
         self._capture: Any = None
         self._next = 0.0
         self._interval = 0.0
@@ -214,28 +232,91 @@ class VideoFile:
             capture.release()
 
 
-class ImageFolder:
-    """Every image in a folder (and its sub-folders), in name order, once each."""
+class ImageUnreadable(VisionError):
+    """An image file that cannot be decoded, or that is too large to be."""
 
-    def __init__(self, path: str | Path) -> None:
+
+def read_image(path: Path, grayscale: bool = False) -> np.ndarray:
+    """Decode one image file (BGR, or grey), after checking the size its header announces
+    against :data:`MAX_IMAGE_PIXELS`; :class:`ImageUnreadable` says which file and why.
+
+    >>> read_image(Path("no-such.png"))
+    Traceback (most recent call last):
+    ...
+    vision.sources.ImageUnreadable: no-such.png cannot be read: no such file.
+    """
+    import cv2
+    from PIL import Image
+
+    if not path.is_file():  # a folder or a pipe named *.png: opening a pipe could hang
+        raise ImageUnreadable(f"{path} cannot be read: "
+                              + ("it is not a regular file." if path.exists() else "no such file."))
+    try:
+        with warnings.catch_warnings():  # our own limit applies, not Pillow's warning
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as image:  # reads the header only, never the pixels
+                width, height = image.size
+    except Image.DecompressionBombError:  # Pillow's own limit, far above ours
+        raise _too_large(path, f"over {2 * (Image.MAX_IMAGE_PIXELS or 0) // 10**6} million "
+                         "pixels") from None
+    except (OSError, SyntaxError, ValueError) as error:  # what Pillow raises for a bad file
+        raise ImageUnreadable(f"{path} is not an image this program can read "
+                              f"({error}).") from None
+    if width * height > MAX_IMAGE_PIXELS:
+        raise _too_large(path, f"{width}×{height} pixels")
+    size = path.stat().st_size
+    if size > MAX_IMAGE_BYTES:
+        raise _too_large(path, f"{size // 1_000_000} MB")
+    # The bytes are read here, not by cv2.imread: OpenCV crashes the whole process on a file
+    # name that is not UTF-8 (a photo copied from another system).
+    data = np.fromfile(path, np.uint8)
+    frame = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE if grayscale else cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ImageUnreadable(f"{path} is damaged or in a form OpenCV cannot decode.")
+    decoded: np.ndarray = frame
+    return decoded
+
+
+def _too_large(path: Path, size: str) -> ImageUnreadable:
+    return ImageUnreadable(f"{path} is {size}, more than a scan decodes "
+                           f"({MAX_IMAGE_PIXELS // 1_000_000} megapixels, "
+                           f"{MAX_IMAGE_BYTES // 1_000_000} MB).",
+                           "Scale it down: a card needs far fewer pixels.")
+
+
+class ImageFolder:
+    """Every image in a folder (and its sub-folders), in name order, once each.
+
+    A file that cannot be decoded (damaged, not an image, too large) is skipped, never in
+    silence: ``on_skip`` is called with its :class:`ImageUnreadable` (by default it is logged as
+    a warning), and ``skipped`` keeps them.
+    """
+
+    def __init__(self, path: str | Path,
+                 on_skip: Callable[[ImageUnreadable], None] | None = None) -> None:
         self.path = Path(path)
         self.name = f"folder {self.path.name}"
         self.files = image_files(self.path)
         self.current: Path | None = None  # the file of the last frame read
+        self.skipped: list[ImageUnreadable] = []
+        self.on_skip = on_skip
         self._next = 0
 
     def open(self) -> None:
         self._next = 0
 
     def read(self) -> np.ndarray | None:
-        import cv2
-
         while self._next < len(self.files):
             self.current = self.files[self._next]
             self._next += 1
-            frame = cv2.imread(str(self.current), cv2.IMREAD_COLOR)
-            if frame is not None:  # not an image after all: skip it
-                return frame
+            try:
+                return read_image(self.current)
+            except ImageUnreadable as problem:
+                self.skipped.append(problem)
+                if self.on_skip is not None:
+                    self.on_skip(problem)
+                else:
+                    log.warning("skipped %s", problem)
         return None
 
     def close(self) -> None:
@@ -253,6 +334,7 @@ def image_files(folder: Path) -> list[Path]:
     return files
 
 
+_CAMERA_NUMBER = re.compile(r"[0-9]{1,3}")
 _CAMERA_FIX = ("Check the camera's cable (connect it with the Pi switched off), or choose "
                "another source in [camera] (see docs/vision.md).")
 
@@ -264,10 +346,11 @@ def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -
     ``synthetic``, or the path of a video file or of a folder of images.
     """
     kind, _, number = spec.partition(":")
-    if spec.isdigit():
+    if _CAMERA_NUMBER.fullmatch(spec):
         kind, number = "usb", spec
-    if kind in ("auto", "picamera2", "usb") and number and not number.isdigit():
-        raise VisionError(f"The camera source '{spec}' has a bad number.",
+    # not str.isdigit(): it takes "²", which int() then refuses
+    if kind in ("auto", "picamera2", "usb") and number and not _CAMERA_NUMBER.fullmatch(number):
+        raise VisionError(f"The camera source {spec!r} has a bad number.",
                           "Write e.g. usb:0 or picamera2:0.", key="source")
     index = int(number or 0)
     if kind == "auto":
@@ -281,12 +364,17 @@ def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -
 
         return SyntheticSource(Scene(width=settings.width, height=settings.height), settings.fps)
     path = Path(spec).expanduser()
-    if path.is_dir():
-        return ImageFolder(path)
-    if path.is_file():
-        return VideoFile(path, realtime=realtime)
+    try:
+        if path.is_dir():
+            return ImageFolder(path)
+        if path.is_file():
+            return VideoFile(path, realtime=realtime)
+    except OSError as error:  # e.g. a name too long for the file system
+        raise VisionError(f"The camera source cannot be opened: {error.strerror}.",
+                          "Use auto, picamera2, usb, usb:1, synthetic, or the path of a video "
+                          "or image folder.", key="source") from None
     raise VisionError(
-        f"The camera source '{spec}' is neither a camera nor an existing file or folder.",
+        f"The camera source {spec[:80]!r} is neither a camera nor an existing file or folder.",
         "Use auto, picamera2, usb, usb:1, synthetic, or the path of a video or image folder.",
         key="source",
     )

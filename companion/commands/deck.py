@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from companion.game.errors import shown
+
+if TYPE_CHECKING:
+    from companion.game.deck import Deck
 
 #: Cards one round deals: 5 on the ferries and 8 per player (R8, R9).
 DEAL_CARDS = {players: 5 + 8 * players for players in range(2, 6)}
-VARIANTS = {"": {}, " with frogs": {"frog": True}, " with crocodiles": {"crocodile": True}}
+VARIANTS: dict[str, dict[str, Any]] = {
+    "": {}, " with frogs": {"frog": True}, " with crocodiles": {"crocodile": True},
+}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.set_defaults(func=check_deck)
 
 
-def _load(file: str | None):
+def _load(file: str | None) -> Deck:
     from companion.tags.tagged_deck import configured_tagged_deck, load_deck_file
 
     return configured_tagged_deck().deck if file is None else load_deck_file(file)
@@ -53,13 +61,13 @@ def show_deck(args: argparse.Namespace) -> int:
 
 def check_deck(args: argparse.Namespace) -> int:
     deck = _load(args.file)
-    print(f"{args.file} is a valid deck file.")
+    print(f"{shown(args.file, limit=None)} is a valid deck file.")
     for line in _summary(deck):
         print(line)
     return 0
 
 
-def _summary(deck) -> Iterator[str]:
+def _summary(deck: Deck) -> Iterator[str]:
     """Counts per gender and per game size, and every game size the deck cannot deal."""
     from companion.game.options import Options
 

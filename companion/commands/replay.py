@@ -3,10 +3,11 @@
 Text mode prints, per line, its number, ✓ or ✗ and the referee's sentence, then the ferries,
 the players' hands and scores, and the winners. ``--json`` prints TABLE-LOG.md's objects, one
 per line (``--states`` adds the state after each line); the last object is the final state.
-Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A line that is not
-JSON is judged ``bad_action`` and the replay goes on, but the log is malformed: the command then
-exits with status 2, naming the line. A log that cannot be read at all (no header, another
-format, cut short) stops at once with status 2 and says which line is wrong.
+Rejected lines do not stop the replay (exit status 0; ``--strict`` makes it 1). A line that is
+no table-log line at all (not a JSON object, beyond the limits of docs/table-log.md, a ``type``
+that is not a string) is judged ``bad_action`` and the replay goes on, but the log is malformed:
+the command then exits with status 2, naming the line. A log that cannot be read at all (no
+header, another format, cut short) stops at once with status 2 and says which line is wrong.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from companion.errors import UserError
 from companion.game import Game
+from companion.game.errors import shown
 from companion.game.tablelog import LineResult, animal_name
 
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     worst = 0
     for number, path in enumerate(args.logs):
         if not (args.json or args.states):
-            print(f"{'' if number == 0 else chr(10)}== {path} ==")
+            print(f"{'' if number == 0 else chr(10)}== {shown(path, limit=None)} ==")
         try:
             status = replay_log(path, args)
         except UserError as error:
@@ -79,12 +81,14 @@ def replay_log(path: str, args: argparse.Namespace) -> int:
         sys.stdout.flush()
         after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
         raise UserError(f"{_name(path)}: {error.message}", after) from error
+    assert last is not None, "a replay yields its header line or raises"
     show.end(last.game, lines=last.line, rejected=rejected)
     if unreadable:
         sys.stdout.flush()
         lines = ", ".join(map(str, unreadable))
-        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} are not JSON "
-              "objects. Fix or remove them; the other lines were judged as shown.",
+        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} cannot be read as "
+              "table-log lines (see why above). Fix or remove them; the other lines were "
+              "judged as shown.",
               file=sys.stderr)
         return 2
     return 1 if args.strict and rejected else 0
@@ -97,14 +101,26 @@ def _name(path: str) -> str:
 def _read_lines(path: str) -> Iterator[bytes]:
     """The log's raw lines (decoded by the replay, so a bad byte is reported with its line)."""
     if path == "-":
-        yield from sys.stdin.buffer
+        yield from _bounded_lines(sys.stdin.buffer)
         return
     try:
         with Path(path).open("rb") as file:
-            yield from file
+            yield from _bounded_lines(file)
     except OSError as error:
         raise UserError(f"Cannot read the table log {path}: {error.strerror}.",
                         "Check the file name and that you may read it.") from error
+
+
+def _bounded_lines(file: BinaryIO) -> Iterator[bytes]:
+    """Each line, but never more than :data:`MAX_LINE_BYTES` + 1 bytes of one in memory: the
+    replay reports an over-long line, and the rest of it is skipped unread."""
+    from companion.game.tablelog import MAX_LINE_BYTES
+
+    while line := file.readline(MAX_LINE_BYTES + 1):
+        yield line
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while (rest := file.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                pass
 
 
 class _JsonReport:
@@ -130,11 +146,13 @@ class _TextReport:
     def line(self, result: LineResult) -> None:
         mark = "✓" if result.accepted else "✗"
         reason = f"[{result.reason}] " if result.reason else ""
-        print(f"{result.line:>5} {mark} {reason}{result.message}", file=self.out)
+        print(f"{result.line:>5} {mark} {reason}{shown(result.message, limit=None)}",
+              file=self.out)
 
     def end(self, game: Game, lines: int, rejected: int) -> None:
         print(file=self.out)
-        for text in final_table(game.players, game.state()):
+        names = [shown(name, limit=None) for name in game.players]  # as the log wrote them
+        for text in final_table(names, game.state()):
             print(text, file=self.out)
         verdicts = "every line accepted" if not rejected else f"{rejected} line(s) rejected"
         print(f"Replayed {lines} line(s): {verdicts}.", file=self.out)
@@ -199,7 +217,7 @@ def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
     actor = players[state["current_player"]]
     step = {"play": "to play", "croc_flee": "to name who takes the fleeing animal",
             "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah",
-            "give": "to give cards"}.get(phase, f"({phase})")
+            "give": "to give cards"}.get(str(phase), f"({phase})")
     return f"Round {round_}, {actor} {step} ({state['departed']} departure(s) so far)."
 
 

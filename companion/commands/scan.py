@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from dataclasses import asdict
 from typing import Any
 
 from companion.errors import UserError
+from companion.game.errors import shown
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,7 +71,14 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
-    """One JSON line per image: every text found, which are ours, the decoding time."""
+    """One JSON line per image: every text found, which are ours, the decoding time; a file
+    that cannot be decoded is named on standard error, with why."""
+    import sys
+
+    def skipped(problem: Any) -> None:
+        print(f"noah-companion: skipped {problem}", file=sys.stderr, flush=True)
+
+    folder.on_skip = skipped
     folder.open()
     while (frame := folder.read()) is not None:
         started = time.perf_counter()
@@ -78,7 +87,7 @@ def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
         image = folder.current.relative_to(folder.path).as_posix()
         line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
                 "ms": round(seconds * 1000, 3)}
-        print(json.dumps(line, ensure_ascii=False), flush=True)
+        print(json_line(line), flush=True)
     return 0
 
 
@@ -137,7 +146,7 @@ class Printer:
         kind = type(event).__name__
         if self.as_json:
             line = {"event": kind, **asdict(event)}
-            print(json.dumps(line, ensure_ascii=False, default=_jsonable), flush=True)
+            print(json_line(line), flush=True)
             return
         at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
@@ -145,22 +154,38 @@ class Printer:
     def describe(self, event: Any) -> str:
         kind = type(event).__name__
         if kind == "CardShown":
-            text = f"card shown: {event.text} ({self.card_name(event.text)})"
+            text = f"card shown: {shown(event.text)} ({self.card_name(event.text)})"
             if event.several:
                 text += (f"; {len(event.in_view)} cards in view, the referee will ask which "
                          "one is played")
             return f"{text}  [{event.latency * 1000:.0f} ms after capture]"
         if kind == "CardRemoved":
-            return f"card taken away: {event.text} (shown for {event.shown_for:.1f} s)"
+            return f"card taken away: {shown(event.text)} (shown for {event.shown_for:.1f} s)"
         if kind == "ForeignCode":
-            return f"QR code that is not a card (ignored): {event.text}"
+            return f"QR code that is not a card (ignored): {shown(event.text)}"
         if kind == "CodesSeen":
-            return f"frame {event.frame}: {', '.join(event.texts)}"
+            return f"frame {event.frame}: {', '.join(map(shown, event.texts))}"
         if kind == "CameraStatus":
             return f"camera: {event.message}"
         return (f"{event.captured} frames, {event.decoded} decoded, {event.dropped} skipped "
                 f"for a newer one; {event.mean_decode_time * 1000:.1f} ms to decode a frame, "
                 f"{event.mean_latency * 1000:.0f} ms from capture to event on average")
+
+
+#: Characters JSON leaves raw that a terminal may still obey (DEL, the C1 controls, line and
+#: paragraph separators, bidirectional overrides) or cannot print at all (lone surrogates, from
+#: file names that are not UTF-8): escaped too, so a JSON line stays inert and printable.
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_line(data: dict[str, Any]) -> str:
+    """One JSON line of decoded texts, readable (accents kept) yet inert in a terminal.
+
+    >>> print(json_line({"texts": ["Chloé \x1b[2J\x9b"]}))
+    {"texts": ["Chloé \\u001b[2J\\u009b"]}
+    """
+    text = json.dumps(data, ensure_ascii=False, default=_jsonable)
+    return _RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _jsonable(value: Any) -> Any:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -26,7 +28,7 @@ from importlib import resources
 from pathlib import Path
 from typing import NamedTuple, overload
 
-from .errors import InputError
+from .errors import InputError, shown
 from .options import Options
 
 #: Species names exactly as in the table log, lightest first (R1).
@@ -41,6 +43,13 @@ MARKS = {"": None, "4+": "4+", "5+": "5+"}
 _YES_NO = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False, "": False}
 #: Cards a round needs: one on each of the 5 ferries and 8 per player (R8, R9).
 FERRY_CARDS, HAND_SIZE = 5, 8
+#: Copies of one animal (species and gender) a deck may hold: a sticker writes the copy number
+#: in two digits (docs/tags.md), so a 100th copy could never be tagged. The one place it is set.
+MAX_COPIES = 99
+_COPY = re.compile(r"[1-9][0-9]?")
+#: The limits of a deck file: a real one is about 2 kB, one short line per card.
+MAX_DECK_BYTES = 256 * 1024
+MAX_DECK_LINE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,20 +104,20 @@ def parse_ref(text: str) -> Ref:
     ...
     companion.game.errors.InputError: Card 'cat' has no gender: write cat:M or cat:F.
     """
+    quoted = shown(repr(text))  # a reference read from a file or a QR code: echoed safely
     if not isinstance(text, str):
-        raise InputError(f"Card {text!r} is not a card reference like cat:F.", field="card")
+        raise InputError(f"Card {quoted} is not a card reference like cat:F.", field="card")
     body, _, copy_text = text.partition("#")
     species, _, gender = body.partition(":")
     if species not in SPECIES:
         raise InputError(
-            f"Card {text!r} names no known animal: use one of {', '.join(SPECIES)}.", field="card"
+            f"Card {quoted} names no known animal: use one of {', '.join(SPECIES)}.", field="card"
         )
     copy = None
     if copy_text or "#" in text:
-        if not copy_text.isdigit() or int(copy_text) < 1:
-            raise InputError(
-                f"Card {text!r} has a bad copy number: write it like {body}#2.", field="card"
-            )
+        if not _COPY.fullmatch(copy_text):  # not str.isdigit(): it takes "²" and "٣"
+            raise InputError(f"Card {quoted} has a bad copy number: copies go from 1 to "
+                             f"{MAX_COPIES}, written like {species}:F#2.", field="card")
         copy = int(copy_text)
     if gender in GENDERS:
         return Ref(species, gender, copy)
@@ -116,9 +125,9 @@ def parse_ref(text: str) -> Ref:
         return Ref(species, None, copy)
     if not gender:
         raise InputError(
-            f"Card {text!r} has no gender: write {species}:M or {species}:F.", field="card"
+            f"Card {quoted} has no gender: write {species}:M or {species}:F.", field="card"
         )
-    raise InputError(f"Card {text!r} has gender {gender!r}: use M or F.", field="card")
+    raise InputError(f"Card {quoted} has gender {shown(repr(gender))}: use M or F.", field="card")
 
 
 @cache
@@ -152,7 +161,7 @@ class Deck(Sequence[Card]):
     def __getitem__(self, key: slice) -> tuple[Card, ...]: ...
     @overload
     def __getitem__(self, key: str) -> Card: ...
-    def __getitem__(self, key):
+    def __getitem__(self, key: int | slice | str) -> Card | tuple[Card, ...]:
         if isinstance(key, str):
             return self._by_id[key]
         return self._cards[key]
@@ -241,7 +250,7 @@ def parse_deck(text: str, source_name: str = "deck") -> Deck:
     ]
     if not lines:
         raise InputError(f"{source_name} is empty: it needs a header line and one line per card.")
-    rows = csv.reader([line for _, line in lines])
+    rows = (_csv_row(line, f"{source_name}, line {number}", number) for number, line in lines)
     header = [name.strip().lower() for name in next(rows)]
     missing = [name for name in COLUMNS if name not in header]
     if missing:
@@ -256,11 +265,12 @@ def parse_deck(text: str, source_name: str = "deck") -> Deck:
     cards = []
     for (number, _), row in zip(lines[1:], rows, strict=True):
         values = dict(zip(header, (value.strip() for value in row), strict=False))
-        card = _parse_row(values, f"{source_name}, line {number}", number)
+        where = f"{source_name}, line {number}"
+        card = _parse_row(values, where, number)
         first = species_data.setdefault(card.species, (card.weight, card.tears, number))
         if (card.weight, card.tears) != first[:2]:
             raise InputError(
-                f"{source_name}, line {number}: this {card.species} has weight {card.weight} and "
+                f"{where}: this {card.species} has weight {card.weight} and "
                 f"tears {card.tears} but line {first[2]} says {first[0]} and {first[1]}: every "
                 "card of a species has the same weight and tears.",
                 line=number,
@@ -268,11 +278,30 @@ def parse_deck(text: str, source_name: str = "deck") -> Deck:
             )
         key = (card.species, card.gender)
         copies[key] = copies.get(key, 0) + 1
+        if copies[key] > MAX_COPIES:
+            raise InputError(
+                f"{where}: this is copy {copies[key]} of {card.ref}, but a deck holds at most "
+                f"{MAX_COPIES} copies of one animal (a sticker numbers them 1 to {MAX_COPIES}).",
+                line=number, field="species")
         cards.append(Card(card.species, card.gender, card.weight, card.tears, card.mark,
                           card.promo, copies[key]))
     if not cards:
         raise InputError(f"{source_name} lists no cards: add one line per card under the header.")
     return Deck(cards, source_name)
+
+
+def _csv_row(line: str, where: str, number: int) -> list[str]:
+    """One CSV line's fields; a deck file has one card per line, so a quoted field must close
+    on the line it opens (and a line is short)."""
+    if len(line) > MAX_DECK_LINE:
+        raise InputError(f"{where} is {len(line)} characters long: a card's line is short, "
+                         f"at most {MAX_DECK_LINE}.", line=number)
+    try:
+        return next(csv.reader([line], strict=True), [])
+    except csv.Error as error:
+        raise InputError(f"{where}: its quotes do not pair up ({error}): a quoted field must "
+                         "close on the line where it opens, one card per line.",
+                         line=number) from error
 
 
 def _parse_row(values: dict[str, str], where: str, line: int) -> Card:
@@ -303,9 +332,10 @@ def _parse_row(values: dict[str, str], where: str, line: int) -> Card:
 
 
 def _parse_count(text: str, maximum: int, field: str, where: str, line: int) -> int:
-    if not text.isdigit() or int(text) > maximum:
+    # str.isdigit() alone takes "²", and int() of 5,000 digits is an error of its own.
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or int(text) > maximum:
         raise InputError(
-            f"{where}: {field} {text!r} is not a whole number from 0 to {maximum}.",
+            f"{where}: {field} {shown(repr(text))} is not a whole number from 0 to {maximum}.",
             line=line,
             field=field,
         )
@@ -313,15 +343,42 @@ def _parse_count(text: str, maximum: int, field: str, where: str, line: int) -> 
 
 
 def load_deck(path: str | Path) -> Deck:
-    """Read a deck CSV file; a missing or unreadable file is an :class:`InputError`."""
+    """Read a deck CSV file (UTF-8); a missing, unreadable or oversized file, a folder, a pipe,
+    or text in another encoding is an :class:`InputError` that says so."""
     path = Path(path)
+    name = path.name
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(
-            f"Cannot read the deck file {path}: {error}. Check the path, or use the default deck."
-        ) from error
-    return parse_deck(text, path.name)
+        kind = path.stat().st_mode  # never open a pipe or a device: reading one may never end
+        if stat.S_ISDIR(kind):
+            raise InputError(f"{path} is a folder, not a deck file. Give the path of the deck's "
+                             ".csv file inside it, or use the default deck.")
+        if not stat.S_ISREG(kind):
+            raise InputError(f"{path} is not a regular file (a pipe or a device), so it cannot "
+                             "be a deck file. Give the path of a .csv file, or use the default "
+                             "deck.")
+        with path.open("rb") as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise InputError(f"Cannot read the deck file {path}: {error.strerror or error}. Check "
+                         "the path, or use the default deck.") from error
+    if len(data) > MAX_DECK_BYTES:
+        raise InputError(f"{name} is larger than {MAX_DECK_BYTES // 1024} kB: a deck file is "
+                         "one short line per card. Check that this is the right file.")
+    return parse_deck(_deck_text(data, name), name)
+
+
+def _deck_text(data: bytes, name: str) -> str:
+    """The file's text; a UTF-16 or UTF-32 file (as some Windows editors save) or bytes that
+    are not UTF-8 are named as such, with the line where they are."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        raise InputError(f"{name} is not saved as UTF-8 text (it looks like UTF-16, as some "
+                         "Windows editors save): save it again as UTF-8 (CSV UTF-8).")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        number = data[:error.start].count(b"\n") + 1
+        raise InputError(f"{name}, line {number}: this is not UTF-8 text: save the file as "
+                         "UTF-8 (CSV UTF-8).", line=number) from error
 
 
 @cache

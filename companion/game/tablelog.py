@@ -23,19 +23,35 @@ short, an unreadable file) raises :class:`InputError` with the line number.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cache
 from typing import Any, ClassVar, get_args, get_origin, get_type_hints
 
-from .actions import _LOG_NAMES, ACTION_TYPES, Action, action_from_dict, action_to_dict
+from .actions import (
+    _LOG_NAMES,
+    ACTION_TYPES,
+    Action,
+    Position,
+    action_from_dict,
+    action_to_dict,
+)
 from .deck import Deck, parse_ref
 from .engine import Game
-from .errors import InputError
+from .errors import InputError, shown
 from .options import Options
 
 FORMAT = "noah-table-log"
 VERSION = 1
+
+#: The limits of what one log line may hold (docs/table-log.md, "Limits"). A real line is a few
+#: hundred bytes; these stop a hostile or damaged file before it costs memory or a crash.
+MAX_LINE_BYTES = 64 * 1024
+MAX_NESTING = 16
+MAX_DIGITS = 20  # any 64-bit integer: extensions may carry e.g. timestamps in ns
+MAX_LIST_ITEMS = 1000
+MAX_ROUND = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +79,11 @@ class Header:
             raise _header_error("it has no \"format\" field, so the log's header is missing",
                                 "put the header line first")
         if data["format"] != FORMAT:
-            raise _header_error(f"its format is {data['format']!r}, not {FORMAT!r}",
+            raise _header_error(f"its format is {shown(repr(data['format']))}, not {FORMAT!r}",
                                 "replay only Noah table logs")
-        if data.get("version") != VERSION:
-            raise _header_error(f"its version is {data.get('version')!r}; this program reads "
+        version = data.get("version")
+        if type(version) is not int or version != VERSION:  # not true, not 1.0
+            raise _header_error(f"its version is {_json(version)}; this program reads "
                                 f"version {VERSION}", "convert the log or update the program")
         players = data.get("players")
         if not (isinstance(players, list) and players
@@ -84,6 +101,11 @@ class Header:
 
 def _header_error(problem: str, fix: str) -> InputError:
     return InputError(f"Line 1 is not a table-log header: {problem}. Fix: {fix}.", line=1)
+
+
+def _json(value: Any) -> str:
+    """A JSON value from a log as a message quotes it: escaped, and cut short if long."""
+    return shown(json.dumps(value, ensure_ascii=False))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +149,9 @@ def entry_from_dict(data: Mapping[str, Any]) -> Entry:
     Note(text='tea break')
     """
     kind = data.get("type")
+    if "type" in data and not isinstance(kind, str):
+        raise InputError(f'"type" must be a string naming the line\'s type, not {_json(kind)}.',
+                         field="type")
     if kind == "note":
         text = data.get("text", "")
         if not isinstance(text, str):
@@ -150,18 +175,34 @@ def entry_from_dict(data: Mapping[str, Any]) -> Entry:
 def _check_field_types(cls: type, data: Mapping[str, Any]) -> None:
     """Raise :class:`InputError` naming the first field whose JSON value has the wrong type.
 
-    >>> _check_field_types(ACTION_TYPES["play"], {"player": 0, "card": "cat:F", "ferry": "2"})
+    >>> _check_field_types(ACTION_TYPES["play"],
+    ...                    {"type": "play", "player": 0, "card": "cat:F", "ferry": "2"})
     Traceback (most recent call last):
     ...
     companion.game.errors.InputError: Field "ferry" of a play line must be a whole number, not "2".
     """
     hints = _field_hints(cls)
+    kind: str = data["type"]
     for name, hint in hints.items():
         log_name = _LOG_NAMES.get(name, name)
-        if log_name in data and not _conforms(data[log_name], hint):
+        if log_name not in data:
+            continue
+        if _longest_list(data[log_name]) > MAX_LIST_ITEMS:
+            raise InputError(f'Field "{log_name}" of a {kind} line lists more than '
+                             f"{MAX_LIST_ITEMS} items: no table holds that many.", field=log_name)
+        if not _conforms(data[log_name], hint):
             raise InputError(
-                f'Field "{log_name}" of a {cls.type} line must be {_describe(hint)}, not '
-                f"{json.dumps(data[log_name], ensure_ascii=False)}.", field=log_name)
+                f'Field "{log_name}" of a {kind} line must be {_describe(hint)}, not '
+                f"{_json(data[log_name])}.", field=log_name)
+
+
+def _longest_list(value: Any) -> int:
+    """The length of the longest list in a JSON value (its depth is capped when it is read)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if not isinstance(value, list):
+        return 0
+    return max([len(value), *map(_longest_list, value)])
 
 
 @cache
@@ -179,7 +220,7 @@ def _conforms(value: Any, hint: Any) -> bool:
         return type(value) is hint
     if hint is type(None):
         return value is None
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         return isinstance(value, dict) and all(
             _conforms(value[name], inner) for name, inner in _field_hints(hint).items()
             if name in value)
@@ -199,7 +240,7 @@ def _describe(hint: Any, many: bool = False) -> str:
              bool: ("true or false", "true or false values"), type(None): ("null", "nulls")}
     if hint in words:
         return words[hint][many]
-    if is_dataclass(hint):
+    if isinstance(hint, type) and is_dataclass(hint):
         keys = ", ".join(f'"{name}"' for name in _field_hints(hint))
         return f"{'objects' if many else 'an object'} with {keys}"
     if get_origin(hint) is tuple:
@@ -265,6 +306,10 @@ def _parsed_lines(
 
 
 def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
+    if len(raw) > MAX_LINE_BYTES:  # before decoding: a 50 MB line must not cost gigabytes
+        return number, InputError(f"line {number} is longer than the "
+                                  f"{MAX_LINE_BYTES // 1024} KiB a table-log line may have",
+                                  line=number)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -274,8 +319,13 @@ def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
     text = raw.strip().removeprefix("\ufeff").strip()  # a BOM some editors write
     if not text:
         return number, None
+    problem = _nesting_problem(text)
+    if problem:
+        return number, InputError(f"line {number} {problem}", line=number)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_whole_number, parse_constant=_no_constant)
+    except _Unreadable as error:
+        return number, InputError(f"line {number} {error}", line=number)
     except json.JSONDecodeError as error:
         if is_last and not raw.endswith("\n") and text.startswith("{"):
             raise InputError(f"The log ends in the middle of line {number} (the file was cut "
@@ -284,7 +334,56 @@ def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
         return number, InputError(f"line {number} is not JSON ({error.msg})", line=number)
     if not isinstance(data, dict):
         return number, InputError(f"line {number} is not a JSON object", line=number)
+    if not _is_text(text, data):
+        return number, InputError(f"line {number} holds a lone surrogate escape (such as "
+                                  "\\ud800), which is no character", line=number)
     return number, data
+
+
+class _Unreadable(ValueError):
+    """A line that is JSON in form but beyond what a table log may hold."""
+
+
+def _whole_number(digits: str) -> int:
+    """``json``'s integer hook: refuse a number too long to mean anything before converting it
+    (Python refuses more than 4,300 digits with an exception of its own)."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"holds a number of {len(digits.lstrip('-'))} digits; table-log "
+                          f"numbers have at most {MAX_DIGITS}")
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise _Unreadable(f"is not JSON ({name} is not a JSON number)")
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _nesting_problem(text: str) -> str | None:
+    """Lists and objects nested deeper than :data:`MAX_NESTING`: Python's JSON reader would
+    exhaust its recursion (a crash, not an error) at about 1,000 levels."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return None  # the usual case, at C speed
+    depth = 0
+    for bracket in _BRACKETS.finditer(_JSON_STRING.sub('""', text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_NESTING:
+            return f"nests lists or objects more than {MAX_NESTING} deep"
+    return None
+
+
+def _is_text(text: str, data: Any) -> bool:
+    """False if a JSON escape made a lone surrogate (``"\\ud800"``): no character, so it can be
+    neither printed nor stored as UTF-8."""
+    if "\\u" not in text and text.isascii():
+        return True
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _header_of(parsed: Iterator[tuple[int, Any]]) -> tuple[int, Header]:
@@ -393,14 +492,49 @@ def _judge(number: int, data: dict[str, Any] | InputError, game: Game) -> LineRe
         entry = entry_from_dict(data)
     except InputError as error:
         message = f"This line is malformed: {error.message.rstrip('.')}."
-        return LineResult(number, False, "bad_action", message, None, game,
-                          unreadable=isinstance(data, InputError))
+        # A line that is no table-log line at all (not a JSON object, beyond the limits, a
+        # "type" that is not even a string) makes the log itself malformed.
+        unreadable = isinstance(data, InputError) or not isinstance(data.get("type", ""), str)
+        return LineResult(number, False, "bad_action", message, None, game, unreadable)
     if isinstance(entry, Note):
-        return LineResult(number, True, None, f"Note: {entry.text}", entry, game)
+        return LineResult(number, True, None, f"Note: {shown(entry.text, limit=None)}", entry,
+                          game)
     if isinstance(entry, Undo):
         return _undo(number, entry, game)
+    beyond = _beyond_the_game(entry, game)
+    if beyond:
+        reason, problem = beyond
+        message = (f"This set-up cannot be right: {problem}." if reason == "setup_invalid"
+                   else f"This line is malformed: {problem}.")
+        return LineResult(number, False, reason, message, entry, game)
     verdict = game.push(entry)
     return LineResult(number, verdict.accepted, verdict.reason, verdict.message, entry, game)
+
+
+def _beyond_the_game(entry: Action, game: Game) -> tuple[str, str] | None:
+    """Numbers no table can reach, whatever the rules say about them (a reason code and the
+    problem), or None: a hand holds at most the cards in play, a round's tears are at most
+    those of every card in play, a score at most those of every round so far."""
+    counts = getattr(entry, "hand_counts", None) or ()
+    tears = getattr(entry, "tears", None) or ()
+    scores = getattr(entry, "scores", None) or ()
+    if not (counts or tears or scores):
+        return None
+    cards = game.deck.for_game(len(game.players), game.options)
+    if any(count > len(cards) for count in counts):
+        return "setup_invalid", (f"a hand of {max(counts)} cards, but this game has "
+                                 f"{len(cards)} cards in all")
+    all_tears = sum(card.tears for card in cards)
+    if any(count > all_tears for count in tears):
+        return "bad_action", (f"{max(tears)} tears in one round, but all the cards in play "
+                              f"together bring {all_tears}")
+    round_ = max(1, getattr(entry, "round", 1))
+    if isinstance(entry, Position) and round_ > MAX_ROUND:
+        return "setup_invalid", f"round {round_}: this program counts up to round {MAX_ROUND}"
+    if any(score > round_ * all_tears for score in scores):
+        return "setup_invalid", (f"a score of {max(scores)} in round {round_}, but one round "
+                                 f"brings at most {all_tears} tears")
+    return None
 
 
 def _undo(number: int, undo: Undo, game: Game) -> LineResult:

@@ -664,7 +664,8 @@ class Session:
         """The link that pushes this finished game to the BG Stats app ("" before the end)."""
         from companion.session.bgstats import game_url
 
-        return game_url(self.store, self._game_id, self._game)
+        with self._lock:  # close_game on another thread must not clear the game mid-read
+            return game_url(self.store, self._game_id, self._game)
 
     def bgstats_qr(self) -> segno.QRCode | None:
         """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),

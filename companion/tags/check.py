@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from companion.errors import UserError
 from companion.game.deck import Card
+from companion.game.errors import shown
 from companion.tags.payload import GENDER_SIGNS, Foreign, TagError, TagOk
 from companion.tags.tagged_deck import TaggedDeck
 
@@ -49,7 +50,7 @@ def describe(card: Card) -> str:
 
 
 def _shown(text: str) -> str:
-    return repr(text if len(text) <= SHOWN_TEXT_LIMIT else text[:SHOWN_TEXT_LIMIT] + "…")
+    return f"'{shown(text, limit=SHOWN_TEXT_LIMIT)}'"  # control characters escaped
 
 
 @dataclass
@@ -170,12 +171,13 @@ def folder_presentations(folder: Path, decoder: Decoder) -> Iterator[tuple[str, 
 
     A code found twice in one photo counts twice: two cards carry it.
     """
-    import cv2
+    from vision.sources import ImageUnreadable, read_image
 
     for path in image_files(folder):
-        image = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
-        if image is None:
-            raise UserError(f"The photo {path} cannot be read.", "Remove it or save it again.")
+        try:
+            image = read_image(path, grayscale=True)  # its size checked before decoding
+        except ImageUnreadable as problem:
+            raise UserError(problem.what, problem.fix or "Remove it or save it again.") from None
         for detection in decoder.decode(image):
             yield detection.text, path.name
 

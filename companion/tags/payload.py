@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion.errors import UserError
+from companion.game.deck import MAX_COPIES
+from companion.game.errors import shown
 
 if TYPE_CHECKING:
     from companion.game.deck import Card
@@ -131,8 +133,9 @@ def encode(deck_id: str, card: Card) -> str:
             f"Card {card.id} has a species stickers cannot name.",
             f"Use one of: {', '.join(SPECIES_CODES)}.",
         ) from None
-    if not 1 <= card.copy <= 99:
-        raise UserError(f"Card {card.id} has copy number {card.copy}.", "Copies go from 1 to 99.")
+    if not 1 <= card.copy <= MAX_COPIES:
+        raise UserError(f"Card {card.id} has copy number {card.copy}.",
+                        f"Copies go from 1 to {MAX_COPIES}.")
     return f"{MAGIC}{FORMAT_VERSION}/{deck_id}/{species}{card.gender}{card.copy}"
 
 
@@ -161,6 +164,8 @@ program on this device.
     if len(text) > MAX_TEXT_LENGTH:
         return _error(text, "too_long", "This code starts like a Noah sticker but is too long. "
                       "Reprint the sticker with 'noah-companion tags print'.")
+    if ours["version"][:-1].startswith("0"):  # NOAH01/, NOAH001/: no leading zeros (docs)
+        return _malformed(text)
     version = int(ours["version"])
     if version != FORMAT_VERSION:
         return _error(
@@ -174,9 +179,14 @@ program on this device.
         )
     body = _BODY_V1.fullmatch(text, ours.end())
     if body is None or body["species"] not in SPECIES_BY_CODE:
-        return _error(text, "malformed", f"The sticker '{text}' is damaged or was not made by "
-                      "this program. Reprint it with 'noah-companion tags print'.")
+        return _malformed(text)
     return _find_card(text, body, cards, check_deck_id(deck_id))
+
+
+def _malformed(text: str) -> TagError:
+    # The text is shown escaped: a QR code may hold terminal escapes, CR or NUL.
+    return _error(text, "malformed", f"The sticker '{shown(text)}' is damaged or was not made "
+                  "by this program. Reprint it with 'noah-companion tags print'.")
 
 
 def _find_card(text: str, body: re.Match[str], cards: Iterable[Card], deck_id: str) -> Tag:

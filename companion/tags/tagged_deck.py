@@ -19,6 +19,7 @@ card from the wrong box is named as such at the table.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ default for the built-in deck.
     if str(deck) == DEFAULT_DECK:
         return default_deck()
     path = Path(deck).expanduser()
-    if not path.is_file():
+    if not os.path.exists(path):  # a folder or a pipe is said to be one by load_deck
         raise UserError(
             f"There is no deck file {deck}.",
             "Check the path, or write default for the built-in deck.",
@@ -71,7 +72,8 @@ default for the built-in deck.
     try:
         return load_deck(path)
     except InputError as error:  # its message already names the file, the line and the field
-        raise UserError(error.message, "Fix that line, then try again.") from None
+        fix = "Fix that line, then try again." if error.line is not None else ""
+        raise UserError(error.message, fix) from None
 
 
 def load_tagged_deck(deck: str | Path, deck_id: str = DEFAULT_DECK_ID) -> TaggedDeck:
