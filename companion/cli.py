@@ -6,12 +6,16 @@ Modules are discovered, so adding a command never edits this file. Command modul
 imports (Kivy, OpenCV) inside their functions so that ``--help`` stays instant.
 
 Without a sub-command the touchscreen app starts (``--simulate`` for virtual cards and lights).
+
+The terminal stays quiet: warnings and errors only, each one sentence; ``--verbose`` adds the
+progress lines (Kivy's included) and the libraries' own diagnostics.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -32,6 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="start the app with virtual cards and lights (no camera or GPIO needed)",
     )
+    parser.add_argument(
+        "--default-settings",
+        action="store_true",
+        help="start the app with the built-in settings, without reading the config file",
+    )
+    parser.add_argument(
+        "-v", "--verbose",
+        action="store_true",
+        help="show progress and diagnostics on the terminal (Kivy's lines included)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
@@ -42,7 +56,26 @@ def build_parser() -> argparse.ArgumentParser:
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts
 
-    return run_app(simulate=args.simulate)
+    return run_app(simulate=args.simulate, default_settings=args.default_settings,
+                   verbose=args.verbose)
+
+
+def configure_logging(verbose: bool) -> None:
+    """Log lines on stderr: warnings and errors only (Kivy's own warnings need ``--verbose``:
+    they are for developers), everything from INFO up with ``verbose``."""
+    handler = logging.StreamHandler(sys.stderr)
+    if verbose:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("noah-companion: %(message)s"))
+        handler.addFilter(_quiet_libraries)
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
+
+
+def _quiet_libraries(record: logging.LogRecord) -> bool:
+    return not record.name.startswith("kivy") or record.levelno >= logging.ERROR
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -52,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra and not getattr(args, "passes_options", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.extra_options = extra
+    configure_logging(args.verbose)
     func = getattr(args, "func", _run_app)
     try:
         return int(func(args) or 0)

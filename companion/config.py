@@ -4,9 +4,12 @@ settings panel.
 Sections ``[game] [camera] [decoder] [lights] [store] [ui]``; every key is optional. Each part
 validates its own section from a ``Mapping[str, str]`` and names the bad key in its error:
 ``[game]`` and ``[store]`` are validated here, ``[lights]`` by :mod:`hardware.config`,
-``[camera]`` and ``[decoder]`` by :mod:`vision`, ``[ui]`` by :mod:`companion.ui`. A part's
-validator is imported only when its section is asked for, so reading ``[store]`` never loads
-OpenCV or gpiozero. ::
+``[camera]`` and ``[decoder]`` by :mod:`vision` (parts below ``companion``: their validators are
+imported only when their section is asked for, so reading ``[store]`` never loads OpenCV or
+gpiozero). Parts above this module hand their validator in (:meth:`Config.validated`): the
+app's ``[ui]`` (:func:`companion.ui.settings.validate_ui`), and the deck named in ``[game]``,
+which :mod:`companion.tags.tagged_deck` loads and checks (``deck_id`` included). This module
+imports none of them. ::
 
     [game]
     players = Ana, Ben, Chloé      # the names offered for a new game
@@ -20,7 +23,8 @@ OpenCV or gpiozero. ::
     deck_id = BOX1                 # the id printed on your stickers
 
     [store]
-    path =                         # empty: games.sqlite in the user's data directory
+    path =                         # empty: games.sqlite in the user's data directory;
+                                   # a relative path is taken from the config file's folder
 
 >>> config = Config.from_text("[game]\\nplayers = Ana, Ben\\nfrog = yes\\n")
 >>> config.game.players, config.game.options().frog
@@ -30,35 +34,42 @@ Traceback (most recent call last):
 ...
 companion.errors.UserError: [game] has no setting 'frogs' (did you mean 'frog'?). Fix the \
 config file (...).
+
+The file is read as UTF-8 (a byte-order mark, as Windows Notepad writes, is fine; so is UTF-16
+with its mark); only a regular file of at most 64 kB is read, so a FIFO or a device named by
+mistake is refused at once instead of waiting for ever.
 """
 
 from __future__ import annotations
 
+import ast
 import configparser
+import contextlib
 import difflib
-import importlib
+import errno
 import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.paths import config_dir, default_store_path
 
 SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui")
 ENV_CONFIG = "NOAH_COMPANION_CONFIG"
 """An environment variable that, when set, names the config file to use instead."""
+MAX_CONFIG_BYTES = 64 * 1024
+"""A config file is a few hundred bytes; anything far larger was named by mistake."""
+MAX_PATH_CHARS = 4096  # Linux's PATH_MAX: a longer path can never be opened
+
+Validator = Callable[[Mapping[str, str]], Any]
+"""A part's check of its section: raw ``key = value`` pairs in, its settings object out."""
 
 _TRUE = {"yes", "true", "on", "1"}
 _FALSE = {"no", "false", "off", "0", ""}
-
-# The other parts' validators: section -> (module, attribute path), imported on demand.
-PART_VALIDATORS: dict[str, tuple[str, str]] = {
-    "lights": ("hardware.config", "LightsConfig.from_section"),
-    "camera": ("vision.config", "camera_settings"),
-    "decoder": ("vision.config", "decoder_settings"),
-    "ui": ("companion.ui.settings", "validate_ui"),
-}
+_BOMS = {b"\xef\xbb\xbf": "utf-8", b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
 
 
 def config_path() -> Path:
@@ -66,36 +77,61 @@ def config_path() -> Path:
     user's config directory (``~/.config/noah-companion`` on Linux)."""
     if os.environ.get(ENV_CONFIG):
         return Path(os.environ[ENV_CONFIG])
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("noah-companion", appauthor=False)) / "companion.ini"
+    return config_dir() / "companion.ini"
 
 
-def _error(section: str, what: str, fix: str = "") -> UserError:
+def shown_path(path: str | Path, limit: int = 80) -> str:
+    """A path as a message shows it: whole when short, else its beginning and its end.
+
+    >>> shown_path("/a/" + "x" * 5000 + "/b.ini")
+    '/a/xxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/b.ini'
+    """
+    text = str(path)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 4]}…{text[-(limit - limit // 4):]}"
+
+
+def setting_error(section: str, what: str, fix: str = "") -> UserError:
+    """The error for a bad setting: ``[section] what``, and how to fix it.
+
+    >>> str(setting_error("ui", "rotation = '90' is not 0 or 180."))
+    "[ui] rotation = '90' is not 0 or 180. Fix the config file (see docs/session.md)."
+    """
     return UserError(f"[{section}] {what}", fix or "Fix the config file (see docs/session.md).")
 
 
-def _boolean(section: str, key: str, text: str) -> bool:
+def yes_or_no(section: str, key: str, text: str) -> bool:
+    """A yes/no setting (also true/false, on/off, 1/0; empty is no).
+
+    >>> yes_or_no("ui", "sounds", "On"), yes_or_no("ui", "sounds", "")
+    (True, False)
+    """
     value = text.strip().lower()
     if value in _TRUE:
         return True
     if value in _FALSE:
         return False
-    raise _error(section, f"{key} = {text!r} is not yes or no.", f"Write {key} = yes or no.")
+    raise setting_error(section, f"{key} = {text!r} is not yes or no.",
+                        f"Write {key} = yes or no.")
 
 
-def _reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, ...]) -> None:
+def reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, ...]) -> None:
+    """A :class:`UserError` for the first key of ``values`` that is not ``known`` (with the
+    closest known one as a hint)."""
     for key in values:
         if key not in known:
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise _error(section, f"has no setting '{key}'{hint}.",
-                         f"Fix the config file ({', '.join(known)} are known).")
+            raise setting_error(section, f"has no setting '{key}'{hint}.",
+                                f"Fix the config file ({', '.join(known)} are known).")
 
 
 @dataclass(frozen=True)
 class GameSettings:
-    """The ``[game]`` section: defaults for a new game."""
+    """The ``[game]`` section: defaults for a new game. ``deck`` and ``deck_id`` are kept as
+    written (``deck_id`` upper-cased): :mod:`companion.tags.tagged_deck` loads the deck and
+    checks the id when the deck is needed."""
 
     players: tuple[str, ...] = ()
     end_rule: str = "rounds"
@@ -113,25 +149,21 @@ class GameSettings:
     @classmethod
     def from_section(cls, values: Mapping[str, str]) -> GameSettings:
         """Validate ``[game]``; errors name the key."""
-        _reject_unknown("game", values, cls.KEYS)
+        reject_unknown("game", values, cls.KEYS)
         players = tuple(n.strip() for n in values.get("players", "").split(",") if n.strip())
         if len(players) > 5:
-            raise _error("game", f"players lists {len(players)} names.", "Noah takes 2 to 5.")
+            raise setting_error("game", f"players lists {len(players)} names.",
+                                "Noah takes 2 to 5.")
         end_rule = values.get("end_rule", "rounds").strip()
         if end_rule not in ("rounds", "score26"):
-            raise _error("game", f"end_rule = {end_rule!r} is unknown.",
-                         "Write end_rule = rounds (3 rounds) or score26 (until 26 tears).")
+            raise setting_error("game", f"end_rule = {end_rule!r} is unknown.",
+                                "Write end_rule = rounds (3 rounds) or score26 (until 26 tears).")
         flags = {
-            key: _boolean("game", key, values.get(key, "no"))
+            key: yes_or_no("game", key, values.get(key, "no"))
             for key in ("frog", "crocodile", "roommates", "pair_mf", "score_only")
         }
-        from companion.tags.payload import check_deck_id
-
-        try:
-            deck_id = check_deck_id(values.get("deck_id", "BOX1"))
-        except UserError as error:
-            raise _error("game", f"deck_id: {error.what}", error.fix) from None
         deck = values.get("deck", "default").strip() or "default"
+        deck_id = values.get("deck_id", "BOX1").strip().upper()
         return cls(players, end_rule, deck=deck, deck_id=deck_id, **flags)
 
     def options(self, *, hidden: bool = True) -> Any:
@@ -142,12 +174,6 @@ class GameSettings:
                        roommates=self.roommates, pair_mf=self.pair_mf, end_rule=self.end_rule,
                        score_only=self.score_only)
 
-    def load_deck(self) -> Any:
-        """The deck named by ``deck`` (the built-in one, or a CSV file)."""
-        from companion.tags.tagged_deck import load_deck_file
-
-        return load_deck_file(self.deck)
-
 
 @dataclass(frozen=True)
 class StoreSettings:
@@ -156,17 +182,31 @@ class StoreSettings:
     path: Path
 
     @classmethod
-    def from_section(cls, values: Mapping[str, str]) -> StoreSettings:
-        """Validate ``[store]`` (``path`` empty or absent: the user's data directory)."""
-        _reject_unknown("store", values, ("path",))
+    def from_section(cls, values: Mapping[str, str], base: Path | None = None) -> StoreSettings:
+        """Validate ``[store]``: ``path`` empty or absent means the user's data directory; a
+        folder means ``games.sqlite`` in it; a relative path is taken from ``base`` (the config
+        file's folder), never from wherever the command happens to run.
+
+        >>> StoreSettings.from_section({"path": "games/club.sqlite"}, Path("/etc/noah")).path
+        PosixPath('/etc/noah/games/club.sqlite')
+        """
+        reject_unknown("store", values, ("path",))
         text = values.get("path", "").strip()
         if not text:
-            from companion.session.store import default_store_path
-
             return cls(default_store_path())
+        if len(text) > MAX_PATH_CHARS or "\0" in text:
+            raise setting_error("store", f"path = {shown_path(text)!r} cannot be a file name.",
+                                "Write the path of the game record, or leave it empty.")
         path = Path(text).expanduser()
-        if path.is_dir():
-            path = path / "games.sqlite"
+        if not path.is_absolute():
+            path = (base or Path.cwd()).absolute() / path
+        try:
+            if path.is_dir():
+                path = path / "games.sqlite"
+        except OSError as error:  # a name component over 255 bytes, a loop of links…
+            raise setting_error("store", f"path = {shown_path(text)!r}: {error.strerror}.",
+                                "Write the path of the game record, or leave it empty.") \
+                from None
         return cls(path)
 
 
@@ -181,61 +221,72 @@ class Config:
 
     @classmethod
     def from_text(cls, text: str, path: Path | None = None) -> Config:
-        """Parse INI text (``path`` is only used in messages)."""
+        """Parse INI text (``path`` names the file in messages, and relative paths in it are
+        taken from its folder)."""
         parser = configparser.ConfigParser(
             interpolation=None, inline_comment_prefixes=("#", ";"), strict=True
         )
-        where = str(path or "the config file")
+        where = f"The config file {shown_path(path)}" if path is not None else "The config file"
         try:
-            parser.read_string(text, source=where)
+            parser.read_string(text.removeprefix("\ufeff"), source=where)
         except configparser.Error as error:
-            raise UserError(f"The config file {where} cannot be read: "
-                            f"{error.message.splitlines()[0]}.",
-                            "Fix the line it names, or delete the file to start afresh.") \
-                from None
+            raise UserError(f"{where} cannot be read: {_parse_problem(error)}",
+                            "Fix that line, or delete the file to start afresh.") from None
         for name in parser.sections():
             if name not in SECTIONS:
                 close = difflib.get_close_matches(name, SECTIONS, n=1)
                 hint = f" (did you mean [{close[0]}]?)" if close else ""
-                raise UserError(f"The config file {where} has an unknown section [{name}]{hint}.",
+                raise UserError(f"{where} has an unknown section [{name}]{hint}.",
                                 f"Known sections: {', '.join(SECTIONS)}.")
         sections = {name: dict(parser[name]) if parser.has_section(name) else {}
                     for name in SECTIONS}
+        base = path.parent if path is not None else None
         return cls(path, sections, GameSettings.from_section(sections["game"]),
-                   StoreSettings.from_section(sections["store"]))
+                   StoreSettings.from_section(sections["store"], base))
 
     def section(self, name: str) -> dict[str, str]:
         """The raw ``key = value`` pairs of a section (empty if absent)."""
         return dict(self.sections.get(name, {}))
 
-    def validated(self, name: str) -> Any:
-        """A section validated by the part that owns it (e.g. ``LightsConfig`` for
-        ``"lights"``); its own error becomes a :class:`UserError`."""
+    def validated(self, name: str, validator: Validator | None = None) -> Any:
+        """A section checked by the part that owns it: ``validator`` when given (how parts
+        above this module, like the app's ``[ui]``, hand theirs in), else the validator of
+        ``[lights]`` (:mod:`hardware.config`), ``[camera]`` or ``[decoder]``
+        (:mod:`vision.config`); their own errors become a :class:`UserError`."""
         if name == "game":
             return self.game
         if name == "store":
             return self.store
-        return validate_section(name, self.section(name))
+        return validate_section(name, self.section(name), validator)
 
 
-def part_validator(name: str) -> Callable[[Mapping[str, str]], Any]:
-    """The validator a part provides for its section (imported now)."""
-    module_name, attribute = PART_VALIDATORS[name]
-    target: Any = importlib.import_module(module_name)
-    for part in attribute.split("."):
-        target = getattr(target, part)
-    return target
+def part_validator(name: str) -> Validator:
+    """The validator of a section owned by a part below ``companion`` (``lights``,
+    ``camera``, ``decoder``), imported now; a :class:`LookupError` for any other section,
+    whose owner hands its validator in."""
+    if name == "lights":
+        from hardware.config import LightsConfig
+
+        return LightsConfig.from_section
+    if name in ("camera", "decoder"):
+        from vision import config as vision_config
+
+        return vision_config.camera_settings if name == "camera" \
+            else vision_config.decoder_settings
+    raise LookupError(f"[{name}] is checked by the part that owns it: pass its validator in")
 
 
-def validate_section(name: str, values: Mapping[str, str]) -> Any:
-    """Run a part's validator on ``values``; its error becomes a :class:`UserError`.
+def validate_section(name: str, values: Mapping[str, str],
+                     validator: Validator | None = None) -> Any:
+    """Run a part's validator (``validator``, else :func:`part_validator`) on ``values``; its
+    error becomes a :class:`UserError`.
 
     >>> validate_section("lights", {"buttons": "yes"}).buttons
     (5, 6, 13, 19, 26)
     """
-    validator = part_validator(name)
+    check = validator or part_validator(name)
     try:
-        return validator(values)
+        return check(values)
     except UserError:
         raise
     except Exception as error:  # the parts' own error types (HardwareError, VisionError)
@@ -250,13 +301,61 @@ def validate_section(name: str, values: Mapping[str, str]) -> Any:
 
 def load_config(path: str | Path | None = None) -> Config:
     """Read the config file (``path``, or :func:`config_path`); a missing file means every
-    default. Errors say which key of which section is wrong."""
+    default. Errors say which key of which section is wrong, or which line cannot be read."""
     path = Path(path) if path is not None else config_path()
+    return Config.from_text(read_config_text(path), path)
+
+
+def read_config_text(path: Path) -> str:
+    """The text of the config file at ``path`` (empty when there is none). Only a regular file
+    is read, opened without waiting (a FIFO or a device is refused at once), and at most
+    :data:`MAX_CONFIG_BYTES` of it."""
+    shown = shown_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        text = ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"The config file {path} cannot be read: {error}.",
-                        "Check its permissions, or delete it to start afresh.") from None
-    return Config.from_text(text, path)
+        return ""
+    except OSError as error:
+        if error.errno == errno.ENOTDIR:  # a file where a folder of the path should be
+            return ""
+        raise UserError(f"The config file {shown} cannot be opened: {error.strerror}.",
+                        "Check the path and its permissions, or delete the file to start "
+                        "afresh.") from None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise UserError(f"The config file {shown} is not a regular file.",
+                        f"Name a text file in {ENV_CONFIG}, or unset it.")
+    with os.fdopen(handle, "rb") as file:
+        data = file.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UserError(f"The config file {shown} is larger than "
+                        f"{MAX_CONFIG_BYTES // 1024} kB: it is not a config file.",
+                        f"Name the right file in {ENV_CONFIG}, or delete it to start afresh.")
+    return _decode(data, shown)
+
+
+def _decode(data: bytes, shown: str) -> str:
+    encoding = next((name for mark, name in _BOMS.items() if data.startswith(mark)), "utf-8")
+    try:
+        return data.decode(encoding).removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise UserError(f"The config file {shown} is not UTF-8 text (line {line}).",
+                        "Save it as UTF-8 (Notepad: Save as, Encoding UTF-8).") from None
+
+
+def _parse_problem(error: configparser.Error) -> str:
+    """What configparser found wrong, as a sentence that names the line."""
+    if isinstance(error, configparser.MissingSectionHeaderError):
+        return (f"line {error.lineno} ({error.line.strip()[:40]!r}) comes before any "
+                f"[section] heading.")
+    if isinstance(error, configparser.ParsingError):
+        lineno, line = error.errors[0]  # the line as repr() wrote it
+        with contextlib.suppress(ValueError, SyntaxError):
+            line = ast.literal_eval(line)
+        return f"line {lineno} ({str(line).strip()[:40]!r}) is not 'key = value'."
+    if isinstance(error, configparser.DuplicateSectionError):
+        return f"line {error.lineno} repeats the section [{error.section}]."
+    if isinstance(error, configparser.DuplicateOptionError):
+        return f"line {error.lineno} sets {error.option} a second time in [{error.section}]."
+    return f"{error.message.splitlines()[0]}."

@@ -646,18 +646,25 @@ def check_config(machine: Machine) -> Finding:
 def _validate_if_available(config: Any, name: str) -> None:
     from companion.config import part_validator
 
+    if name == "ui":  # the app's own section: its validator is handed in (config imports no ui)
+        from companion.ui.settings import validate_ui
+
+        config.validated(name, validate_ui)
+        return
     try:
         part_validator(name)
-    except (ImportError, AttributeError):
+    except (ImportError, AttributeError, LookupError):
         return  # that part offers no validator in this version
     config.validated(name)
 
 
 def check_deck(machine: Machine) -> Finding:
     """The deck named in [game] loads (the built-in one, or the club's CSV)."""
+    from companion.tags.tagged_deck import load_tagged_deck
+
     try:
         config = machine.config
-        deck = config.game.load_deck()
+        deck = load_tagged_deck(config.game.deck, config.game.deck_id).deck
     except UserError as error:
         return fail("Deck", error.what, error.fix)
     source = "built-in deck" if config.game.deck == "default" else config.game.deck
@@ -711,9 +718,10 @@ def _replayed_games(store: Any, config: Any) -> tuple[int, list[str]]:
     """How many games the record holds, and each damaged one as ``game 3 at line 33 (why)``."""
     from companion.game.deck import default_deck
     from companion.session.history import history
+    from companion.tags.tagged_deck import load_deck_file
 
     try:
-        deck = config.game.load_deck() if config is not None else default_deck()
+        deck = load_deck_file(config.game.deck) if config is not None else default_deck()
     except UserError:  # the deck check says why; replay with the built-in deck meanwhile
         deck = default_deck()
     summaries = history(store, deck)

@@ -56,10 +56,12 @@ def open_session(config: Config | None = None, *, lights: TableLights | None = N
     """The session the app runs: the record at ``[store] path`` (or ``store``), the deck and
     deck id of ``[game]``; ``config`` defaults to the user's config file."""
     from companion.config import load_config
+    from companion.tags.tagged_deck import load_tagged_deck
 
     config = config if config is not None else load_config()
+    tagged = load_tagged_deck(config.game.deck, config.game.deck_id)
     return assemble(store if store is not None else GameStore(config.store.path),
-                    lights=lights, deck=config.game.load_deck(), deck_id=config.game.deck_id)
+                    lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
 
 
 def open_lights(section: Mapping[str, str], *, virtual: bool) -> tuple[FerryLights, str]:

@@ -9,6 +9,12 @@ game from its store.
 Installed by deploy/install.sh as /opt/noah-companion/launch.py; the unit runs it with
 ``python -X faulthandler`` so that a fatal signal in a C library also leaves a traceback.
 Arguments are passed on: ``launch.py --simulate`` starts the app with virtual cards and lights.
+
+A problem a person must fix (a bad config or deck file, the record held by another copy) is not
+a crash: the app shows it on the touchscreen's error screen and waits for a touch (see
+companion/ui/errorscreen.py), whose "Try again" starts this same command afresh in this process
+(``os.execv`` of ``sys.orig_argv``, so ``-X faulthandler`` and this hook stay). With no screen at
+all the app exits with status 2, which the unit does not restart (``RestartPreventExitStatus``).
 """
 
 from __future__ import annotations

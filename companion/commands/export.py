@@ -31,9 +31,10 @@ def run(args: argparse.Namespace) -> int:
     from companion.errors import UserError
     from companion.session.history import export_game
     from companion.session.store import open_store
+    from companion.tags.tagged_deck import load_deck_file
 
     config = load_config()
-    deck = config.game.load_deck()
+    deck = load_deck_file(config.game.deck)
     with open_store(args.db or config.store.path, readonly=True) as store:
         game_id = _game_id(args.game, store)
         text, summary = export_game(store, game_id, deck, args.format)

@@ -27,11 +27,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from companion.session.history import history, score_table
     from companion.session.store import open_store
+    from companion.tags.tagged_deck import load_deck_file
 
     config = load_config()
     finished = True if args.finished else False if args.unfinished else None
     with open_store(args.db or config.store.path, readonly=True) as store:
-        games = history(store, config.game.load_deck(), finished=finished)
+        games = history(store, load_deck_file(config.game.deck), finished=finished)
         where, unreadable = store.path, store.unreadable
     if unreadable:
         print(f"Warning: {unreadable}. Run 'noah-companion doctor'.", file=sys.stderr)

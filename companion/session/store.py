@@ -45,6 +45,7 @@ from typing import Any
 from urllib.parse import quote
 
 from companion.errors import UserError
+from companion.paths import default_store_path  # noqa: F401 (re-exported: the record's home)
 
 SCHEMA_VERSION = 1
 
@@ -224,17 +225,6 @@ class StoredLines:
     unreadable: str = ""
     #: Each line's ``seq`` in the record (1, 2, ... unless rows were lost).
     seqs: tuple[int, ...] = ()
-
-
-def default_store_path() -> Path:
-    """The record's default location: ``games.sqlite`` in the user's data directory.
-
-    >>> default_store_path().name
-    'games.sqlite'
-    """
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("noah-companion", appauthor=False)) / "games.sqlite"
 
 
 def _now() -> str:

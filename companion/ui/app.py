@@ -3,35 +3,121 @@
 :func:`run_app` is what the command line calls; :func:`create_app` builds the same app for
 tests, the screenshot script and the benchmark (call :func:`prepare_environment` first: Kivy
 reads its environment when first imported).
+
+Start-up fails visibly: with no screen at all, one sentence on the terminal and exit status 2
+(before any window); any other :class:`~companion.errors.UserError` while starting (a bad config
+or deck file, a bad ``[camera]`` setting, the record held by another copy) opens the error
+screen (:mod:`companion.ui.errorscreen`) with the fix and what still works, and writes the same
+sentence to stderr (the journal on the Pi) instead of ending the process.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
+from companion.errors import UserError
 from companion.ui.environment import configure_kivy, kivy_home, prepare_environment
-from companion.ui.settings import UiSettings
+from companion.ui.errorscreen import DEFAULTS, RETRY, StartProblem
+from companion.ui.settings import UiSettings, validate_ui
 
 log = logging.getLogger(__name__)
+DEFAULT_SETTINGS_FLAG = "--default-settings"
+"""The command-line option that starts the app without reading the config file."""
+START_FAILED_STATUS = 2  # the CLI's status for a problem the user can fix
 
 
-def run_app(simulate: bool = False) -> int:
-    """Run the app until it is closed; returns the exit status. Bad settings raise
-    :class:`~companion.errors.UserError` before any window opens."""
-    from companion.config import load_config, validate_section
+class StartFailed(UserError):
+    """A :class:`UserError` raised while the app starts, with the stage it stopped at."""
 
-    config = load_config()
-    settings = validate_section("ui", config.section("ui"))
-    prepare_environment()
-    app = create_app(config, simulate=simulate, settings=settings)
+    def __init__(self, error: UserError, stage: str) -> None:
+        super().__init__(error.what, error.fix, key=error.key, **error.params)
+        self.problem = StartProblem(error, stage)
+
+
+def run_app(simulate: bool = False, *, default_settings: bool = False,
+            verbose: bool = False) -> int:
+    """Run the app until it is closed; returns the exit status. No screen raises
+    :class:`~companion.errors.UserError` before any window opens; any other start-up problem
+    is shown on the error screen. ``default_settings`` ignores the config file (the error
+    screen's way round a bad one)."""
+    from companion.config import Config, config_path
+
+    prepare_environment(verbose=verbose)
+    config_file = config_path()
+    try:
+        config = Config.from_text("", None) if default_settings else _stage("config", _load)
+        settings = validate_ui({}) if default_settings else _stage(
+            "config", lambda: config.validated("ui", validate_ui))
+        app = create_app(config, simulate=simulate, settings=settings,
+                         config_file=_settings_file(config_file, default_settings))
+    except StartFailed as failed:
+        return _show_problem(failed.problem, config_file)
     try:
         app.run()
     finally:
         close_app(app)
     return 0
+
+
+def _load() -> Any:
+    from companion.config import load_config
+
+    return load_config()
+
+
+def _stage(stage: str, step: Any) -> Any:
+    """``step()``, its :class:`UserError` marked with the start-up ``stage``."""
+    try:
+        return step()
+    except StartFailed:
+        raise
+    except UserError as error:
+        raise StartFailed(error, stage) from None
+
+
+def _settings_file(config_file: Path, default_settings: bool) -> Path:
+    """The file the settings panel reads and writes: the config file; with the built-in
+    settings a scratch copy, so that the broken file is left for the person who fixes it."""
+    if default_settings:
+        scratch = kivy_home() / "built-in-settings.ini"
+        scratch.unlink(missing_ok=True)
+        return scratch
+    try:  # its folder is created when the app loads it (NoahApp.load_config)
+        _drop_byte_order_mark(config_file)
+    except OSError as error:
+        log.warning("The config file %s cannot be rewritten (%s).", config_file, error.strerror)
+    return config_file
+
+
+def _drop_byte_order_mark(path: Path) -> None:
+    """Rewrite a config file saved with a byte-order mark (Windows Notepad) as plain UTF-8:
+    the app reads it either way, but Kivy's settings panel would take it for corrupted."""
+    from companion.config import read_config_text
+
+    with path.open("rb") if path.is_file() else open(os.devnull, "rb") as file:
+        head = file.read(3)
+    if head.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        path.write_text(read_config_text(path), encoding="utf-8")
+
+
+def _show_problem(problem: StartProblem, config_file: Path) -> int:
+    """The sentence on stderr (the journal), then the error screen; a touch on it starts the
+    app again (the same command, in this process) or with the built-in settings."""
+    from companion.ui.errorscreen import language_hint, show_start_problem
+
+    print(f"noah-companion: {problem.error}", file=sys.stderr, flush=True)
+    choice = show_start_problem(problem, language_hint(config_file))
+    if choice in (RETRY, DEFAULTS):
+        argv = list(sys.orig_argv)
+        if choice == DEFAULTS and DEFAULT_SETTINGS_FLAG not in argv:
+            argv.append(DEFAULT_SETTINGS_FLAG)
+        log.info("starting again: %s", " ".join(argv))
+        os.execv(sys.executable, argv)  # a fresh process: Kivy opens one window per process
+    return START_FAILED_STATUS
 
 
 def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiSettings(),  # noqa: B008
@@ -41,26 +127,37 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     ``store`` replaces the record of ``[store]`` (tests use a temporary one); ``paced=False``
     drops the 60 frames per second pacing (headless runs). Off the Pi, or
     with ``simulate``, the lights run on virtual pins; without a camera the app says so and
-    cards are chosen by touch.
+    cards are chosen by touch. A problem raises :class:`StartFailed` (a :class:`UserError`)
+    saying at which stage it stopped.
     """
     from companion.config import load_config
 
-    config = config if config is not None else load_config(config_file)
+    config = config if config is not None else _stage("config", lambda: load_config(config_file))
     configure_kivy(simulate=simulate, rotation=settings.rotation,
                    fullscreen=settings.fullscreen, paced=paced)
+    from companion.session.store import GameStore
+    from companion.tags.tagged_deck import load_tagged_deck
     from companion.ui.application import NoahApp
-    from companion.ui.camera import FrameTap, Simulator, open_table_camera
+    from companion.ui.camera import FrameTap, Simulator
     from companion.ui.sounds import refusal_sound
-    from companion.wiring import camera_pipeline, open_lights, open_session
+    from companion.wiring import assemble, camera_pipeline, open_lights
 
+    tagged = _stage("deck", lambda: _in_section("game", load_tagged_deck, config.game.deck,
+                                                config.game.deck_id))
+    decoding = _stage("camera", lambda: config.validated("decoder"))
+    camera = None if simulate else _stage("camera", lambda: _table_camera(config))
     lights, lights_problem = open_lights(config.section("lights"), virtual=simulate)
-    session = open_session(config, lights=lights, store=store)
+    try:
+        record = store or _stage("record", lambda: GameStore(config.store.path))
+    except StartFailed:
+        lights.close()
+        raise
+    session = assemble(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
     simulator = pipeline = tap = None
-    decoding = config.validated("decoder")
     if simulate:
         simulator = Simulator(session, decoding=decoding)
     else:
-        tap = FrameTap(open_table_camera(config))
+        tap = FrameTap(camera)
         pipeline = camera_pipeline(tap, session, decoding=decoding)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
@@ -69,10 +166,43 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
 
 
+def _in_section(section: str, step: Any, *args: Any) -> Any:
+    """``step(*args)``, its :class:`UserError` saying which config section to fix."""
+    try:
+        return step(*args)
+    except UserError as error:
+        if error.what.startswith("["):
+            raise
+        raise UserError(f"[{section}] {error.what}", error.fix, key=error.key,
+                        **error.params) from None
+
+
+def _table_camera(config: Any) -> Any:
+    """The camera source of ``[camera]``; a source that cannot be (``source = usb:x``, a file
+    that is not there) is a :class:`UserError` naming the section. A camera that is simply
+    missing is not an error here: the pipeline keeps looking and the app shows a banner."""
+    from companion.ui.camera import open_table_camera
+    from vision.errors import VisionError
+
+    try:
+        return open_table_camera(config)
+    except VisionError as error:
+        raise UserError(f"[camera] {error.what}", error.fix) from None
+
+
 def close_app(app: Any) -> None:
-    """Release what the app opened: the camera pipeline, the lights, the record."""
-    if app.pipeline is not None:
-        app.pipeline.stop()
+    """Release what the app opened: the camera pipeline (the simulator's too), the lights,
+    the record."""
+    for pipeline in (app.pipeline, getattr(app.simulator, "pipeline", None)):
+        if pipeline is not None:
+            pipeline.stop()
+    # Let go of the pipelines (and so of zxing-cpp's decoders): Kivy keeps the app alive until
+    # the interpreter ends, and zxing-cpp's objects still alive then are each reported as
+    # "leaked" on the terminal. (``pipeline`` is a plain attribute, ``simulator`` a Kivy
+    # property the screens watch: only its own attribute is cleared.)
+    app.pipeline = None
+    if app.simulator is not None:
+        app.simulator.pipeline = None
     if app.lights is not None:
         app.lights.close()
     app.session.store.close()

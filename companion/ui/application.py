@@ -8,13 +8,13 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import mainthread
-from kivy.core.audio import SoundLoader
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -49,6 +49,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 HERE = Path(__file__).parent
+log = logging.getLogger(__name__)
 SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
 SCREEN_OF = {
     "no_game": "home", "play_card": "table", "choose_card": "table",
@@ -105,7 +106,7 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.lang = self.catalog.language
         self._config_file = config_file
-        self._sound = SoundLoader.load(str(sound)) if sound and settings.sounds else None
+        self._sound = _load_sound(sound) if sound and settings.sounds else None
         self._unsubscribe: Any = None
         self._notices: tuple = ()
         self._tray: CardTray | None = None
@@ -169,6 +170,17 @@ class NoahApp(App):
         from companion.config import config_path
 
         return str(config_path())
+
+    def load_config(self) -> Any:
+        """Kivy's copy of the config file, its folder created first: on a fresh machine there
+        is none, and the settings panel could not save a thing."""
+        folder = Path(self.get_application_config()).parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            log.warning("Settings cannot be kept: %s cannot be created (%s).", folder,
+                        error.strerror)
+        return super().load_config()
 
     def build_config(self, config: Any) -> None:
         for section, values in SECTION_DEFAULTS.items():
@@ -326,6 +338,20 @@ class NoahApp(App):
             self.simulator.show(ref)
         else:
             self.act(self.session.choose_card, ref)
+
+
+def _load_sound(path: Path) -> Any:
+    """The refusal sound, or ``None`` (silently: a table without speakers is normal) when this
+    machine has nothing to play it on. Kivy's audio is not even started then, so that the
+    sound system's probing does not fill the terminal."""
+    from companion.ui.sounds import has_playback_device
+
+    if not has_playback_device():
+        log.info("no sound device: refused plays are shown without a sound")
+        return None
+    from kivy.core.audio import SoundLoader
+
+    return SoundLoader.load(str(path))
 
 
 def tray_cards(deck: Any, state: dict) -> list[str]:

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.config import _boolean, _error, _reject_unknown
+from companion.config import reject_unknown, setting_error, yes_or_no
 from companion.ui.i18n import languages
 
 UI_KEYS = ("language", "sounds", "rotation", "fullscreen")
@@ -43,18 +43,18 @@ class UiSettings:
 
 def validate_ui(values: Mapping[str, str]) -> UiSettings:
     """Validate ``[ui]``; an error names the key and says what to write."""
-    _reject_unknown("ui", values, UI_KEYS)
+    reject_unknown("ui", values, UI_KEYS)
     merged = {**UI_DEFAULTS, **values}
     language = merged["language"].strip().lower()
     if language not in languages():
-        raise _error("ui", f"language = {language!r} has no translation.",
+        raise setting_error("ui", f"language = {language!r} has no translation.",
                      f"Write language = {' or '.join(languages())}.")
     rotation = merged["rotation"].strip()
     if rotation not in ("0", "180"):
-        raise _error("ui", f"rotation = {rotation!r} is not 0 or 180.",
+        raise setting_error("ui", f"rotation = {rotation!r} is not 0 or 180.",
                      "Write rotation = 180 for a screen mounted upside down, else 0.")
-    return UiSettings(language, _boolean("ui", "sounds", merged["sounds"]), int(rotation),
-                      _boolean("ui", "fullscreen", merged["fullscreen"]))
+    return UiSettings(language, yes_or_no("ui", "sounds", merged["sounds"]), int(rotation),
+                      yes_or_no("ui", "fullscreen", merged["fullscreen"]))
 
 
 

@@ -1,4 +1,5 @@
-"""The app's sounds, generated (no binary files in the repository).
+"""The app's sounds, generated (no binary files in the repository), and whether there is
+anything to play them on.
 
 >>> import tempfile, wave
 >>> path = refusal_sound(Path(tempfile.mkdtemp()))
@@ -30,6 +31,19 @@ def refusal_sound(directory: Path) -> Path:
         out.setframerate(RATE)
         out.writeframes((samples * 0.5 * 32767).astype("<i2").tobytes())
     return path
+
+
+def has_playback_device(sound_devices: Path = Path("/dev/snd")) -> bool:
+    """Whether this machine has a sound card that plays (an ALSA playback device; PulseAudio
+    and PipeWire play through one too).
+
+    >>> has_playback_device(Path("/no/such/folder"))
+    False
+    """
+    try:
+        return any(sound_devices.glob("pcmC*D*p"))
+    except OSError:
+        return False
 
 
 def _tone(frequency: float, seconds: float) -> np.ndarray:
