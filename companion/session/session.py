@@ -62,14 +62,9 @@ MAX_NOTICES = 6
 
 
 class Session:
-    """The referee for one table: engine + durable record + lights + prompts + undo/redo. Its
-    intents are :class:`~companion.session.intents.TableIntents` (documented there).
-
-    ``store`` keeps every game; ``lights`` is a :class:`hardware.FerryLights` (or anything
-    with the methods of :class:`~companion.session.lights.TableLights`) or ``None``; ``deck`` is
-    the box's composition and ``deck_id`` the id printed on its stickers. One game is open at a
-    time: :meth:`new_game` or :meth:`resume`.
-    """
+    """The referee for one table, one game open at a time; its intents are
+    :class:`~companion.session.intents.TableIntents` (documented there). ``lights``: any
+    :class:`~companion.session.lights.TableLights` or None; ``deck_id``: the stickers' box id."""
 
     def __init__(self, store: GameStore, *, lights: TableLights | None = None,
                  deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> None:
@@ -416,15 +411,8 @@ class Session:
 
     def choose_target(self, seat: int) -> Outcome:
         """The opponent for the crocodile's fleeing animal, the lion's swap or the giraffe."""
-        with self._lock:
-            if self._game is None:
-                return self._refused("no_game", "No game is open.")
-            player, phase = _given(self._game.current_player), self._game.phase
-            if phase == "croc_flee":
-                return self._submit(actions.CrocFlee(player, seat))
-            if phase == "lion_swap":
-                return self._submit(actions.LionSwap(player, seat))
-            return self._submit(actions.GiraffeLook(player, seat))
+        return self._players_action(
+            lambda game, player: _TARGETED.get(game.phase, actions.GiraffeLook)(player, seat))
 
     def skip(self) -> Outcome:
         """Decline an optional step (the giraffe's look): Noah's move comes next."""
@@ -435,10 +423,7 @@ class Session:
 
     def move_noah(self, ferry: int) -> Outcome:
         """The current player moves Noah to ``ferry`` (0-4)."""
-        with self._lock:
-            if self._game is None:
-                return self._refused("no_game", "No game is open.")
-            return self._submit(actions.MoveNoah(_given(self._game.current_player), ferry))
+        return self._players_action(lambda game, player: actions.MoveNoah(player, ferry))
 
     def ferry_pressed(self, ferry: int) -> Outcome:
         """A ferry button (0-4): chooses Noah's starting ferry or his destination."""
@@ -455,12 +440,16 @@ class Session:
 
     def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
         """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
+        return self._players_action(lambda game, player: actions.Give(player, tuple(
+            actions.Gift(seat) for seat, count in sorted(gifts.items())  # hidden hands: R48
+            for _ in range(int(count)))))
+
+    def _players_action(self, action: Callable[[Game, int], Action]) -> Outcome:
+        """Submit ``action(game, seat)`` for the seat whose turn it is."""
         with self._lock:
             if self._game is None:
                 return self._refused("no_game", "No game is open.")
-            given = tuple(actions.Gift(seat) for seat, count in sorted(gifts.items())
-                          for _ in range(int(count)))  # hidden hands: counts only (R48)
-            return self._submit(actions.Give(_given(self._game.current_player), given))
+            return self._submit(action(self._game, _given(self._game.current_player)))
 
     # -- round end -------------------------------------------------------------------------
 
@@ -677,6 +666,10 @@ class Session:
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+#: The action of each step that names an opponent (the giraffe's look otherwise).
+_TARGETED = {"croc_flee": actions.CrocFlee, "lion_swap": actions.LionSwap}
 
 
 def _given(value: int | None) -> int:
