@@ -1,5 +1,6 @@
 """``noah-companion demo``: a whole simulated game through the real pipeline (no Pi, camera or
-screen needed), narrated in the terminal. ``--ui`` opens the touchscreen app in simulator mode."""
+screen needed), narrated in the terminal. ``--ui`` plays the same seeded game on the app's
+screen (simulator mode), with the same ``--seed``, ``--players`` and ``--db``."""
 
 from __future__ import annotations
 
@@ -22,19 +23,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="keep the record in this file (default: a temporary folder)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the results")
     parser.add_argument("--ui", action="store_true",
-                        help="open the touchscreen app with virtual cards and lights instead")
+                        help="play the game on the touchscreen app's screen instead (virtual "
+                             "cards and lights)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.ui:
-        from companion.ui.app import run_app
-
-        return run_app(simulate=True)
     from pathlib import Path
 
+    players = list(args.players)
+    if args.ui:
+        from companion.ui.demo import run_demo_ui
+
+        return run_demo_ui(seed=args.seed, players=players,
+                           db=Path(args.db) if args.db else None,
+                           verbose=getattr(args, "verbose", False))
     from companion.sim.demo import run_demo
 
-    run_demo(seed=args.seed, players=list(args.players), db=Path(args.db) if args.db else None,
+    run_demo(seed=args.seed, players=players, db=Path(args.db) if args.db else None,
              quiet=args.quiet)
     return 0

@@ -112,6 +112,12 @@ class Drafts:
             return False
         return True
 
+    def last_laid(self) -> str | None:
+        """The starting animal on the highest ferry so far (what ``undo`` at setup takes off),
+        unless a card still waits for an answer or a choice."""
+        laid = [ref for ref in self.setup.ferries if ref]
+        return laid[-1] if laid and not (self.pending or self.candidates) else None
+
     def placed_at_setup(self, ref: str) -> tuple[int, str] | None:
         """The ferry and card already laid at setup that is this physical card, if any."""
         return next(((k, placed) for k, placed in enumerate(self.setup.ferries)

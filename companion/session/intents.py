@@ -73,6 +73,10 @@ class TableIntents(Protocol):
     def choose_noah_start(self, ferry: int) -> Outcome:
         """Round setup: the table puts Noah on ``ferry`` (0-4)."""
 
+    def remove_setup_card(self, ref: str) -> Outcome:
+        """Round setup: take a wrongly shown starting animal off its ferry; that ferry's
+        animal is asked for again (``undo`` during the setup takes the last one off)."""
+
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
 

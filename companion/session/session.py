@@ -44,7 +44,7 @@ from companion.session.drafts import (
 from companion.session.header import new_header, read_header
 from companion.session.intents import Outcome, TableIntents
 from companion.session.lights import LightsDriver, TableLights, departed_ferry
-from companion.session.narrate import card_name, ferry_name, plural
+from companion.session.narrate import card_name, copy_name, ferry_name, plural
 from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs check these
 from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
@@ -274,8 +274,8 @@ class Session:
         """A card chosen by touch (``cat:F#2``): the same as showing it to the camera."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refused("no_such_card", f"There is no card {ref} in this deck.",
-                                     reason="unknown_card", code=ref)
+                return self._refused("no_such_card", f"There is no {copy_name(ref)} in this "
+                                     "deck: check the card.", reason="unknown_card", card=ref)
             self._drafts.candidates = ()
             return self._card(ref)
 
@@ -331,6 +331,21 @@ class Session:
         self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(ferry)}.",
                      phrases=said("setup_card", card=ref, ferry=ferry + 1))
         return self._maybe_start_round()
+
+    def remove_setup_card(self, ref: str) -> Outcome:
+        """Round setup: take a wrongly shown starting animal off its ferry (asked again)."""
+        with self._lock:
+            placed = self._drafts.placed_at_setup(ref) if in_setup(self._game) else None
+            if placed is None:
+                return self._refused("not_a_setup_card", f"{card_name(ref).capitalize()} is not "
+                                     "a starting animal of this round.", card=ref)
+            k, card = placed
+            self._drafts.setup.ferries[k] = None
+            self._notice("info", f"{card_name(card).capitalize()} is taken off {ferry_name(k)}: "
+                         "show its starting animal again.",
+                         phrases=said("setup_card_removed", card=card, ferry=k + 1))
+            self._publish()
+            return Outcome(True)
 
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
@@ -403,11 +418,10 @@ class Session:
     def take_back(self) -> Outcome:
         """The current player cannot play: they take back every animal of Noah's ferry (R25)."""
         with self._lock:
-            if self._game is None:
-                return self._refused("no_game", "No game is open.")
-            self._drafts.pending = None
-            game = self._game
-            return self._submit(actions.TakeBack(_given(game.current_player), _given(game.noah)))
+            if self._game is not None:
+                self._drafts.pending = None  # a card waiting for its answer is not played
+            return self._players_action(
+                lambda game, player: actions.TakeBack(player, _given(game.noah)))
 
     def choose_target(self, seat: int) -> Outcome:
         """The opponent for the crocodile's fleeing animal, the lion's swap or the giraffe."""
@@ -511,6 +525,9 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refused("no_game", "No game is open.")
+            last = self._drafts.last_laid() if in_setup(self._game) else None
+            if last is not None:
+                return self.remove_setup_card(last)
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
             game = self._game
@@ -638,7 +655,8 @@ class Session:
             state=self._game.state(),
             destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
             notices=tuple(self._notices), reconciliation=self._reconciliation,
-            can_undo=bool(self._game.history) or self._drafts.pending is not None,
+            can_undo=bool(self._game.history) or self._drafts.pending is not None
+            or self._drafts.setup != SetupDraft(),
             can_redo=bool(self._redo),
             camera_ok=self._camera_ok, camera_message=self._camera_message,
             foreign_codes=self._foreign_codes,
