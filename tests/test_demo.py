@@ -58,7 +58,7 @@ def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
         try:
             table = SimulatedTable(session, ["Ana", "Ben"], seed=3, camera=camera,
                                    buttons=MockButtons(lights), mishaps=True)
-            table.do("new_game", table.players, table.options)
+            table.do(table.session.new_game, table.players, table.options)
             table.play_round()  # raises DriftError if the session and the table disagree
         finally:
             camera.close()

@@ -323,7 +323,7 @@ def test_a_ferry_button_moves_noah_through_the_lights_callback(session):
 
 def test_the_hand_scan_refuses_cards_that_cannot_be_in_a_hand_R37(session):
     table = SimulatedTable(session, PLAYERS, seed=2)
-    table.do("new_game", table.players, table.options)
+    table.do(table.session.new_game, table.players, table.options)
     table.play_round(scan_hands=False)
     assert session.view.prompt.kind == "scan_hand"
     on_ferry = next(card for ferry in session.view.state["ferries"] for card in ferry or ())

@@ -139,15 +139,15 @@ class UiTable(SimulatedTable):
                          buttons=UiButtons(driver))
         self.driver = driver
 
-    def do(self, intent: str, *args: Any, expect: bool = True) -> Any:
-        app, before = self.driver.app, self.session.view.seq
+    def do(self, intent: Any, *args: Any, expect: bool = True) -> Any:
+        app, before, name = self.driver.app, self.session.view.seq, intent.__name__
         refusals = app.refusals
-        getattr(self, f"_touch_{intent}")(*args)
+        getattr(self, f"_touch_{name}")(*args)  # the touches that make this intent
         self.driver.settle()
         accepted = app.refusals == refusals
-        self._record(Step(intent, args, before, self.session.view.seq, accepted))
+        self._record(Step(name, args, before, self.session.view.seq, accepted))
         if expect and not accepted:
-            raise DriftError(f"the app refused {intent}{args}: {app.view.notices[-1].text}")
+            raise DriftError(f"the app refused {name}{args}: {app.view.notices[-1].text}")
 
     def _touch_new_game(self, players, _options) -> None:
         app = self.driver.app
