@@ -29,9 +29,10 @@ STATE_DIR=/var/lib/noah-companion
 UNIT=noah-companion.service
 GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Documentation=
 DEVICE_GROUPS=(video render input gpio audio)
-# libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds.
+# libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds;
+# DejaVu and Noto CJK: the fonts of the English/French and the Chinese screens.
 APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libgl1 libegl1 libgles2 libgbm1
-              libgl1-mesa-dri libasound2 fonts-dejavu-core)
+              libgl1-mesa-dri libasound2 fonts-dejavu-core fonts-noto-cjk)
 # From the Raspberry Pi archive: installed when apt knows them (a USB camera and mock lights
 # work without them).
 APT_PACKAGES_PI=(python3-picamera2 python3-lgpio)

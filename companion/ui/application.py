@@ -26,6 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
 from companion.ui import theme
+from companion.ui.fonts import catalog_for
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
     CardTray,
@@ -91,7 +92,7 @@ class NoahApp(App):
                  lights: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
                  **kwargs: Any) -> None:
-        self.catalog = Catalog(settings.language)
+        self.catalog, self.font_problem = catalog_for(settings.language, theme.FONT)
         super().__init__(**kwargs)
         self.session, self.lights, self.settings = session, lights, settings
         self.simulator = simulator
@@ -120,11 +121,17 @@ class NoahApp(App):
         return catalog.card_label(ref)
 
     def on_lang(self, _app: Any, lang: str) -> None:
-        self.catalog = Catalog(lang)
+        self.catalog, self.font_problem = catalog_for(lang, theme.FONT)
         self._tray = None  # its labels are in the old language
         self.destroy_settings()  # so is the settings panel: it is rebuilt when next opened
         if self.view is not None and self.root is not None:
             self._draw(self.view)
+        self._say_font_problem()
+
+    def _say_font_problem(self) -> None:
+        """A language whose font is missing is shown in English, and the table is told why."""
+        if self.font_problem and self.root is not None:
+            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
 
     def switch_language(self) -> None:
         names = languages()
@@ -147,6 +154,7 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
+        self._say_font_problem()
 
     def on_stop(self) -> None:
         if self._unsubscribe is not None:
