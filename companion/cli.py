@@ -2,8 +2,11 @@
 
 Each sub-command lives in its own module of :mod:`companion.commands` and exposes
 ``register(subparsers)``, which adds its parser(s) and sets ``func`` (``args -> exit status``).
-Modules are discovered, so adding a command never edits this file. Command modules keep heavy
-imports (Kivy, OpenCV) inside their functions so that ``--help`` stays instant.
+Modules are discovered (but not those named ``_…``, which hold what commands share), so adding a
+command never edits this file. Every parser is a :class:`~companion.commands._options.Parser`:
+no abbreviated long options, and "did you mean …?" for a misspelled command or option. Command
+modules keep heavy imports (Kivy, OpenCV) inside their functions so that ``--help`` stays
+instant.
 
 Without a sub-command the touchscreen app starts (``--simulate`` for virtual cards and lights).
 
@@ -21,12 +24,13 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__, commands
+from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> Parser:
+    parser = Parser(
         prog="noah-companion",
         description="Referee for the card game Noah: rules, camera, ferry lights and score track.",
     )
@@ -48,6 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(subparsers)
     return parser
@@ -83,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A command that sets ``passes_options`` parses the rest itself (``bench TARGET ...``).
     args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "passes_options", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.refuse(extra, args)
     args.extra_options = extra
     configure_logging(args.verbose)
     func = getattr(args, "func", _run_app)

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.game.inputs import is_ascii_number
 
 DISTRIBUTION = "noah-companion"
 SERVICE = "noah-companion.service"
@@ -124,7 +125,7 @@ class ServiceState:
             installed=values.get("LoadState") == "loaded",
             enabled=values.get("UnitFileState") == "enabled",
             active=values.get("ActiveState", "inactive"),
-            restarts=int(restarts) if restarts.isdigit() else 0,
+            restarts=int(restarts) if is_ascii_number(restarts) else 0,
             error=values.get("Error"),
         )
 

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["actions", "deal", "deck", "engine", "errors", "ferry", "messages", "options",
+MODULES = ["actions", "deal", "deck", "engine", "errors", "ferry", "inputs", "messages", "options",
            "scoring", "verdict"]
 
 

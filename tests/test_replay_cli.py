@@ -129,8 +129,9 @@ def test_binary_file_exits_2(tmp_path, capsys):
     assert "line 1" in capsys.readouterr().err.lower()
 
 
-@pytest.mark.parametrize("name", ["missing.jsonl", "."])
-def test_unreadable_file_exits_2(tmp_path, capsys, name):
+@pytest.mark.parametrize(("name", "said"), [("missing.jsonl", "Cannot read the table log"),
+                                            (".", "is a folder, not a table log")])
+def test_unreadable_file_exits_2(tmp_path, capsys, name, said):
     assert main(["replay", str(tmp_path / name)]) == 2
     err = capsys.readouterr().err
-    assert "Cannot read the table log" in err and "Traceback" not in err
+    assert said in err and "Traceback" not in err

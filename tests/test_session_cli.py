@@ -67,6 +67,8 @@ def test_export_bgstats_prints_the_link_and_a_qr(db, capsys):
 @pytest.mark.parametrize(("argv", "message"), [
     (["export", "7"], "no game number 7"),
     (["export", "seven"], "not a game number"),
+    (["export", "²"], "not a game number"),  # str.isdigit() takes it, int() does not
+    (["export", "9" * 30], "not a game number"),
     (["export", "2", "--bgstats"], "not finished"),
 ])
 def test_export_mistakes_are_explained(db, capsys, argv, message):

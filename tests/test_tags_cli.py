@@ -156,6 +156,13 @@ def test_check_of_a_source_that_does_not_exist_says_what_to_give(tmp_path, capsy
     assert "There is no folder or video file" in err and "'camera'" in err
 
 
+def test_check_of_a_superscript_source_is_no_camera_number(capsys):
+    # "²".isdigit() is True: it used to be taken for a camera number.
+    status, _, err = run(capsys, "check", "--source", "²")
+    assert status == 2
+    assert "There is no folder or video file '²'" in err
+
+
 def video(path, shows, fps=25, show_frames=8, gap_frames=10):
     """A video of stickers shown one at a time (``shows``: PIL images), with empty table between."""
     import cv2

@@ -1,15 +1,14 @@
 """The touchscreen app, headless (SDL offscreen + Mesa): widgets and a whole game through the UI.
 
-Kivy has one window per process, so every Kivy test lives in this module around one app
-(module scope); under ``pytest -n 2`` each worker builds its own. Every wait pumps the event loop
-with a deadline (:class:`~companion.ui.driver.Timeout`), and a watchdog ends the process with a
-traceback if anything still hangs, so a stuck UI can never stall CI.
+Kivy has one window per process, so every Kivy test shares one app (``ui_driver`` in
+conftest.py). Every wait pumps the event loop with a deadline
+(:class:`~companion.ui.driver.Timeout`), and a watchdog ends the process with a traceback if
+anything still hangs, so a stuck UI can never stall CI.
 """
 
 from __future__ import annotations
 
 import ctypes.util
-import faulthandler
 from typing import Any
 
 import pytest
@@ -21,24 +20,12 @@ pytestmark = [
     pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
                        reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
 ]
-WATCHDOG_SECONDS = 240
 
 
 @pytest.fixture(scope="module")
-def driver(tmp_path_factory):
-    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
-    from companion.ui.driver import HeadlessApp
-
-    app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
-    app.start()
-    # The live view's texture uploads are slow in software GL (Mesa llvmpipe): only the test
-    # of the view itself turns it on.
-    app.app.camera_tap = None
-    try:
-        yield app
-    finally:
-        app.stop()
-        faulthandler.cancel_dump_traceback_later()
+def driver(ui_driver):
+    """The app shared by every Kivy test module (tests/conftest.py)."""
+    return ui_driver
 
 
 def buttons(driver: Any, text: str | None = None) -> list[Any]:
@@ -243,8 +230,9 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         driver.settle()
         app.act("move_noah", 3)  # R50: Ana must load an animal first
         driver.settle()
-        assert app.root.alert.text == ("Refusé : Noé ne bouge pas maintenant : Ana doit "
-                                       "d'abord charger un animal sur le ferry 1.")
+        alert = app.root.alert.text.replace("\xa0", " ")
+        assert alert == "Refusé : Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
+            "animal sur le ferry 1."
         assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
         assert "Chat ♀" in tile_labels(app)
         app.lang = "en"
@@ -445,6 +433,142 @@ def test_a_lost_camera_shows_a_banner_and_the_tray_still_works(driver):
     driver.press(buttons(driver, app.t("tray.done"))[0])  # no settle: the view is our own
     app.show_view(replace(app.session.view, camera_ok=True))
     assert app.root.camera_banner.opacity == 0
+
+
+def test_a_wrong_starting_animal_is_taken_back_and_shown_again(driver):
+    """R8: the five starting animals; Undo takes the last one shown back off its ferry (round 1
+    too, before anything is in the record) and that ferry's animal is asked again."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    app.act("choose_noah_start", 1)
+    app.act("choose_card", "cat:F#1")
+    app.act("choose_card", "lion:M#1")
+    driver.settle()
+    screen = app.root.sm.get_screen("setup")
+    press(driver, "Undo")
+    assert app.view.setup_ferries[:2] == ("cat:F#1", None)
+    assert app.view.prompt.kind == "scan_setup_card" and app.view.prompt.ferry == 1
+    assert app.view.notices[-1].text == ("The ♂ lion is taken off ferry 2: show its starting "
+                                         "animal again.")
+    assert screen.ids.board.state["ferries"][1] == []
+    app.act("choose_card", "bear:M#1")
+    driver.settle()
+    assert app.view.setup_ferries[:2] == ("cat:F#1", "bear:M#1")
+    app.act("remove_setup_card", "cat:F#1")  # a ferry's animal can be taken back by name too
+    driver.settle()
+    assert app.view.setup_ferries[:2] == (None, "bear:M#1") and app.view.prompt.ferry == 0
+    press(driver, "Undo")
+    press(driver, "Undo")  # nothing shown any more: Noah's ferry goes too
+    assert app.view.prompt.kind == "choose_noah_start"
+    app.leave_game()
+
+
+def test_the_snail_question_is_asked_in_words_during_setup(driver):
+    """R14: a snail laid at setup: which side is up? The question is written, not only the
+    two answers."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    app.act("choose_noah_start", 0)
+    app.act("choose_card", "snail#1")
+    driver.settle()
+    assert app.root.sm.current == "setup"
+    panel = app.root.sm.get_screen("setup").ids.panel
+    from kivy.uix.label import Label
+
+    question = [w for w in panel.walk(restrict=True) if isinstance(w, Label)
+                and w.text == panel.text]
+    assert panel.text == "Which side of the snail is up, ♂ or ♀?"
+    assert question and question[0].height > 0 and question[0].texture_size[1] > 0
+    assert buttons(driver, "♂ side up") and buttons(driver, "♀ side up")
+    app.act("cancel")
+    app.leave_game()
+
+
+def test_player_names_are_placeholders_and_colours_are_never_shared(driver):
+    app = driver.app
+    driver.settle()  # the last test's game has closed
+    app.go("home")
+    press(driver, "New game")
+    screen = app.root.sm.get_screen("new_game")
+    rows = screen.rows()
+    assert [row.ids.name.text for row in rows] == ["", "", ""]
+    assert [row.ids.name.hint_text for row in rows] == ["Player 1", "Player 2", "Player 3"]
+    rows[1].ids.name.text = "Zoé"  # typing replaces the placeholder, nothing to delete first
+    assert screen.names() == ["Player 1", "Zoé", "Player 3"]
+    screen.add_player()
+    screen.add_player()
+    assert [row.ids.name.hint_text for row in screen.rows()][3:] == ["Player 4", "Player 5"]
+    colours = [row.colour for row in screen.rows()]
+    assert len(set(colours)) == 5
+    for row in screen.rows():
+        for _ in range(7):  # every touch of a colour button keeps the five colours distinct
+            driver.press(next(w for w in row.children if getattr(w, "on_release", None)
+                              and w.text == app.t("colour." + row.colour)))
+            assert len({r.colour for r in screen.rows()}) == 5
+    screen.remove_player(screen.rows()[0])
+    assert [row.ids.name.hint_text for row in screen.rows()][:2] == ["Player 1", "Player 2"]
+    screen.rows()[0].colour = "red"
+    for _ in range(5):
+        screen.rows()[0].next_colour()
+        assert len({r.colour for r in screen.rows()}) == 4
+    press(driver, "Back")
+
+
+def test_the_tray_offers_only_cards_that_can_be_in_a_hand(driver):
+    """R54: an animal on a ferry or departed this round is not offered."""
+    from dataclasses import replace
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    state = {**app.session.view.state, "phase": "play", "noah": 0,
+             "ferries": [["cat:F#1"], [], [], [], []], "departed_cards": ["lion:M#1"]}
+    app.show_view(replace(app.session.view, state=state))
+    app.open_tray()
+    driver.pump(2)
+    offered = {getattr(b, "ref", None) for b in buttons(driver)}
+    assert "cat:M#1" in offered and "lion:F#1" in offered
+    assert "cat:F#1" not in offered and "lion:M#1" not in offered
+    driver.press(buttons(driver, app.t("tray.done"))[0])
+    app.leave_game()
+
+
+def test_the_demo_game_plays_on_screen_with_its_seed_and_players(driver, tmp_path):
+    """``demo --ui``: the seeded players of the terminal demo play the same game at the app's
+    table (here by touch and at full speed); the screen follows to the game's end."""
+    from companion.session import GameStore, Session
+    from companion.ui.demo import DemoPlayers
+
+    app = driver.app
+    driver.settle()
+    players = ("Zoé", "Yann")
+    demo = DemoPlayers(app, players, seed=5, camera=None, pace=0, result_pause=0)
+    demo.start()
+    try:
+        driver.pump_until(lambda: demo.done.is_set(), timeout=60)
+    finally:
+        demo.stop()
+    assert demo.error is None
+    driver.settle()
+    assert app.view.game_over and app.view.players == players
+    assert app.root.sm.current == "game_end"
+    same = Session(GameStore(tmp_path / "g.sqlite"))  # the terminal demo's game, seed 5
+    SimulatedTable(same, players, seed=5, mishaps=True).play()
+    assert app.view.scores == same.view.scores and app.view.round_scores == \
+        same.view.round_scores
+    app.leave_game()
+
+
+def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
+    from companion import cli
+
+    called = {}
+    monkeypatch.setattr("companion.ui.demo.run_demo_ui", lambda **kw: called.update(kw) or 0)
+    db = tmp_path / "mine.sqlite"
+    assert cli.main(["demo", "--ui", "--seed", "7", "--players", "Ana,Ben,Chloé,Dom",
+                     "--db", str(db)]) == 0
+    assert called == {"seed": 7, "players": ["Ana", "Ben", "Chloé", "Dom"], "db": db,
+                      "verbose": False}
 
 
 def _damage(app: Any, game: int, text: str) -> int:

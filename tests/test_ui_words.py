@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+import re
 
 import pytest
 
@@ -19,6 +20,15 @@ from companion.ui.i18n import LOCALES, Catalog, languages
 from companion.ui.settings import panels, validate_ui
 
 REASON_CODES = {key.split(".")[0] for key in REASONS}
+
+
+def plain(text: str) -> str:
+    """French puts a no-break space before ':', ';', '?' and '!' (and in 'ferry 3'): the
+    expected sentences below are written with plain spaces."""
+    return text.replace("\xa0", " ")
+
+
+RAW_REF = re.compile(r"[a-z]+(:[MFH])?#\d")  # a card id such as woodpecker:M#1 or snail#3
 
 
 def test_every_language_has_every_english_key():
@@ -38,8 +48,8 @@ def test_prompts_are_worded_from_their_fields_in_french():
     fr = Catalog("fr")
     play = PlayCard(player=1, text="Ben: load an animal on ferry 3.", ferry=2)
     move = MoveNoah(player=0, text="…", choices=(1, 4))
-    assert fr.prompt(play, ["Ana", "Ben"]) == "Ben : chargez un animal sur le ferry 3."
-    assert fr.prompt(move, ["Ana", "Ben"]) == "Ana : déplacez Noé vers le ferry 2 / 5."
+    assert plain(fr.prompt(play, ["Ana", "Ben"])) == "Ben : chargez un animal sur le ferry 3."
+    assert plain(fr.prompt(move, ["Ana", "Ben"])) == "Ana : déplacez Noé vers le ferry 2 / 5."
 
 
 def _all_notices(session):
@@ -62,13 +72,13 @@ def test_a_refusal_in_french_names_the_rule_with_the_actual_cards():
     weight = Notice("refused", "English.", "weight", (Phrase("reason.weight", {
         "ferry": 2, "weight": 19, "capacity": 21, "card": "lion:M#1", "card_weight": 7,
         "species": "lion", "animal": "♂ lion"}),))
-    assert fr.notice(weight) == ("Le ferry 2 porte 19 sur 21 : la carte Lion ♂ (7) le "
+    assert plain(fr.notice(weight)) == ("Le ferry 2 porte 19 sur 21 : la carte Lion ♂ (7) le "
                                  "surchargerait ; chargez un animal plus léger, ou reprenez le "
                                  "ferry si aucun ne convient.")
     gender = Notice("refused", "English.", "gender", (Phrase("reason.gender", {
         "variant": "alternate", "ferry": 3, "needed": "F", "top": "M", "card": "cat:M#1",
         "species": "cat"}),))
-    assert "sa carte du dessus est mâle : chargez un animal femelle" in fr.notice(gender)
+    assert "sa carte du dessus est mâle : chargez un animal femelle" in plain(fr.notice(gender))
     assert Catalog("en").notice(weight) == "English."
 
 
@@ -96,14 +106,75 @@ def test_a_whole_french_game_with_mishaps_and_undos_reads_in_french(tmp_path, se
     for notice in notices.values():
         worded = fr.notice(notice)
         assert worded != notice.text and "{" not in worded, notice
+        assert not RAW_REF.search(notice.text) and not RAW_REF.search(worded), notice
         assert not {"the", "hand", "back", "and", "turn", "loaded"} & set(worded.split()), worded
+
+
+class _Stop(Exception):
+    pass
+
+
+def _refusal_of_a_card_already_played(tmp_path, where: str):
+    """Play a seeded game until a card is on a ferry (``where="ferry"``) or has departed
+    (``"departed"``), show that card again; returns the refusal's notice."""
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    refusals = []
+
+    def on_step(_step):
+        view = session.view
+        if view.prompt.kind != "play_card":
+            return
+        state = view.state
+        cards = state["departed_cards"] if where == "departed" else \
+            [ref for ferry in state["ferries"] if ferry for ref in ferry]
+        cards = [ref for ref in cards if not ref.startswith("snail")]
+        if cards:
+            session.choose_card(cards[-1])
+            refusals.append((cards[-1], session.view.notices[-1]))
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        SimulatedTable(session, ["Ana", "Ben", "Chloé"], seed=3, on_step=on_step).play()
+    return refusals[0]
+
+
+def test_a_card_shown_again_is_named_and_the_advice_fits_where_it_is(tmp_path):
+    """R54: an animal on a ferry is 'already on ferry k'; one that departed 'left on a ferry'
+    (not 'on the table'); both named as on their face, never by their card id."""
+    ref, on_ferry = _refusal_of_a_card_already_played(tmp_path / "a", "ferry")
+    assert on_ferry.level == "refused" and on_ferry.reason == "card_already_on_table"
+    assert re.fullmatch(r"The [♂♀] \w+ is already on ferry \d: it was shown twice; leave it "
+                        r"there and show the animal being loaded\.", on_ferry.text), on_ferry.text
+    ref, departed = _refusal_of_a_card_already_played(tmp_path / "b", "departed")
+    species = ref.split(":")[0]
+    assert departed.text.startswith(f"The {'♂' if ':M' in ref else '♀'} {species} left on a "
+                                    "ferry this round: it cannot be played again")
+    assert "on the table" not in departed.text
+    fr = Catalog("fr")
+    assert plain(fr.notice(on_ferry)).startswith("La carte ") and "est déjà sur le ferry" in \
+        plain(fr.notice(on_ferry))
+    assert "est partie sur un ferry cette manche" in plain(fr.notice(departed))
+    for notice in (on_ferry, departed):
+        assert not RAW_REF.search(notice.text) and not RAW_REF.search(fr.notice(notice))
+
+
+def test_a_card_missing_from_the_deck_is_named_not_shown_as_its_id(tmp_path):
+    session = Session(GameStore(tmp_path / "games.sqlite"))
+    session.new_game(["Ana", "Ben"])
+    session.choose_card("cat:F#9")
+    notice = session.view.notices[-1]
+    assert notice.text == "There is no ♀ cat #9 in this deck: check the card."
+    assert plain(Catalog("fr").notice(notice)) == ("Ce paquet n'a pas de carte Chat ♀ n° 9 : "
+                                                   "vérifiez "
+                                            "la carte.")
 
 
 def test_a_players_mistake_on_the_new_game_screen_is_said_in_french(tmp_path):
     session = Session(GameStore(tmp_path / "games.sqlite"))
     with pytest.raises(UserError) as raised:
         session.new_game(["Ana", "Ana"])
-    assert Catalog("fr").error(raised.value) == ("Deux joueurs ont le même nom : ajoutez une "
+    assert plain(Catalog("fr").error(raised.value)) == ("Deux joueurs ont le même nom : "
+                                                        "ajoutez une "
                                                  "initiale pour les distinguer.")
     assert Catalog("en").error(raised.value) == str(raised.value)
     assert Catalog("fr").error(UserError("Something else.")) == "Something else."
@@ -114,7 +185,7 @@ def test_undo_sentences_in_french_say_what_to_put_back():
     back = Phrase("undo.put_back", {"cards": ["cat:F#2", "lion:M#1"], "ferry": 2,
                                     "variant": "all",
                                     "source": Phrase("undo.from_hand", {"name": "Ben"})})
-    assert fr.phrase(back) == ("Remettez les cartes Chat ♀ et Lion ♂ sur le ferry 2 (en "
+    assert plain(fr.phrase(back)) == ("Remettez les cartes Chat ♀ et Lion ♂ sur le ferry 2 (en "
                                "commençant par le bas), depuis la main de Ben.")
     assert english(back) == ("Put the ♀ cat and the ♂ lion back on ferry 2 (bottom first), "
                              "from Ben's hand.")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from companion.commands._options import Parser, add_json, add_quiet, elapsed_bar, shows_progress
+
 TARGETS = {
     "rules": ("companion.game.bench", "rules engine: loadings and games per second"),
     "vision": ("vision.bench", "decoders and the capture pipeline on real and rendered frames"),
@@ -35,10 +37,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _runner(name: str, module_name: str, help_text: str):
     def run(args: argparse.Namespace) -> int:
         module = importlib.import_module(module_name)
-        parser = argparse.ArgumentParser(prog=f"noah-companion bench {name}", description=help_text)
-        parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+        parser = Parser(prog=f"noah-companion bench {name}", description=help_text)
+        add_json(parser, "print the figures as JSON")
         parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+        add_quiet(parser, "no running time on the terminal while measuring")
         module.add_arguments(parser)
-        return module.run(parser.parse_args(args.extra_options))
+        options = parser.parse_args(args.extra_options)
+        with elapsed_bar(f"bench {name}", shows_progress(options.quiet or options.json)):
+            return module.run(options)
 
     return run

@@ -1,9 +1,12 @@
 """``noah-companion demo``: a whole simulated game through the real pipeline (no Pi, camera or
-screen needed), narrated in the terminal. ``--ui`` opens the touchscreen app in simulator mode."""
+screen needed), narrated in the terminal. ``--ui`` plays the same seeded game on the app's
+screen (simulator mode), with the same ``--seed``, ``--players`` and ``--db``."""
 
 from __future__ import annotations
 
 import argparse
+
+from companion.commands._options import PLAYERS_HELP, players
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,30 +17,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "session, saved in a SQLite record and shown on virtual ferry lights.",
     )
     parser.add_argument("--seed", type=int, default=1, help="which game to play (default 1)")
-    parser.add_argument("--players", default="Ana,Ben,Chloé",
-                        help="2 to 5 names, comma-separated (default: Ana,Ben,Chloé)")
+    parser.add_argument("--players", type=players, default="Ana,Ben,Chloé",
+                        metavar="N|A,B,...", help=f"{PLAYERS_HELP}; default Ana,Ben,Chloé")
     parser.add_argument("--db", metavar="FILE",
                         help="keep the record in this file (default: a temporary folder)")
-    parser.add_argument("--quiet", action="store_true", help="print only the results")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print only the results")
     parser.add_argument("--ui", action="store_true",
-                        help="open the touchscreen app with virtual cards and lights instead")
+                        help="play the game on the touchscreen app's screen instead (virtual "
+                             "cards and lights)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.ui:
-        from companion.ui.app import run_app
-
-        return run_app(simulate=True)
     from pathlib import Path
 
-    from companion.errors import UserError
+    players = list(args.players)
+    if args.ui:
+        from companion.ui.demo import run_demo_ui
+
+        return run_demo_ui(seed=args.seed, players=players,
+                           db=Path(args.db) if args.db else None,
+                           verbose=getattr(args, "verbose", False))
     from companion.session.demo import run_demo
 
-    players = [name.strip() for name in args.players.split(",") if name.strip()]
-    if not 2 <= len(players) <= 5:
-        raise UserError(f"--players lists {len(players)} names.",
-                        "Noah is played by 2 to 5: give e.g. --players Ana,Ben,Chloé.")
     run_demo(seed=args.seed, players=players, db=Path(args.db) if args.db else None,
              quiet=args.quiet)
     return 0

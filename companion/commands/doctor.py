@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from companion.commands._options import add_json
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -18,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="check Python, packages, camera, decoding, lights, screen, touch, files, service",
         description="Check that this machine is ready to referee a game, and say what to fix.",
     )
-    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    add_json(parser, "print the findings as JSON")
     parser.set_defaults(func=run)
 
 

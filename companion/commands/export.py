@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._options import add_out
+
 FORMATS = ("log", "csv", "json")
 
 
@@ -16,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("game", metavar="GAME",
                         help="the game number shown by 'noah-companion history', or 'last'")
     parser.add_argument("--format", choices=FORMATS, default="log", help="default: log")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    add_out(parser, "write here instead of stdout")
+    parser.add_argument("--output", dest="out", help=argparse.SUPPRESS)  # its name until 0.1
     parser.add_argument("--db", metavar="FILE", help="the game record (default: [store] path)")
     parser.add_argument("--bgstats", action="store_true",
                         help="also print the BG Stats link and its QR code (finished games)")
@@ -42,13 +45,13 @@ def run(args: argparse.Namespace) -> int:
     for problem in summary.problems:  # every line is exported; the damaged ones are named
         print(f"Game {game_id}, line {problem.line} is damaged: {problem.reason}",
               file=sys.stderr)
-    if args.output:
+    if args.out:
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            Path(args.out).write_text(text, encoding="utf-8")
         except OSError as error:
-            raise UserError(f"Cannot write {args.output}: {error.strerror}.",
+            raise UserError(f"Cannot write {args.out}: {error.strerror}.",
                             "Choose another file name or folder.") from None
-        print(f"Game {game_id} written to {args.output} ({args.format}).", file=sys.stderr)
+        print(f"Game {game_id} written to {args.out} ({args.format}).", file=sys.stderr)
     else:
         sys.stdout.write(text)
     if link:
@@ -62,13 +65,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _game_id(text: str, store) -> int:
     from companion.errors import UserError
+    from companion.game.inputs import is_ascii_number
 
     if text == "last":
         games = store.games()
         if not games:
             raise UserError("The record holds no game yet.", "Play one, or run the demo.")
         return games[0].id
-    if not text.isdigit():
+    if not is_ascii_number(text) or len(text) > 18:  # SQLite's numbers stop at 19 digits
         raise UserError(f"'{text}' is not a game number.",
                         "Run 'noah-companion history' to see the numbers.")
     return store.game(int(text)).id

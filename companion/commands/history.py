@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._options import add_json
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -15,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--finished", action="store_true", help="only finished games")
     which.add_argument("--unfinished", action="store_true", help="only unfinished games")
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    add_json(parser, "print the list as JSON")
     parser.set_defaults(func=run)
 
 

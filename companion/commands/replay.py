@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
 from companion.errors import UserError
 from companion.game import Game
 from companion.game.errors import shown
@@ -34,12 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("logs", metavar="LOG", nargs="+",
                         help="table log file(s) (.jsonl), or - for stdin; each is judged on its "
                         "own, in turn")
-    parser.add_argument("--json", action="store_true",
-                        help="one JSON object per line, then the final state (TABLE-LOG.md)")
+    add_json(parser, "one JSON object per line, then the final state (TABLE-LOG.md)")
     parser.add_argument("--states", action="store_true",
                         help="add the state after each line (implies --json)")
     parser.add_argument("--strict", action="store_true",
                         help="exit with status 1 if any line is rejected")
+    add_quiet(parser, "no progress bar while several logs are judged")
     parser.set_defaults(func=run)
 
 
@@ -48,16 +49,20 @@ def run(args: argparse.Namespace) -> int:
     if len(args.logs) == 1:
         return replay_log(args.logs[0], args)
     worst = 0
-    for number, path in enumerate(args.logs):
-        if not (args.json or args.states):
-            print(f"{'' if number == 0 else chr(10)}== {shown(path, limit=None)} ==")
-        try:
-            status = replay_log(path, args)
-        except UserError as error:
-            sys.stdout.flush()
-            print(f"noah-companion: {error}", file=sys.stderr)
-            status = 2
-        worst = max(worst, status)
+    json_mode = args.json or args.states
+    enabled = not json_mode and shows_progress(args.quiet)
+    with progress_bar(len(args.logs), "Logs", "log", enabled) as bar:
+        for number, path in enumerate(args.logs):
+            if not json_mode:
+                print(f"{'' if number == 0 else chr(10)}== {shown(path, limit=None)} ==")
+            try:
+                status = replay_log(path, args)
+            except UserError as error:
+                sys.stdout.flush()
+                print(f"noah-companion: {error}", file=sys.stderr)
+                status = 2
+            worst = max(worst, status)
+            bar.update()
     return worst
 
 
@@ -100,12 +105,19 @@ def _name(path: str) -> str:
 
 def _read_lines(path: str) -> Iterator[bytes]:
     """The log's raw lines (decoded by the replay, so a bad byte is reported with its line)."""
+    from companion.game import InputError
+    from companion.game.inputs import require_regular_file
+
     if path == "-":
         yield from _bounded_lines(sys.stdin.buffer)
         return
-    try:
+    try:  # never open a device or a pipe by name: reading /dev/zero would never end
+        require_regular_file(Path(path), "a table log", "Give the path of a .jsonl file, or - "
+                             "to read the log from standard input.")
         with Path(path).open("rb") as file:
             yield from _bounded_lines(file)
+    except InputError as error:
+        raise UserError(error.message) from None
     except OSError as error:
         raise UserError(f"Cannot read the table log {path}: {error.strerror}.",
                         "Check the file name and that you may read it.") from error

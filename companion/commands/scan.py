@@ -18,6 +18,14 @@ import time
 from dataclasses import asdict
 from typing import Any
 
+from companion.commands._options import (
+    CONFIGURED_CAMERA,
+    add_json,
+    add_quiet,
+    add_source,
+    progress_bar,
+    shows_progress,
+)
 from companion.errors import UserError
 from companion.game.errors import shown
 
@@ -28,14 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="read QR stickers from a camera, a video or a folder of photos",
         description="Print the cards the camera sees, as the referee would get them.",
     )
-    parser.add_argument("--source", metavar="SRC",
-                        help="auto, picamera2, usb, usb:N, synthetic, a video file or an image "
-                             "folder (default: [camera] source of the config file)")
+    add_source(parser, "one JSON line per photo")
     parser.add_argument("--decoder", choices=("zxing", "zbar"),
                         help="QR decoder (default: [decoder] name of the config file)")
     parser.add_argument("--raw", action="store_true",
                         help="also print every QR text found in each frame, ours or not")
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    add_json(parser, "one JSON object per line")
+    add_quiet(parser, "no progress bar while a folder of photos is read")
     parser.add_argument("--seconds", type=float, metavar="N",
                         help="stop after N seconds (default: at the end of a video, or Ctrl-C)")
     parser.set_defaults(func=run)
@@ -60,19 +67,20 @@ def _scan(args: argparse.Namespace) -> int:
 
     config = load_config()
     camera, decoder = config.validated("camera"), config.validated("decoder")
-    if args.source:
+    if args.source != CONFIGURED_CAMERA:
         camera = replace(camera, source=args.source)
     if args.decoder:
         decoder = replace(decoder, name=args.decoder)
     pipeline = Pipeline.from_settings(camera, decoder, is_ours=is_ours, raw=args.raw)
     if isinstance(pipeline.source, ImageFolder):
-        return _scan_folder(pipeline.source, pipeline, is_ours)
+        return _scan_folder(pipeline.source, pipeline, is_ours, shows_progress(args.quiet))
     return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
 
 
-def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
+def _scan_folder(folder: Any, pipeline: Any, is_ours: Any, progress: bool) -> int:
     """One JSON line per image: every text found, which are ours, the decoding time; a file
-    that cannot be decoded is named on standard error, with why."""
+    that cannot be decoded is named on standard error, with why. A progress bar on a terminal's
+    standard error counts the images (the JSON lines stay clean)."""
     import sys
 
     def skipped(problem: Any) -> None:
@@ -80,14 +88,17 @@ def _scan_folder(folder: Any, pipeline: Any, is_ours: Any) -> int:
 
     folder.on_skip = skipped
     folder.open()
-    while (frame := folder.read()) is not None:
-        started = time.perf_counter()
-        texts = [d.text for d in pipeline.decode(frame)]
-        seconds = time.perf_counter() - started
-        image = folder.current.relative_to(folder.path).as_posix()
-        line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
-                "ms": round(seconds * 1000, 3)}
-        print(json_line(line), flush=True)
+    ranks = {path: rank for rank, path in enumerate(folder.files, start=1)}
+    with progress_bar(len(ranks), "Images", "image", progress) as bar:
+        while (frame := folder.read()) is not None:
+            started = time.perf_counter()
+            texts = [d.text for d in pipeline.decode(frame)]
+            seconds = time.perf_counter() - started
+            image = folder.current.relative_to(folder.path).as_posix()
+            line = {"image": image, "texts": texts, "ours": [is_ours(t) for t in texts],
+                    "ms": round(seconds * 1000, 3)}
+            print(json_line(line), flush=True)
+            bar.update(ranks[folder.current] - bar.n)  # the images skipped before it too
     return 0
 
 

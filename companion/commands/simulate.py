@@ -12,6 +12,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.commands._options import (
+    PLAYERS_HELP,
+    add_out,
+    add_quiet,
+    players,
+    progress_bar,
+    shows_progress,
+)
 from companion.errors import UserError
 
 #: Games handed to a worker process at a time (fewer round trips, still balanced).
@@ -25,10 +33,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "actions, and check the table's invariants after every action.",
     )
     parser.add_argument("--games", type=_positive, default=100, help="games to play (100)")
-    parser.add_argument("--players", type=int, choices=range(2, 6), default=4, metavar="2-5",
-                        help="players per game (4)")
-    parser.add_argument("--names", type=_names, metavar="A,B,...",
-                        help="player names, comma-separated, in seat order (sets --players)")
+    parser.add_argument("--players", type=players, default="4", metavar="N|A,B,...",
+                        help=f"{PLAYERS_HELP}; default 4")
+    # --names was the option for names before --players took them too: still understood.
+    parser.add_argument("--names", type=players, dest="players", help=argparse.SUPPRESS)
     parser.add_argument("--seed", default="1", help="seed of the run (1); any text works")
     parser.add_argument("--frog", action="store_true", help="frogs replace snails")
     parser.add_argument("--crocodile", action="store_true", help="crocodiles replace donkeys")
@@ -37,10 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a pair bonus needs a male and a female")
     parser.add_argument("--score26", action="store_true",
                         help="play until someone has 26 or more (instead of 3 rounds)")
-    parser.add_argument("--write-logs", metavar="DIR", type=Path,
-                        help="write every game as a table log (game-00000.jsonl, ...) in DIR")
+    add_out(parser, "write every game as a table log (game-00000.jsonl, ...) in the folder DIR",
+            metavar="DIR", type=Path)
+    parser.add_argument("--write-logs", type=Path, dest="out", help=argparse.SUPPRESS)  # old name
     parser.add_argument("--table-view", action="store_true",
-                        help="with --write-logs: write what a real table records (hidden hands, "
+                        help="with --out: write what a real table records (hidden hands, "
                         "gifts as counts, a hand scan at each round end)")
     parser.add_argument("--no-check", action="store_true",
                         help="skip the invariant checks (faster)")
@@ -48,14 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="processes to use (default: one per core)")
     parser.add_argument("--game", type=int, metavar="I", default=None,
                         help="play only game I of the run (to reproduce a failure)")
+    add_quiet(parser)
     parser.set_defaults(func=run)
-
-
-def _names(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(","))
-    if not 2 <= len(names) <= 5 or not all(names):
-        raise argparse.ArgumentTypeError("give 2 to 5 non-empty names separated by commas")
-    return names
 
 
 def _positive(text: str) -> int:
@@ -72,21 +75,21 @@ def run(args: argparse.Namespace) -> int:
         options = Options(frog=args.frog, crocodile=args.crocodile, roommates=args.roommates,
                           pair_mf=args.pair_mf,
                           end_rule="score26" if args.score26 else "rounds")
-        if args.names:
-            args.players = len(args.names)
-        _check_deck(args.names or args.players, options)
+        _check_deck(args.players, options)
     except InputError as error:
         raise UserError(error.message) from error
     first, count = (args.game, 1) if args.game is not None else (0, args.games)
-    if args.write_logs:
-        _make_directory(args.write_logs)
+    if args.out:
+        _make_directory(args.out)
     jobs = min(args.jobs or os.cpu_count() or 1, max(1, count // CHUNK))
     started = time.perf_counter()
     tally = _Tally()
-    for result in _results(first, count, args, options, jobs):
-        tally.add(result)
-        if args.write_logs:
-            _write_log(result, args.write_logs)
+    with progress_bar(count, "Games", "game", shows_progress(args.quiet)) as bar:
+        for result in _results(first, count, args, options, jobs):
+            tally.add(result)
+            if args.out:
+                _write_log(result, args.out)
+            bar.update()
     elapsed = time.perf_counter() - started
     print(tally.summary(args, options, elapsed, jobs))
     return 0 if not tally.failures else 1
@@ -104,15 +107,15 @@ def _make_directory(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"Cannot create the log directory {path}: {error.strerror}.",
-                        "Choose another directory with --write-logs.") from error
+                        "Choose another directory with --out.") from error
 
 
 def _results(first: int, count: int, args: argparse.Namespace, options: Any, jobs: int):
     """Game summaries in order; with several jobs, played by worker processes."""
     from companion.game.simulate import simulate
 
-    log_kind = None if not args.write_logs else "table" if args.table_view else "full"
-    seats = args.names or args.players
+    log_kind = None if not args.out else "table" if args.table_view else "full"
+    seats = args.players
     if jobs == 1:
         for result in simulate(count, seats, options, args.seed, not args.no_check, first):
             yield _summary(result, log_kind)
@@ -157,7 +160,7 @@ def _write_log(result: dict[str, Any], directory: Path) -> None:
         (directory / name).write_text(result["log"], encoding="utf-8")
     except OSError as error:
         raise UserError(f"Cannot write {directory / name}: {error.strerror}.",
-                        "Choose another directory with --write-logs.") from error
+                        "Choose another directory with --out.") from error
     result["written"] = str(directory / name)
 
 
@@ -185,9 +188,9 @@ class _Tally:
     def summary(self, args: argparse.Namespace, options: Any, elapsed: float, jobs: int) -> str:
         chosen = [name.replace("_", "-") for name in ("frog", "crocodile", "roommates", "pair_mf")
                   if getattr(options, name)] + (["score26"] if args.score26 else [])
-        lines = [f"Simulated {self.games} game(s) of {args.players} players (seed {args.seed}, "
-                 f"options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s with {jobs} "
-                 f"process(es): {self.games / elapsed:.0f} games/s."]
+        lines = [f"Simulated {self.games} game(s) of {len(args.players)} players "
+                 f"(seed {args.seed}, options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s "
+                 f"with {jobs} process(es): {self.games / elapsed:.0f} games/s."]
         good = self.games - len(self.failures)
         if good:
             checked = "not checked (--no-check)" if args.no_check else "checked after each"
@@ -195,11 +198,11 @@ class _Tally:
                 f"{self.actions} actions, invariants {checked}; per game: {self.rounds / good:.1f}"
                 f" rounds, {self.actions / good:.0f} actions (at most {self.max_actions}), "
                 f"{self.take_backs / good:.1f} take-backs; mean final score "
-                f"{self.score_total / good / args.players:.1f}; shared wins "
+                f"{self.score_total / good / len(args.players):.1f}; shared wins "
                 f"{100 * self.shared / good:.1f}%.")
         for failure in self.failures[:10]:
             lines.append(f"FAILED game {failure['index']} {failure['failure'].rstrip()}\n"
-                         f"  Log: {failure.get('written', 'use --write-logs DIR')}; reproduce "
+                         f"  Log: {failure.get('written', 'use --out DIR')}; reproduce "
                          f"with --game {failure['index']} --seed {args.seed}.")
         if self.failures:
             lines.append(f"{len(self.failures)} game(s) broke an invariant: that is a rules-engine "

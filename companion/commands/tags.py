@@ -13,6 +13,14 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from companion.commands._options import (
+    CONFIGURED_CAMERA,
+    add_out,
+    add_quiet,
+    add_source,
+    progress_bar,
+    shows_progress,
+)
 from companion.errors import UserError
 
 
@@ -47,7 +55,7 @@ def _register_print(actions: argparse._SubParsersAction) -> None:
         "print", help="write the sticker sheet (PDF) and/or one PNG per sticker",
         description="Write the QR stickers of the deck, to print at 100 % scale.",
     )
-    parser.add_argument("--out", metavar="PDF", type=Path, help="the PDF to write, e.g. tags.pdf")
+    add_out(parser, "the PDF to write, e.g. tags.pdf", metavar="PDF", type=Path)
     parser.add_argument("--png", metavar="DIR", type=Path, help="also one PNG per sticker there")
     parser.add_argument("--paper", choices=tuple(PAPERS), help="paper of the grid (default A4)")
     parser.add_argument(
@@ -71,13 +79,10 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
         description="Recognise the stickered cards one by one, then report cards never seen, "
                     "stickers seen twice and codes that are not Noah stickers.",
     )
-    parser.add_argument(
-        "--source", default="camera", metavar="CAMERA|VIDEO|DIR",
-        help="'camera' (the one of [camera] source in the config file, default), another "
-             "camera (usb:1, picamera2), a video file, or a folder of photos",
-    )
+    add_source(parser, "each photo read once")
     parser.add_argument("--decoder", choices=("zxing", "zbar"),
                         help="QR decoder (default: [decoder] name of the config file, zxing)")
+    add_quiet(parser, "no progress bar while a folder of photos is read")
     _add_deck_arguments(parser)
     parser.set_defaults(func=check_stickers)
 
@@ -161,12 +166,17 @@ def check_stickers(args: argparse.Namespace) -> int:
 
     tagged = configured_tagged_deck(args.deck, args.deck_id)
     check = DeckCheck(tagged, _selected_cards(tagged, args.only))
+    photos = _photos(args.source)
     try:
         presentations = _presentations(args.source, args.decoder, check)
         print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
               f"({tagged.deck.source}).")
-        for text, where in presentations:
-            print(check.saw(text, where), flush=True)
+        enabled = photos is not None and shows_progress(args.quiet)
+        with progress_bar(len(photos or ()), "Photos", "photo", enabled) as bar:
+            for text, where in presentations:
+                if photos:  # photos without a code yield nothing: count up to this one
+                    bar.update(photos.get(where, bar.n) - bar.n)
+                print(check.saw(text, where), flush=True)
     except VisionError as error:  # a camera that cannot start, zbar's library missing
         raise UserError(error.what, error.fix) from None
     except KeyboardInterrupt:
@@ -175,6 +185,17 @@ def check_stickers(args: argparse.Namespace) -> int:
     print()
     print("\n".join(report.lines()))
     return 0 if report.ok else 1
+
+
+def _photos(source: str) -> dict[str, int] | None:
+    """The photos of a folder ``source``, each with its rank from 1 (None for a camera or a
+    video): how far a check of the folder has come."""
+    from companion.tags.check import image_files
+
+    path = Path(source).expanduser()
+    if not path.is_dir():
+        return None
+    return {photo.name: rank for rank, photo in enumerate(image_files(path), start=1)}
 
 
 def _presentations(source: str, decoder_name: str | None, check) -> Iterator[tuple[str, str]]:
@@ -192,7 +213,7 @@ def _presentations(source: str, decoder_name: str | None, check) -> Iterator[tup
     if path.is_dir():
         return folder_presentations(path, decoder.decoder())
     camera = config.validated("camera")
-    if source != "camera":
+    if source != CONFIGURED_CAMERA:
         if not _names_a_camera(source) and not path.exists():
             raise UserError(
                 f"There is no folder or video file '{source}'.",
@@ -203,8 +224,10 @@ def _presentations(source: str, decoder_name: str | None, check) -> Iterator[tup
 
 
 def _names_a_camera(source: str) -> bool:
+    from companion.game.inputs import is_ascii_number
+
     kind = source.partition(":")[0]
-    return source.isdigit() or kind in ("auto", "picamera2", "usb", "synthetic")
+    return is_ascii_number(source) or kind in ("auto", "picamera2", "usb", "synthetic")
 
 
 def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import NamedTuple, overload
 
 from .errors import InputError, shown
+from .inputs import is_ascii_number, require_regular_file
 from .options import Options
 
 #: Species names exactly as in the table log, lightest first (R1).
@@ -332,8 +332,8 @@ def _parse_row(values: dict[str, str], where: str, line: int) -> Card:
 
 
 def _parse_count(text: str, maximum: int, field: str, where: str, line: int) -> int:
-    # str.isdigit() alone takes "²", and int() of 5,000 digits is an error of its own.
-    if not (text.isascii() and text.isdigit() and len(text) <= 3) or int(text) > maximum:
+    # int() of 5,000 digits is an error of its own, hence the length.
+    if not (is_ascii_number(text) and len(text) <= 3) or int(text) > maximum:
         raise InputError(
             f"{where}: {field} {shown(repr(text))} is not a whole number from 0 to {maximum}.",
             line=line,
@@ -348,14 +348,10 @@ def load_deck(path: str | Path) -> Deck:
     path = Path(path)
     name = path.name
     try:
-        kind = path.stat().st_mode  # never open a pipe or a device: reading one may never end
-        if stat.S_ISDIR(kind):
-            raise InputError(f"{path} is a folder, not a deck file. Give the path of the deck's "
-                             ".csv file inside it, or use the default deck.")
-        if not stat.S_ISREG(kind):
-            raise InputError(f"{path} is not a regular file (a pipe or a device), so it cannot "
-                             "be a deck file. Give the path of a .csv file, or use the default "
-                             "deck.")
+        require_regular_file(path, "a deck file",
+                             "Give the path of a .csv file, or use the default deck.",
+                             folder_fix="Give the path of the deck's .csv file inside it, or "
+                                        "use the default deck.")
         with path.open("rb") as file:
             data = file.read(MAX_DECK_BYTES + 1)
     except OSError as error:

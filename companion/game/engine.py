@@ -498,7 +498,8 @@ class Game:
             return self._reject("bad_action", a, problem=error.message)
         species = ref.species
         if species not in self._weight:
-            return self._reject("unknown_card", a, card=species, why=self._why_absent(species))
+            return self._reject("unknown_card", a, card=species, animal=species,
+                                why=self._why_absent(species))
         gender = ref.gender
         if species == "snail":
             if a.as_gender is not None and gender is not None and a.as_gender != gender:
@@ -513,14 +514,18 @@ class Game:
         if a.frog_weight is not None and species != "frog":
             return self._reject("bad_action", a, problem="only a frog takes a declared weight")
         printed = "H" if species == "snail" else gender
+        animal = _animal(species, ref.gender)
         if (species, printed) not in self._copies:
-            return self._reject("unknown_card", a, card=a.card, why="")
+            return self._reject("unknown_card", a, card=a.card, animal=animal, why="")
         if ref.copy is not None:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
-                return self._reject("unknown_card", a, card=a.card, why="")
-            if self._on_table(s, _identity(ref)):
-                return self._reject("card_already_on_table", a, card=card_id)
+                return self._reject("unknown_card", a, card=a.card, why="",
+                                    animal=f"{animal} #{ref.copy}")
+            where = self._place_on_table(s, _identity(ref))
+            if where is not None:  # R54; the advice depends on where the copy is
+                return self._reject("card_already_on_table", a, card=card_id, animal=animal,
+                                    variant=where[0], on_ferry=where[1])
         copy = ref.copy
         hand_index = None
         if s.hands is not None:
@@ -1283,16 +1288,22 @@ class Game:
             seen += 1
         return seen
 
-    def _on_table(self, s: _State, identity: tuple[str, str, int | None]) -> bool:
-        """R54: whether a tagged copy is on a ferry, fleeing, or departed this round."""
+    def _place_on_table(self, s: _State, identity: tuple[str, str, int | None]
+                        ) -> tuple[str, int | None] | None:
+        """R54: where a tagged copy is if it is on the table: ``("ferry", 1-5)``,
+        ``("fleeing", None)`` or ``("departed", None)`` (this round); None when it is not."""
         if identity in s.departed_ids:
-            return True
+            return ("departed", None)
         species = identity[0]
-        refs = [card.ref for ferry, facts in zip(s.ferries, s.facts, strict=True)
-                if facts is not None and species in facts.species for card in ferry]
-        if s.fleeing is not None:
-            refs.append(s.fleeing.ref)
-        return any(_identity(parse_ref(ref)) == identity for ref in refs if "#" in ref)
+        for k, (ferry, facts) in enumerate(zip(s.ferries, s.facts, strict=True)):
+            if facts is not None and species in facts.species and any(
+                    "#" in card.ref and _identity(parse_ref(card.ref)) == identity
+                    for card in ferry):
+                return ("ferry", k + 1)
+        if s.fleeing is not None and "#" in s.fleeing.ref \
+                and _identity(parse_ref(s.fleeing.ref)) == identity:
+            return ("fleeing", None)
+        return None
 
     # ----------------------------------------------------------------- state and storage
 

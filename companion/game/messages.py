@@ -21,13 +21,19 @@ REASONS: dict[str, str] = {
     "wrong_ferry": "Noah is on ferry {noah_ferry}: load your animal there, not on ferry {ferry}.",
     "wrong_ferry.take_back": "Noah is on ferry {noah_ferry}: only that ferry can be taken back, "
     "not ferry {ferry}.",
-    "unknown_card": "There is no {card} in this game{why}: check the card.",
+    "unknown_card": "There is no {animal} in this game{why}: check the card.",
     "snail_gender_required": "Say which side of the snail is up: load it as male or female.",
     "card_not_in_hand": "{holder} has no {animal} in hand: choose a card from that hand.",
     "card_unavailable": "Every {species} of this game is already on the ferries or has left: "
     "check the card that was played.",
-    "card_already_on_table": "Card {card} is already on the table (on a ferry or gone): it was "
-    "scanned twice or moved without the referee; put it back where it was.",
+    "card_already_on_table": "The {animal} is already on the table: it was shown twice or moved "
+    "without the referee; put it back where it was.",
+    "card_already_on_table.ferry": "The {animal} is already on ferry {on_ferry}: it was shown "
+    "twice; leave it there and show the animal being loaded.",
+    "card_already_on_table.departed": "The {animal} left on a ferry this round: it cannot be "
+    "played again; put it back with the departed ferries and show the animal being loaded.",
+    "card_already_on_table.fleeing": "The {animal} is fleeing from the crocodile: first name the "
+    "opponent who takes it.",
     "woodpecker_over_13": "Ferry {ferry} already weighs {weight}, more than 13: a woodpecker "
     "cannot board it; load another animal.",
     "frog_weight_invalid": "A frog may weigh 2 to 5 only to fill ferry {ferry} exactly "

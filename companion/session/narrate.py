@@ -45,6 +45,21 @@ def card_name(ref: str) -> str:
     return f"the {SIGNS[gender]} {species}" if gender else f"the {species}"
 
 
+def copy_name(text: str) -> str:
+    """A card's copy as its sticker names it, for a card that is not in the deck; text that is
+    no card reference at all is quoted, control characters escaped.
+
+    >>> copy_name("cat:F#9"), copy_name("snail#7"), copy_name("unicorn")
+    ('♀ cat #9', 'snail #7', "'unicorn'")
+    """
+    try:
+        species, gender, copy = parse_ref(text)
+    except ValueError:
+        return repr(text)
+    name = f"{SIGNS[gender]} {species}" if gender in SIGNS else species
+    return f"{name} #{copy}" if copy is not None else name
+
+
 def cards_phrase(refs: Sequence[str]) -> str:
     """Several cards in one phrase.
 

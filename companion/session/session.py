@@ -47,6 +47,7 @@ from companion.game.options import Options
 from companion.session import record
 from companion.session.narrate import (
     card_name,
+    copy_name,
     ferries_phrase,
     ferry_name,
     plural,
@@ -394,8 +395,9 @@ class Session:
         to the camera. ``ref`` is a card id like ``cat:F#2``."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refuse(f"There is no card {ref} in this deck.", "unknown_card",
-                                    phrases=_said("no_such_card", code=ref))
+                return self._refuse(f"There is no {copy_name(ref)} in this deck: check the "
+                                    "card.", "unknown_card",
+                                    phrases=_said("no_such_card", card=ref))
             self._candidates = ()
             return self._card(ref)
 
@@ -456,6 +458,21 @@ class Session:
         self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(k)}.",
                      phrases=_said("setup_card", card=ref, ferry=k + 1))
         return self._maybe_start_round()
+
+    def remove_setup_card(self, ref: str) -> Outcome:
+        """Round setup: take a wrongly shown starting animal off its ferry; that ferry's
+        animal is asked for again."""
+        with self._lock:
+            for k, placed in enumerate(self._setup.ferries if self._in_setup() else ()):
+                if placed is not None and _same_copy(placed, ref):
+                    self._setup.ferries[k] = None
+                    self._notice("info", f"{card_name(placed).capitalize()} is taken off "
+                                 f"{ferry_name(k)}: show its starting animal again.",
+                                 phrases=_said("setup_card_removed", card=placed, ferry=k + 1))
+                    self._publish()
+                    return Outcome(True)
+            return self._refuse(f"{card_name(ref).capitalize()} is not a starting animal of "
+                                "this round.", None, phrases=_said("not_a_setup_card", card=ref))
 
     def choose_starter(self, seat: int) -> Outcome:
         """Round 1 setup: who plays first (the shortest player, R10)."""
@@ -710,6 +727,9 @@ class Session:
         with self._lock:
             if self._game is None:
                 return self._refuse("No game is open.", None, phrases=_said("no_game"))
+            placed = [ref for ref in self._setup.ferries if ref] if self._in_setup() else []
+            if placed and not (self._pending or self._candidates):
+                return self.remove_setup_card(placed[-1])  # the last starting animal shown
             if self.cancel().accepted:
                 return Outcome(True, "Cancelled.")
             count = min(count, len(self._game.history))
@@ -951,7 +971,8 @@ class Session:
             destinations=prompt.choices if isinstance(prompt, MoveNoah) else (),
             notices=tuple(self._notices),
             reconciliation=self._reconciliation,
-            can_undo=bool(self._game.history) or self._pending is not None,
+            can_undo=bool(self._game.history) or self._pending is not None
+            or self._setup != _SetupDraft(),
             can_redo=bool(self._redo),
             camera_ok=self._camera_ok,
             camera_message=self._camera_message,
@@ -1007,7 +1028,8 @@ NOTICE_KEYS = frozenset({
     "already_on_ferry", "already_scanned", "camera_back", "camera_lost", "choose_a_player",
     "departed_not_hand", "ferry_button", "ferry_range", "foreign_code", "hand_scanned",
     "new_game", "no_card_expected", "no_frog_waiting", "no_game", "no_snail_waiting",
-    "no_such_card", "noah_start", "noah_start_chosen", "not_in_game", "not_in_scan",
+    "no_such_card", "noah_start", "noah_start_chosen", "not_a_setup_card", "not_in_game",
+    "not_in_scan", "setup_card_removed",
     "nothing_to_redo", "nothing_to_undo", "on_ferry_not_hand", "record_error", "redo",
     "rescan_hands", "rescan_setup", "resumed", "score_only_card", "setup_card", "several_cards",
     "snail_side", "starter_not_asked", "tears_numbers", "undo", "vision_error",

@@ -39,11 +39,12 @@ class StartFailed(UserError):
 
 
 def run_app(simulate: bool = False, *, default_settings: bool = False,
-            verbose: bool = False) -> int:
+            verbose: bool = False, store: Any = None, prepare: Any = None) -> int:
     """Run the app until it is closed; returns the exit status. No screen raises
     :class:`~companion.errors.UserError` before any window opens; any other start-up problem
     is shown on the error screen. ``default_settings`` ignores the config file (the error
-    screen's way round a bad one)."""
+    screen's way round a bad one). ``store`` replaces the config's record and ``prepare(app)``
+    is called before the app runs (``demo --ui``: the players who play on screen)."""
     from companion.config import Config, config_path
 
     prepare_environment(verbose=verbose)
@@ -52,10 +53,12 @@ def run_app(simulate: bool = False, *, default_settings: bool = False,
         config = Config.from_text("", None) if default_settings else _stage("config", _load)
         settings = validate_ui({}) if default_settings else _stage(
             "config", lambda: config.validated("ui", validate_ui))
-        app = create_app(config, simulate=simulate, settings=settings,
+        app = create_app(config, simulate=simulate, settings=settings, store=store,
                          config_file=_settings_file(config_file, default_settings))
     except StartFailed as failed:
         return _show_problem(failed.problem, config_file)
+    if prepare is not None:
+        prepare(app)
     try:
         app.run()
     finally:

@@ -291,7 +291,6 @@ class NoahApp(App):
             names = list(load_config(self.get_application_config()).game.players)
         except UserError:
             names = []
-        names = names or [self.t("new.player", n=n) for n in (1, 2, 3)]
         self.root.sm.get_screen("new_game").prepare(names, score_only=score_only)
         self.go("new_game")
 
@@ -355,13 +354,17 @@ def _load_sound(path: Path) -> Any:
 
 
 def tray_cards(deck: Any, state: dict) -> list[str]:
-    """The ids of the cards that are not on a ferry (a snail's side does not matter).
+    """The ids of the cards that can be in someone's hand: not on a ferry, not departed this
+    round (a snail's side does not matter).
 
     >>> from companion.game import default_deck
     >>> ferries = [["snail:M#1", "cat:F#1"], None, [], [], []]
-    >>> cards = tray_cards(default_deck(), {"ferries": ferries})
+    >>> state = {"ferries": ferries, "departed_cards": ["lion:M#1"]}
+    >>> cards = tray_cards(default_deck(), state)
     >>> "snail#1" in cards, "snail#2" in cards, "cat:F#1" in cards, "cat:M#1" in cards
     (False, True, False, True)
+    >>> "lion:M#1" in cards, "lion:F#1" in cards
+    (False, True)
     """
     from companion.game.deck import parse_ref
 
@@ -369,8 +372,9 @@ def tray_cards(deck: Any, state: dict) -> list[str]:
         species, gender, copy = parse_ref(ref)
         return (species, None if species == "snail" else gender, copy)
 
-    on_ferries = {copy_of(ref) for ferry in state.get("ferries") or () for ref in ferry or ()}
-    return [card.id for card in deck if copy_of(card.id) not in on_ferries]
+    on_table = [ref for ferry in state.get("ferries") or () for ref in ferry or ()]
+    gone = {copy_of(ref) for ref in [*on_table, *(state.get("departed_cards") or ())]}
+    return [card.id for card in deck if copy_of(card.id) not in gone]
 
 
 def _new_notices(old: tuple, new: tuple) -> list:

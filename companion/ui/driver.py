@@ -129,3 +129,143 @@ def _save_small(source: Path, target: Path) -> None:
 
     with Image.open(source) as image:
         image.convert("RGB").quantize(256).save(target, optimize=True)
+
+
+# -- layout checks ----------------------------------------------------------------------------
+
+#: Widget classes whose labels are drawn over the screen on purpose (a layer of their own):
+#: the app's banners and any popup. Labels are compared with labels of the same layer only.
+LAYERS = ("Banner", "ModalView")
+
+
+def layout_problems(size: tuple[float, float] = (800, 480)) -> list[str]:
+    """Every visible label of the window that is cut off, lies outside the window or overlaps
+    another visible label of the same layer, as sentences (empty: the screen is sound).
+
+    A label is visible when it has text, a size and no transparent ancestor. Its *text* must
+    fit its box (the text it would need, laid out at its width, is no taller and no wider than
+    the box: a cut line at the top or bottom counts, an ellipsis (``shorten``) is by design),
+    without a word cut in two across lines;
+    its box must lie inside the window (inside its scroll view's viewport, for a scrolled
+    list) and must not overlap another label's text of the same layer (a banner or a popup is
+    a layer over the screen).
+    """
+    from kivy.core.window import Window
+
+    found = [info for top in Window.children for info in _visible_labels(top)]
+    problems = [problem for info in found for problem in _fit_problems(info, size)]
+    drawn = [_clipped(_text_box(label, box), view) for label, box, _layer, view in found]
+    for i, (label, _box, layer, _view) in enumerate(found):
+        for j in range(i + 1, len(found)):
+            other, _, other_layer, _ = found[j]
+            if layer is other_layer and _overlap(drawn[i], drawn[j]):
+                problems.append(f"{_short(label.text)!r} overlaps {_short(other.text)!r}")
+    return problems
+
+
+def _clipped(box: tuple[float, ...], view: Any) -> tuple[float, ...]:
+    """The part of ``box`` a scroll view shows (it draws nothing outside its viewport)."""
+    if view is None:
+        return box
+    port = _window_box(view)
+    return (max(box[0], port[0]), max(box[1], port[1]), min(box[2], port[2]),
+            min(box[3], port[3]))
+
+
+LabelInfo = tuple[Any, tuple[float, float, float, float], Any, Any]
+
+
+def _visible_labels(top: Any) -> list[LabelInfo]:
+    """(label, its box in window coordinates, its layer, its scroll view or None)."""
+    from kivy.uix.label import Label
+
+    found: list[LabelInfo] = []
+    for widget in top.walk(restrict=True):
+        if not isinstance(widget, Label) or not widget.text.strip() or min(widget.size) < 1:
+            continue
+        chain = list(_ancestors(widget))
+        if any(getattr(w, "opacity", 1) == 0 for w in chain):
+            continue
+        layer = next((w for w in chain
+                      if any(c.__name__ in LAYERS for c in type(w).__mro__)), top)
+        view = next((w for w in chain[1:] if type(w).__name__ == "ScrollView"), None)
+        box = _window_box(widget)
+        if view is not None and not _overlap(box, _window_box(view)):
+            continue  # scrolled out of sight
+        found.append((widget, box, layer, view))
+    return found
+
+
+def _ancestors(widget: Any) -> Any:
+    while widget is not None and widget is not widget.parent:
+        yield widget
+        widget = widget.parent
+
+
+def _window_box(widget: Any) -> tuple[float, float, float, float]:
+    left, bottom = widget.to_window(widget.x, widget.y)
+    return (left, bottom, left + widget.width, bottom + widget.height)
+
+
+def _text_box(label: Any, box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """Where the label's text is drawn: its texture, centred on the label."""
+    width, height = label.texture_size
+    x = (box[0] + box[2]) / 2
+    y = (box[1] + box[3]) / 2
+    return (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
+
+
+def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
+    label, box, _layer, view = info
+    text, problems = _short(label.text), []
+    width, height = box[2] - box[0], box[3] - box[1]
+    need_width, need_height = _needed(label)
+    if need_height > height + 1 or need_width > width + 1:
+        problems.append(f"{text!r} does not fit its box: it needs {need_width:.0f}×"
+                        f"{need_height:.0f} px, its box is {width:.0f}×{height:.0f}")
+    broken = _broken_word(label)
+    if broken:
+        problems.append(f"{text!r} breaks the word {broken!r} across two lines")
+    limit = _window_box(view) if view is not None else (0, 0, *size)
+    drawn = _text_box(label, box)
+    if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1
+                         or drawn[2] > limit[2] + 1 or drawn[3] > limit[3] + 1):
+        problems.append(f"{text!r} lies outside the screen ({_rounded(drawn)})")
+    return problems
+
+
+def _needed(label: Any) -> tuple[float, float]:
+    """The size the label's text needs, laid out at the label's text width (height free)."""
+    if label.shorten or label.texture is None:
+        return tuple(label.texture_size)
+    core_label = label._label
+    options = {k: v for k, v in core_label.options.items() if k != "text"}
+    width = (label.text_size[0] if label.text_size and label.text_size[0] else None)
+    options["text_size"] = (width, None)
+    free = type(core_label)(text=core_label.text, **options)
+    free.refresh()
+    needed = free.texture.size if free.texture is not None else (0, 0)
+    return (needed[0] if width is None else min(needed[0], width), needed[1])
+
+
+def _broken_word(label: Any) -> str | None:
+    """A word wider than the label's text width, which Kivy cuts letter by letter onto the
+    next line ("Chloé-Marguerit / e"); None when every word fits (or the text is shortened)."""
+    width = label.text_size[0] if label.text_size else None
+    if label.shorten or not width or label.markup:
+        return None
+    measure = label._label.get_extents
+    return next((word for word in label.text.split() if measure(word)[0] > width), None)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _rounded(box: tuple[float, ...]) -> str:
+    return ", ".join(f"{v:.0f}" for v in box)

@@ -199,6 +199,7 @@ class Catalog:
         card = params.get("card")
         if isinstance(card, str) and (_is_ref(card) or self.has(f"species.{card}")):
             words["label"] = self.card_label(card) if _is_ref(card) else self.species(card)
+            words["copy"] = parse_ref(card).copy if _is_ref(card) else None
             words["card"] = words["animal"] = self.text("words.card", label=words["label"])
             words["Card"] = words["card"][:1].upper() + words["card"][1:]
         for name in NAMES:

@@ -24,6 +24,7 @@ from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
 
 MAX_PLAYERS = 5
+PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
 def _button(text: str, action: Any, **kwargs: Any) -> Button:
@@ -56,8 +57,10 @@ class PlayerRow(BoxLayout):
     colour = StringProperty("red")
 
     def next_colour(self) -> None:
-        names = list(theme.PLAYER_COLOURS)
-        self.colour = names[(names.index(self.colour) + 1) % len(names)]
+        """The next token colour no other player has (with five players: swapped with the
+        player who has the next one)."""
+        screen = App.get_running_app().root.sm.get_screen("new_game")
+        screen.next_colour(self)
 
 
 class NewGameScreen(Screen):
@@ -71,31 +74,57 @@ class NewGameScreen(Screen):
             self.ids[key].bind(state=lambda *_args: self.update_removed())
 
     def prepare(self, names: list[str], *, score_only: bool) -> None:
+        """Rows for ``names`` (the config's players), or three empty ones whose placeholder
+        says "Player n": typing replaces it, an untouched one keeps it as the name."""
         self.score_only = score_only
-        rows = self.ids.rows
-        rows.clear_widgets()
-        for seat, name in enumerate(names[:MAX_PLAYERS]):
-            self._add_row(name, seat)
+        self.ids.rows.clear_widgets()
+        for name in names[:MAX_PLAYERS] or ["", "", ""]:
+            self._add_row(name)
         self.update_removed()
 
-    def _add_row(self, name: str, seat: int) -> None:
-        colour = list(theme.PLAYER_COLOURS)[seat % len(theme.PLAYER_COLOURS)]
-        self.ids.rows.add_widget(PlayerRow(seat=seat, colour=colour))
+    def _add_row(self, name: str) -> None:
+        taken = {row.colour for row in self.rows()}
+        colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
+        self.ids.rows.add_widget(PlayerRow(colour=colour))
+        self._number_rows()
         self.rows()[-1].ids.name.text = name
+
+    def _number_rows(self) -> None:
+        app = App.get_running_app()
+        for seat, row in enumerate(self.rows()):
+            row.seat = seat
+            row.ids.name.hint_text = app.t("new.player", n=seat + 1)
 
     def rows(self) -> list[PlayerRow]:
         return list(reversed(self.ids.rows.children))
 
+    def names(self) -> list[str]:
+        """The names typed, a placeholder where none was."""
+        return [row.ids.name.text.strip() or row.ids.name.hint_text for row in self.rows()]
+
     def add_player(self) -> None:
-        count = len(self.rows())
-        if count < MAX_PLAYERS:
-            app = App.get_running_app()
-            self._add_row(app.t("new.player", n=count + 1), count)
+        if len(self.rows()) < MAX_PLAYERS:
+            self._add_row("")
             self.update_removed()
+
+    def next_colour(self, row: PlayerRow) -> None:
+        """``row``'s next token colour that nobody else has; when all are taken, ``row``
+        swaps colours with the player who has the next one."""
+        names = list(theme.PLAYER_COLOURS)
+        others = {other.colour: other for other in self.rows() if other is not row}
+        start = names.index(row.colour)
+        following = [names[(start + step) % len(names)] for step in range(1, len(names))]
+        free = next((c for c in following if c not in others), None)
+        if free is None:
+            owner = others[following[0]]
+            owner.colour, row.colour = row.colour, following[0]
+        else:
+            row.colour = free
 
     def remove_player(self, row: PlayerRow) -> None:
         if len(self.rows()) > 2:
             self.ids.rows.remove_widget(row)
+            self._number_rows()
             self.update_removed()
 
     def options(self) -> dict[str, Any]:
@@ -122,7 +151,7 @@ class NewGameScreen(Screen):
     def start(self) -> None:
         rows = self.rows()
         App.get_running_app().start_game(
-            [row.ids.name.text for row in rows], [row.colour for row in rows],
+            self.names(), [row.colour for row in rows],
             self.options(), score_only=self.score_only)
 
 
@@ -148,8 +177,16 @@ class PromptPanel(BoxLayout):
         box = self.ids.buttons
         box.clear_widgets()
         box.cols = 2 if len(answers) > 3 else 1  # four or five players: two columns fit
+        # every answer on one line, at one size: as large as the longest fits (a name longer
+        # still ends in "…" rather than breaking mid-word)
+        width = (self.width if self.width > 100 else PANEL_WIDTH) / box.cols - 12
+        size = min(fitting_font(text, width=width, largest=18 if box.cols == 2 else 21,
+                                smallest=14, bold=False) for text, _action in answers) \
+            if answers else 21
         for text, action in answers:
-            box.add_widget(_button(text, action, font_size=18 if box.cols == 2 else 21))
+            button = _button(text, action, font_size=size)
+            button.shorten = True
+            box.add_widget(button)
 
     @staticmethod
     def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
@@ -189,6 +226,7 @@ class SetupScreen(Screen):
     step = NumericProperty(0)
     scanned = NumericProperty(0)
     round = NumericProperty(1)
+    asking = BooleanProperty(False)  # a question about the animal just shown (snail's side)
 
     def show(self, view: Any) -> None:
         prompt = view.prompt
@@ -196,6 +234,7 @@ class SetupScreen(Screen):
         self.scanned = sum(ref is not None for ref in view.setup_ferries)
         # a snail's side or a choice between cards in view belongs to the scanning step
         self.step = {"choose_noah_start": 0, "choose_starter": 2}.get(prompt.kind, 1)
+        self.asking = prompt.kind in ("choose_snail_side", "choose_card")
         board = self.ids.board
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
@@ -221,27 +260,63 @@ def _weight(deck: Any, ref: str) -> int:
     return card.weight if card is not None else 0
 
 
+class HandRow(BoxLayout):
+    """A player's number of cards in hand, on the table screen."""
+
+    name = StringProperty("")
+    count = NumericProperty(0)
+
+
 class TableScreen(Screen):
     """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
 
     player = StringProperty("")
+    player_font = NumericProperty(42)
     player_colour = ListProperty([1, 1, 1, 1])
-    hands = StringProperty("")
 
     def show(self, view: Any) -> None:
-        app = App.get_running_app()
         seat = view.prompt.player if view.prompt.player is not None else view.current_player
         self.player = _name(view, seat)
+        self.player_font = fitting_font(self.player, width=218, largest=42, smallest=20)
         self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
-        counts = view.state.get("hand_counts") or ()
-        self.hands = "\n".join([app.t("table.hands"), *(
-            f"{name}: {count}" for name, count in zip(view.players, counts, strict=False))])
+        self._hands(view.players, view.state.get("hand_counts") or ())
         board = self.ids.board
         board.state = view.state
         board.choices = list(view.destinations)
         board.scores = list(view.scores)
         board.colours = list(view.tokens)
         self.ids.panel.show(view)
+
+
+    def _hands(self, players: Any, counts: Any) -> None:
+        rows = [row for row in self.ids.hands.children if isinstance(row, HandRow)][::-1]
+        if len(rows) != len(counts):
+            for row in rows:
+                self.ids.hands.remove_widget(row)
+            rows = [HandRow() for _ in counts]
+            for row in rows:
+                self.ids.hands.add_widget(row)
+        for row, name, count in zip(rows, players, counts, strict=False):
+            row.name, row.count = name, count
+
+
+def fitting_font(text: str, *, width: float, largest: int, smallest: int,
+                 bold: bool = True) -> int:
+    """The largest font size (the app's font) at which ``text`` fits on one line of
+    ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
+
+    >>> fitting_font("Ana", width=218, largest=42, smallest=20)
+    42
+    >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
+    True
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
+    needed = label.get_extents(text)[0]
+    if needed <= width:
+        return largest
+    return max(smallest, int(largest * width / needed))
 
 
 class RoundEndScreen(Screen):
@@ -338,10 +413,16 @@ class GameEndScreen(Screen):
             cells.append([name, *(str(r[seat]) for r in view.round_scores),
                           str(view.scores[seat])])
         for row in cells:
-            for text in row:
-                label = Label(text=text, font_size=21, font_name=theme.FONT, halign="center")
-                # a long heading ("Manche 1") wraps in its column instead of running into the next
-                label.bind(width=lambda widget, width: setattr(widget, "text_size", (width, None)))
+            for column, text in enumerate(row):
+                label = Label(text=text, font_size=19, font_name=theme.FONT,
+                              halign="left" if column == 0 else "center", valign="middle")
+                if column == 0:  # a long name ends in "…" rather than running into its score
+                    label.shorten, label.shorten_from = True, "right"
+                    label.size_hint_x, label.width = None, 150  # the rounds share the rest
+                    label.bind(size=lambda widget, size: setattr(widget, "text_size", size))
+                else:  # a long heading ("Manche 1") wraps in its column
+                    label.bind(width=lambda widget, width: setattr(widget, "text_size",
+                                                                   (width, None)))
                 grid.add_widget(label)
 
     def _qr(self, app: Any) -> None:

@@ -3,19 +3,29 @@
 A seeded simulated table (:class:`~companion.session.autoplay.SimulatedTable`) plays a whole
 3-player game through the app's session, headless; the first time each screen or prompt
 appears, the window is saved. Home, new game, history, settings, the card tray, a refusal and
-the French table are taken around it. ``--language fr --out docs/screenshots/fr`` takes the
-same screens with the app in French.
+the French table are taken around it, then the crowded screens: new game, the table (with a
+long refusal) and the score-only round with four and with five players and long names.
+``--language fr --out docs/screenshots/fr`` takes the same screens with the app in French.
+
+The same tour serves the layout test: :class:`Photographer` calls :meth:`Photographer.shoot`
+at every screen, which a test overrides to check the screen instead of saving it
+(:func:`tour`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 PLAYERS = ("Ana", "Ben", "Chloé")
+#: The crowded tables of the screenshots (and of the layout test): long names, four and five.
+LONG_NAMES = ("Anne-Charlotte", "Bartholomew", "Chloé-Marguerite", "Dominique", "Éloïse-Amandine")
+CROWDED = {4: "22", 5: "25"}  # players -> number of the first of their three shots
 SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
     "choose_noah_start": "03-setup-noah",
     "choose_starter": "05-setup-starter",
@@ -32,25 +42,34 @@ SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
 class Photographer:
     """Follows the simulated table step by step and saves each screen once."""
 
+    frames_per_step = 1  # the window is drawn after each step of the table (0: only at shots)
+
     def __init__(self, driver: Any, out: Path, language: str = "en") -> None:
         self.driver, self.out, self.language = driver, out, language
+        self.names: set[str] = set()
         self.taken: list[Path] = []
         self.plays = 0
         self.rounds = 0
 
     def shoot(self, name: str) -> None:
+        """The screen as it is now: saved as ``name``.png."""
+        self.names.add(name)
         self.taken.append(self.driver.screenshot(self.out / f"{name}.png"))
+
+    def pause(self, seconds: float) -> None:
+        """Let an animation (the tokens' move) finish before the next shot."""
+        _wait(self.driver, seconds)
 
     def on_step(self, _step: Any) -> None:
         driver, app = self.driver, self.driver.app
         view = app.session.view
-        names = {path.stem for path in self.taken}
+        names = self.names
         kind = view.prompt.kind
         if len(view.round_scores) > self.rounds:
             self.rounds = len(view.round_scores)
             driver.settle()
             if "13-round-result" not in names:
-                _wait(driver, 1.5)  # the tokens' move
+                self.pause(1.5)  # the tokens' move
                 self.shoot("13-round-result")
             app.next_round()
         if kind == "scan_setup_card" and sum(r is not None for r in view.prompt.scanned) == 3 \
@@ -67,7 +86,7 @@ class Photographer:
             driver.settle()
             if kind != "choose_snail_side" or app.root.sm.current == "table":
                 self.prompt_shot(kind, shot)
-        driver.pump()
+        driver.pump(self.frames_per_step)
 
     def prompt_shot(self, kind: str, name: str) -> None:
         from companion.ui.screens import GiftPopup
@@ -91,9 +110,10 @@ class Photographer:
         driver.pump(3)
         self.shoot("17-card-tray")
         from kivy.core.window import Window
+        from kivy.uix.modalview import ModalView
 
         for child in list(Window.children):
-            if child is not app.root:
+            if isinstance(child, ModalView):
                 child.dismiss()
         driver.pump(3)
         state = app.session.view.state
@@ -102,7 +122,7 @@ class Photographer:
         driver.settle()
         self.shoot("18-refused")
         app.root.alert.hide()
-        if self.language != "en":
+        if self.language != "en" or self.out is None:
             return
         app.lang = "fr"
         driver.pump(3)
@@ -126,36 +146,104 @@ def _wait(driver: Any, seconds: float) -> None:
 
 def take_all(out: Path, *, seed: int = 2, language: str = "en") -> list[Path]:
     """Play one seeded game and save every screen in ``out``; returns the files."""
-    from companion.game import Options
-    from companion.session.autoplay import SimulatedTable
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-shots-"))
     out.mkdir(parents=True, exist_ok=True)
     with HeadlessApp(work, simulate=True, language=language) as driver:
-        app = driver.app
         photographer = Photographer(driver, out, language)
-        driver.settle()
-        photographer.shoot("01-home")
-        app.open_new_game(score_only=False)
-        driver.pump(3)
-        photographer.shoot("02-new-game")
-        app.go("home")
-        table = SimulatedTable(app.session, PLAYERS, seed=seed,
-                               options=Options(hidden=True, frog=True, crocodile=True),
-                               on_step=photographer.on_step)
-        table.play()
-        driver.settle()
-        app.go("history")
-        driver.pump(3)
-        photographer.shoot("15-history")
-        app.open_settings()
-        driver.pump(3)
-        photographer.shoot("16-settings")
-        app.close_settings()
-        _snail_side(driver, photographer)
-        _score_only(driver, photographer)
+        tour(driver, photographer, seed=seed)
+        for count in CROWDED:
+            crowded(driver, photographer, LONG_NAMES[:count])
     return photographer.taken
+
+
+def tour(driver: Any, photographer: Photographer, *, players: Sequence[str] = PLAYERS,
+         seed: int = 2) -> None:
+    """Every screen once, each handed to ``photographer.shoot``: home, new game, a whole seeded
+    game of ``players`` (set-up, every prompt, the tray, a refusal, round ends, game end),
+    history, settings, a snail's side at set-up, the score-only round."""
+    from companion.game import Options
+    from companion.session.autoplay import SimulatedTable
+
+    app = driver.app
+    driver.settle()
+    photographer.shoot("01-home")
+    _new_game_screen(driver, len(players))
+    photographer.shoot("02-new-game")
+    app.go("home")
+    promos = len(players) < 5  # five players need every card of the box
+    table = SimulatedTable(app.session, players, seed=seed,
+                           options=Options(hidden=True, frog=promos, crocodile=promos),
+                           on_step=photographer.on_step)
+    table.play()
+    driver.settle()
+    app.go("history")
+    driver.pump(3)
+    photographer.shoot("15-history")
+    app.open_settings()
+    driver.pump(3)
+    photographer.shoot("16-settings")
+    app.close_settings()
+    _snail_side(driver, photographer)
+    _score_only(driver, photographer, players)
+
+
+def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> None:
+    """Four or five players with long names: the new game, the table mid-round with a long
+    refusal in the banner, the score-only round."""
+    from companion.game import Options
+    from companion.session.autoplay import SimulatedTable
+
+    first = int(CROWDED[len(players)])
+    app = driver.app
+    app.leave_game()
+    _new_game_screen(driver, len(players), names=players)
+    photographer.shoot(f"{first:02d}-new-game-{len(players)}-players")
+    app.go("home")
+
+    class Enough(Exception):
+        """The table has been photographed: stop playing."""
+
+    def on_step(_step: Any) -> None:
+        view = app.session.view
+        if view.prompt.kind == "play_card" and view.state.get("departed"):
+            driver.settle()
+            _long_refusal(driver)
+            photographer.shoot(f"{first + 1:02d}-table-{len(players)}-players")
+            app.root.alert.hide()
+            raise Enough
+
+    table = SimulatedTable(app.session, players, seed=3, options=Options(hidden=True),
+                           on_step=on_step)
+    with contextlib.suppress(Enough):
+        table.play()
+    _score_only(driver, photographer, players,
+                name=f"{first + 2:02d}-score-only-{len(players)}-players")
+
+
+def _new_game_screen(driver: Any, count: int, names: Sequence[str] = ()) -> None:
+    """The new-game screen with ``count`` players (named ``names`` if given)."""
+    app = driver.app
+    app.open_new_game(score_only=False)
+    screen = app.root.sm.get_screen("new_game")
+    while len(screen.rows()) < count:
+        screen.add_player()
+    while len(screen.rows()) > count:
+        screen.remove_player(screen.rows()[-1])
+    for row, name in zip(screen.rows(), names, strict=False):
+        row.ids.name.text = name
+    driver.pump(3)
+
+
+def _long_refusal(driver: Any) -> None:
+    """A refusal of three lines or more: an animal that is already on a ferry shown again (not
+    a snail: that asks for its side first)."""
+    app = driver.app
+    state = app.session.view.state
+    app.act("choose_card", next(ref for ferry in state["ferries"] if ferry for ref in ferry
+                                if not ref.startswith("snail")))
+    driver.settle()
 
 
 def _snail_side(driver: Any, photographer: Photographer) -> None:
@@ -168,24 +256,33 @@ def _snail_side(driver: Any, photographer: Photographer) -> None:
     app.start_game(list(PLAYERS[:2]), ["red", "blue"], {}, score_only=False)
     app.act("choose_noah_start", 0)
     cards = tray_cards(app.session.game.cards_in_play, {})
+    snails = [ref for ref in cards if ref.startswith("snail")]
+    app.act("choose_card", snails[1])  # a snail as ferry 1's starting animal: which side?
+    driver.settle()
+    photographer.shoot("28-setup-snail-side")
+    app.act("choose_snail_side", "F")
     for ref in (ref for ref in cards if not ref.startswith("snail")):
         if app.session.view.prompt.kind != "scan_setup_card":
             break
         app.act("choose_card", ref)
     app.act("choose_starter", 0)
-    app.act("choose_card", next(ref for ref in cards if ref.startswith("snail")))
+    app.act("choose_card", snails[0])
     driver.settle()
     app.root.alert.hide()
     photographer.shoot("07-prompt-snail-side")
     app.act("cancel")
 
 
-def _score_only(driver: Any, photographer: Photographer) -> None:
+def _score_only(driver: Any, photographer: Photographer, players: Sequence[str] = PLAYERS,
+                name: str = "20-score-only-tears") -> None:
+    from companion.ui import theme
+
     app = driver.app
     app.leave_game()
-    app.start_game(list(PLAYERS), ["red", "blue", "green"], {}, score_only=True)
+    app.start_game(list(players), list(theme.PLAYER_COLOURS)[:len(players)], {},
+                   score_only=True)
     driver.settle()
-    photographer.shoot("20-score-only-tears")
+    photographer.shoot(name)
 
 
 def main(argv: list[str] | None = None) -> int:

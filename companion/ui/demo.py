@@ -1,0 +1,154 @@
+"""``noah-companion demo --ui``: the seeded demo game played on the app's screen.
+
+The same seeded players as the terminal demo (:class:`~companion.session.autoplay.SimulatedTable`
+with its round-1 mishaps) play at the app's table, at a pace a person can follow: every card
+they show goes under the simulator's camera (:class:`~companion.ui.camera.Simulator`), is read
+by the real vision pipeline and refereed by the app's session, exactly as a card touched in the
+tray. The players act on a thread of their own; the screen follows through the session's views
+like any other game. Closing the window stops them; the record is ``--db`` (default: a new one
+in a temporary folder, never the user's own record).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import UserError
+
+PACE_SECONDS = 0.6  # between two things the players do: time to see each on the screen
+RESULT_SECONDS = 4.0  # the round's result stays this long before the next round's setup
+SEEN_TIMEOUT = 10.0  # seconds the camera may take to report a card
+
+
+class Stopped(Exception):
+    """The window was closed: the players stop."""
+
+
+class SimulatorCamera:
+    """The players' camera: each card goes under the simulator's camera in turn and counts
+    once the pipeline has reported it and seen it go (the card tray does the same)."""
+
+    def __init__(self, simulator: Any, session: Any, stop: threading.Event) -> None:
+        self.simulator, self.session, self.stop = simulator, session, stop
+
+    def show(self, refs: Sequence[str], hold: float = 0.0) -> None:
+        for ref in refs:
+            shown = self.simulator.shown
+            self.simulator.show(ref)
+            self._wait(lambda s=shown: self.simulator.shown > s and self.simulator.idle)
+        if hold:
+            time.sleep(hold)
+
+    def show_foreign(self, text: str) -> None:
+        """A QR code that is not a card, in view until the session has noticed it."""
+        seen = self.session.view.foreign_codes
+        self.simulator.source.present(text)
+        try:
+            self._wait(lambda: self.session.view.foreign_codes > seen)
+        finally:
+            self.simulator.source.clear()
+
+    def _wait(self, done: Any) -> None:
+        deadline = time.monotonic() + SEEN_TIMEOUT
+        while not done():
+            if self.stop.is_set():
+                raise Stopped
+            if time.monotonic() > deadline:
+                raise UserError(f"The simulated camera did not report a card within "
+                                f"{SEEN_TIMEOUT:.0f} s.",
+                                "Run 'noah-companion bench vision' to check it.")
+            time.sleep(0.01)
+
+
+class DemoPlayers:
+    """The seeded players at the app's table, on their own thread.
+
+    ``camera`` is how they show cards (the simulator's camera; ``None``: by touch, as the
+    tests do); ``pace`` the seconds between two of their actions. :meth:`start` begins,
+    :meth:`stop` makes them stop at their next action; ``error`` keeps what ended them early.
+    """
+
+    def __init__(self, app: Any, players: Sequence[str], *, seed: int, camera: Any = "simulator",
+                 pace: float = PACE_SECONDS, result_pause: float = RESULT_SECONDS) -> None:
+        self.app, self.players, self.seed = app, tuple(players), seed
+        self.pace, self.result_pause = pace, result_pause
+        self.stopping = threading.Event()
+        if camera == "simulator":
+            camera = SimulatorCamera(app.simulator, app.session, self.stopping)
+        self.camera = camera
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+        self._rounds = 0
+        self._thread = threading.Thread(target=self._play, name="demo-players", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.stopping.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def _play(self) -> None:
+        from companion.session.autoplay import SimulatedTable
+
+        try:
+            table = SimulatedTable(self.app.session, self.players, seed=self.seed,
+                                   camera=self.camera, mishaps=True, on_step=self._step)
+            table.play()
+        except Stopped:
+            pass
+        except Exception as error:  # shown on screen: the demo stops, the app stays usable
+            self.error = error
+            self._say(str(error))
+        finally:
+            self.done.set()
+
+    def _step(self, _step: Any) -> None:
+        """After each thing the players do: stop if asked, wait so people can follow, and
+        after a round's result go on to the next round as a person would."""
+        if self.stopping.is_set():
+            raise Stopped
+        view = self.app.session.view
+        if len(view.round_scores) > self._rounds:
+            self._rounds = len(view.round_scores)
+            self._sleep(self.result_pause)
+            self._on_ui(lambda: self.app.next_round())  # the next round, or the game's end
+        self._sleep(self.pace)
+
+    def _sleep(self, seconds: float) -> None:
+        if self.stopping.wait(seconds):
+            raise Stopped
+
+    def _on_ui(self, call: Any) -> None:
+        from kivy.clock import Clock
+
+        Clock.schedule_once(lambda _dt: call())
+
+    def _say(self, text: str) -> None:
+        self._on_ui(lambda: self.app.message(text))
+
+
+def run_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
+                db: Path | None = None, verbose: bool = False) -> int:
+    """Open the app in simulator mode on record ``db`` and let the seeded players play the
+    demo game on screen until the window is closed; returns the exit status. The app starts
+    as ``noah-companion --simulate`` does (no screen: one sentence; a bad config: the error
+    screen)."""
+    from companion.session import GameStore
+    from companion.ui.app import run_app
+
+    db = db or Path(tempfile.mkdtemp(prefix="noah-demo-")) / "games.sqlite"
+
+    def prepare(app: Any) -> None:
+        demo = DemoPlayers(app, players, seed=seed)
+        app.bind(on_start=lambda *_args: demo.start(), on_stop=lambda *_args: demo.stop())
+
+    print(f"Demo game (seed {seed}) for {', '.join(players)} on screen; record: {db}",
+          flush=True)
+    return run_app(simulate=True, verbose=verbose, store=GameStore(db), prepare=prepare)
