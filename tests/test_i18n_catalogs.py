@@ -151,14 +151,27 @@ def cmap(path: Path) -> set[int]:
 def test_the_font_of_each_language_draws_every_character_of_its_catalog(language: str) -> None:
     try:
         files = fonts.font_files(language)
-    except Exception as missing:  # noqa: BLE001 - the message names the package to install
+    except fonts.UserError as missing:  # its sentence names the package to install
         pytest.fail(f"{missing}")
     drawable = cmap(files.regular) & cmap(files.bold)
-    texts = [text for _, text in strings(language)] + [text for _, text in strings("en")
-                                                       if language != "en"]
+    # its own sentences, and the English shown where it has none; a language's own name is
+    # drawn with that language's font (fonts.NAME_KEYS)
+    texts = [text for key, text in strings(language) + (strings("en") if language != "en" else [])
+             if key not in fonts.NAME_KEYS]
     missing = sorted({char for text in texts for char in text
                       if ord(char) not in drawable and char not in "\n"})
     assert missing == [], f"{language}: no glyph for {missing}"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_each_language_name_is_drawable_by_the_font_of_that_language(language: str) -> None:
+    names = dict(zip(languages(), languages()[1:] + languages()[:1], strict=True))
+    own = catalog(language)
+    for key, named in fonts.NAME_KEYS.items():
+        named = named or names[language]  # home.language names the next language
+        drawable = cmap(fonts.font_files(named).regular)
+        assert [char for char in own[key] if ord(char) not in drawable] == [], key
+        assert own[key] == catalog(named)["_language"], key
 
 
 def test_the_glyph_check_fails_on_a_missing_glyph() -> None:

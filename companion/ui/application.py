@@ -26,7 +26,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.errors import UserError
 from companion.ui import theme
-from companion.ui.fonts import catalog_for
+from companion.ui.fonts import catalog_for, language_font
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
     CardTray,
@@ -133,9 +133,18 @@ class NoahApp(App):
         if self.font_problem and self.root is not None:
             self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
 
-    def switch_language(self) -> None:
+    def next_language(self, _lang: str | None = None) -> str:
+        """The language the home screen's language button switches to (en → fr → zh → en)."""
         names = languages()
-        self.lang = names[(names.index(self.lang) + 1) % len(names)]
+        return names[(names.index(self.lang) + 1) % len(names)]
+
+    def next_language_font(self, _lang: str | None = None) -> str:
+        """The font that draws the next language's name in its own script (中文 on the French
+        home screen); kv passes ``app.lang`` so it follows a switch."""
+        return language_font(self.next_language(), theme.FONT)
+
+    def switch_language(self) -> None:
+        self.lang = self.next_language()
         if self.config is not None:
             self.config.set("ui", "language", self.lang)
             self.config.write()

@@ -149,3 +149,24 @@ def catalog_for(language: str, name: str) -> tuple[Catalog, str]:
         english = Catalog(FALLBACK)
         return english, english.error(missing)
     return Catalog(language), ""
+
+
+#: Keys whose words are in another language than their catalog's: a language's own name
+#: (``settings.language.zh`` is 中文 in every catalog), drawn with that language's font.
+NAME_KEYS = {"home.language": None, "settings.language.en": "en", "settings.language.fr": "fr",
+             "settings.language.zh": "zh"}
+
+
+def language_font(language: str, name: str) -> str:
+    """A Kivy font name that draws ``language`` (to write its name on a screen in another
+    language, e.g. 中文 on the English home screen): ``name-<script>``, or ``name`` when the
+    language's font is missing (its name then shows in the table's font)."""
+    from kivy.core.text import LabelBase
+
+    own = f"{name}-{script_of(language)}"
+    try:
+        files = font_files(language)
+    except UserError:
+        return name
+    LabelBase.register(own, str(files.regular), fn_bold=str(files.bold))
+    return own
