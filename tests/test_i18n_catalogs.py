@@ -84,7 +84,8 @@ def test_french_uses_the_rulebooks_words_and_full_words() -> None:
     french = catalog("fr")
     sentences = " ".join(text for _, text in strings("fr"))
     assert french["table.undo"] == "Annuler" and french["table.redo"] == "Rétablir"
-    assert french["table.ferry"] == "Embarcation {n}" and french["species.woodpecker"] == "Pivert"
+    # a tile's header is its number (« Embarcation 5 » does not fit a tile of five at 800 px)
+    assert french["table.ferry"] == f"N°{NBSP}{{n}}" and french["species.woodpecker"] == "Pivert"
     assert "ferry" not in re.sub(r"\{[^}]*\}", "", sentences).lower()
     assert "Noé" in french["prompt.move_noah"] and "larmes" in french["round.tears"].lower()
 
@@ -199,3 +200,12 @@ def test_the_chinese_face_is_taken_out_of_the_collection(tmp_path: Path) -> None
     assert face.suffix == ".otf"
     assert TTFont(str(face), lazy=True)["name"].getDebugName(1) == "Noto Sans CJK TC"
     assert fonts.single_face(*found, tmp_path) == face  # cached
+
+
+def test_the_app_takes_its_language_from_the_command_line() -> None:
+    from companion.cli import build_parser
+    from companion.ui.app import run_app
+
+    assert build_parser().parse_args(["--language", "zh"]).language == "zh"
+    with pytest.raises(fonts.UserError, match="en or fr or zh"):
+        run_app(language="xx")  # refused before any window opens

@@ -20,7 +20,7 @@ covers 0 and 1), Chinese has only "other".
 
 >>> fr = Catalog.load("fr")
 >>> fr.text("table.ferry", n=3)
-'Ferry 3'
+'N°\xa03'
 >>> fr.card_label("cat:F#2"), Catalog.load("en").card_label("snail:M#1")
 ('Chat ♀', 'Snail ♂')
 """
