@@ -408,7 +408,8 @@ def test_cli_replay_json_states_one_object_per_line_then_the_final_state(tmp_pat
     assert per_line[3]["state"]["extra_turn"] is True
     assert per_line[3]["state"]["phase"] == "move_noah"
     assert per_line[4]["state"]["current_player"] == 0       # R26: Ana plays again
-    assert per_line[5]["state"]["extra_turn"] is True
+    assert per_line[4]["state"]["extra_turn"] is True       # ... an extra turn
+    assert per_line[5]["state"]["extra_turn"] is False      # the bear earned no bonus (R26)
     assert final == per_line[-1]["state"]
     assert (final["current_player"], final["noah"], final["hand_counts"]) == (1, 0, [6, 8, 8])
 

@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["actions", "deal", "deck", "engine", "errors", "ferry", "inputs", "messages", "options",
-           "scoring", "verdict"]
+MODULES = ["actions", "deal", "deck", "engine", "errors", "ferry", "inputs", "legal", "messages",
+           "options", "scoring", "simulate", "state", "verdict"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -350,6 +350,78 @@ def test_r35_pending_extra_turn_dies_with_the_round():
     assert game.phase == "round_over" and not game.state()["extra_turn"]
 
 
+# extra_turn through the steps of a turn (TABLE-LOG.md's extra_turn row): in the play step,
+# "this turn is a pair-bonus extra turn"; in a later step, "this turn's loading earned a bonus".
+
+def test_r26_extra_turn_play_step_says_this_turn_is_an_extra_turn():
+    game = table({0: ("cat:F",)}, [("cat:M", "bear:M", "lion:M"), ("rhino:M",)])
+    accepted(game, Play(0, "cat:M", 0))
+    assert (game.phase, game.state()["extra_turn"]) == ("move_noah", True)  # earned a bonus
+    accepted(game, MoveNoah(0, 2))
+    assert game.pending == {"phase": "play", "player": 0, "ferry": 2, "extra_turn": True}
+
+
+def test_r26_extra_turn_after_a_plain_loading_in_an_extra_turn_is_false():
+    """The bear on an empty ferry during Ana's extra turn earns nothing: no longer true until
+    Noah moves."""
+    game = table({}, [("bear:M", "lion:M"), ("rhino:M",)], extra_turn=True)
+    accepted(game, Play(0, "bear:M", 0))
+    assert (game.phase, game.state()["extra_turn"]) == ("move_noah", False)
+    accepted(game, MoveNoah(0, 2))
+    assert (game.current_player, game.state()["extra_turn"]) == (1, False)
+
+
+def test_r26_a_pair_in_an_extra_turn_earns_another():
+    game = table({0: ("cat:F",)}, [("cat:M", "bear:M"), ("rhino:M",)], extra_turn=True)
+    accepted(game, Play(0, "cat:M", 0))
+    assert (game.phase, game.state()["extra_turn"]) == ("move_noah", True)
+
+
+def test_r25_r29_extra_turn_take_back_keeps_the_turn_then_the_empty_ferry_earns_nothing():
+    game = table({0: ("elephant:M", "rhino:F")}, [("cat:F", "panda:F"), ("lion:M",)],
+                 extra_turn=True)
+    accepted(game, TakeBack(0, 0))  # R25: the take-back is part of the same (extra) turn
+    assert (game.phase, game.state()["extra_turn"]) == ("play", True)
+    accepted(game, Play(0, "cat:F", 0))  # R29: nothing below on the emptied ferry
+    assert (game.phase, game.state()["extra_turn"]) == ("move_noah", False)
+
+
+def test_r30_extra_turn_in_the_lion_step_says_whether_the_lion_earned_a_bonus():
+    plain = table({0: ("cat:F",)}, [("lion:M", "bear:M"), ("rhino:M",)], extra_turn=True)
+    accepted(plain, Play(0, "lion:M", 0))
+    assert (plain.phase, plain.state()["extra_turn"]) == ("lion_swap", False)
+    pair = table({0: ("lion:F",)}, [("lion:M", "bear:M"), ("rhino:M",)])
+    accepted(pair, Play(0, "lion:M", 0))
+    assert (pair.phase, pair.state()["extra_turn"]) == ("lion_swap", True)
+
+
+def test_r45_extra_turn_in_the_flight_step_reads_the_card_below_after_the_flight():
+    options = Options(crocodile=True)
+    plain = table({0: ("cat:M",)}, [("crocodile:F", "bear:M"), ("rhino:M",)],
+                  extra_turn=True, options=options)
+    accepted(plain, Play(0, "crocodile:F", 0))  # R29: alone after the flight
+    assert (plain.phase, plain.state()["extra_turn"]) == ("croc_flee", False)
+    pair = table({0: ("cat:M", "crocodile:M")}, [("crocodile:F", "bear:M"), ("rhino:M",)],
+                 options=options)
+    accepted(pair, Play(0, "crocodile:F", 0))  # R26: a crocodile lies below after the flight
+    assert (pair.phase, pair.state()["extra_turn"]) == ("croc_flee", True)
+
+
+def test_r20_r28_extra_turn_in_the_gift_step_says_whether_the_departing_loading_paired():
+    plain = table({0: ("elephant:M", "rhino:M")}, [("cat:M", "bear:M", "lion:M"), ("rhino:F",)],
+                  extra_turn=True)
+    accepted(plain, Play(0, "cat:M", 0), MoveNoah(0, 2))
+    assert (plain.phase, plain.state()["extra_turn"]) == ("give", False)
+    accepted(plain, Give(0, (Gift(1, "bear:M"),)))
+    assert plain.current_player == 1
+    pair = table({0: ("elephant:M", "bear:M", "cat:M")}, [("cat:M", "lion:M", "panda:M"),
+                                                          ("rhino:F",)])
+    accepted(pair, Play(0, "cat:M", 0), MoveNoah(0, 2))
+    assert (pair.phase, pair.state()["extra_turn"]) == ("give", True)  # R28: bonus kept
+    accepted(pair, Give(0, (Gift(1, "lion:M"),)))
+    assert (pair.phase, pair.current_player, pair.state()["extra_turn"]) == ("play", 0, True)
+
+
 def test_r36_hands_score_their_tears():
     game = table({0: ("cat:F",)}, [("bear:M",), ("panda:F", "woodpecker:M", "snail", "lion:M")])
     accepted(game, Play(0, "bear:M", 0))

@@ -162,7 +162,7 @@ Action = (
     | ScanHands | ScoreRound
 )
 
-ACTION_TYPES: dict[str, type] = {
+ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Position, StartRound, Play, TakeBack, MoveNoah, CrocFlee, LionSwap, GiraffeLook,
                 Give, ScanHands, ScoreRound)

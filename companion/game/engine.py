@@ -27,13 +27,11 @@ expected to act (``scan``, ``round_over``, ``game_over``).
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeAlias
 
+from . import legal
 from .actions import (
     Action,
     CrocFlee,
@@ -51,7 +49,7 @@ from .actions import (
     action_from_dict,
     action_to_dict,
 )
-from .deck import FERRY_CARDS, HAND_SIZE, Deck, Ref, default_deck, format_ref, parse_deck, parse_ref
+from .deck import FERRY_CARDS, HAND_SIZE, Deck, default_deck, format_ref, parse_deck, parse_ref
 from .errors import InputError
 from .ferry import (
     CAPACITY,
@@ -60,14 +58,37 @@ from .ferry import (
     RESERVE,
     WOODPECKER_CAPACITY,
     FerryFacts,
+    Loading,
     Placed,
     ferry_facts,
+    new_loading,
 )
 from .options import Options
 from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
-from .verdict import Event, Verdict
+from .state import (
+    Hands,
+    NamedCard,
+    State,
+    add_departed,
+    cards_of,
+    find_in_hand,
+    hand_form,
+    identity,
+    initial_state,
+    kind,
+    place_on_table,
+    placed_card,
+    replace_at,
+    set_ferries,
+    set_ferry,
+    visible_count,
+)
+from .verdict import Event, RawEvent, Verdict
 
 __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
+
+#: An accepted action's result: the new record and what happened.
+Outcome: TypeAlias = tuple[State, list[RawEvent]]
 
 CROCODILE_TEARS = 2  # R44
 IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
@@ -85,91 +106,6 @@ AWAITED = {
 _SYMBOL = {"M": "♂ ", "F": "♀ "}
 
 
-class _State:
-    """One record of the table; every field holds an immutable value, so copies are shallow."""
-
-    FIELDS = (
-        "counts",  # cards per seat
-        "departed",  # departures this round (0-4)
-        "departed_cards",  # references of the animals that left this round (public)
-        "departed_ids",  # the tagged copies among them (derived, for speed: R54)
-        "departed_species",  # how many of each species among them (derived, for speed: R48)
-        "departing",  # position that leaves once Noah has moved, or None
-        "extra_turn",  # a pair bonus is pending or being played (R26)
-        "facts",  # FerryFacts per position, kept in step with ferries (derived, for speed)
-        "ferries",  # 5 tuples of Placed, bottom first; None once gone (4th departure)
-        "fleeing",  # the Placed card fleeing a crocodile, awaiting its receiver (R45)
-        "gifts_owed",  # cards still to give (R20, R21)
-        "giraffe",  # a giraffe look is still possible (R31)
-        "hands",  # known hands: tuples of references per seat; None with hidden hands
-        "lion_due",  # a lion swap is owed (R30)
-        "loaded",  # the Placed card loaded in this turn step (its gender moves Noah)
-        "next_starter",  # seat starting the next round, once this one is scored (R39)
-        "noah",  # Noah's position, None before the first deal
-        "noah_due",  # Noah must still be moved (R22)
-        "pair",  # the current loading earned a pair bonus (R26)
-        "phase",
-        "player",  # seat expected to act, None when nobody is
-        "round",
-        "round_scores",
-        "scores",
-        "starter",  # seat that started this round
-        "winners",
-    )
-
-    def copy(self) -> _State:
-        new = _State.__new__(_State)
-        # dict(), not .copy(): a copy of an instance dict stays a "split" dict, on which
-        # CPython 3.11 cannot specialise attribute access (3x slower for every field).
-        new.__dict__ = dict(self.__dict__)
-        return new
-
-
-def _initial_state(players: int) -> _State:
-    state = _State()
-    state.__dict__ = dict.fromkeys(_State.FIELDS)  # the same dict layout as a copy's
-    state.round, state.phase, state.departed, state.departed_cards = 0, "round_over", 0, ()
-    state.counts, state.scores = (0,) * players, (0,) * players
-    state.round_scores = (0,) * players
-    state.extra_turn = state.pair = state.lion_due = state.noah_due = state.giraffe = False
-    state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
-    state.facts = (None,) * POSITIONS
-    state.departed_ids, state.departed_species = frozenset(), {}
-    return state
-
-
-def _add_departed(ns: _State, refs: tuple[str, ...]) -> None:
-    """Add animals to those gone this round, keeping their derived counts in step."""
-    ns.departed_cards = ns.departed_cards + refs
-    species, ids = dict(ns.departed_species), set(ns.departed_ids)
-    for ref in map(parse_ref, refs):
-        species[ref.species] = species.get(ref.species, 0) + 1
-        if ref.copy is not None:
-            ids.add(_identity(ref))
-    ns.departed_species, ns.departed_ids = species, frozenset(ids)
-
-
-def _replace(items: tuple, index: int, value: Any) -> tuple:
-    """``items`` with ``value`` at ``index`` (through a list: the fastest way in CPython)."""
-    changed = list(items)
-    changed[index] = value
-    return tuple(changed)
-
-
-def _set_ferry(ns: _State, position: int, ferry: tuple[Placed, ...] | None,
-               facts: FerryFacts | None = None) -> None:
-    """Change one ferry, keeping its cached facts in step."""
-    ns.ferries = _replace(ns.ferries, position, ferry)
-    if facts is None and ferry is not None:
-        facts = ferry_facts(ferry)
-    ns.facts = _replace(ns.facts, position, facts)
-
-
-def _set_ferries(ns: _State, ferries: tuple[tuple[Placed, ...] | None, ...]) -> None:
-    ns.ferries = ferries
-    ns.facts = tuple(None if ferry is None else ferry_facts(ferry) for ferry in ferries)
-
-
 def _is_int(value: Any) -> bool:
     return type(value) is int
 
@@ -178,65 +114,6 @@ def _animal(species: str, gender: str | None) -> str:
     """``♀ cat`` for people; a snail in hand has no symbol."""
     return _SYMBOL.get(gender or "", "") + species
 
-
-@cache
-def _hand_form(ref: str) -> str:
-    """The reference of a card going back to a hand: a snail loses its side (R14)."""
-    parsed = parse_ref(ref)
-    if parsed.species != "snail":
-        return ref
-    return format_ref("snail", None, parsed.copy)
-
-
-def _kind(ref: Ref) -> tuple[str, str]:
-    """(species, printed gender): what the deck counts copies of."""
-    return (ref.species, "H" if ref.species == "snail" else ref.gender)
-
-
-def _identity(ref: Ref) -> tuple[str, str, int | None]:
-    """(species, printed gender, copy): what a physical card is, whatever side a snail shows."""
-    return (ref.species, "H" if ref.species == "snail" else ref.gender, ref.copy)
-
-
-class _Cards(NamedTuple):
-    """The cards of a game as the engine looks them up: computed once per deck, player count and
-    options, and shared by every game with them (only the two memos grow, and they depend on
-    nothing but the cards)."""
-
-    in_play: Deck
-    weight: dict[str, int]  # by species
-    tears: dict[str, int]  # by species
-    copies: Counter[tuple[str, str]]  # by (species, printed gender)
-    species_copies: Counter[str]
-    ids: frozenset[str]
-    info: dict[str, tuple[str, str | None, int]]  # memo of Game._card_info
-    placed: dict[str, Placed]  # memo of Game._placed
-
-
-@lru_cache(maxsize=64)
-def _cards_of(deck: Deck, source: str, players: int, options: Options) -> _Cards:
-    """The :class:`_Cards` of a game (``source``: decks alike but for their name differ)."""
-    in_play = deck.for_game(players, options)
-    return _Cards(
-        in_play,
-        weight={card.species: card.weight for card in in_play},
-        tears={card.species: card.tears for card in in_play},
-        copies=Counter((card.species, card.gender) for card in in_play),
-        species_copies=Counter(card.species for card in in_play),
-        ids=frozenset(card.id for card in in_play),
-        info={},
-        placed={},
-    )
-
-
-class Loading(NamedTuple):
-    """A loading's outcome: the ferry after it, what fled, whether it is full, a pair."""
-
-    ferry: tuple[Placed, ...]
-    fled: Placed | None
-    full: bool
-    pair: bool
-    facts: FerryFacts  # of the ferry after the loading
 
 
 class Game:
@@ -257,9 +134,8 @@ class Game:
     # whose __dict__ has been read (as a copy would). The __dict__ slot still lets a test
     # patch a method on one game.
     __slots__ = (
-        "__dict__", "_copies", "_deck", "_history", "_ids", "_in_play", "_info_cache",
-        "_opponents", "_options", "_placed_cards", "_players", "_species_copies", "_state",
-        "_tears", "_undo", "_weight",
+        "__dict__", "_cards", "_copies", "_deck", "_history", "_ids", "_in_play", "_opponents",
+        "_options", "_players", "_species_copies", "_state", "_tears", "_undo", "_weight",
     )
 
     def __init__(
@@ -279,7 +155,7 @@ class Game:
         self._players = names
         self._options = options
         self._deck = deck if deck is not None else default_deck()
-        cards = _cards_of(self._deck, self._deck.source, len(names), options)
+        self._cards = cards = cards_of(self._deck, self._deck.source, len(names), options)
         self._in_play = cards.in_play
         needed = FERRY_CARDS + HAND_SIZE * len(names)
         if not options.score_only and len(self._in_play) < needed:
@@ -288,12 +164,13 @@ class Game:
                 f"{len(self._in_play)} in the deck: play without one of the promo options.",
                 field="options",
             )
-        (self._weight, self._tears, self._copies, self._species_copies, self._ids,
-         self._info_cache, self._placed_cards) = cards[1:]
+        # Read on every action: kept as attributes of their own (one lookup, not two).
+        self._weight, self._tears, self._copies = cards.weight, cards.tears, cards.copies
+        self._species_copies, self._ids = cards.species_copies, cards.ids
         seats = range(len(names))
         self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
-        self._state = _initial_state(len(names))
-        self._undo: list[_State] = []
+        self._state = initial_state(len(names))
+        self._undo: list[State] = []
         self._history: list[Action] = []
 
     def __repr__(self) -> str:
@@ -369,7 +246,7 @@ class Game:
         elif s.phase == "move_noah":
             pending["noah_choices"] = self.legal_noah_moves()
             pending["giraffe_look"] = s.giraffe
-        elif s.phase == "croc_flee":
+        elif s.phase == "croc_flee" and s.fleeing is not None:
             pending["fleeing"] = s.fleeing.ref
         elif s.phase == "play":
             pending["ferry"] = s.noah
@@ -391,14 +268,14 @@ class Game:
         self._undo.append(self._state)
         self._state = state
         self._history.append(action)
-        return Verdict(True, events=tuple(events))
+        return Verdict(True, None, None, None, tuple(events))
 
     def check(self, action: Action) -> Verdict:
         """The verdict ``push`` would give, without changing anything."""
         outcome = self._judge(action)
         if isinstance(outcome, Verdict):
             return outcome
-        return Verdict(True, events=tuple(outcome[1]))
+        return Verdict(True, None, None, None, tuple(outcome[1]))
 
     def pop(self) -> Action:
         """Undo the last accepted action exactly (R55) and return it; IndexError if none."""
@@ -416,7 +293,7 @@ class Game:
         twin._history = list(self._history)
         return twin
 
-    def _judge(self, action: Action) -> Verdict | tuple[_State, list[Event]]:
+    def _judge(self, action: Action) -> Verdict | Outcome:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             return self._reject("bad_action", problem=f"{action!r} is not an action of Noah")
@@ -454,7 +331,7 @@ class Game:
             return self._players[seat]
         return f"seat {seat}"
 
-    def _gate(self, s: _State, phase: str, action: Any) -> Verdict | None:
+    def _gate(self, s: State, phase: str, action: Any) -> Verdict | None:
         """R50: the kind of action first (the step awaited), then the actor."""
         if s.phase != phase:
             return self._reject(AWAITED[s.phase], action)
@@ -472,26 +349,64 @@ class Game:
 
     # ----------------------------------------------------------------- loading
 
-    def _play(self, s: _State, a: Play) -> Verdict | tuple[_State, list[Event]]:
+    def _play(self, s: State, a: Play) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.ferry) is int and isinstance(a.card, str)):
             return self._reject("bad_action", a, problem="play needs player, card and ferry")
         rejection = self._gate(s, "play", a)
         if rejection:
             return rejection
-        if a.ferry != s.noah:
+        noah = s.noah
+        if a.ferry != noah:
             return self._reject("wrong_ferry", a, ferry=a.ferry + 1)
         chosen = self._card_to_load(s, a)
         if isinstance(chosen, Verdict):
             return chosen
         card, hand_index = chosen
-        ferry = s.ferries[s.noah]
-        loading = self._loading(ferry, card, a.frog_weight, facts=s.facts[s.noah])
+        ferry = s.ferries[a.ferry]
+        assert ferry is not None  # in the play step Noah stands on a ferry (R24)
+        loading = self._loading(ferry, card, a.frog_weight, facts=s.facts[a.ferry])
         if isinstance(loading, tuple) and not isinstance(loading, Loading):
             return self._loading_rejection(a, ferry, card, *loading)
         return self._apply_loading(s, a.player, card, hand_index, loading)
 
-    def _card_to_load(self, s: _State, a: Play) -> Verdict | tuple[Placed, int | None]:
+    def _card_to_load(self, s: State, a: Play) -> Verdict | tuple[Placed, int | None]:
         """R51's card checks; the card as it will lie on the ferry and its place in the hand."""
+        # The checks that depend on the action alone are memoised for the usual play (no side,
+        # no frog weight) once passed: only accepted references are kept, so the memo is bounded
+        # by the cards in play.
+        plain = a.as_gender is None and a.frog_weight is None
+        named = self._cards.cards_named.get(a.card) if plain else None
+        if named is None:
+            checked = self._card_named(a)
+            if isinstance(checked, Verdict):
+                return checked
+            named = checked
+            if plain:
+                self._cards.cards_named[a.card] = named
+        ref, gender, card_id = named
+        species, copy = ref.species, ref.copy
+        if card_id is not None:
+            where = place_on_table(s, identity(ref))
+            if where is not None:  # R54; the advice depends on where the copy is
+                return self._reject("card_already_on_table", a, card=card_id,
+                                    animal=_animal(species, ref.gender), variant=where[0],
+                                    on_ferry=where[1])
+        hand_index = None
+        if s.hands is not None:
+            hand = s.hands[a.player]
+            hand_index = find_in_hand(hand, ref, a.card)
+            if hand_index is None:
+                return self._reject("card_not_in_hand", a, holder=self._name(a.player),
+                                    card=a.card, animal=_animal(species, ref.gender))
+            if copy is None:
+                copy = parse_ref(hand[hand_index]).copy
+        elif visible_count(s, species) >= self._species_copies[species]:
+            return self._reject("card_unavailable", a, species=species)
+        return placed_card(self._cards, format_ref(species, gender, copy)), hand_index
+
+    def _card_named(self, a: Play) -> Verdict | NamedCard:
+        """R51's checks of the card named, whatever the table: (its reference, the gender it
+        is loaded with, its copy's id if tagged)."""
         try:
             ref = parse_ref(a.card)
         except InputError as error:
@@ -517,28 +432,14 @@ class Game:
         animal = _animal(species, ref.gender)
         if (species, printed) not in self._copies:
             return self._reject("unknown_card", a, card=a.card, animal=animal, why="")
+        card_id = None
         if ref.copy is not None:
             card_id = format_ref(species, printed, ref.copy)
             if card_id not in self._ids:
                 return self._reject("unknown_card", a, card=a.card, why="",
                                     animal=f"{animal} #{ref.copy}")
-            where = self._place_on_table(s, _identity(ref))
-            if where is not None:  # R54; the advice depends on where the copy is
-                return self._reject("card_already_on_table", a, card=card_id, animal=animal,
-                                    variant=where[0], on_ferry=where[1])
-        copy = ref.copy
-        hand_index = None
-        if s.hands is not None:
-            hand = s.hands[a.player]
-            hand_index = _find_in_hand(hand, ref, a.card)
-            if hand_index is None:
-                return self._reject("card_not_in_hand", a, holder=self._name(a.player),
-                                    card=a.card, animal=_animal(species, ref.gender))
-            if copy is None:
-                copy = parse_ref(hand[hand_index]).copy
-        elif self._visible_count(s, species) >= self._species_copies[species]:
-            return self._reject("card_unavailable", a, species=species)
-        return self._placed(format_ref(species, gender, copy)), hand_index
+        assert gender is not None  # only a snail in hand has none, and it was given above
+        return ref, gender, card_id
 
     def _why_absent(self, species: str) -> str:
         if species == "snail" and self._options.frog:
@@ -576,8 +477,8 @@ class Game:
         code = self._rule_broken(facts, card)
         if code:
             return code, self._broken_rule_params(code, facts, ferry)
-        return Loading((*ferry, card), fled, total + card.weight == facts.capacity,
-                       self._is_pair(facts.top, card), facts.after(card))
+        return new_loading(((*ferry, card), fled, total + card.weight == facts.capacity,
+                            self._is_pair(facts.top, card), facts.after(card)))
 
     def _broken_rule_params(self, code: str, facts: FerryFacts,
                             ferry: tuple[Placed, ...]) -> dict[str, Any]:
@@ -617,42 +518,54 @@ class Game:
             extra["exact_hint"] = f", or {room} to fill it" if 2 <= room <= 5 else ""
         return self._reject(code, a, **params, **extra)
 
-    def _apply_loading(self, s: _State, player: int, card: Placed, hand_index: int | None,
-                       loading: Loading) -> tuple[_State, list[Event]]:
+    def _apply_loading(self, s: State, player: int, card: Placed, hand_index: int | None,
+                       loading: Loading) -> Outcome:
         ns = s.copy()
-        ns.counts = _replace(s.counts, player, s.counts[player] - 1)
-        if hand_index is not None:
-            hand = s.hands[player]
-            ns.hands = _replace(s.hands, player, hand[:hand_index] + hand[hand_index + 1 :])
+        noah = s.noah
+        assert noah is not None
+        # replace_at and set_ferry, written out: this runs for every loading.
+        counts = list(s.counts)
+        counts[player] -= 1
+        ns.counts = tuple(counts)
+        if hand_index is not None and s.hands is not None:
+            hands = list(s.hands)
+            hand = hands[player]
+            hands[player] = hand[:hand_index] + hand[hand_index + 1 :]
+            ns.hands = tuple(hands)
+        ferries, facts = list(s.ferries), list(s.facts)
+        ferries[noah], facts[noah] = loading.ferry, loading.facts
+        ns.ferries, ns.facts = tuple(ferries), tuple(facts)
         card = loading.ferry[-1]
-        _set_ferry(ns, s.noah, loading.ferry, loading.facts)
-        name = self._players[player]
-        events = [Event("loaded", {"player": player, "name": name, "card": card.ref,
-                                   "animal": _animal(card.species, card.gender),
-                                   "ferry": s.noah + 1, "position": s.noah})]
-        if card.species == "crocodile":  # R44: tears at once, never below 0
-            score = max(0, s.scores[player] - CROCODILE_TEARS)
-            ns.scores = _replace(s.scores, player, score)
-            events.append(Event("crocodile_tears", {"player": player, "name": name,
-                                                    "score": score}))
-        playing_on = ns.counts[player] > 0  # R34: the last card ends the round at once
         species = card.species
+        name = self._players[player]
+        events = [("loaded", {"player": player, "name": name, "card": card.ref,
+                              "animal": _animal(species, card.gender),
+                              "ferry": noah + 1, "position": noah})]
+        if species == "crocodile":  # R44: tears at once, never below 0
+            score = max(0, s.scores[player] - CROCODILE_TEARS)
+            ns.scores = replace_at(s.scores, player, score)
+            events.append(("crocodile_tears", {"player": player, "name": name,
+                                               "score": score}))
+        playing_on = counts[player] > 0  # R34: the last card ends the round at once
         ns.fleeing = loading.fled
         ns.loaded = card
-        ns.pair = loading.pair
-        ns.extra_turn = s.extra_turn or loading.pair
-        ns.departing = s.noah if loading.full else None
+        ns.extra_turn = loading.pair  # from now on: whether this loading earned a bonus
+        ns.departing = noah if loading.full else None
         ns.lion_due = playing_on and species == "lion"
         ns.giraffe = playing_on and species == "giraffe"
         ns.noah_due = playing_on and species != "donkey"  # R23
-        self._advance(ns, events)
+        if ns.noah_due and not ns.lion_due and ns.fleeing is None:
+            ns.phase = "move_noah"  # what _advance decides, without the call (the usual case)
+        else:
+            self._advance(ns, events)
         return ns, events
 
     # ----------------------------------------------------------------- turn steps
 
-    def _advance(self, ns: _State, events: list[Event]) -> None:
+    def _advance(self, ns: State, events: list[RawEvent]) -> None:
         """Move to the next step of the turn (R19, R32, R50) once the current one is done."""
         player = ns.player
+        assert player is not None and ns.loaded is not None  # a turn is being played
         if ns.fleeing is not None:
             ns.phase = "croc_flee"
             return
@@ -670,73 +583,75 @@ class Game:
         if ns.counts[player] == 0 or ns.departed > RESERVE:  # R33
             self._end_round(ns, events)
             return
-        if ns.pair:  # R26, R28: a whole new turn for the same player
-            ns.extra_turn = True
-            events.append(Event("pair_bonus", {"player": player, "name": self._players[player],
-                                               "species": ns.loaded.species}))
+        if ns.extra_turn:  # R26, R28: a whole new turn for the same player
+            events.append(("pair_bonus", {"player": player,
+                                          "name": self._players[player],
+                                          "species": ns.loaded.species}))
         else:
-            ns.player = (player + 1) % len(self._players)  # R11
-            ns.extra_turn = False
-            events.append(Event("turn", {"player": ns.player,
-                                         "name": self._players[ns.player]}))
+            ns.player = following = (player + 1) % len(self._players)  # R11
+            events.append(("turn", {"player": following,
+                                    "name": self._players[following]}))
         ns.phase = "play"
-        ns.pair = False
         ns.loaded = None
 
-    def _depart(self, ns: _State, events: list[Event]) -> None:
+    def _depart(self, ns: State, events: list[RawEvent]) -> None:
         """R19 (3)-(5): the ferry leaves, a reserve ferry replaces it, gifts are owed."""
-        position = ns.departing
+        position, player = ns.departing, ns.player
         number = ns.departed + 1
+        assert position is not None and player is not None
         ferry = ns.ferries[position]
+        assert ferry is not None  # a full ferry departs (R18)
         ns.departed = number
-        _add_departed(ns, tuple(card.ref for card in ferry))
-        _set_ferry(ns, position, () if number <= RESERVE else None)
+        add_departed(ns, tuple(card.ref for card in ferry))
+        set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
-        ns.gifts_owed = min(number, ns.counts[ns.player])  # R20, R21 (R34: 0 with no card)
-        events.append(Event("departure", {"position": position, "ferry": position + 1,
-                                          "number": number,
-                                          "cards": tuple(card.ref for card in ferry)}))
+        ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
+        events.append(("departure", {"position": position, "ferry": position + 1,
+                                     "number": number,
+                                     "cards": tuple(card.ref for card in ferry)}))
         if ns.gifts_owed:
-            events.append(Event("gifts_owed", {"player": ns.player,
-                                               "name": self._players[ns.player],
-                                               "owed": ns.gifts_owed}))
+            events.append(("gifts_owed", {"player": player,
+                                          "name": self._players[player],
+                                          "owed": ns.gifts_owed}))
 
-    def _end_round(self, ns: _State, events: list[Event]) -> None:
+    def _end_round(self, ns: State, events: list[RawEvent]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
-        ns.pair = ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
+        ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
-        events.append(Event("round_ended", {"round": ns.round}))
+        events.append(("round_ended", {"round": ns.round}))
         if ns.hands is None:
             ns.phase, ns.player = "scan", None
-            events.append(Event("scan_needed", {"hand_counts": ns.counts}))
+            events.append(("scan_needed", {"hand_counts": ns.counts}))
         else:
             self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
 
     def _hand_tears(self, hand: Iterable[str]) -> int:
         return sum(self._tears[parse_ref(ref).species] for ref in hand)
 
-    def _score_round(self, ns: _State, tears: Sequence[int], events: list[Event]) -> None:
+    def _score_round(self, ns: State, tears: Sequence[int], events: list[RawEvent]) -> None:
         """R36, R39-R42: add the tears, then end the game or name the next starter."""
         ns.round_scores = tuple(tears)
         ns.scores = tuple(score + add for score, add in zip(ns.scores, tears, strict=True))
         ns.player = None
         summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
                                                                      strict=True))
-        events.append(Event("round_scored", {"round": ns.round, "round_scores": ns.round_scores,
-                                             "scores": ns.scores, "summary": summary}))
+        events.append(("round_scored", {"round": ns.round,
+                                        "round_scores": ns.round_scores,
+                                        "scores": ns.scores, "summary": summary}))
         if is_game_over(ns.round, ns.scores, self._options.end_rule):
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
             names = tuple(self._players[seat] for seat in ns.winners)
-            events.append(Event("game_over", {"winners": ns.winners, "names": names,
-                                              "winner_names": " and ".join(names)}))
+            events.append(("game_over", {"winners": ns.winners, "names": names,
+                                         "winner_names": " and ".join(names)}))
         else:
             ns.phase = "round_over"
+            assert ns.starter is not None  # set by every deal, position and scored round
             ns.next_starter = next_starter(ns.scores, ns.starter)
 
-    def _take_back(self, s: _State, a: TakeBack) -> Verdict | tuple[_State, list[Event]]:
+    def _take_back(self, s: State, a: TakeBack) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.ferry)):
             return self._reject("bad_action", a, problem="take_back needs player and ferry")
         rejection = self._gate(s, "play", a)
@@ -750,16 +665,16 @@ class Game:
         if s.hands is not None and self.can_play():  # R25, R49
             return self._reject("take_back_not_allowed", a, ferry=a.ferry + 1, variant="can_play")
         ns = s.copy()
-        _set_ferry(ns, s.noah, ())
-        ns.counts = _replace(s.counts, a.player, s.counts[a.player] + len(ferry))
+        set_ferry(ns, s.noah, ())
+        ns.counts = replace_at(s.counts, a.player, s.counts[a.player] + len(ferry))
         if s.hands is not None:
-            taken = tuple(_hand_form(card.ref) for card in ferry)
-            ns.hands = _replace(s.hands, a.player, s.hands[a.player] + taken)
-        return ns, [Event("took_back", {"player": a.player, "name": self._players[a.player],
-                                        "ferry": a.ferry + 1, "count": len(ferry),
-                                        "cards": tuple(card.ref for card in ferry)})]
+            taken = tuple(hand_form(card.ref) for card in ferry)
+            ns.hands = replace_at(s.hands, a.player, s.hands[a.player] + taken)
+        return ns, [("took_back", {"player": a.player, "name": self._players[a.player],
+                                   "ferry": a.ferry + 1, "count": len(ferry),
+                                   "cards": tuple(card.ref for card in ferry)})]
 
-    def _croc_flee(self, s: _State, a: CrocFlee) -> Verdict | tuple[_State, list[Event]]:
+    def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="croc_flee needs player and target")
         rejection = self._gate(s, "croc_flee", a) or self._target_error(a, a.target)
@@ -767,17 +682,18 @@ class Game:
             return rejection
         ns = s.copy()
         fled = s.fleeing
+        assert fled is not None  # the croc_flee step awaits its receiver (R45)
         ns.fleeing = None
-        ns.counts = _replace(s.counts, a.target, s.counts[a.target] + 1)
+        ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
-            ns.hands = _replace(s.hands, a.target, s.hands[a.target] + (_hand_form(fled.ref),))
-        events = [Event("fled", {"player": a.player, "target": a.target, "card": fled.ref,
-                                 "animal": _animal(fled.species, fled.gender),
-                                 "target_name": self._players[a.target]})]
+            ns.hands = replace_at(s.hands, a.target, s.hands[a.target] + (hand_form(fled.ref),))
+        events = [("fled", {"player": a.player, "target": a.target, "card": fled.ref,
+                            "animal": _animal(fled.species, fled.gender),
+                            "target_name": self._players[a.target]})]
         self._advance(ns, events)
         return ns, events
 
-    def _lion_swap(self, s: _State, a: LionSwap) -> Verdict | tuple[_State, list[Event]]:
+    def _lion_swap(self, s: State, a: LionSwap) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="lion_swap needs player and target")
         rejection = self._gate(s, "lion_swap", a) or self._target_error(a, a.target)
@@ -790,13 +706,13 @@ class Game:
                 return swapped
             ns.hands = swapped
         ns.lion_due = False
-        events = [Event("lion_swap", {"player": a.player, "name": self._players[a.player],
-                                      "target": a.target,
-                                      "target_name": self._players[a.target]})]
+        events = [("lion_swap", {"player": a.player, "name": self._players[a.player],
+                                 "target": a.target,
+                                 "target_name": self._players[a.target]})]
         self._advance(ns, events)
         return ns, events
 
-    def _swap_hands(self, hands: tuple, a: LionSwap) -> tuple | Verdict:
+    def _swap_hands(self, hands: Hands, a: LionSwap) -> Hands | Verdict:
         """R30 with known hands: take ``take`` from the target, then give ``give`` back."""
         if not (isinstance(a.take, str) and isinstance(a.give, str)):
             return self._reject("bad_action", a, problem="with known hands a lion swap names "
@@ -812,20 +728,20 @@ class Game:
             return given
         theirs = (*theirs, own[given])
         own = own[:given] + own[given + 1 :]
-        return _replace(_replace(hands, a.player, own), a.target, theirs)
+        return replace_at(replace_at(hands, a.player, own), a.target, theirs)
 
     def _hand_index(self, hand: tuple[str, ...], text: str, a: Any, holder: str) -> int | Verdict:
         try:
             ref = parse_ref(text)
         except InputError as error:
             return self._reject("bad_action", a, problem=error.message)
-        index = _find_in_hand(hand, ref, text)
+        index = find_in_hand(hand, ref, text)
         if index is None:
             return self._reject("card_not_in_hand", a, holder=holder, card=text,
                                 animal=_animal(ref.species, ref.gender))
         return index
 
-    def _giraffe_look(self, s: _State, a: GiraffeLook) -> Verdict | tuple[_State, list[Event]]:
+    def _giraffe_look(self, s: State, a: GiraffeLook) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
             return self._reject("bad_action", a, problem="giraffe_look needs player and target")
         if s.phase not in IN_ROUND_PHASES:
@@ -839,11 +755,11 @@ class Game:
             return rejection
         ns = s.copy()
         ns.giraffe = False  # one look
-        return ns, [Event("giraffe_look", {"player": a.player, "name": self._players[a.player],
-                                           "target": a.target,
-                                           "target_name": self._players[a.target]})]
+        return ns, [("giraffe_look", {"player": a.player, "name": self._players[a.player],
+                                      "target": a.target,
+                                      "target_name": self._players[a.target]})]
 
-    def _move_noah(self, s: _State, a: MoveNoah) -> Verdict | tuple[_State, list[Event]]:
+    def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
             return self._reject("bad_action", a, problem="move_noah needs player and to")
         if s.phase == "play":  # R50: e.g. after a donkey, a loading is awaited
@@ -851,17 +767,20 @@ class Game:
         rejection = self._gate(s, "move_noah", a)
         if rejection:
             return rejection
-        if a.to not in NOAH_MOVES[s.loaded.gender][s.noah]:
+        loaded, noah = s.loaded, s.noah
+        assert loaded is not None and noah is not None  # Noah moves after a loading (R22)
+        if a.to not in NOAH_MOVES[loaded.gender][noah]:
             return self._reject("noah_move_illegal", a, to=a.to + 1,
-                                variant="female" if s.loaded.gender == "F" else "male")
+                                variant="female" if loaded.gender == "F" else "male")
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
-        events = [Event("noah_moved", {"player": a.player, "position": a.to, "ferry": a.to + 1})]
+        events = [("noah_moved", {"player": a.player, "position": a.to,
+                                  "ferry": a.to + 1})]
         self._advance(ns, events)
         return ns, events
 
-    def _give(self, s: _State, a: Give) -> Verdict | tuple[_State, list[Event]]:
+    def _give(self, s: State, a: Give) -> Verdict | Outcome:
         if not (_is_int(a.player) and isinstance(a.gifts, tuple)
                 and all(isinstance(gift, Gift) for gift in a.gifts)):
             return self._reject("bad_action", a, problem="give needs player and a list of gifts")
@@ -886,13 +805,13 @@ class Game:
                 return hands
             ns.hands = hands
         ns.gifts_owed = 0
-        events = [Event("gifts", {"player": a.player, "name": self._players[a.player],
-                                  "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
+        events = [("gifts", {"player": a.player, "name": self._players[a.player],
+                             "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
         self._advance(ns, events)
         return ns, events
 
-    def _give_known(self, hands: tuple, a: Give) -> tuple | Verdict:
-        hands = list(hands)
+    def _give_known(self, known: Hands, a: Give) -> Hands | Verdict:
+        hands = list(known)
         for gift in a.gifts:
             if not isinstance(gift.card, str):
                 return self._reject("bad_action", a, problem="with known hands each gift names "
@@ -907,50 +826,47 @@ class Game:
 
     # ----------------------------------------------------------------- rounds
 
-    def _start_round(self, s: _State, a: StartRound) -> Verdict | tuple[_State, list[Event]]:
+    def _start_round(self, s: State, a: StartRound) -> Verdict | Outcome:
         if s.phase != "round_over":
             return self._reject(AWAITED[s.phase], a)
         problem = self._deal_problem(s, a)
         if problem:
             return self._reject("setup_invalid", a, problem=problem)
-        ns = _initial_state(len(self._players))
+        ns = initial_state(len(self._players))
         ns.scores, ns.round_scores = s.scores, s.round_scores
         ns.round = s.round + 1
-        ns.starter = ns.player = a.starter if s.round == 0 else s.next_starter
+        starter = a.starter if s.round == 0 else s.next_starter
+        assert starter is not None  # checked by _deal_problem (R10, R39)
+        ns.starter = ns.player = starter
         ns.noah = a.noah
-        _set_ferries(ns, tuple((self._placed(ref),) for ref in a.ferries))
+        set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [Event("round_started", {"round": ns.round, "starter": ns.starter,
-                                            "starter_name": self._players[ns.starter],
-                                            "noah": ns.noah, "noah_ferry": ns.noah + 1})]
+        return ns, [("round_started", {"round": ns.round, "starter": starter,
+                                       "starter_name": self._players[starter],
+                                       "noah": a.noah, "noah_ferry": a.noah + 1})]
 
-    def _set_hands(self, ns: _State, hands: Any, counts: Any) -> None:
+    def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
             ns.counts = tuple(counts)
         else:
-            ns.hands = tuple(tuple(_hand_form(ref) for ref in hand) for hand in hands)
+            ns.hands = tuple(tuple(hand_form(ref) for ref in hand) for hand in hands)
             ns.counts = tuple(len(hand) for hand in hands)
 
-    def _placed(self, ref_text: str) -> Placed:
-        """The card ``ref_text`` as it lies on a ferry, shared within the game."""
-        placed = self._placed_cards.get(ref_text)
-        if placed is None:
-            ref = parse_ref(ref_text)
-            placed = Placed(ref_text, ref.species, ref.gender, self._weight[ref.species])
-            self._placed_cards[ref_text] = placed
-        return placed
-
-    def _deal_problem(self, s: _State, a: StartRound) -> str | None:
+    def _deal_problem(self, s: State, a: StartRound) -> str | None:
         """R7-R10, R39 for a deal; a sentence saying what is wrong, or None."""
         players = len(self._players)
+        # Fields of an action are outside input until checked here, whatever their annotations.
+        starter: Any = a.starter
+        hands: Any = a.hands
+        counts: Any = a.hand_counts
         if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
             return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if s.round == 0:
-            if not (_is_int(a.starter) and 0 <= a.starter < players):
+            if not (_is_int(starter) and 0 <= starter < players):
                 return "round 1 needs its starter, the shortest player (a seat number)"
-        elif a.starter is not None and a.starter != s.next_starter:
-            return (f"round {s.round + 1} is started by {self._players[s.next_starter]}, "
+        elif starter is not None and starter != s.next_starter:
+            return (f"round {s.round + 1} is started by {self._name(s.next_starter)}, "
                     "the highest score (R39)")
         if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS):
             return "the deal lays exactly one animal on each of the 5 ferries"
@@ -958,9 +874,9 @@ class Game:
         if hands_problem:
             return hands_problem
         hidden = self._options.hidden
-        if any(count != HAND_SIZE for count in (a.hand_counts if hidden else map(len, a.hands))):
+        if any(count != HAND_SIZE for count in (counts if hidden else map(len, hands))):
             return f"every player is dealt {HAND_SIZE} animals (R9)"
-        return self._cards_problem([a.ferries], () if hidden else a.hands, ())
+        return self._cards_problem([a.ferries], () if hidden else hands, ())
 
     def _hands_shape_problem(self, hands: Any, counts: Any) -> str | None:
         players = len(self._players)
@@ -989,7 +905,7 @@ class Game:
                     return error.message.rstrip(".")
                 if where == "ferry" and ref.species == "snail" and ref.gender is None:
                     return "the snail on a ferry needs its side up, like snail:F (R8)"
-                key = _kind(ref)
+                key = kind(ref)
                 copies = self._copies.get(key)
                 if copies is None:
                     return f"there is no {text} in this game{self._why_absent(ref.species)}"
@@ -997,15 +913,15 @@ class Game:
                 if count > copies:
                     return f"this game holds only {copies} {format_ref(*key)}"
                 if ref.copy is not None:
-                    identity = _identity(ref)
-                    if format_ref(*identity) not in self._ids:
+                    card_identity = identity(ref)
+                    if format_ref(*card_identity) not in self._ids:
                         return f"there is no {text} in this game"
-                    if identity in tagged:
-                        return f"card {format_ref(*identity)} appears twice"
-                    tagged.add(identity)
+                    if card_identity in tagged:
+                        return f"card {format_ref(*card_identity)} appears twice"
+                    tagged.add(card_identity)
         return None
 
-    def _scan_hands(self, s: _State, a: ScanHands) -> Verdict | tuple[_State, list[Event]]:
+    def _scan_hands(self, s: State, a: ScanHands) -> Verdict | Outcome:
         if s.phase != "scan":
             return self._reject(AWAITED[s.phase], a)
         players = len(self._players)
@@ -1022,11 +938,11 @@ class Game:
         if problem:
             return self._reject("scan_mismatch", a, problem=problem)
         ns = s.copy()
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self._score_round(ns, [self._hand_tears(hand) for hand in a.hands], events)
         return ns, events
 
-    def _score_only_round(self, s: _State, a: ScoreRound) -> Verdict | tuple[_State, list[Event]]:
+    def _score_only_round(self, s: State, a: ScoreRound) -> Verdict | Outcome:
         if s.phase == "game_over":
             return self._reject("game_over", a)
         players = len(self._players)
@@ -1041,36 +957,42 @@ class Game:
                 return self._reject("setup_invalid", a, problem="the starter is a seat number")
         elif a.starter is not None and a.starter != starter:
             return self._reject("setup_invalid", a, problem=f"round {s.round + 1} is started by "
-                                f"{self._players[starter]}, the highest score (R39)")
+                                f"{self._name(starter)}, the highest score (R39)")
         ns = s.copy()
         ns.round, ns.starter = s.round + 1, starter
-        events: list[Event] = []
+        events: list[RawEvent] = []
         self._score_round(ns, a.tears, events)
         return ns, events
 
-    def _position(self, s: _State, a: Position) -> Verdict | tuple[_State, list[Event]]:
+    def _position(self, s: State, a: Position) -> Verdict | Outcome:
         if self._history or s.round != 0:
             return self._reject("setup_invalid", a, problem="a position can only open a log, "
                                 "before any other action")
         problem = self._position_problem(a)
         if problem:
             return self._reject("setup_invalid", a, problem=problem)
-        ns = _initial_state(len(self._players))
+        ns = initial_state(len(self._players))
         ns.round, ns.starter, ns.noah = a.round, a.round_starter, a.noah
         ns.player = a.current_player
-        _set_ferries(ns, tuple(tuple(self._placed(ref) for ref in ferry) for ferry in a.ferries))
+        ferries: Any = a.ferries  # all five present: checked by _position_problem
+        set_ferries(ns, tuple(tuple(placed_card(self._cards, ref) for ref in ferry)
+                              for ferry in ferries))
         ns.departed = a.departed
-        _add_departed(ns, tuple(a.departed_cards))
+        add_departed(ns, tuple(a.departed_cards))
         ns.scores = tuple(a.scores)
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [Event("position", {"round": a.round, "current_name":
-                                       self._players[a.current_player],
-                                       "noah_ferry": a.noah + 1})]
+        return ns, [("position", {"round": a.round, "current_name":
+                                  self._players[a.current_player],
+                                  "noah_ferry": a.noah + 1})]
 
     def _position_problem(self, a: Position) -> str | None:
         players = len(self._players)
+        # Fields of an action are outside input until checked here, whatever their annotations.
+        ferries: Any = a.ferries
+        hands: Any = a.hands
+        counts: Any = a.hand_counts
         seats = (a.round_starter, a.current_player)
         if not (_is_int(a.round) and a.round >= 1):
             return "the round is a number from 1"
@@ -1088,24 +1010,24 @@ class Game:
                 return (f"a score of {SCORE_LIMIT} or more ended the game at the last round's "
                         "scoring (R41)")
             return f"a game has {ROUNDS_PER_GAME} rounds, so there is no round {a.round} (R40)"
-        if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS
-                and all(isinstance(ferry, tuple) for ferry in a.ferries)):
+        if not (isinstance(ferries, tuple) and len(ferries) == POSITIONS
+                and all(isinstance(ferry, tuple) for ferry in ferries)):
             return "give the 5 ferries, each a list of cards bottom first"
         if not isinstance(a.departed_cards, tuple):
             return "departed_cards is a list of cards"
-        shape = self._hands_shape_problem(a.hands, a.hand_counts)
+        shape = self._hands_shape_problem(hands, counts)
         if shape:
             return shape
-        sizes = a.hand_counts if self._options.hidden else [len(hand) for hand in a.hands]
+        sizes = counts if self._options.hidden else [len(hand) for hand in hands]
         if 0 in sizes:
             return "every player holds a card in the middle of a round (an empty hand ends it)"
         if a.departed_cards and not a.departed:
             return "departed_cards are given but no ferry has departed"
-        cards = self._cards_problem(a.ferries, a.hands if not self._options.hidden else (),
+        cards = self._cards_problem(ferries, hands if not self._options.hidden else (),
                                     a.departed_cards)
         if cards:
             return cards
-        for number, refs in enumerate(a.ferries, start=1):
+        for number, refs in enumerate(ferries, start=1):
             problem = self._ferry_problem(refs)
             if problem:
                 return f"ferry {number} {problem}"
@@ -1115,7 +1037,7 @@ class Game:
         """A ferry of a position must obey the golden rules card after card (R13, R15, R18)."""
         ferry: tuple[Placed, ...] = ()
         for ref in refs:
-            loading = self._loading(ferry, self._placed(ref), None, flight=False)
+            loading = self._loading(ferry, placed_card(self._cards, ref), None, flight=False)
             if not isinstance(loading, Loading):
                 return f"breaks the {loading[0]} rule at {ref}"
             if loading.full:
@@ -1123,16 +1045,20 @@ class Game:
             ferry = loading.ferry
         return None
 
-    # ----------------------------------------------------------------- enumeration
+    # ----------------------------------------------------------------- enumeration (legal.py)
 
-    def _noah_choices(self, s: _State) -> list[int]:
-        if s.phase != "move_noah":
-            return []
-        return list(NOAH_MOVES[s.loaded.gender][s.noah])
+    def legal_actions(self) -> list[Action]:
+        """The actions accepted now, for the step awaited (R50); see :func:`.legal.legal_actions`.
+
+        Known hands: every choice (cards, targets, recipients; copies of a card are alike).
+        Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
+        Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
+        """
+        return legal.legal_actions(self)
 
     def legal_noah_moves(self) -> list[int]:
         """Positions Noah may move to now (empty unless the step is ``move_noah``)."""
-        return self._noah_choices(self._state)
+        return legal.noah_choices(self._state)
 
     def can_play(self) -> bool:
         """Whether the current player has a legal loading on Noah's ferry (R25, R46).
@@ -1140,170 +1066,7 @@ class Game:
         With hidden hands: whether some card not yet all visible could be loaded there.
         """
         s = self._state
-        return s.phase == "play" and bool(self._loadings(s))
-
-    def _loadings(self, s: _State) -> list[Play]:
-        """Every legal :class:`Play` for the current player (by distinct card and choice).
-
-        The golden rules of :meth:`_rule_broken` (R51's order does not matter here: only
-        whether some rule is broken), read from the ferry's facts; a test checks that these
-        are exactly the loadings ``check`` accepts.
-        """
-        if s.hands is not None:
-            candidates: Iterable[str] = dict.fromkeys(s.hands[s.player])
-        else:
-            visible = self._visible_species(s)
-            candidates = [
-                format_ref(species, None if gender == "H" else gender)
-                for species, gender in self._copies
-                if visible[species] < self._species_copies[species]
-            ]
-        ferry, facts = s.ferries[s.noah], s.facts[s.noah]
-        room = facts.capacity - facts.total
-        woodpecker_room = WOODPECKER_CAPACITY - facts.total
-        needed = facts.needed
-        aboard = facts.species if self._options.roommates else frozenset()
-        player, noah = s.player, s.noah
-        known = self._info_cache.get
-        plain = _table((Play, player, noah))  # plain plays by card
-        plays = []
-        for text in candidates:
-            species, gender, weight = known(text) or self._card_info(text)
-            if species == "crocodile" and ferry:  # R45, R46: judged after the flight
-                if isinstance(self._loading(ferry, self._placed(text), None), Loading):
-                    plays.append(_shared((Play, player, text, noah)))
-                continue
-            if species in aboard or weight > (woodpecker_room if species == "woodpecker"
-                                              else room):
-                continue
-            if species == "snail":
-                for side in ("M", "F"):
-                    if needed is None or side == needed:
-                        plays.append(_shared((Play, player, text, noah, side)))
-            elif needed is None or gender == needed:
-                plays.append(plain.get(text) or _keep(plain, text, Play(player, text, noah)))
-                if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                    plays.append(_shared((Play, player, text, noah, None, room)))
-        return plays
-
-    def _card_info(self, text: str) -> tuple[str, str | None, int]:
-        """(species, gender, weight) of a reference, memoised per game."""
-        info = self._info_cache.get(text)
-        if info is None:
-            ref = parse_ref(text)
-            info = self._info_cache[text] = (ref.species, ref.gender, self._weight[ref.species])
-        return info
-
-    def legal_actions(self) -> list[Action]:
-        """The actions accepted now, for the step awaited (R50).
-
-        Known hands: every choice (cards, targets, recipients; copies of a card are alike).
-        Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
-        Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
-        """
-        s = self._state
-        phase = s.phase
-        if phase == "play":
-            plays: list[Action] = self._loadings(s)
-            if s.ferries[s.noah] and (s.hands is None or not plays):
-                plays.append(_shared((TakeBack, s.player, s.noah)))
-            return plays
-        if phase == "lion_swap" and s.hands is not None:
-            return self._legal_lion_swaps(s)
-        if phase == "give" and s.hands is not None:
-            return self._legal_gifts(s)
-        if phase in ("croc_flee", "lion_swap", "move_noah", "give"):
-            return list(self._step_choices(s))
-        return []
-
-    def _step_choices(self, s: _State) -> tuple[Action, ...]:
-        """The choices of a step that depend on no hand, shared between games."""
-        key: tuple = (len(self._players), s.phase, s.player)
-        if s.phase == "move_noah":
-            key += (s.loaded.gender, s.noah, s.giraffe)
-        elif s.phase == "give":
-            key += (s.gifts_owed,)
-        choices = _SHARED.get(key)
-        if choices is None:
-            choices = _SHARED[key] = tuple(self._list_step_choices(s))
-        return choices
-
-    def _list_step_choices(self, s: _State) -> Iterator[Action]:
-        """The choices :meth:`_step_choices` keeps: targets, Noah's moves, gift recipients."""
-        player, opponents = s.player, self._opponents[s.player]
-        if s.phase == "croc_flee":
-            yield from (CrocFlee(player, seat) for seat in opponents)
-        elif s.phase == "lion_swap":
-            yield from (LionSwap(player, seat) for seat in opponents)
-        elif s.phase == "move_noah":
-            yield from (MoveNoah(player, to) for to in self._noah_choices(s))
-            if s.giraffe:
-                yield from (GiraffeLook(player, seat) for seat in opponents)
-        else:
-            for recipients in itertools.combinations_with_replacement(opponents, s.gifts_owed):
-                yield Give(player, tuple(_shared((Gift, to)) for to in recipients))
-
-    def _legal_lion_swaps(self, s: _State) -> list[Action]:
-        """Every (target, card taken, card given back) with known hands (R30)."""
-        player = s.player
-        own = tuple(dict.fromkeys(s.hands[player]))
-        swaps: list[Action] = []
-        for seat in self._opponents[player]:
-            by_take = _table((LionSwap, player, seat))  # the swaps by card taken, card given
-            for take in dict.fromkeys(s.hands[seat]):
-                by_give = by_take.get(take)
-                if by_give is None:
-                    by_give = by_take[take] = {}
-                gives = own if take in own else (*own, take)
-                swaps += [by_give.get(give)
-                          or _keep(by_give, give, LionSwap(player, seat, take, give))
-                          for give in gives]
-        return swaps
-
-    def _legal_gifts(self, s: _State) -> list[Action]:
-        """Every distinct choice of cards and recipients with known hands (R20): 1,215 when
-        4 of 6 distinct cards go to 3 opponents."""
-        player = s.player
-        return [Give(player, gifts)
-                for gifts in _gift_choices(s.hands[player], self._opponents[player], s.gifts_owed)]
-
-    # ----------------------------------------------------------------- hidden-hand facts
-
-    def _visible_species(self, s: _State) -> Counter[str]:
-        """R48: animals seen this round, on the ferries, fleeing, or departed."""
-        seen = Counter(card.species for ferry in s.ferries if ferry for card in ferry)
-        seen.update(s.departed_species)
-        if s.fleeing is not None:
-            seen[s.fleeing.species] += 1
-        return seen
-
-    def _visible_count(self, s: _State, species: str) -> int:
-        """R48 for one species: ``_visible_species(s)[species]``, looking only into the ferries
-        that hold one (a loading's check with hidden hands)."""
-        seen = sum(card.species == species
-                   for ferry, facts in zip(s.ferries, s.facts, strict=True)
-                   if facts is not None and species in facts.species for card in ferry)
-        seen += s.departed_species.get(species, 0)
-        if s.fleeing is not None and s.fleeing.species == species:
-            seen += 1
-        return seen
-
-    def _place_on_table(self, s: _State, identity: tuple[str, str, int | None]
-                        ) -> tuple[str, int | None] | None:
-        """R54: where a tagged copy is if it is on the table: ``("ferry", 1-5)``,
-        ``("fleeing", None)`` or ``("departed", None)`` (this round); None when it is not."""
-        if identity in s.departed_ids:
-            return ("departed", None)
-        species = identity[0]
-        for k, (ferry, facts) in enumerate(zip(s.ferries, s.facts, strict=True)):
-            if facts is not None and species in facts.species and any(
-                    "#" in card.ref and _identity(parse_ref(card.ref)) == identity
-                    for card in ferry):
-                return ("ferry", k + 1)
-        if s.fleeing is not None and "#" in s.fleeing.ref \
-                and _identity(parse_ref(s.fleeing.ref)) == identity:
-            return ("fleeing", None)
-        return None
+        return s.phase == "play" and bool(legal.loadings(self, s))
 
     # ----------------------------------------------------------------- state and storage
 
@@ -1311,7 +1074,8 @@ class Game:
         """Every TABLE-LOG.md state key (and a few more), as plain JSON-ready values."""
         s = self._state
         ferries = [None if ferry is None else [card.ref for card in ferry] for ferry in s.ferries]
-        weights, capacities = [], []
+        weights: list[int | None] = []
+        capacities: list[int | None] = []
         for ferry in s.ferries:
             if ferry is None:
                 weights.append(None)
@@ -1338,7 +1102,7 @@ class Game:
             "round_scores": list(s.round_scores),
             "extra_turn": s.extra_turn,
             "gifts_owed": s.gifts_owed,
-            "noah_choices": self._noah_choices(s),
+            "noah_choices": legal.noah_choices(s),
             "fleeing": s.fleeing.ref if s.fleeing else None,
             "giraffe_look": s.giraffe,
             "round_over": not in_round,
@@ -1379,101 +1143,9 @@ class Game:
         return game
 
 
-def _find_in_hand(hand: tuple[str, ...], ref: Ref, text: str | None = None) -> int | None:
-    """Where ``ref`` (written ``text``) is in a known hand: the same reference or copy first,
-    else an untagged or any copy."""
-    if text in hand:
-        return hand.index(text)
-    best = None
-    for index, entry in enumerate(hand):
-        held = parse_ref(entry)
-        if held.species != ref.species or (ref.species != "snail" and held.gender != ref.gender):
-            continue
-        if held.copy == ref.copy:
-            return index
-        if (ref.copy is None or held.copy is None) and (best is None or held.copy is None):
-            best = index
-    return best
-
-
-_SHARED: dict[tuple, Any] = {}
-_TABLES: dict[tuple, dict[Any, Any]] = {}
-
-
-def _shared(key: tuple) -> Any:
-    """The object ``key[0](*key[1:])``, built once and shared between games: enumeration meets
-    the same few thousand actions again and again, and frozen dataclasses are slow to build.
-
-    Hot loops look up ``_SHARED.get(key) or _shared(key)`` themselves, saving a call. Gives with
-    known hands are not kept: there are too many.
-
-    >>> _shared((MoveNoah, 0, 2)) is _shared((MoveNoah, 0, 2))
-    True
-    """
-    made = _SHARED.get(key)
-    if made is None:
-        made = _SHARED[key] = key[0](*key[1:])
-    return made
-
-
-def _table(key: tuple) -> dict[Any, Any]:
-    """A lookup table of shared actions (one seat's plain loadings on one ferry, its lion swaps
-    with one target...): a string key is cheaper to look up than a whole action's fields.
-
-    >>> _table((MoveNoah, 0)) is _table((MoveNoah, 0))
-    True
-    """
-    table = _TABLES.get(key)
-    if table is None:
-        table = _TABLES[key] = {}
-    return table
-
-
-def _keep(table: dict[Any, Any], key: Any, value: Any) -> Any:
-    """Store ``value`` in ``table`` and return it (for ``table.get(key) or _keep(...)``)."""
-    table[key] = value
-    return value
-
-
-def _gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
-                  owed: int) -> Iterator[tuple[Gift, ...]]:
-    """Every distinct way to give ``owed`` cards of ``hand`` to ``opponents``, each produced
-    once, as gifts in card order.
-
-    >>> for gifts in _gift_choices(["cat:F", "cat:F"], (1, 2), 2):
-    ...     print(*gifts)
-    Gift(to=1, card='cat:F') Gift(to=1, card='cat:F')
-    Gift(to=1, card='cat:F') Gift(to=2, card='cat:F')
-    Gift(to=2, card='cat:F') Gift(to=2, card='cat:F')
-    """
-    cards = sorted(hand)
-    if len(set(cards)) == len(cards):  # the usual hand: any opponent for each card
-        per_card = [_gifts_of(card, opponents) for card in cards]
-        for chosen in itertools.combinations(per_card, owed):
-            yield from itertools.product(*chosen)
-        return
-    for chosen in dict.fromkeys(itertools.combinations(cards, owed)):
-        alike = [(card, len(tuple(run))) for card, run in itertools.groupby(chosen)]
-        if len(alike) == owed:
-            yield from itertools.product(*(_gifts_of(card, opponents) for card in chosen))
-        else:  # alike cards go to a multiset of opponents, so each choice comes once
-            parts = [itertools.combinations_with_replacement(_gifts_of(card, opponents), count)
-                     for card, count in alike]
-            for chosen in itertools.product(*parts):
-                yield tuple(itertools.chain.from_iterable(chosen))
-
-
-def _gifts_of(card: str, opponents: tuple[int, ...]) -> tuple[Gift, ...]:
-    """``card`` given to each opponent in turn (shared between games)."""
-    key = ("gifts of", card, opponents)
-    gifts = _SHARED.get(key)
-    if gifts is None:
-        gifts = _SHARED[key] = tuple(_shared((Gift, to, card)) for to in opponents)
-    return gifts
-
-
 _GAME_FIELDS = tuple(name for name in Game.__slots__ if name != "__dict__")
-_HANDLERS = {
+#: The judge of each kind of action: (game, state, action) -> verdict or (new state, events).
+_HANDLERS: dict[type[Any], Callable[[Game, State, Any], Verdict | Outcome]] = {
     Play: Game._play,
     TakeBack: Game._take_back,
     MoveNoah: Game._move_noah,

@@ -48,16 +48,17 @@ class FerryFacts(NamedTuple):
     pattern: str | None  # "same" or "alternate" once two cards fix it
     species: frozenset[str]
     top: Placed | None
-    count: int
+    size: int  # cards aboard (not ``count``: tuple's own method)
 
     def after(self, card: Placed) -> FerryFacts:
         """The facts once ``card`` is loaded on top (no flight): cheaper than recomputing."""
         opposite = "M" if card.gender == "F" else "F"
-        count = self.count
-        if count >= 2:
+        size = self.size
+        if size >= 2:
             pattern = self.pattern
             needed = self.needed if pattern == "same" else opposite
-        elif count == 1:
+        elif size == 1:
+            assert self.top is not None
             same = self.top.gender == card.gender
             pattern, needed = ("same", card.gender) if same else ("alternate", opposite)
         else:
@@ -67,8 +68,22 @@ class FerryFacts(NamedTuple):
             species = species | {card.species}
         capacity = WOODPECKER_CAPACITY if card.species == "woodpecker" else self.capacity
         return _new_facts((self.total + card.weight, capacity, needed, pattern, species, card,
-                           count + 1))
+                           size + 1))
 
+
+class Loading(NamedTuple):
+    """A legal loading's outcome: the ferry after it, what fled, whether it is full, a pair."""
+
+    ferry: tuple[Placed, ...]
+    fled: Placed | None
+    full: bool
+    pair: bool
+    facts: FerryFacts  # of the ferry after the loading
+
+
+#: ``new_loading((ferry, fled, full, pair, facts))``: a :class:`Loading` without NamedTuple's
+#: Python-level ``__new__`` (every loading judged builds one).
+new_loading = partial(tuple.__new__, Loading)
 
 #: ``FerryFacts`` from one tuple, skipping NamedTuple's Python-level ``__new__`` (every loading
 #: builds one).

@@ -96,8 +96,8 @@ def play_random_game(game: Game, rng: random.Random, check: bool = True) -> Game
     if game.options.hidden:
         raise ValueError("random games need known hands (Options(hidden=False))")
     round_actions = 0
-    while not game.is_over:
-        if game.phase == "round_over":
+    while (phase := game.phase) != "game_over":
+        if phase == "round_over":
             if game.round >= MAX_ROUNDS:
                 raise InvariantError(f"the game did not end within {MAX_ROUNDS} rounds")
             action: Action = random_start_round(game, rng)
@@ -105,7 +105,7 @@ def play_random_game(game: Game, rng: random.Random, check: bool = True) -> Game
         else:
             choices = game.legal_actions()
             if not choices:
-                raise InvariantError(f"no legal action in phase {game.phase!r}")
+                raise InvariantError(f"no legal action in phase {phase!r}")
             action = rng.choice(choices)
             round_actions += 1
             if round_actions > MAX_ACTIONS_PER_ROUND:
@@ -175,6 +175,7 @@ def _check_cards_kept(game: Game, state: dict[str, Any]) -> None:
 
 @lru_cache(maxsize=64)  # one entry per round in play
 def _dealt(deal: StartRound) -> Counter[tuple[str, str | None]]:
+    assert deal.hands is not None  # random games have known hands
     return Counter(map(_identity, [*deal.ferries, *(ref for hand in deal.hands for ref in hand)]))
 
 
@@ -250,7 +251,7 @@ def table_view(game: Game) -> tuple[Header, list[Entry]]:
 
 
 def _hidden(action: Action) -> Action:
-    if isinstance(action, StartRound):
+    if isinstance(action, StartRound) and action.hands is not None:
         return replace(action, hands=None, hand_counts=tuple(map(len, action.hands)))
     if isinstance(action, LionSwap):
         return replace(action, take=None, give=None)

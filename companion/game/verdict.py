@@ -1,4 +1,11 @@
-"""The referee's answers: a :class:`Verdict` per action, with :class:`Event` records."""
+"""The referee's answers: a :class:`Verdict` per action, with :class:`Event` records.
+
+>>> verdict = Verdict(True, events=(("turn", {"player": 1, "name": "Ben"}),))
+>>> verdict.events
+(Event(kind='turn', params={'player': 1, 'name': 'Ben'}),)
+>>> verdict.message
+"Ben's turn."
+"""
 
 from __future__ import annotations
 
@@ -18,14 +25,21 @@ class Event(NamedTuple):
         return render_event(self.kind, self.params)
 
 
+#: What the engine records of an event while judging: ``(kind, params)``, made an
+#: :class:`Event` only when someone reads :attr:`Verdict.events` (building a NamedTuple costs
+#: several times a plain pair, and the engine makes two or three events per action).
+RawEvent = tuple[str, dict[str, Any]]
+
+
 class Verdict:
     """The referee's answer to an action: accepted, or rejected with a TABLE-LOG reason code.
 
     ``message`` is one plain sentence (rendered from ``params`` with messages.py on first use);
-    ``events`` lists what an accepted action made happen, for lights and narration.
+    ``events`` lists what an accepted action made happen, for lights and narration (given as
+    :class:`Event` records or ``(kind, params)`` pairs).
     """
 
-    __slots__ = ("_message", "accepted", "events", "params", "reason")
+    __slots__ = ("_events", "_made", "_message", "accepted", "params", "reason")
 
     def __init__(
         self,
@@ -33,13 +47,22 @@ class Verdict:
         reason: str | None = None,
         message: str | None = None,
         params: dict[str, Any] | None = None,
-        events: tuple[Event, ...] = (),
+        events: tuple[Event | RawEvent, ...] = (),
     ) -> None:
         self.accepted = accepted
         self.reason = reason
         self.params = params if params is not None else {}
-        self.events = events
+        self._events = events
+        self._made: tuple[Event, ...] | None = None
         self._message = message
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What happened, in order (empty for a rejection)."""
+        made = self._made
+        if made is None:
+            made = self._made = tuple(Event(*event) for event in self._events)
+        return made
 
     @property
     def message(self) -> str:

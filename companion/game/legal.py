@@ -1,0 +1,350 @@
+"""Legal actions: every action the referee would accept now, and the caches that keep it fast.
+
+The engine asks this module for :meth:`Game.legal_actions <.engine.Game.legal_actions>`,
+``can_play`` (R25, R46) and Noah's choices (R22). Enumeration is built from the same facts the
+judge reads (each ferry's :class:`~.ferry.FerryFacts`, the golden rules) and a test checks that
+the two agree: every enumerated action is accepted, and no accepted loading is missing.
+
+Enumeration meets the same few thousand actions again and again (one seat's loadings on one
+ferry, its lion swaps, Noah's moves...), and frozen dataclasses are slow to build, so actions
+are built once and shared between games through :data:`SHARED`, a bounded store (see
+:class:`SharedActions`).
+
+>>> from companion.game import Game, Options
+>>> from companion.game.actions import StartRound
+>>> game = Game(["Ana", "Ben"], Options(hidden=True))
+>>> game.push(StartRound(noah=0, ferries=("cat:F", "bear:M", "lion:M", "panda:F", "snail:M"),
+...                      hand_counts=(8, 8), starter=1)).accepted
+True
+>>> plays = legal_actions(game)
+>>> plays[0]
+Play(player=1, card='woodpecker:M', ferry=0, as_gender=None, frog_weight=None)
+>>> plays[-1]
+TakeBack(player=1, ferry=0)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
+from .deck import format_ref
+from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
+from .state import Cards, State, card_info, placed_card, visible_species
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+
+class SharedActions:
+    """Actions built once and shared between games, in a store of at most ``limit`` entries.
+
+    ``objects`` maps a key ``(class, *fields)`` (or a named key) to its object; ``tables`` maps
+    a key to a lookup table of actions by card (a string key is cheaper to look up than a whole
+    action's fields). Every entry added through :meth:`shared` or :meth:`keep` counts; when the
+    count passes ``limit`` the store is emptied and refills as the games go on.
+
+    Why "empty when full" and not ``functools.lru_cache``: lookups stay a plain ``dict.get``
+    in the engine's hottest loop (an LRU's bookkeeping would be paid on every hit), and a miss
+    costs only the rebuilding of one small frozen action, so which entries go does not matter.
+    The working set is small: about 7,000 entries for 4-player games with one deck and one set
+    of options, about 35,000 for every seat count and option set at once, so the default limit
+    (50,000 entries, a few MB) is never reached by one table and bounds a long-lived process
+    whatever decks and options it meets.
+
+    >>> store = SharedActions(limit=2)
+    >>> store.shared((MoveNoah, 0, 2)) is store.shared((MoveNoah, 0, 2))
+    True
+    >>> table = store.table((MoveNoah, 0))
+    >>> store.keep(table, "x", 1), store.keep(table, "y", 2), len(store.objects), store.size
+    (1, 2, 0, 1)
+    """
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self.size = 0
+        self.objects: dict[Any, Any] = {}
+        self.tables: dict[Any, dict[Any, Any]] = {}
+
+    def shared(self, key: tuple[Any, ...]) -> Any:
+        """The object ``key[0](*key[1:])``, built once.
+
+        Hot loops look up ``objects.get(key) or shared(key)`` themselves, saving a call.
+        """
+        made = self.objects.get(key)
+        if made is None:
+            made = self.keep(self.objects, key, key[0](*key[1:]))
+        return made
+
+    def table(self, key: tuple[Any, ...]) -> dict[Any, Any]:
+        """A lookup table of shared actions (one seat's plain loadings on one ferry...)."""
+        table = self.tables.get(key)
+        if table is None:
+            table = self.tables[key] = {}
+        return table
+
+    def keep(self, table: dict[Any, Any], key: Any, value: Any) -> Any:
+        """Store ``value`` in ``table`` (one of this store's) and return it; empty the store
+        first when it is full."""
+        self.size += 1
+        if self.size > self.limit:
+            self.clear()
+            self.size = 1
+        table[key] = value
+        return value
+
+    def clear(self) -> None:
+        """Forget every shared action (tables held by a caller stay valid, just unshared)."""
+        self.objects.clear()
+        for table in self.tables.values():
+            table.clear()
+        self.tables.clear()
+        self.size = 0
+
+
+#: The store every game shares.
+SHARED = SharedActions()
+
+
+def legal_actions(game: Game) -> list[Action]:
+    """The actions ``game`` accepts now, for the step awaited (R50).
+
+    Known hands: every choice (cards, targets, recipients; copies of a card are alike).
+    Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
+    Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
+    """
+    s = game._state
+    phase = s.phase
+    if phase == "play":
+        plays = loadings(game, s)
+        noah = s.noah
+        assert noah is not None  # in the play step Noah stands on a ferry
+        if s.ferries[noah] and (s.hands is None or not plays):
+            plays.append(SHARED.objects.get((TakeBack, s.player, noah))
+                         or SHARED.shared((TakeBack, s.player, noah)))
+        return plays
+    if phase == "lion_swap" and s.hands is not None:
+        return lion_swaps(game, s, s.hands)
+    if phase == "give" and s.hands is not None:
+        return gifts(game, s, s.hands)
+    if phase in ("croc_flee", "lion_swap", "move_noah", "give"):
+        return list(step_choices(game, s))
+    return []
+
+
+def noah_choices(s: State) -> list[int]:
+    """R22: Noah's destinations in the ``move_noah`` step, else ``[]``."""
+    if s.phase != "move_noah" or s.loaded is None or s.noah is None:
+        return []
+    return list(NOAH_MOVES[s.loaded.gender][s.noah])
+
+
+def loadings(game: Game, s: State) -> list[Action]:
+    """Every legal :class:`Play` for the current player (by distinct card and choice).
+
+    The golden rules of ``Game._rule_broken`` (R51's order does not matter here: only whether
+    some rule is broken), read from the ferry's facts; a test checks that these are exactly the
+    loadings ``check`` accepts.
+    """
+    cards = game._cards
+    player, noah = s.player, s.noah
+    assert player is not None and noah is not None  # a loading is awaited
+    candidates: Iterable[str]
+    if s.hands is not None:
+        candidates = dict.fromkeys(s.hands[player])
+    else:
+        visible = visible_species(s)
+        candidates = [
+            format_ref(species, None if gender == "H" else gender)
+            for species, gender in cards.copies
+            if visible[species] < cards.species_copies[species]
+        ]
+    ferry, facts = s.ferries[noah], s.facts[noah]
+    if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
+        return []
+    room = facts.capacity - facts.total
+    woodpecker_room = WOODPECKER_CAPACITY - facts.total
+    needed = facts.needed
+    aboard = facts.species if game._options.roommates else frozenset()
+    known = cards.info.get
+    objects = SHARED.objects
+    key = (Play, player, noah)
+    plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
+    # What each card gives on a ferry with this room and this gender needed: its Play, False
+    # (it does not fit), or True (an animal with rules of its own, looked at below). Kept with
+    # these cards (weights differ between decks), so bounded by them.
+    fits_key = (player, noah, room, needed)
+    fits = cards.fits.get(fits_key)
+    if fits is None:
+        fits = cards.fits[fits_key] = {}
+    plays: list[Action] = []
+    for text in candidates:
+        fit = fits.get(text)
+        if fit is None:
+            fit = fits[text] = _fit(cards, plain, player, noah, text, room, needed)
+        if fit is not True:
+            if fit and not (aboard and card_info(cards, text).species in aboard):  # R47
+                plays.append(fit)
+            continue
+        species, gender, weight, _ = known(text) or card_info(cards, text)
+        if species == "crocodile" and ferry:  # R45, R46: judged after the flight
+            if isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
+                plays.append(SHARED.shared((Play, player, text, noah)))
+            continue
+        if species in aboard or weight > (woodpecker_room if species == "woodpecker" else room):
+            continue
+        if species == "snail":
+            for side in ("M", "F"):
+                if needed is None or side == needed:
+                    snail = (Play, player, text, noah, side)
+                    plays.append(objects.get(snail) or SHARED.shared(snail))
+        elif needed is None or gender == needed:
+            plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
+            if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
+                plays.append(SHARED.shared((Play, player, text, noah, None, room)))
+    return plays
+
+
+def _fit(cards: Cards, plain: dict[Any, Any], player: int, noah: int, text: str, room: int,
+         needed: str | None) -> Play | bool:
+    """An ordinary animal's loading if its weight and gender fit (R13, R15), else False; True
+    for an animal with rules of its own."""
+    _, gender, weight, special = card_info(cards, text)
+    if special:
+        return True
+    if weight > room or (needed is not None and gender != needed):
+        return False
+    play: Play = plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah))
+    return play
+
+
+def step_choices(game: Game, s: State) -> tuple[Action, ...]:
+    """The choices of a step that depend on no hand (targets, Noah's moves, gift recipients),
+    shared between games."""
+    key: tuple[Any, ...] = (len(game._players), s.phase, s.player)
+    if s.phase == "move_noah" and s.loaded is not None:
+        key += (s.loaded.gender, s.noah, s.giraffe)
+    elif s.phase == "give":
+        key += (s.gifts_owed,)
+    choices: tuple[Action, ...] | None = SHARED.objects.get(key)
+    if choices is None:
+        choices = SHARED.keep(SHARED.objects, key, tuple(_list_step_choices(game, s)))
+    return choices
+
+
+def _list_step_choices(game: Game, s: State) -> Iterator[Action]:
+    player = _seat(s)
+    opponents = _opponents(game, player)
+    if s.phase == "croc_flee":
+        yield from (CrocFlee(player, seat) for seat in opponents)
+    elif s.phase == "lion_swap":
+        yield from (LionSwap(player, seat) for seat in opponents)
+    elif s.phase == "move_noah":
+        yield from (MoveNoah(player, to) for to in noah_choices(s))
+        if s.giraffe:
+            yield from (GiraffeLook(player, seat) for seat in opponents)
+    else:
+        for recipients in itertools.combinations_with_replacement(opponents, s.gifts_owed):
+            yield Give(player, tuple(SHARED.shared((Gift, to)) for to in recipients))
+
+
+def lion_swaps(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Action]:
+    """Every (target, card taken, card given back) with known hands (R30)."""
+    player = _seat(s)
+    own = tuple(dict.fromkeys(hands[player]))
+    swaps: list[Action] = []
+    for seat in _opponents(game, player):
+        by_take = SHARED.table((LionSwap, player, seat))  # the swaps by card taken, card given
+        for take in dict.fromkeys(hands[seat]):
+            by_give = by_take.get(take)
+            if by_give is None:
+                by_give = SHARED.keep(by_take, take, {})
+            gives = own if take in own else (*own, take)
+            row = list(map(by_give.get, gives))  # one C-level loop when all are known
+            if not all(row):  # (not "None in row": that compares actions)
+                row = [by_give.get(give)
+                       or SHARED.keep(by_give, give, LionSwap(player, seat, take, give))
+                       for give in gives]
+            swaps += row
+    return swaps
+
+
+def gifts(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Action]:
+    """Every distinct choice of cards and recipients with known hands (R20: all owed cards in
+    one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents. Gives are not shared:
+    there are too many."""
+    player = _seat(s)
+    return [_give(player, choice)
+            for choice in gift_choices(hands[player], _opponents(game, player), s.gifts_owed)]
+
+
+_new_object = object.__new__
+_set_giver = vars(Give)["player"].__set__  # the slots the frozen dataclass's __init__ sets
+_set_gifts = vars(Give)["gifts"].__set__
+
+
+def _give(player: int, gifts: tuple[Gift, ...]) -> Give:
+    """``Give(player, gifts)`` at about half the cost of the frozen dataclass's ``__init__``
+    (with known hands a gift step enumerates hundreds of them).
+
+    >>> _give(0, (Gift(1, "cat:F"),)) == Give(0, (Gift(1, "cat:F"),))
+    True
+    """
+    give: Give = _new_object(Give)
+    _set_giver(give, player)
+    _set_gifts(give, gifts)
+    return give
+
+
+def gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
+                 owed: int) -> Iterator[tuple[Gift, ...]]:
+    """Every distinct way to give ``owed`` cards of ``hand`` to ``opponents``, each produced
+    once, as gifts in card order.
+
+    >>> for choice in gift_choices(["cat:F", "cat:F"], (1, 2), 2):
+    ...     print(*choice)
+    Gift(to=1, card='cat:F') Gift(to=1, card='cat:F')
+    Gift(to=1, card='cat:F') Gift(to=2, card='cat:F')
+    Gift(to=2, card='cat:F') Gift(to=2, card='cat:F')
+    """
+    cards = sorted(hand)
+    if len(set(cards)) == len(cards):  # the usual hand: any opponent for each card
+        per_card = [_gifts_of(card, opponents) for card in cards]
+        for chosen in itertools.combinations(per_card, owed):
+            yield from itertools.product(*chosen)
+        return
+    for chosen_cards in dict.fromkeys(itertools.combinations(cards, owed)):
+        alike = [(card, len(tuple(run))) for card, run in itertools.groupby(chosen_cards)]
+        if len(alike) == owed:
+            yield from itertools.product(*(_gifts_of(card, opponents) for card in chosen_cards))
+        else:  # alike cards go to a multiset of opponents, so each choice comes once
+            parts = [itertools.combinations_with_replacement(_gifts_of(card, opponents), count)
+                     for card, count in alike]
+            for chosen in itertools.product(*parts):
+                yield tuple(itertools.chain.from_iterable(chosen))
+
+
+def _gifts_of(card: str, opponents: tuple[int, ...]) -> tuple[Gift, ...]:
+    """``card`` given to each opponent in turn (shared between games)."""
+    key = ("gifts of", card, opponents)
+    made: tuple[Gift, ...] | None = SHARED.objects.get(key)
+    if made is None:
+        made = SHARED.keep(SHARED.objects, key,
+                           tuple(SHARED.shared((Gift, to, card)) for to in opponents))
+    return made
+
+
+def _opponents(game: Game, seat: int) -> tuple[int, ...]:
+    return game._opponents[seat]
+
+
+def _seat(s: State) -> int:
+    """The seat to act, in a step of a round (where there always is one)."""
+    assert s.player is not None
+    return s.player
+
+
+__all__ = ["SHARED", "SharedActions", "gift_choices", "legal_actions", "loadings",
+           "noah_choices", "step_choices"]
