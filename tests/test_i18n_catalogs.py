@@ -137,6 +137,7 @@ def test_chinese_lists_and_names_read_as_chinese() -> None:
     zh = Catalog("zh")
     assert zh.join(["Ana", "Ben", "Chloé"]) == "Ana、Ben和Chloé"
     assert zh.of("Ana") == "Ana的"
+    assert zh.card_label("elephant:F#1") == "大象♀"  # never broken between animal and sign
     assert Catalog("en").join(["Ana", "Ben", "Chloé"]) == "Ana, Ben and Chloé"
 
 

@@ -135,8 +135,12 @@ class Catalog:
     def card_label(self, ref: str) -> str:
         """A card as printed on a tile: species and gender sign (never colour alone)."""
         species, gender, _ = parse_ref(ref)
-        sign = f" {self.text('sign.' + gender)}" if gender else ""
-        return f"{self.species(species)}{sign}"
+        if not gender:
+            return self.species(species)
+        # Chinese writes the sign against the name (大象♀): a space would let a line break
+        # between an animal and its gender
+        return self.text("words.card_label", species=self.species(species),
+                         sign=self.text("sign." + gender))
 
     def prompt(self, prompt: Any, players: Sequence[str]) -> str:
         """The one sentence saying what the table must do now, from the prompt's fields."""
