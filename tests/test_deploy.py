@@ -130,6 +130,8 @@ def test_install_stages_the_service_files_under_destdir(tmp_path):
         "opt/noah-companion/launch.py": "0o644",
         "usr/local/bin/noah-companion": "0o755",
         "usr/local/share/doc/noah-companion/raspberry-pi.md": "0o644",
+        "etc/polkit-1/rules.d/50-noah-companion.rules": "0o644",
+        "etc/udev/rules.d/90-noah-companion-backlight.rules": "0o644",
     }
     assert (tmp_path / "etc/systemd/system/noah-companion.service").read_text() == UNIT.read_text()
 
