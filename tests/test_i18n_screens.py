@@ -102,3 +102,18 @@ def test_a_missing_chinese_font_shows_english_and_says_what_to_install(
         app.lang = "en"
         driver.settle()
         app.root.alert.hide()
+
+
+def test_the_settings_page_names_chinese_in_a_font_that_has_it(driver: Any) -> None:
+    from kivy.core.window import Window
+
+    app = driver.app
+    app.open_settings()
+    driver.settle()
+    try:
+        [chinese] = [widget for top in Window.children for widget in top.walk()
+                     if getattr(widget, "value", None) == "zh" and hasattr(widget, "words")]
+        assert "NotoSansCJK" in registered(chinese.font_name)  # not DejaVu's boxes
+    finally:
+        app.close_settings()
+        driver.settle()
