@@ -23,7 +23,7 @@ from companion.cli import build_parser, main
 from companion.commands import _options
 from companion.doctor import ServiceState
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def parsers(parser: argparse.ArgumentParser, path: str = "noah-companion"):

@@ -449,7 +449,7 @@ def test_a_hand_written_round_through_the_cli(tmp_path, name: str) -> None:
     """tests/conformance/*.jsonl: each line's ``expect`` and ``check`` (unknown fields, which
     the referee ignores) hold the verdict and state keys RULINGS.md gives; ``hands`` are
     compared card by card in any order."""
-    source = Path(__file__).parent / "conformance" / name
+    source = Path(__file__).parent / name
     lines = [json.loads(text) for text in source.read_text(encoding="utf-8").splitlines()]
     run = _cli(tmp_path, lines, "--json", "--states")
     assert run.returncode == 0, run.stderr

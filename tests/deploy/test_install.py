@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 UNIT = DEPLOY / "systemd" / "noah-companion.service"
 ENV_FILE = DEPLOY / "systemd" / "noah-companion.env"
 INSTALL = DEPLOY / "install.sh"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 INSTALL = (DEPLOY / "install.sh").read_text()
 POLKIT = (DEPLOY / "files" / "50-noah-companion.rules").read_text()
 UDEV = (DEPLOY / "files" / "90-noah-companion-backlight.rules").read_text()

@@ -11,7 +11,7 @@ from companion.game import Game, Options, legal
 from companion.game.actions import Play
 from companion.game.legal import SharedActions
 from companion.game.simulate import play_random_game
-from tests.test_game_support import rejected, table
+from tests.game.support import rejected, table
 
 
 def _histories(count: int) -> list[tuple[object, ...]]:

@@ -22,7 +22,7 @@ from companion.game.actions import (
     TakeBack,
 )
 from companion.game.deal import random_start_round
-from tests.test_game_support import accepted, rejected, table
+from tests.game.support import accepted, rejected, table
 
 FERRIES = ("cat:F", "bear:M", "lion:M", "panda:F", "snail:M")
 

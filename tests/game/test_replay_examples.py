@@ -12,7 +12,7 @@ import pytest
 
 from companion.game.tablelog import replay
 
-EXAMPLES_DIR = Path(__file__).parent.parent / "examples"
+EXAMPLES_DIR = Path(__file__).parents[2] / "examples"
 EXAMPLES = sorted(EXAMPLES_DIR.glob("*.jsonl"))
 FULL_GAMES = ["three-players.jsonl", "five-players-crocodile.jsonl",
               "four-players-frog-crocodile.jsonl", "score-only.jsonl"]

@@ -17,7 +17,7 @@ from companion.game.actions import (
     Play,
     TakeBack,
 )
-from tests.test_game_support import accepted, rejected, table
+from tests.game.support import accepted, rejected, table
 
 
 def kinds(verdict):

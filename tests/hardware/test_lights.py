@@ -19,7 +19,7 @@ from companion.commands import lights as lights_command
 from hardware import FerryLights, HardwareError, LightsConfig
 from hardware.config import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RGB_PINS = ((4, 17, 27), (22, 5, 6), (13, 19, 26), (12, 16, 20), (21, 23, 24))
 FAST = 10.0  # patterns ten times faster: a blink is 35 ms
 

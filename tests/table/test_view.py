@@ -166,7 +166,7 @@ def test_mat_off_one_marker_still_located():
     assert reading.ferries[4].seen
 
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "table-frames"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "table-frames"
 
 
 def test_table_scan_json_contract(tmp_path):

@@ -25,7 +25,7 @@ from companion.ui.pictures import (
     species_with_pictures,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: A picture must stay small: the Pi loads a dozen at once and they ship in the package.
 MAX_BYTES = 20_000
 #: Rows left out at the top and bottom, where rounded corners and the margin are.

@@ -197,6 +197,6 @@ def test_the_pi_service_does_not_restart_a_problem_a_person_must_fix():
     journal has the sentence instead of five restarts and a black screen."""
     from companion.ui.app import START_FAILED_STATUS
 
-    unit = (Path(__file__).parents[1] / "deploy/systemd/noah-companion.service").read_text()
+    unit = (Path(__file__).parents[2] / "deploy/systemd/noah-companion.service").read_text()
     assert f"\nRestartPreventExitStatus={START_FAILED_STATUS}\n" in unit
     assert "\nRestart=on-failure\n" in unit  # crashes still restart
