@@ -151,16 +151,7 @@ def loadings(game: Game, s: State) -> list[Action]:
     cards = game._cards
     player, noah = s.player, s.noah
     assert player is not None and noah is not None  # a loading is awaited
-    candidates: Iterable[str]
-    if s.hands is not None:
-        candidates = dict.fromkeys(s.hands[player])
-    else:
-        visible = visible_species(s)
-        candidates = [
-            format_ref(species, None if gender == "H" else gender)
-            for species, gender in cards.copies
-            if visible[species] < cards.species_copies[species]
-        ]
+    candidates = _candidates(cards, s, player)
     ferry, facts = s.ferries[noah], s.facts[noah]
     if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
         return []
@@ -169,7 +160,6 @@ def loadings(game: Game, s: State) -> list[Action]:
     needed = facts.needed
     aboard = facts.species if game._options.roommates else frozenset()
     known = cards.info.get
-    objects = SHARED.objects
     key = (Play, player, noah)
     plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
     # What each card gives on a ferry with this room and this gender needed: its Play, False
@@ -195,15 +185,36 @@ def loadings(game: Game, s: State) -> list[Action]:
             continue
         if species in aboard or weight > (woodpecker_room if species == "woodpecker" else room):
             continue
-        if species == "snail":
-            for side in ("M", "F"):
-                if needed is None or side == needed:
-                    snail = (Play, player, text, noah, side)
-                    plays.append(objects.get(snail) or SHARED.shared(snail))
-        elif needed is None or gender == needed:
-            plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
-            if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                plays.append(SHARED.shared((Play, player, text, noah, None, room)))
+        plays.extend(_special_plays(plain, player, noah, text, species, gender, room, needed))
+    return plays
+
+
+def _candidates(cards: Cards, s: State, player: int) -> Iterable[str]:
+    """The cards the player may load: the hand's distinct cards when hands are known, else every
+    card of the deck that is not all in sight (hidden hands)."""
+    if s.hands is not None:
+        return dict.fromkeys(s.hands[player])
+    visible = visible_species(s)
+    return [
+        format_ref(species, None if gender == "H" else gender)
+        for species, gender in cards.copies
+        if visible[species] < cards.species_copies[species]
+    ]
+
+
+def _special_plays(plain: dict[Any, Any], player: int, noah: int, text: str, species: str,
+                   gender: str | None, room: int, needed: str | None) -> list[Action]:
+    """The plays of a snail (each side that fits, R13) or a frog or woodpecker that fits (the
+    frog also with the declared weight that fills the ferry, R43)."""
+    if species == "snail":
+        return [SHARED.objects.get(snail) or SHARED.shared(snail)
+                for snail in ((Play, player, text, noah, side) for side in ("M", "F"))
+                if needed is None or snail[4] == needed]
+    if needed is not None and gender != needed:
+        return []
+    plays: list[Action] = [plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah))]
+    if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
+        plays.append(SHARED.shared((Play, player, text, noah, None, room)))
     return plays
 
 

@@ -83,36 +83,38 @@ def random_action(rng: random.Random, game: Game):
             return game.noah
         return rng.randrange(-1, 6)
 
-    kind = AWAITED_KIND[game.phase] if aimed else rng.choice(list(ACTION_TYPES))
-    if kind == "play":
-        return Play(seat(), _random_ref(rng, game), position(),
-                    as_gender=rng.choice([None, "M", "F"]),
-                    frog_weight=rng.choice([None, None, 0, 1, 2, 3, 5, 6]))
-    if kind == "take_back":
-        return TakeBack(seat(), position())
-    if kind == "move_noah":
-        return MoveNoah(seat(), position())
-    if kind == "croc_flee":
-        return CrocFlee(seat(), seat())
-    if kind == "lion_swap":
-        return LionSwap(seat(), seat(), rng.choice([None, _random_ref(rng, game)]),
-                        rng.choice([None, _random_ref(rng, game)]))
-    if kind == "giraffe_look":
-        return GiraffeLook(seat(), seat())
-    if kind == "give":
-        gifts = tuple(Gift(seat(), rng.choice([None, _random_ref(rng, game)]))
-                      for _ in range(rng.randrange(0, 5)))
-        return Give(seat(), gifts)
-    if kind == "scan_hands":
-        return ScanHands(tuple(tuple(_random_ref(rng, game) for _ in range(rng.randrange(0, 9)))
-                               for _ in range(rng.choice([seats, seats, seats - 1]))))
-    if kind == "score_round":
-        return ScoreRound(tuple(rng.randrange(0, 20) for _ in range(seats)))
-    if kind == "start_round":
+    def card() -> str | None:
+        return rng.choice([None, _random_ref(rng, game)])
+
+    def start_round() -> StartRound:
         deal = random_start_round(game, rng)
         return StartRound(deal.noah if rng.random() < 0.7 else position(), deal.ferries,
                           deal.hands, deal.hand_counts, rng.choice([deal.starter, seat()]))
-    return MoveNoah(seat(), position())  # position: exercised by the table-log tests
+
+    def give() -> Give:
+        gifts = tuple(Gift(seat(), card()) for _ in range(rng.randrange(0, 5)))
+        return Give(seat(), gifts)
+
+    # Each kind's builder, called only for the kind drawn (the draws stay in the same order).
+    builders = {
+        "play": lambda: Play(seat(), _random_ref(rng, game), position(),
+                             as_gender=rng.choice([None, "M", "F"]),
+                             frog_weight=rng.choice([None, None, 0, 1, 2, 3, 5, 6])),
+        "take_back": lambda: TakeBack(seat(), position()),
+        "move_noah": lambda: MoveNoah(seat(), position()),
+        "croc_flee": lambda: CrocFlee(seat(), seat()),
+        "lion_swap": lambda: LionSwap(seat(), seat(), card(), card()),
+        "giraffe_look": lambda: GiraffeLook(seat(), seat()),
+        "give": give,
+        "scan_hands": lambda: ScanHands(tuple(
+            tuple(_random_ref(rng, game) for _ in range(rng.randrange(0, 9)))
+            for _ in range(rng.choice([seats, seats, seats - 1])))),
+        "score_round": lambda: ScoreRound(tuple(rng.randrange(0, 20) for _ in range(seats))),
+        "start_round": start_round,
+    }
+    kind = AWAITED_KIND[game.phase] if aimed else rng.choice(list(ACTION_TYPES))
+    # position: exercised by the table-log tests
+    return builders.get(kind, lambda: MoveNoah(seat(), position()))()
 
 
 def _legal_step(rng: random.Random, game: Game) -> None:

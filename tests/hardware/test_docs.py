@@ -1,4 +1,4 @@
-"""The wiring guide and diagram match the code (the package's examples run with --doctest-modules)."""
+"""The wiring guide and diagram match the code (the examples run with --doctest-modules)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import re
 import runpy
 from pathlib import Path
 
-import pytest
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageChops
 
