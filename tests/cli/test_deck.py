@@ -9,10 +9,7 @@ from companion.game.deck import default_deck, parse_deck
 HEADER = "species,gender,weight,tears,mark,promo\n"
 
 
-@pytest.fixture(autouse=True)
-def no_user_config(tmp_path, monkeypatch):
-    """Every test reads its own (empty) config file, never the developer's."""
-    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "companion.ini"))
+pytestmark = pytest.mark.usefixtures("no_user_config")  # tests/conftest.py
 
 
 def run(capsys, *argv):

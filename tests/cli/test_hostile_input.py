@@ -33,9 +33,7 @@ DEAL = {"type": "start_round", "noah": 0,
 NOTE = '{"type": "note", "text": "still judged"}'
 
 
-@pytest.fixture(autouse=True)
-def no_user_config(tmp_path, monkeypatch):
-    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "companion.ini"))
+pytestmark = pytest.mark.usefixtures("no_user_config")  # tests/conftest.py
 
 
 def replay_text(tmp_path, capsys, *lines: str) -> tuple[int, str, str]:

@@ -14,19 +14,13 @@ from PIL import Image
 from companion.errors import UserError
 from companion.game import Options
 from companion.game.tablelog import replay
-from companion.session import GameStore, Session
+from companion.session import Session
 from companion.session.history import export, history
 from companion.sim.autoplay import SimulatedTable
 from vision.decoders import decode
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
 SETUP = ["cat:F#1", "bear:M#1", "lion:M#1", "panda:F#1", "snail#1"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with GameStore(tmp_path / "games.sqlite") as store:
-        yield store
 
 
 @pytest.fixture

@@ -14,12 +14,6 @@ from companion.session.store import GameStore, storage_error
 HEADER = {"format": "noah-table-log", "version": 1, "players": ["Ana", "Ben"], "options": {}}
 
 
-@pytest.fixture
-def store(tmp_path):
-    with GameStore(tmp_path / "games.sqlite") as store:
-        yield store
-
-
 def test_wal_and_full_sync_are_on(store):
     db = store._db
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -7,16 +7,10 @@ import sqlite3
 
 import pytest
 
-from companion.session import GameStore, Session
+from companion.session import Session
 from companion.session.store import storage_error
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
-
-
-@pytest.fixture
-def store(tmp_path):
-    with GameStore(tmp_path / "games.sqlite") as store:
-        yield store
 
 
 def test_a_round_saved_just_before_the_disk_fills_counts_once_and_is_reported_saved(

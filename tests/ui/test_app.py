@@ -8,24 +8,14 @@ anything still hangs, so a stuck UI can never stall CI.
 
 from __future__ import annotations
 
-import ctypes.util
 from typing import Any
 
 import pytest
 
 from companion.sim.autoplay import DriftError, SimulatedTable, Step
 
-pytestmark = [
-    pytest.mark.ui,
-    pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
-                       reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
-]
+pytestmark = pytest.mark.ui
 
-
-@pytest.fixture(scope="module")
-def driver(ui_driver):
-    """The app shared by every Kivy test module (tests/conftest.py)."""
-    return ui_driver
 
 
 def buttons(driver: Any, text: str | None = None) -> list[Any]:

@@ -21,6 +21,6 @@ MODULES = sorted(info.name for info in pkgutil.walk_packages(companion.ui.__path
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(ui_driver, name):
+def test_docstring_examples(driver, name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

@@ -3,24 +3,14 @@ language button naming each language in its own script, English where a font is 
 
 from __future__ import annotations
 
-import ctypes.util
 from typing import Any
 
 import pytest
 
 from companion.ui import fonts, theme
 
-pytestmark = [
-    pytest.mark.ui,
-    pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
-                       reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
-]
+pytestmark = pytest.mark.ui
 
-
-@pytest.fixture(scope="module")
-def driver(ui_driver):
-    """The app shared by every Kivy test module (tests/conftest.py)."""
-    return ui_driver
 
 
 @pytest.fixture

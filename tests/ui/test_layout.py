@@ -9,7 +9,6 @@ in both languages.
 
 from __future__ import annotations
 
-import ctypes.util
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,7 @@ import pytest
 
 from companion.ui.screenshots import CROWDED, LONG_NAMES, Photographer, crowded, tour
 
-pytestmark = [
-    pytest.mark.ui,
-    pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
-                       reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
-]
+pytestmark = pytest.mark.ui
 LANGUAGES = ("en", "fr", "zh")
 
 
@@ -77,16 +72,16 @@ class Inspector(Photographer):
 
 
 @pytest.mark.parametrize("players", sorted(CROWDED))
-def test_every_screen_fits_with_long_names_in_english_and_french(ui_driver, players):
+def test_every_screen_fits_with_long_names_in_english_and_french(driver, players):
     names = LONG_NAMES[:players]
-    inspector = Inspector(ui_driver)
+    inspector = Inspector(driver)
     try:
-        tour(ui_driver, inspector, players=names, seed=2)
-        crowded(ui_driver, inspector, names)
+        tour(driver, inspector, players=names, seed=2)
+        crowded(driver, inspector, names)
     finally:
-        ui_driver.app.lang = "en"
-        ui_driver.app.root.alert.hide()
-        ui_driver.app.leave_game()
+        driver.app.lang = "en"
+        driver.app.root.alert.hide()
+        driver.app.leave_game()
     for screen in ("02-new-game", "05-setup-starter", "06-table", "11-give-cards",
                    "12-round-end-scan", "13-round-result", "14-game-end", "17-card-tray",
                    "18-refused", "20-score-only-tears",

@@ -2,13 +2,12 @@
 player can read, a change kept in the config file, a bad one refused by the config's own check,
 the backlight, and Shut down through a fake runner (never the real ``systemctl``).
 
-The app is the one every UI test module shares (``ui_driver``, tests/conftest.py); its config
+The app is the one every UI test module shares (``driver``, tests/ui/conftest.py); its config
 file is in a temporary folder, and each test puts back what it changed.
 """
 
 from __future__ import annotations
 
-import ctypes.util
 from pathlib import Path
 from typing import Any
 
@@ -16,19 +15,9 @@ import pytest
 
 from companion.config import load_config
 
-pytestmark = [
-    pytest.mark.ui,
-    pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
-                       reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
-]
+pytestmark = pytest.mark.ui
 MIN_TOUCH = 48  # px at 800×480 (9 mm on the official 7" screen)
 MIN_TEXT = 22  # px: nothing a player reads is smaller (issue 15 item 1)
-
-
-@pytest.fixture()
-def driver(ui_driver):
-    """The app all UI test modules share (tests/conftest.py)."""
-    return ui_driver
 
 
 @pytest.fixture()

@@ -28,9 +28,7 @@ CONTROL = ("\x1b", "\r", "\x00", "\x9b")
 EVIL = "NOAH1/\x1b[2J\r\x00\x9b"
 
 
-@pytest.fixture(autouse=True)
-def no_user_config(tmp_path, monkeypatch):
-    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "none.ini"))
+pytestmark = pytest.mark.usefixtures("no_user_config")  # tests/conftest.py
 
 
 def raw_control(text: str) -> bool:

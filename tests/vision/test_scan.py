@@ -15,9 +15,7 @@ CAT, LION = "NOAH1/BOX1/CAF2", "NOAH1/BOX1/LIM1"
 SCENE = Scene(width=640, height=360, camera_height_mm=200, seed=2)
 
 
-@pytest.fixture(autouse=True)
-def no_user_config(tmp_path, monkeypatch):
-    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "none.ini"))
+pytestmark = pytest.mark.usefixtures("no_user_config")  # tests/conftest.py
 
 
 def test_a_folder_gives_one_json_line_per_image(tmp_path, capsys):
