@@ -397,12 +397,12 @@ class Game:
             if plain:
                 self._cards.cards_named[a.card] = named
         ref, gender, card_id = named
-        species, copy = ref.species, ref.copy
+        species, printed, copy = ref  # unpacked: a NamedTuple's fields are slow to read
         if card_id is not None:
             where = place_on_table(s, identity(ref))
             if where is not None:  # R54; the advice depends on where the copy is
                 return self._reject("card_already_on_table", a, card=card_id,
-                                    animal=_animal(species, ref.gender), variant=where[0],
+                                    animal=_animal(species, printed), variant=where[0],
                                     on_ferry=where[1])
         hand_index = None
         if s.hands is not None:
@@ -410,7 +410,7 @@ class Game:
             hand_index = find_in_hand(hand, ref, a.card)
             if hand_index is None:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
-                                    card=a.card, animal=_animal(species, ref.gender))
+                                    card=a.card, animal=_animal(species, printed))
             if copy is None:
                 copy = parse_ref(hand[hand_index]).copy
         elif visible_count(s, species) >= self._species_copies[species]:
