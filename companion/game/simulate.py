@@ -17,12 +17,10 @@ same whatever the number of processes and can be replayed alone.
 
 from __future__ import annotations
 
-import gc
 import random
 import traceback
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import pairwise
@@ -95,38 +93,6 @@ def play_random_game(game: Game, rng: random.Random, check: bool = True) -> Game
     """Play ``game`` (known hands) to its end, choosing uniformly among the legal actions."""
     if game.options.hidden:
         raise ValueError("random games need known hands (Options(hidden=False))")
-    with collector_paused():
-        _play_to_the_end(game, rng, check)
-    return game
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector for a batch of work that makes no reference cycles.
-
-    A game's records are trees of immutable values, so the collector never finds anything in
-    one, yet its passes over the growing undo stack cost about 4 % of a random game (counted
-    with callgrind). Reference counting still frees everything at once; the collector is turned
-    back on (if it was on) when the block ends, error or not. It is process-wide: meant for the
-    simulator and the benchmark, not for the table's threads.
-
-    >>> import gc
-    >>> with collector_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _play_to_the_end(game: Game, rng: random.Random, check: bool) -> None:
     round_actions = 0
     while (phase := game.phase) != "game_over":
         if phase == "round_over":
@@ -148,6 +114,7 @@ def _play_to_the_end(game: Game, rng: random.Random, check: bool) -> None:
             if not verdict.accepted:
                 raise InvariantError(f"the legal action {action} was rejected: {verdict.message}")
             check_invariants(game)
+    return game
 
 
 # -- invariants ---------------------------------------------------------------------------------
@@ -300,6 +267,6 @@ def simulate(games: int, players: int | Sequence[str], options: Options, seed: i
 
 __all__ = [
     "MAX_ACTIONS_PER_ROUND", "MAX_ROUNDS", "GameResult", "InvariantError",
-    "check_invariants", "collector_paused", "game_rng", "play_random_game", "run_game",
-    "seat_names", "simulate", "table_view",
+    "check_invariants", "game_rng", "play_random_game", "run_game", "seat_names", "simulate",
+    "table_view",
 ]
