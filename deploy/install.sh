@@ -12,7 +12,7 @@
 #
 # What it sets up:
 #   Debian packages   libzbar0 (QR decoding), Mesa, mtdev and ALSA (screen, touch, sounds),
-#                     python3-venv;
+#                     python3-venv, polkitd (lets the app's Shut down button ask logind);
 #                     python3-picamera2 and python3-lgpio where the Raspberry Pi archive has them
 #   user              noah-companion, a system user in the groups video, render, input, gpio
 #                     and audio
@@ -21,6 +21,9 @@
 #   /etc/systemd/system/noah-companion.service, /etc/default/noah-companion (kept if edited),
 #   /usr/local/bin/noah-companion (`sudo noah-companion doctor` runs as the service does),
 #   /usr/local/share/doc/noah-companion/raspberry-pi.md (the guide, for `systemctl help`)
+#   /etc/polkit-1/rules.d/50-noah-companion.rules (Settings > Shut down may power the Pi off),
+#   /etc/udev/rules.d/90-noah-companion-backlight.rules (Settings > Brightness may set the
+#                     screen's backlight: the video group may write it)
 set -euo pipefail
 
 APP_USER=noah-companion
@@ -28,10 +31,12 @@ PREFIX=/opt/noah-companion
 STATE_DIR=/var/lib/noah-companion
 UNIT=noah-companion.service
 GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Documentation=
+POLKIT_RULE=/etc/polkit-1/rules.d/50-noah-companion.rules
+UDEV_RULE=/etc/udev/rules.d/90-noah-companion-backlight.rules
 DEVICE_GROUPS=(video render input gpio audio)
 # libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds.
 APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libgl1 libegl1 libgles2 libgbm1
-              libgl1-mesa-dri libasound2 fonts-dejavu-core)
+              libgl1-mesa-dri libasound2 fonts-dejavu-core polkitd)
 # From the Raspberry Pi archive: installed when apt knows them (a USB camera and mock lights
 # work without them).
 APT_PACKAGES_PI=(python3-picamera2 python3-lgpio)
@@ -206,6 +211,10 @@ install_files() {
     put_config "$SOURCE/deploy/systemd/noah-companion.env" /etc/default/noah-companion
     put 0755 "$SOURCE/deploy/files/noah-companion-admin.sh" /usr/local/bin/noah-companion
     put 0644 "$SOURCE/docs/raspberry-pi.md" "$GUIDE"
+    # Settings > Shut down (polkit lets the service's user ask logind to power off, nothing
+    # else) and Settings > Brightness (udev lets the video group write the backlight).
+    put 0644 "$SOURCE/deploy/files/50-noah-companion.rules" "$POLKIT_RULE"
+    put 0644 "$SOURCE/deploy/files/90-noah-companion-backlight.rules" "$UDEV_RULE"
     # The state directory, with the folders of the config file (so that it can be edited before
     # the app first writes it) and of the record (Kivy's files go there too).
     run install -d -m 0750 "$DESTDIR$STATE_DIR" "$DESTDIR$STATE_DIR/config/noah-companion" \
@@ -218,6 +227,9 @@ systemd_running() { [ -d /run/systemd/system ]; }
 enable_service() {
     if systemd_running; then
         run systemctl daemon-reload
+        # The backlight rule for the screen already there (it applies by itself at each boot).
+        run udevadm control --reload
+        run udevadm trigger --subsystem-match=backlight --action=add
     fi
     run systemctl enable --quiet "$UNIT"
     say "The app now starts at boot"

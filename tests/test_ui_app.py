@@ -244,7 +244,7 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         app.leave_game()
 
 
-def test_the_settings_panel_follows_the_language(driver):
+def test_the_settings_page_follows_the_language(driver):
     from kivy.core.window import Window
     from kivy.uix.label import Label
 
@@ -256,14 +256,14 @@ def test_the_settings_panel_follows_the_language(driver):
     app.go("home")
     app.open_settings()
     driver.pump(3)
-    assert "Full screen" in shown()
+    assert "Sounds" in shown()
     app.close_settings()
     app.lang = "fr"
     try:
         app.open_settings()
         driver.pump(3)
-        assert "Plein écran" in shown() and "Full screen" not in shown()
-        assert "Fermer" in shown() and "Close" not in shown()
+        assert "Sons" in shown() and "Sounds" not in shown()
+        assert "Retour" in shown() and "Back" not in shown()
         app.close_settings()
     finally:
         app.lang = "en"

@@ -17,7 +17,7 @@ from companion.session.reconcile import UNDO, english
 from companion.session.session import NOTICE_KEYS
 from companion.session.view import Phrase
 from companion.ui.i18n import LOCALES, Catalog, languages
-from companion.ui.settings import panels, validate_ui
+from companion.ui.settings import EVERYDAY, TECHNICAL, validate_ui
 
 REASON_CODES = {key.split(".")[0] for key in REASONS}
 
@@ -216,20 +216,19 @@ def test_ui_settings_are_validated_with_the_key_named():
         validate_ui({"language": "xx"})
 
 
-def test_the_settings_panels_are_worded_in_the_tables_language():
-    titles = [title for title, _ in panels(Catalog("fr"))]
-    items = [item for _, data in panels(Catalog("fr")) for item in json.loads(data)]
-    assert titles == ["Noé", "Caméra", "Lumières"]
-    assert {"Sons", "Plein écran", "Broches des LED"} <= {item["title"] for item in items}
-    assert all(item["desc"] for item in items)
-    assert [t for t, _ in panels(Catalog("en"))] == [t for t, _ in panels()]
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_word_of_the_settings_page_is_in_the_catalog(language):
+    catalog = Catalog(language)
+    keys = {key for setting in (*EVERYDAY, *TECHNICAL)
+            for key in (setting.words, f"{setting.words}.desc",
+                        *(words for _value, words in setting.choices))}
+    assert {key for key in keys if not catalog.has(key)} == set()
 
 
-def test_settings_panels_only_use_known_sections():
+def test_the_settings_page_only_uses_known_sections():
     from companion.config import SECTIONS
 
-    for _title, data in panels():
-        assert {item["section"] for item in json.loads(data)} <= set(SECTIONS)
+    assert {setting.section for setting in (*EVERYDAY, *TECHNICAL)} <= set(SECTIONS)
 
 
 @pytest.mark.parametrize("name", ["i18n", "settings", "theme", "sounds", "camera"])

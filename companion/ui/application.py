@@ -24,7 +24,9 @@ from kivy.properties import (
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.config import yes_or_no
 from companion.errors import UserError
+from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
@@ -38,7 +40,8 @@ from companion.ui.screens import (
     SetupScreen,
     TableScreen,
 )
-from companion.ui.settings import SECTION_DEFAULTS, UiSettings, panels
+from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
+from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.widgets import Banner
 
 HERE = Path(__file__).parent
@@ -53,6 +56,8 @@ SCREEN_OF = {
 }
 """The screen that answers each prompt kind."""
 BANNER_SECONDS = 5
+HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
+"""The screens reached from the home screen, kept while no game is on."""
 
 
 class Root(FloatLayout):
@@ -64,7 +69,8 @@ class Root(FloatLayout):
         for screen in (HomeScreen(name="home"), NewGameScreen(name="new_game"),
                        SetupScreen(name="setup"), TableScreen(name="table"),
                        RoundEndScreen(name="round_end"), GameEndScreen(name="game_end"),
-                       HistoryScreen(name="history")):
+                       HistoryScreen(name="history"), SettingsScreen(name="settings"),
+                       TechnicalScreen(name="settings_technical")):
             self.sm.add_widget(screen)
         self.alert = Banner()
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
@@ -99,7 +105,10 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.lang = self.catalog.language
         self._config_file = config_file
+        self._sound_file = sound
         self._sound = _load_sound(sound) if sound and settings.sounds else None
+        self.backlight = Backlight.find()  # None: no brightness on the settings page
+        self.run_command = run_command  # how Shut down asks systemd (tests hand in a fake)
         self._unsubscribe: Any = None
         self._notices: tuple = ()
         self._tray: CardTray | None = None
@@ -122,21 +131,17 @@ class NoahApp(App):
     def on_lang(self, _app: Any, lang: str) -> None:
         self.catalog = Catalog(lang)
         self._tray = None  # its labels are in the old language
-        self.destroy_settings()  # so is the settings panel: it is rebuilt when next opened
         if self.view is not None and self.root is not None:
             self._draw(self.view)
 
     def switch_language(self) -> None:
         names = languages()
-        self.lang = names[(names.index(self.lang) + 1) % len(names)]
-        if self.config is not None:
-            self.config.set("ui", "language", self.lang)
-            self.config.write()
+        self.change_setting("ui", "language", names[(names.index(self.lang) + 1) % len(names)])
 
     # -- life cycle --------------------------------------------------------------------------
 
     def build(self) -> Root:
-        for name in ("widgets.kv", "screens.kv"):
+        for name in ("widgets.kv", "screens.kv", "settings_page.kv"):
             Builder.load_file(str(HERE / name))
         self.use_kivy_settings = False
         return Root()
@@ -179,22 +184,56 @@ class NoahApp(App):
         for section, values in SECTION_DEFAULTS.items():
             config.setdefaults(section, values)
 
-    def build_settings(self, settings: Any) -> None:
-        for title, data in panels(self.catalog):
-            settings.add_json_panel(title, self.config, data=data)
+    # -- the settings page (companion/ui/settings_page.py) ----------------------------------
 
-    def display_settings(self, settings: Any) -> bool:
-        """Kivy's panel, its own "Close" button worded in the table's language too."""
-        from kivy.uix.button import Button
+    def open_settings(self, *_args: Any) -> None:
+        """The app's own settings page (also Kivy's F1 key), not Kivy's panel."""
+        self.go("settings")
 
-        for widget in settings.walk():
-            if isinstance(widget, Button) and widget.text == "Close":
-                widget.text = self.t("settings.close")
-        return super().display_settings(settings)
+    def close_settings(self, *_args: Any) -> bool:
+        if self.root is not None and self.root.sm.current.startswith("settings"):
+            self.go("home")
+            return True
+        return False
 
-    def on_config_change(self, config: Any, section: str, key: str, value: str) -> None:
+    def settings_back(self) -> None:
+        self.go("settings" if self.root.sm.current == "settings_technical" else "home")
+
+    def setting(self, section: str, key: str) -> str:
+        """A setting as the config file holds it (its default when the file does not say)."""
+        from companion.config import load_config
+
+        try:
+            values = load_config(self.get_application_config()).section(section)
+        except UserError:
+            values = {}
+        return values.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+
+    def change_setting(self, section: str, key: str, value: str) -> bool:
+        """Write ``key = value`` in ``[section]`` of the config file if the config's own
+        validation accepts it; otherwise its sentence is shown and nothing changes. Language
+        and sounds apply at once, the rest at the next start."""
+        try:
+            checked_change(Path(self.get_application_config()), section, key, value)
+        except UserError as error:
+            self.message(self.catalog.error(error))
+            return False
+        if self.config is not None:
+            self.config.set(section, key, value)
+            self.config.write()
         if (section, key) == ("ui", "language"):
             self.lang = value
+        elif (section, key) == ("ui", "sounds"):
+            wanted = yes_or_no("ui", "sounds", value)  # already checked: cannot fail
+            self._sound = _load_sound(self._sound_file) if wanted and self._sound_file else None
+        return True
+
+    def shut_down(self) -> None:
+        """Ask systemd to power the machine off (confirmed on the page); a refusal is shown."""
+        try:
+            power_off(self.run_command)
+        except UserError as error:
+            self.message(self.catalog.error(error))
 
     # -- views from the session ------------------------------------------------------------
 
@@ -236,7 +275,7 @@ class NoahApp(App):
             return "setup"
         name = SCREEN_OF.get(kind, "table")
         current = self.root.sm.current
-        if name == "home" and current in ("new_game", "history"):
+        if name == "home" and current in HOME_NEIGHBOURS:
             return current
         return name
 

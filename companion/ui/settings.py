@@ -1,4 +1,4 @@
-"""The ``[ui]`` section of the config file and the JSON panels of Kivy's settings panel.
+"""The ``[ui]`` section of the config file, and the check of a change the settings page makes.
 
 ::
 
@@ -19,13 +19,21 @@ Fix the config file (language, sounds, rotation, fullscreen are known).
 
 from __future__ import annotations
 
-import json
+import configparser
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
 
-from companion.config import reject_unknown, setting_error, yes_or_no
-from companion.ui.i18n import languages
+from companion.config import (
+    SECTIONS,
+    Config,
+    load_config,
+    reject_unknown,
+    setting_error,
+    yes_or_no,
+)
+from companion.ui.i18n import Catalog, languages
 
 UI_KEYS = ("language", "sounds", "rotation", "fullscreen")
 UI_DEFAULTS = {"language": "en", "sounds": "yes", "rotation": "0", "fullscreen": "yes"}
@@ -57,56 +65,84 @@ def validate_ui(values: Mapping[str, str]) -> UiSettings:
                       yes_or_no("ui", "fullscreen", merged["fullscreen"]))
 
 
-
-
 SECTION_DEFAULTS: dict[str, dict[str, str]] = {
     "ui": UI_DEFAULTS,
     "camera": {"source": "auto"},
     "decoder": {"name": "zxing"},
     "lights": {"pins": "17, 27, 22, 23, 24", "buttons": "no", "buzzer": "no", "rgb": "no"},
+    "store": {"path": ""},
 }
-"""What the settings panel shows for a key the config file does not set."""
+"""What the settings page shows for a key the config file does not set."""
 
 
-def panels(catalog: Any = None) -> list[tuple[str, str]]:
-    """Kivy settings panels as ``(title, JSON)``: app, camera and decoder, lights, worded by
-    ``catalog`` (:class:`~companion.ui.i18n.Catalog`) where it has ``settings.*`` keys.
+def checked_change(config_file: Path, section: str, key: str, value: str) -> None:
+    """Check that the config file at ``config_file`` stays valid with ``key = value`` in
+    ``[section]``: the whole file is read as the app reads it at start
+    (:func:`~companion.config.load_config`) and the changed section validated by its owner
+    (``[ui]`` here, ``[lights]`` by hardware, ``[camera]``/``[decoder]`` by vision, ``[game]``
+    and ``[store]`` by the config). Its :class:`UserError` is the config's own sentence; the
+    caller writes nothing then.
 
-    >>> [title for title, _data in panels()]
-    ['Noah', 'Camera', 'Lights']
+    >>> import tempfile
+    >>> ini = Path(tempfile.mkdtemp()) / "companion.ini"
+    >>> checked_change(ini, "ui", "sounds", "no")
+    >>> checked_change(ini, "lights", "pins", "17, 17")
+    Traceback (most recent call last):
+    ...
+    companion.errors.UserError: [lights] ...
     """
+    current = load_config(config_file)
+    sections = {name: current.section(name) for name in SECTIONS}
+    sections[section][key] = value
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_dict({name: values for name, values in sections.items() if values})
+    text = io.StringIO()
+    parser.write(text)
+    changed = Config.from_text(text.getvalue(), config_file)  # checks [game] and [store]
+    if section not in ("game", "store"):
+        changed.validated(section, validate_ui if section == "ui" else None)
 
-    def say(key: str, english: str) -> str:
-        return catalog.text(key) if catalog is not None and catalog.has(key) else english
 
-    def _item(kind: str, title: str, section: str, key: str, desc: str, **extra: Any) -> dict:
-        return {"type": kind, "title": say(f"settings.{section}.{key}", title),
-                "section": section, "key": key,
-                "desc": say(f"settings.{section}.{key}.desc", desc), **extra}
+ON_OFF = (("yes", "settings.on"), ("no", "settings.off"))
 
-    app = [
-        _item("options", "Language / Langue", "ui", "language", "Words on the screen",
-              options=languages()),
-        _item("bool", "Sounds", "ui", "sounds", "A short sound when a play is refused",
-              values=["no", "yes"]),
-        _item("options", "Rotation", "ui", "rotation", "180 if the screen is upside down",
-              options=["0", "180"]),
-        _item("bool", "Full screen", "ui", "fullscreen", "No: run in a window",
-              values=["no", "yes"]),
-    ]
-    camera = [
-        _item("options", "Camera", "camera", "source", "Which camera films the table",
-              options=["auto", "picamera2", "usb", "synthetic"]),
-        _item("options", "QR decoder", "decoder", "name", "zxing reads more codes; zbar is the "
-              "fallback", options=["zxing", "zbar"]),
-    ]
-    lights = [
-        _item("string", "LED pins", "lights", "pins", "BCM numbers, ferry 1 to 5"),
-        _item("bool", "Ferry buttons", "lights", "buttons", "Buttons at the ferries",
-              values=["no", "yes"]),
-        _item("bool", "RGB LEDs", "lights", "rgb", "An RGB LED per ferry", values=["no", "yes"]),
-        _item("string", "Buzzer", "lights", "buzzer", "no, yes (GPIO 25) or a pin"),
-    ]
-    return [(say("settings.panel.app", "Noah"), json.dumps(app)),
-            (say("settings.panel.camera", "Camera"), json.dumps(camera)),
-            (say("settings.panel.lights", "Lights"), json.dumps(lights))]
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of the config file as the page offers it: ``choices`` are ``(value, catalog
+    key)`` pairs shown as big toggle buttons; no choices means a line of text."""
+
+    section: str
+    key: str
+    choices: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def words(self) -> str:
+        """The catalog key of its title (``…desc`` is its one-line explanation)."""
+        return f"settings.{self.section}.{self.key}"
+
+
+EVERYDAY = (
+    Setting("ui", "sounds", ON_OFF),
+    Setting("ui", "rotation", (("180", "settings.on"), ("0", "settings.off"))),
+)
+TECHNICAL = (
+    Setting("ui", "fullscreen", ON_OFF),
+    Setting("camera", "source", tuple((name, f"settings.camera.source.{name}")
+                                      for name in ("auto", "picamera2", "usb", "synthetic"))),
+    Setting("decoder", "name", (("zxing", "settings.decoder.name.zxing"),
+                                ("zbar", "settings.decoder.name.zbar"))),
+    Setting("lights", "pins"),
+    Setting("lights", "buttons", ON_OFF),
+    Setting("lights", "rgb", ON_OFF),
+    Setting("lights", "buzzer"),
+    Setting("store", "path"),
+)
+
+
+def language_names() -> list[tuple[str, str]]:
+    """Each language with a catalog, named in itself: ``('fr', 'Français')``.
+
+    >>> ("en", "English") in language_names()
+    True
+    """
+    return [(code, Catalog(code).text("_language")) for code in languages()]
