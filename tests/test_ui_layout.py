@@ -36,7 +36,7 @@ class Inspector(Photographer):
         self.visited: list[str] = []
 
     def shoot(self, name: str) -> None:
-        from companion.ui.driver import layout_problems
+        from companion.ui.driver import layout_problems, legibility_problems
 
         self.names.add(name)
         self.visited.append(name)
@@ -46,7 +46,7 @@ class Inspector(Photographer):
             self.switch(language, settings=name == "16-settings")
             app.root.sm.current = screen  # a new language redraws the game's own screen
             self.driver.pump(3)
-            found = layout_problems() + self.turn_hidden()
+            found = layout_problems() + legibility_problems() + self.turn_hidden()
             self.problems += [f"{name} ({language}): {problem}" for problem in found]
         self.switch("en", settings=name == "16-settings")
         app.root.sm.current = screen

@@ -22,19 +22,43 @@ from kivy.uix.screenmanager import Screen
 from companion.game.deck import parse_ref
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
+from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of
 
 MAX_PLAYERS = 5
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
-def _button(text: str, action: Any, **kwargs: Any) -> Button:
-    """A button of the prompt panels: large text, at least 9 mm tall."""
-    kwargs.setdefault("font_size", 21)
-    button = Button(text=text, size_hint_y=None, height=theme.TOUCH,
-                    font_name=theme.FONT, halign="center", valign="middle", **kwargs)
-    button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 6, None)))
+def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Button:
+    """A button of the prompt panels: large text, at least 10 mm tall, flat in the theme's
+    colour (white on it reads at 7.8:1); with ``picture`` (a card reference or species), the
+    animal's picture at its left."""
+    kwargs.setdefault("font_size", theme.BODY)
+    kwargs.setdefault("background_color", theme.BUTTON)
+    button = PictureButton(text=text, size_hint_y=None, height=theme.TOUCH,
+                           picture=picture_of(picture) if picture else "",
+                           font_name=theme.FONT, **kwargs)
     button.bind(on_release=lambda _button: action())
     return button
+
+
+#: Prompts about one animal, shown with its picture beside the question (R43: the frog's
+#: declared weight; the snail's side; the crocodile's and the lion's effects).
+PROMPT_PICTURES = {"choose_snail_side": "snail", "choose_frog_weight": "frog",
+                   "croc_flee": "crocodile", "lion_swap": "lion"}
+
+
+def prompt_picture(prompt: Any) -> str:
+    """The picture's path for a prompt about one animal, or "".
+
+    >>> from companion.session.prompts import ChooseTarget
+    >>> prompt_picture(ChooseTarget(player=0, text="", action="croc_flee")).endswith("crocodile.png")
+    True
+    """
+    kind = prompt.kind
+    if kind == "move_noah" and getattr(prompt, "giraffe_targets", ()):
+        return picture_of("giraffe")
+    name = PROMPT_PICTURES.get(getattr(prompt, "action", "") if kind == "choose_target" else kind)
+    return picture_of(name) if name else ""
 
 
 def _name(view: Any, seat: int | None) -> str:
@@ -162,15 +186,17 @@ class PromptPanel(BoxLayout):
     text = StringProperty("")
     verdict = StringProperty("")
     show_text = BooleanProperty(True)
+    picture = StringProperty("")
     _shown: tuple = ()
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         prompt = view.prompt
         self.text = app.catalog.prompt(prompt, view.players)
+        self.picture = prompt_picture(prompt)
         self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
         answers = self._answers(app, view)
-        shown = (view.prompt.kind, [text for text, _action in answers])
+        shown = (view.prompt.kind, [text for text, _action, _picture in answers])
         if shown == self._shown:
             return  # same buttons (their actions follow from kind and text): no redrawing
         self._shown = shown
@@ -180,16 +206,17 @@ class PromptPanel(BoxLayout):
         # every answer on one line, at one size: as large as the longest fits (a name longer
         # still ends in "…" rather than breaking mid-word)
         width = (self.width if self.width > 100 else PANEL_WIDTH) / box.cols - 12
-        size = min(fitting_font(text, width=width, largest=18 if box.cols == 2 else 21,
-                                smallest=14, bold=False) for text, _action in answers) \
-            if answers else 21
-        for text, action in answers:
-            button = _button(text, action, font_size=size)
+        size = min(fitting_font(text, width=width, largest=theme.BODY, smallest=theme.BODY,
+                                bold=False) for text, _action, _picture in answers) \
+            if answers else theme.BODY
+        for text, action, picture in answers:
+            button = _button(text, action, font_size=size, picture=picture)
             button.shorten = True
             box.add_widget(button)
 
     @staticmethod
-    def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
+    def _answers(app: Any, view: Any) -> list[tuple[str, Any, str]]:
+        """(text, action, picture) of every answer the rules allow now."""
         prompt, kind = view.prompt, view.prompt.kind
 
         def act(intent: str, *args: Any) -> Any:
@@ -197,26 +224,26 @@ class PromptPanel(BoxLayout):
 
         players = [(seat, _name(view, seat)) for seat in getattr(prompt, "choices", ())]
         if kind == "choose_starter":
-            return [(name, act("choose_starter", seat)) for seat, name in players]
+            return [(name, act("choose_starter", seat), "") for seat, name in players]
         if kind == "choose_target":
-            return [(name, act("choose_target", seat)) for seat, name in players]
+            return [(name, act("choose_target", seat), "") for seat, name in players]
         if kind == "choose_snail_side":
             return [(app.t("table.up", sign=app.t("sign." + side)),
-                     act("choose_snail_side", side)) for side in prompt.legal]
+                     act("choose_snail_side", side), "") for side in prompt.legal]
         if kind == "choose_frog_weight":
             return [(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
-                     act("choose_frog_weight", w)) for w in prompt.choices]
+                     act("choose_frog_weight", w), "") for w in prompt.choices]
         if kind == "choose_card":
-            return [(app.catalog.card_label(ref), act("choose_card", ref))
-                    for ref in prompt.candidates] + [(app.t("table.cancel"), act("cancel"))]
+            return [(app.catalog.card_label(ref), act("choose_card", ref), ref)
+                    for ref in prompt.candidates] + [(app.t("table.cancel"), act("cancel"), "")]
         if kind == "move_noah" and prompt.giraffe_targets:
-            looks = [(_name(view, seat), act("choose_target", seat))  # the prompt says "look"
+            looks = [(_name(view, seat), act("choose_target", seat), "")  # the prompt: "look"
                      for seat in prompt.giraffe_targets]
-            return [*looks, (app.t("table.no_look"), act("skip"))]
+            return [*looks, (app.t("table.no_look"), act("skip"), "")]
         if kind == "give_cards":
-            return [(app.t("table.give"), lambda: GiftPopup(app.view).open())]
+            return [(app.t("table.give"), lambda: GiftPopup(app.view).open(), "")]
         if kind == "play_card" and prompt.can_take_back:
-            return [(app.t("table.cannot_play"), act("take_back"))]
+            return [(app.t("table.cannot_play"), act("take_back"), "")]
         return []
 
 
@@ -239,6 +266,7 @@ class SetupScreen(Screen):
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
         self.ids.panel.show(view)
+        UndoCard.offer(view)
 
 
 def _setup_state(view: Any) -> dict[str, Any]:
@@ -260,13 +288,6 @@ def _weight(deck: Any, ref: str) -> int:
     return card.weight if card is not None else 0
 
 
-class HandRow(BoxLayout):
-    """A player's number of cards in hand, on the table screen."""
-
-    name = StringProperty("")
-    count = NumericProperty(0)
-
-
 class TableScreen(Screen):
     """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
 
@@ -277,46 +298,29 @@ class TableScreen(Screen):
     def show(self, view: Any) -> None:
         seat = view.prompt.player if view.prompt.player is not None else view.current_player
         self.player = _name(view, seat)
-        self.player_font = fitting_font(self.player, width=218, largest=42, smallest=20)
+        self.player_font = fitting_font(self.player, width=218, largest=36, smallest=22)
         self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
-        self._hands(view.players, view.state.get("hand_counts") or ())
+        self._players(view, seat)
         board = self.ids.board
         board.state = view.state
         board.choices = list(view.destinations)
-        board.scores = list(view.scores)
-        board.colours = list(view.tokens)
         self.ids.panel.show(view)
+        UndoCard.offer(view)
 
-
-    def _hands(self, players: Any, counts: Any) -> None:
-        rows = [row for row in self.ids.hands.children if isinstance(row, HandRow)][::-1]
-        if len(rows) != len(counts):
-            for row in rows:
-                self.ids.hands.remove_widget(row)
-            rows = [HandRow() for _ in counts]
-            for row in rows:
-                self.ids.hands.add_widget(row)
-        for row, name, count in zip(rows, players, counts, strict=False):
-            row.name, row.count = name, count
-
-
-def fitting_font(text: str, *, width: float, largest: int, smallest: int,
-                 bold: bool = True) -> int:
-    """The largest font size (the app's font) at which ``text`` fits on one line of
-    ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
-
-    >>> fitting_font("Ana", width=218, largest=42, smallest=20)
-    42
-    >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
-    True
-    """
-    from kivy.core.text import Label as CoreLabel
-
-    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
-    needed = label.get_extents(text)[0]
-    if needed <= width:
-        return largest
-    return max(smallest, int(largest * width / needed))
+    def _players(self, view: Any, current: int | None) -> None:
+        """Every player's line: score on the token's colour, name, cards in hand."""
+        box = self.ids.players
+        if len(box.children) != len(view.players):
+            box.clear_widgets()
+            for _ in view.players:
+                box.add_widget(PlayerLine())
+        counts = list(view.state.get("hand_counts") or ())
+        for seat, line in enumerate(reversed(box.children)):
+            line.name = view.players[seat]
+            line.score = view.scores[seat] if seat < len(view.scores) else 0
+            line.count = counts[seat] if seat < len(counts) else 0
+            line.colour = list(theme.player_colour(view.tokens, seat))
+            line.current = seat == current
 
 
 class RoundEndScreen(Screen):
@@ -361,8 +365,8 @@ class RoundEndScreen(Screen):
         box.clear_widgets()
         for ref in scanned:
             button = _button(f"✕ {app.catalog.card_label(ref)}",
-                             lambda r=ref: app.act("remove_scanned", r))
-            button.font_size = 18
+                             lambda r=ref: app.act("remove_scanned", r), picture=ref)
+            button.shorten = True
             box.add_widget(button)
 
     def _tears_rows(self, view: Any) -> None:
@@ -491,11 +495,11 @@ class CardTray(ModalView):
                          for ref, label in zip(refs, tray_labels(refs, app.catalog), strict=True)}
 
     def _button(self, ref: str, label: str) -> Button:
-        button = _button(label, lambda: self.choose(ref))
+        button = _button(label, lambda: self.choose(ref), picture=ref,
+                         background_color=theme.GENDER_COLOURS[parse_ref(ref).gender],
+                         color=(0, 0, 0, 1))
         button.ref = ref  # which physical copy (tests and screenshots find it by this)
-        button.background_normal = ""
-        button.background_color = theme.GENDER_COLOURS[parse_ref(ref).gender]
-        button.color = (0, 0, 0, 1)
+        button.shorten = True
         return button
 
     def offer(self, refs: list[str], *, keep_open: bool) -> None:
@@ -554,6 +558,36 @@ class GiftPopup(ModalView):
         gifts = {seat: int(row.value) for seat, row in self.rows.items() if row.value}
         self.dismiss()
         App.get_running_app().act("give_cards", gifts)
+
+
+class UndoCard(ModalView):
+    """After an undo, what to put back on the table, as a card over the screen that stays until
+    the table touches "Done" (the session's ``reconcile`` notice, in the table's language)."""
+
+    text = StringProperty("")
+    _seen: tuple = ()
+    _open: UndoCard | None = None
+
+    @classmethod
+    def offer(cls, view: Any) -> None:
+        """Open the card for a ``reconcile`` notice that is new in ``view``."""
+        from companion.ui.application import _new_notices
+
+        fresh = _new_notices(cls._seen, view.notices)
+        cls._seen = view.notices
+        wanted = [n for n in fresh if n.level == "reconcile"]
+        if not wanted:
+            return
+        app = App.get_running_app()
+        text = "\n".join(app.catalog.notice(notice) for notice in wanted)
+        if cls._open is not None:
+            cls._open.dismiss()
+        card = cls._open = cls(text=text)
+        card.open()
+
+    def on_dismiss(self) -> None:
+        if UndoCard._open is self:
+            UndoCard._open = None
 
 
 class MessagePopup(ModalView):
