@@ -185,16 +185,18 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
     allowed = SMALL_TEXT if exceptions is None else exceptions
     pixels = _window_pixels()
     problems = []
-    for label, box, _layer, view in (info for top in Window.children
-                                     for info in _visible_labels(top)):
+    found = [info for top in Window.children for info in _visible_labels(top)]
+    covers = _covers(found)
+    for label, box, layer, view in found:
         text = _short(label.text)
         chain = list(_ancestors(label))
         small_ok = any(type(w).__name__ in allowed for w in chain)
         if label.font_size < theme.BODY - 0.5 and not small_ok:
             problems.append(f"{text!r} is {label.font_size:.0f} px (at least {theme.BODY})")
-        if label.disabled:
-            continue
         drawn = _clipped(_text_box(label, box), view)
+        if label.disabled or any(cover is not layer and _overlap(drawn, area)
+                                 for cover, area in covers):
+            continue  # dimmed on purpose, or under a banner or popup: not what is seen
         background = _background(pixels, drawn, label.color)
         if background is None:
             continue
@@ -208,6 +210,17 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
             problems.append(f"{text!r} has a contrast of {ratio:.1f}:1 on its background "
                             f"({', '.join(f'{c:.2f}' for c in background)})")
     return problems
+
+
+def _covers(found: list[LabelInfo]) -> list[tuple[Any, tuple[float, ...]]]:
+    """The layers drawn over the screen (a shown banner, an open popup) and their boxes."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    layers = {id(layer): layer for _label, _box, layer, _view in found}
+    return [(layer, (0, 0, *Window.size) if isinstance(layer, ModalView)  # it dims it all
+             else _window_box(layer)) for layer in layers.values()
+            if any(c.__name__ in LAYERS for c in type(layer).__mro__)]
 
 
 def _window_pixels() -> Any:

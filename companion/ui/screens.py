@@ -254,14 +254,27 @@ class SetupScreen(Screen):
     scanned = NumericProperty(0)
     round = NumericProperty(1)
     asking = BooleanProperty(False)  # a question about the animal just shown (snail's side)
+    step_text = StringProperty("")
 
     def show(self, view: Any) -> None:
+        app = App.get_running_app()
         prompt = view.prompt
         self.round = (view.state.get("round") or 0) + 1
         self.scanned = sum(ref is not None for ref in view.setup_ferries)
         # a snail's side or a choice between cards in view belongs to the scanning step
         self.step = {"choose_noah_start": 0, "choose_starter": 2}.get(prompt.kind, 1)
         self.asking = prompt.kind in ("choose_snail_side", "choose_card")
+        if self.step == 1:
+            ferry = getattr(prompt, "ferry", None)
+            if ferry is None:  # a question about the animal just shown: the ferry after it
+                ferry = next((k for k, ref in enumerate(view.setup_ferries) if ref is None), 0)
+            self.step_text = app.t("setup.step_ferry", n=ferry + 1, done=self.scanned)
+        else:
+            self.step_text = app.t("setup.step_noah" if self.step == 0 else "setup.step_starter")
+        if self.asking or self.step != 1:
+            app_tray = getattr(app, "_tray", None)  # the question is on this screen
+            if app_tray is not None and app_tray._is_open:
+                app_tray.dismiss()
         board = self.ids.board
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
@@ -288,9 +301,15 @@ def _weight(deck: Any, ref: str) -> int:
     return card.weight if card is not None else 0
 
 
-class TableScreen(Screen):
-    """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
+#: Questions whose answers need the room of the players' list (it folds away meanwhile).
+ASKING = ("choose_target", "choose_snail_side", "choose_frog_weight", "choose_card")
 
+
+class TableScreen(Screen):
+    """The table: five ferries, Noah, whose turn (big), every player's score and cards in hand,
+    camera, last verdict."""
+
+    asking = BooleanProperty(False)
     player = StringProperty("")
     player_font = NumericProperty(42)
     player_colour = ListProperty([1, 1, 1, 1])
@@ -300,6 +319,8 @@ class TableScreen(Screen):
         self.player = _name(view, seat)
         self.player_font = fitting_font(self.player, width=218, largest=36, smallest=22)
         self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
+        self.asking = view.prompt.kind in ASKING or bool(
+            getattr(view.prompt, "giraffe_targets", ()))
         self._players(view, seat)
         board = self.ids.board
         board.state = view.state
@@ -418,7 +439,7 @@ class GameEndScreen(Screen):
                           str(view.scores[seat])])
         for row in cells:
             for column, text in enumerate(row):
-                label = Label(text=text, font_size=19, font_name=theme.FONT,
+                label = Label(text=text, font_size=theme.BODY, font_name=theme.FONT,
                               halign="left" if column == 0 else "center", valign="middle")
                 if column == 0:  # a long name ends in "…" rather than running into its score
                     label.shorten, label.shorten_from = True, "right"
@@ -503,8 +524,11 @@ class CardTray(ModalView):
         return button
 
     def offer(self, refs: list[str], *, keep_open: bool) -> None:
-        """Show the buttons of ``refs`` only, and open."""
-        self.keep_open = keep_open
+        """Show the buttons of ``refs`` only, and open. It stays open while the five starting
+        animals are shown, as while the hands are shown at a round's end."""
+        view = App.get_running_app().view
+        self.keep_open = keep_open or (view is not None
+                                       and view.prompt.kind == "scan_setup_card")
         grid = self.ids.grid
         grid.clear_widgets()
         for ref in refs:
@@ -518,6 +542,8 @@ class CardTray(ModalView):
         App.get_running_app().card_touched(ref)
         if not self.keep_open:
             self.dismiss()
+        elif ref in self._buttons:  # shown: it is on a ferry or read from a hand now
+            self.ids.grid.remove_widget(self._buttons[ref])
 
 
 def tray_labels(refs: list[str], catalog: Any) -> list[str]:
