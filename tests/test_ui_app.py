@@ -178,7 +178,7 @@ class UiTable(SimulatedTable):
         press(self.driver, app.t("table.give"))
         popup = next(w for w in app.root.get_root_window().children if hasattr(w, "rows"))
         for seat, count in counts.items():
-            plus = next(b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+")
+            plus = next(b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+1")
             for _ in range(count):
                 self.driver.press(plus)
         self.driver.press(next(b for b in popup.walk() if getattr(b, "text", "") == app.t(

@@ -359,7 +359,9 @@ class RoundEndScreen(Screen):
         number = len(view.round_scores) if result else (view.state.get("round") or 1)
         if prompt.kind == "enter_tears" and not result:
             number = prompt.round
-        self.title = app.t("round.title", round=number)
+        # "Round 2 is over" once its tears are in; while they are typed, what to type
+        self.title = app.t("round.enter" if self.mode == "tears" else "round.title",
+                           round=number)
         track = self.ids.track
         track.colours, track.names = list(view.tokens), list(view.players)
         if view.game_id != track.game:
@@ -408,10 +410,12 @@ class RoundEndScreen(Screen):
 
 
 class TearsRow(BoxLayout):
-    """A player's tears this round, set with − and + (no keyboard needed)."""
+    """A player's tears this round, set with −, +1 and +5 (no keyboard, and no twelve taps for
+    twelve tears); ``big_step`` 0 leaves +5 out (gifts go a card at a time)."""
 
     name = StringProperty("")
     value = NumericProperty(0)
+    big_step = NumericProperty(5)
 
 
 class GameEndScreen(Screen):
@@ -572,7 +576,8 @@ class GiftPopup(ModalView):
         prompt = view.prompt
         self.count = prompt.count
         self.title = app.catalog.prompt(prompt, view.players)
-        self.rows = {seat: TearsRow(name=_name(view, seat)) for seat in prompt.opponents}
+        self.rows = {seat: TearsRow(name=_name(view, seat), big_step=0)
+                     for seat in prompt.opponents}
         for row in self.rows.values():
             row.bind(value=lambda *_a: self._total())
             self.ids.rows.add_widget(row)
