@@ -8,6 +8,8 @@ anything still hangs, so a stuck UI can never stall CI.
 
 from __future__ import annotations
 
+import dataclasses
+
 import ctypes.util
 from typing import Any
 
@@ -311,10 +313,47 @@ def test_a_resumed_game_keeps_the_players_token_colours(driver):
     app.resume()
     driver.settle()
     assert app.view.tokens == ("purple", "yellow")
-    board = app.root.sm.get_screen("table").ids.board
-    app.root.sm.get_screen("table").show(app.view)
-    assert board.colours == ["purple", "yellow"]
-    assert theme.player_colour(board.colours, 1) == theme.PLAYER_COLOURS["yellow"]
+    table = app.root.sm.get_screen("table")
+    table.show(app.view)
+    lines = list(reversed(table.ids.players.children))  # each player's score on their colour
+    assert [line.colour for line in lines] == [list(theme.PLAYER_COLOURS["purple"]),
+                                              list(theme.PLAYER_COLOURS["yellow"])]
+    app.leave_game()
+
+
+def test_scores_and_hands_are_written_beside_each_player_during_play(driver):
+    """Issue 15.1: numbers, not 8 px dots, and the one whose turn it is stands out."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    table = app.root.sm.get_screen("table")
+    view = app.view
+    view = dataclasses.replace(view, state={**view.state, "hand_counts": [7, 6],
+                                            "scores": [3, 11]})
+    table.show(view)
+    driver.pump(2)
+    lines = list(reversed(table.ids.players.children))
+    assert [(line.name, line.count) for line in lines] == [("Ana", 7), ("Ben", 6)]
+    assert [line.score for line in lines] == list(view.scores)
+    app.leave_game()
+
+
+def test_an_undo_shows_what_to_put_back_until_the_table_touches_done(driver):
+    """Issue 15.1: the reconcile notice of an undo is a card over the screen with "Done"."""
+    from companion.session.view import Notice
+    from companion.ui.screens import UndoCard
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    view = app.view
+    notice = Notice("reconcile", "Take the ♀ cat back from ferry 2.")
+    app.show_view(dataclasses.replace(view, notices=(*view.notices, notice)))
+    driver.pump(2)
+    [card] = [p for p in popups() if isinstance(p, UndoCard)]
+    assert "cat" in card.text
+    driver.press(buttons(driver, app.t("undo.done"))[0])
+    assert not [p for p in popups() if isinstance(p, UndoCard)]
     app.leave_game()
 
 
