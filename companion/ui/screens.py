@@ -211,7 +211,11 @@ class PromptPanel(BoxLayout):
             if answers else theme.BODY
         for text, action, picture in answers:
             button = _button(text, action, font_size=size, picture=picture)
-            button.shorten = True
+            if box.cols == 2:  # names side by side: a long one ends in "…"
+                button.shorten = True
+            else:  # a long answer ("Je ne peux pas jouer") takes two lines, whole
+                button.bind(texture_size=lambda b, ts: setattr(
+                    b, "height", max(theme.TOUCH, ts[1] + 8)))
             box.add_widget(button)
 
     @staticmethod
