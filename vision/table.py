@@ -1,0 +1,666 @@
+"""Reading the whole table from one overhead frame: the five ferry mats, their top cards, Noah.
+
+The table kit (``../shared/TABLE-KIT.md``, normative; docs/table-view.md) puts each ferry on a
+printed mat of 100 × 150 mm with two ArUco markers (``DICT_4X4_50``, ids 2k−2 and 2k−1 for
+ferry k, 20 mm, centred on the long axis 13.5 mm from each short edge) and Noah on a disc with
+marker id 10. :class:`TableReader` turns one grayscale frame (the camera's Y plane) into a
+:class:`TableReading`: per ferry position 1–5 whether its mat was found and the text of the code
+on its top card, and the ferry where Noah stands. No game rules here: texts in, texts out.
+
+How a frame is read:
+
+1. markers are found on a copy scaled down to at most 1536 px wide (a 20 mm marker still gets
+   about 5 px per cell from 75 cm), their corners scaled back to the full frame;
+2. each mat's pose (mat millimetres → frame pixels) comes from its markers' corners: a
+   homography from both markers, or a similarity from one (a card or a hand may hide the other);
+3. each mat's card zone, widened for cards that overhang or sit askew, is cut out of the
+   full-resolution frame and read by zxing-cpp (QR codes only); overlapping crops are merged so
+   that no pixel is decoded twice;
+4. the top card (:func:`fully_visible` and :meth:`TableReader.read`): among the codes whose
+   centre falls in a mat's zone, only a code that is *fully visible* can be a top card: the bits
+   zxing-cpp sampled match the code re-encoded from its text with its own mask (finder, timing
+   and format patterns included) in all but a few isolated modules, and its white quiet zone is
+   light all round. A card laid over a code
+   breaks at least one of these. When exactly one code in a zone passes, it is the top card;
+   when none passes, or two or more do (a fanned stack whose earlier sticker shows whole), or
+   a code in the zone was located but could not be read (it may be the real top card's, under
+   glare or a hand), the reading says nothing for that ferry: the referee never guesses.
+5. Noah is at the located mat whose centre is nearest to marker 10.
+
+>>> reader = TableReader()
+>>> blank = np.full((720, 1280), 200, np.uint8)
+>>> reading = reader.read(blank)
+>>> reading.noah, [reading.ferries[k].seen for k in FERRIES]
+(None, [False, False, False, False, False])
+
+Hands: a code partly under a hand is either not read or fails the fully-visible test, so a
+hand over a ferry yields nothing for it. :func:`motion` and :func:`occluded_ferries` measure
+change between small frames (the camera's low-resolution stream) so that the caller waits for a
+still table before trusting a reading.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision.errors import VisionError
+
+FERRIES = (1, 2, 3, 4, 5)
+NOAH_MARKER = 10
+MARKER_DICTIONARY = "DICT_4X4_50"
+MARKER_MM = 20.0
+MARKER_WHITE_MM = 2.5
+MAT_MM = (100.0, 150.0)  # width, height: portrait
+MARKER_INSET_MM = 13.5  # a marker's centre from its short edge
+CARD_ZONE_MM = (15.0, 27.0, 85.0, 123.0)  # left, top, right, bottom inside the mat
+NOAH_DISC_MM = 36.0
+QR_MODULES_MM = 20.0 / 21  # a sticker's module: 20 mm across 21 modules
+ZONE_OVERHANG_MM = 28.0  # how far past the mat's long edges a top card's code may lie
+ARUCO_MAX_WIDTH = 1536
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+
+
+def marker_ids(ferry: int) -> tuple[int, int]:
+    """The two marker ids of ferry ``ferry``'s mat: the one near its top edge, then the other.
+
+    >>> marker_ids(1), marker_ids(5)
+    ((0, 1), (8, 9))
+    """
+    if ferry not in FERRIES:
+        raise ValueError(f"ferry positions are 1 to 5, not {ferry}")
+    return 2 * ferry - 2, 2 * ferry - 1
+
+
+def marker_centre_mm(marker_id: int) -> Point:
+    """Where a ferry marker's centre sits on its mat, in mat millimetres (origin top left).
+
+    >>> marker_centre_mm(4), marker_centre_mm(5)
+    ((50.0, 13.5), (50.0, 136.5))
+    """
+    width, height = MAT_MM
+    y = MARKER_INSET_MM if marker_id % 2 == 0 else height - MARKER_INSET_MM
+    return width / 2, y
+
+
+def marker_corners_mm(marker_id: int) -> np.ndarray:
+    """The four corners of a ferry marker's black square on its mat (mm), in ArUco's order
+    (the marker's own top left, top right, bottom right, bottom left): markers are printed
+    upright on the mat, their top toward the mat's top edge."""
+    x, y = marker_centre_mm(marker_id)
+    h = MARKER_MM / 2
+    return np.array([(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)], np.float32)
+
+
+@functools.cache
+def marker_cells(marker_id: int) -> np.ndarray:
+    """The marker's 6 × 6 cells (black border included), 1 = black, from OpenCV's dictionary.
+
+    Shared by the kit's PDF and the synthetic camera, so both print exactly what is detected.
+
+    >>> cells = marker_cells(10)
+    >>> cells.shape, int(cells[0].sum()), int(cells[:, 0].sum())
+    ((6, 6), 6, 6)
+    """
+    import cv2
+
+    image = cv2.aruco.generateImageMarker(_dictionary(), marker_id, 6)
+    cells = (image < 128).astype(np.uint8)
+    cells.setflags(write=False)
+    return cells
+
+
+@functools.cache
+def _dictionary() -> Any:
+    import cv2
+
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, MARKER_DICTIONARY))
+
+
+# -- what a reading is ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FerryView:
+    """One ferry position in one frame.
+
+    ``seen``: its mat was located; ``top``: the text of its top card's code, or ``None`` (no
+    readable top code, an empty ferry, or not sure); ``zone``: the card zone's corners in frame
+    pixels (for occlusion checks and for drawing), ``px_per_module``: the size of a sticker's
+    module there (2.5 or more reads well); ``codes``: every code text read in the zone, top or
+    not (for diagnostics, never to be taken as the top card).
+    """
+
+    seen: bool = False
+    top: str | None = None
+    zone: Quad | None = None
+    centre: Point | None = None
+    px_per_module: float | None = None
+    codes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """What one frame shows: the five ferry positions and the ferry where Noah is.
+
+    >>> reading = TableReading({k: FerryView() for k in FERRIES}, noah=None)
+    >>> reading.to_json()["ferries"]["3"]
+    {'seen': False, 'top': None}
+    """
+
+    ferries: Mapping[int, FerryView]
+    noah: int | None
+    noah_at: Point | None = None
+    ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as ``table scan --json`` prints it (without the frame's name)."""
+        return {
+            "ferries": {str(k): {"seen": self.ferries[k].seen, "top": self.ferries[k].top}
+                        for k in FERRIES},
+            "noah": self.noah,
+            "ms": round(self.ms, 1),
+        }
+
+    def agrees_with(self, other: TableReading) -> bool:
+        """The same mats seen, the same top cards and Noah at the same ferry.
+
+        >>> a = TableReading({k: FerryView() for k in FERRIES}, noah=2)
+        >>> a.agrees_with(a), a.agrees_with(TableReading(a.ferries, noah=3))
+        (True, False)
+        """
+        return self.noah == other.noah and all(
+            (self.ferries[k].seen, self.ferries[k].top) == (other.ferries[k].seen,
+                                                            other.ferries[k].top)
+            for k in FERRIES)
+
+
+# -- markers and mats ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Marker:
+    """One ArUco marker found in a frame: its id and its corners in full-frame pixels."""
+
+    id: int
+    corners: np.ndarray  # 4 × 2 float32, ArUco's order
+
+    @property
+    def centre(self) -> Point:
+        x, y = self.corners.mean(axis=0)
+        return float(x), float(y)
+
+    @property
+    def side_px(self) -> float:
+        c = self.corners
+        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+
+
+@dataclass(frozen=True)
+class MatPose:
+    """Where one ferry's mat lies in the frame: mat millimetres → frame pixels."""
+
+    ferry: int
+    matrix: np.ndarray  # 3 × 3 homography
+    px_per_mm: float
+
+    def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
+        """Mat millimetres (N × 2) to frame pixels (N × 2)."""
+        import cv2
+
+        points = np.asarray(points_mm, np.float32).reshape(-1, 1, 2)
+        return np.asarray(cv2.perspectiveTransform(points, self.matrix)).reshape(-1, 2)
+
+    def to_mat(self, points_px: np.ndarray) -> np.ndarray:
+        """Frame pixels (N × 2) to mat millimetres (N × 2)."""
+        import cv2
+
+        points = np.asarray(points_px, np.float32).reshape(-1, 1, 2)
+        inverse = np.linalg.inv(self.matrix)
+        return np.asarray(cv2.perspectiveTransform(points, inverse)).reshape(-1, 2)
+
+    @property
+    def centre(self) -> Point:
+        x, y = self.to_frame(np.array([[MAT_MM[0] / 2, MAT_MM[1] / 2]]))[0]
+        return float(x), float(y)
+
+    def quad(self, left: float, top: float, right: float, bottom: float) -> Quad:
+        """A rectangle of the mat (mm) as its four corners in the frame."""
+        points = self.to_frame(np.array([(left, top), (right, top), (right, bottom),
+                                         (left, bottom)]))
+        return tuple((float(x), float(y)) for x, y in points)  # type: ignore[return-value]
+
+    def search_zone(self) -> Quad:
+        """Where this ferry's top-card code may lie: the mat, widened at its long edges."""
+        width, height = MAT_MM
+        return self.quad(-ZONE_OVERHANG_MM, 0.0, width + ZONE_OVERHANG_MM, height)
+
+
+def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Marker]:
+    """The kit's markers (ids 0–10) in a grayscale frame, each id at most once.
+
+    Detection runs on a copy at most ``max_width`` pixels wide; corners are refined on the
+    full frame. An id found twice (two kits on one table, or a false detection) is dropped:
+    better no mat than the wrong one. Ids 11–49 are foreign (TABLE-KIT.md) and ignored.
+    """
+    import cv2
+
+    scale = min(1.0, max_width / gray.shape[1])
+    small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
+                                                 interpolation=cv2.INTER_AREA)
+    corners, ids, _ = _aruco_detector().detectMarkers(small)
+    if ids is None:
+        return []
+    found: dict[int, list[np.ndarray]] = {}
+    for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+        if 0 <= marker_id <= NOAH_MARKER:
+            found.setdefault(marker_id, []).append(quad.reshape(4, 2) / scale)
+    markers = []
+    for marker_id, quads in sorted(found.items()):
+        if len(quads) == 1:
+            markers.append(Marker(marker_id, _refined(gray, quads[0], scale)))
+    return markers
+
+
+def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
+    """Corners found on the scaled copy, refined to sub-pixel accuracy on the full frame."""
+    import cv2
+
+    points = np.ascontiguousarray(corners, np.float32).reshape(-1, 1, 2)
+    if scale < 1.0:
+        window = max(2, round(1.5 / scale))
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
+        cv2.cornerSubPix(gray, points, (window, window), (-1, -1), criteria)
+    return points.reshape(4, 2)
+
+
+@functools.cache
+def _aruco_detector() -> Any:
+    import cv2
+
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(_dictionary(), parameters)
+
+
+def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
+    """Each located mat's pose, from one or both of its markers.
+
+    Two markers give a homography (tilt included); one gives a similarity (rotation, scale,
+    position), accurate to a millimetre or two over the mat at 10° of tilt. Two markers that
+    disagree with the mat's geometry (123 mm apart) leave that mat unlocated.
+    """
+    import cv2
+
+    by_id = {m.id: m for m in markers}
+    poses = {}
+    for ferry in FERRIES:
+        found = [by_id[i] for i in marker_ids(ferry) if i in by_id]
+        if not found:
+            continue
+        mat_points = np.concatenate([marker_corners_mm(m.id) for m in found])
+        frame_points = np.concatenate([m.corners for m in found]).astype(np.float32)
+        px_per_mm = float(np.mean([m.side_px for m in found])) / MARKER_MM
+        if len(found) == 2:
+            matrix, _ = cv2.findHomography(mat_points, frame_points)
+            apart = np.linalg.norm(np.subtract(found[0].centre, found[1].centre)) / px_per_mm
+            expected = MAT_MM[1] - 2 * MARKER_INSET_MM
+            if matrix is None or abs(apart - expected) > 0.15 * expected:
+                continue
+        else:
+            affine, _ = cv2.estimateAffinePartial2D(mat_points, frame_points)
+            if affine is None:
+                continue
+            matrix = np.vstack([affine, [0.0, 0.0, 1.0]])
+        poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm)
+    return poses
+
+
+def nearest_ferry(point: Point, centres: Mapping[int, Point]) -> int | None:
+    """The ferry whose mat centre is nearest to ``point`` (``None`` if no mat is located).
+
+    >>> nearest_ferry((10, 0), {1: (0, 0), 2: (30, 0)})
+    1
+    """
+    if not centres:
+        return None
+    return min(centres, key=lambda k: math.dist(point, centres[k]))
+
+
+# -- codes and the top card ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Code:
+    """One QR code read in a crop: its text, its corners in frame pixels and whether it is
+    fully visible (see :func:`fully_visible`)."""
+
+    text: str
+    corners: Quad
+    fully_visible: bool
+    readable: bool = True
+    """False for a symbol zxing-cpp located but could not decode (glare, a hand, a card)."""
+    unsure: bool = False
+    """Read, but neither whole nor clearly covered (see :func:`visibility`)."""
+
+    @property
+    def centre(self) -> Point:
+        return (sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4)
+
+
+MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft focus
+MAX_ERROR_CLUSTER = 3  # 4-connected wrong modules: a larger patch is something lying on the code
+COVERED_BIT_ERRORS = 16  # more wrong modules than this: surely covered
+COVERED_CLUSTER = 5  # a patch larger than this: surely covered
+RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 184)
+RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
+
+
+def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
+    """Whether a code zxing-cpp read in ``gray`` is whole, with nothing lying over it
+    (:func:`visibility` is ``"whole"``)."""
+    return visibility(barcode, gray) == "whole"
+
+
+def visibility(barcode: Any, gray: np.ndarray) -> str:
+    """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
+    ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
+    sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
+
+    A buried card's code that still decodes is partly covered by the card above: zxing-cpp's
+    error correction fills in the hidden modules, but they show up (1) as sampled modules that
+    differ from the code re-encoded from its text with its own version, level and mask in a
+    connected patch (finder, timing and format patterns included, which the error correction
+    does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
+    above crosses it). A top card's code, even blurred, noisy or under soft glare, shows only
+    scattered single-module errors and a clean quiet zone. Measured on rendered overlaps in
+    docs/table-view.md: no covered code ever passed.
+    """
+    extra = barcode.extra if isinstance(barcode.extra, dict) else {}
+    expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
+                                 str(extra.get("Version", "")), extra.get("DataMask"))
+    if expected is None:
+        return "unsure"
+    sampled = np.asarray(barcode.to_image(scale=1, add_quiet_zones=False)) < 128
+    if sampled.shape != expected.shape:
+        return "unsure"
+    if not _quiet_zone_is_light(gray, _corners(barcode), expected):
+        return "covered"
+    wrong = sampled != expected
+    errors, cluster = int(wrong.sum()), _largest_cluster(wrong)
+    if errors <= MAX_BIT_ERRORS and cluster <= MAX_ERROR_CLUSTER:
+        return "whole"
+    if errors > COVERED_BIT_ERRORS or cluster > COVERED_CLUSTER:
+        return "covered"
+    return "unsure"
+
+
+@functools.cache
+def _expected_modules(text: str, level: str, version: str, mask: Any) -> np.ndarray | None:
+    """The code's modules (True = dark) re-encoded from its text with its own version, level
+    and mask; ``None`` when it cannot be (a symbol this product never prints)."""
+    import segno
+
+    try:
+        qr = segno.make_qr(text, error=level.lower(), version=int(version), mask=int(mask),
+                           boost_error=False)
+    except (ValueError, TypeError, segno.DataOverflowError):
+        return None
+    matrix = np.array(qr.matrix, dtype=bool)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def _largest_cluster(wrong: np.ndarray) -> int:
+    import cv2
+
+    if not wrong.any():
+        return 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(wrong.astype(np.uint8), connectivity=4)
+    return int(stats[1:count, cv2.CC_STAT_AREA].max())
+
+
+def _corners(barcode: Any) -> np.ndarray:
+    p = barcode.position
+    return np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right,
+                                          p.bottom_left)], np.float32)
+
+
+def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """The two module rings just outside the code are as light as the code's light modules."""
+    import cv2
+
+    n = expected.shape[0]
+    square = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
+    to_frame = cv2.getPerspectiveTransform(square, corners)
+    inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+    ring = [(u, v) for d in (-1.2, -2.4) for u, v in _ring(n, d)]
+    points = np.array(inside + ring, np.float32).reshape(-1, 1, 2)
+    xy = cv2.perspectiveTransform(points, to_frame).reshape(-1, 2)
+    values = cv2.remap(gray, xy[:, 0].reshape(-1, 1), xy[:, 1].reshape(-1, 1),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel().astype(float)
+    code, outside = values[: n * n], values[n * n:]
+    dark = expected.ravel()
+    light_level, dark_level = np.median(code[~dark]), np.median(code[dark])
+    if light_level - dark_level < 20:  # no contrast: washed out, or not a code at all
+        return False
+    threshold = dark_level + RING_LEVEL * (light_level - dark_level)
+    return int((outside < threshold).sum()) <= RING_TOLERANCE
+
+
+def _ring(n: int, d: float) -> list[Point]:
+    """Sample points along a square ring at distance ``-d`` outside an n-module code."""
+    low, high = d, n - d
+    steps = np.linspace(low, high, 2 * n + 4)
+    return ([(float(s), low) for s in steps] + [(float(s), high) for s in steps]
+            + [(low, float(s)) for s in steps[1:-1]] + [(high, float(s)) for s in steps[1:-1]])
+
+
+# -- the reader ----------------------------------------------------------------------------------
+
+@dataclass
+class TableReader:
+    """Reads tables, one frame at a time (it keeps only its zxing-cpp options between frames).
+
+    ``marker_width``: the width markers are searched at (PLATFORM-NOTES: ≤ 1536 px finds 96–97 %
+    of 20 mm markers at 75 cm); ``enlarge_below``: crops whose modules are smaller than this many
+    pixels are enlarged 2× before decoding (for the 2×2-binned mode or a high camera).
+    """
+
+    marker_width: int = ARUCO_MAX_WIDTH
+    enlarge_below: float = 2.6
+    _read: Any = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        import zxingcpp
+
+        self._read = functools.partial(
+            zxingcpp.read_barcodes, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode),
+            try_rotate=False,
+            try_invert=False, try_downscale=False, text_mode=zxingcpp.TextMode.Plain,
+            return_errors=True)
+
+    def read(self, frame: np.ndarray) -> TableReading:
+        """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first)."""
+        started = time.perf_counter()
+        gray = _gray(frame)
+        markers = find_markers(gray, self.marker_width)
+        poses = mat_poses(markers)
+        codes = self._codes(gray, poses)
+        ferries = {k: self._ferry_view(poses.get(k), codes.get(k, [])) for k in FERRIES}
+        noah_at = next((m.centre for m in markers if m.id == NOAH_MARKER), None)
+        centres = {k: pose.centre for k, pose in poses.items()}
+        noah = nearest_ferry(noah_at, centres) if noah_at is not None else None
+        ms = (time.perf_counter() - started) * 1000
+        return TableReading(ferries, noah, noah_at, ms)
+
+    def _ferry_view(self, pose: MatPose | None, codes: Sequence[Code]) -> FerryView:
+        if pose is None:
+            return FerryView()
+        visible = [c.text for c in codes if c.fully_visible]
+        # An unreadable symbol in the zone may be the true top card's (under glare, say):
+        # then even a single whole-looking code could be a buried one, so say nothing.
+        # So may a code read with a few too many errors: it may be the top card's, soft.
+        unsure = any(not c.readable or c.unsure for c in codes)
+        top = visible[0] if len(set(visible)) == 1 and not unsure else None
+        return FerryView(
+            seen=True, top=top, zone=pose.quad(*CARD_ZONE_MM), centre=pose.centre,
+            px_per_module=pose.px_per_mm * QR_MODULES_MM,
+            codes=tuple(sorted({c.text for c in codes if c.readable})))
+
+    def _codes(self, gray: np.ndarray, poses: Mapping[int, MatPose]) -> dict[int, list[Code]]:
+        """Every code read in the mats' zones, each assigned to the mat it lies on."""
+        zones = {k: np.array(pose.search_zone(), np.float32) for k, pose in poses.items()}
+        boxes = merge_boxes([_box(zone, gray.shape) for zone in zones.values()])
+        px_per_module = min((p.px_per_mm * QR_MODULES_MM for p in poses.values()), default=0)
+        enlarge = 2.0 if 0 < px_per_module < self.enlarge_below else 1.0
+        found: dict[int, list[Code]] = {}
+        seen: set[tuple[str, int, int]] = set()
+        for left, top, right, bottom in boxes:
+            for code in self._decode_crop(gray, left, top, right, bottom, enlarge):
+                key = (code.text, round(code.centre[0] / 16), round(code.centre[1] / 16))
+                ferry = _zone_of(code.centre, poses)
+                if ferry is not None and key not in seen:
+                    seen.add(key)
+                    found.setdefault(ferry, []).append(code)
+        return found
+
+    def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
+                     enlarge: float) -> list[Code]:
+        import cv2
+
+        crop = gray[top:bottom, left:right]
+        if enlarge != 1.0:
+            crop = cv2.resize(crop, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
+        crop = np.ascontiguousarray(crop)
+        codes = []
+        for barcode in self._read(crop):
+            corners = _corners(barcode) / enlarge + np.array([left, top], np.float32)
+            quad = tuple((float(x), float(y)) for x, y in corners)
+            if not barcode.valid:
+                codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
+                continue
+            seen = visibility(barcode, crop)
+            codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
+                              unsure=seen == "unsure"))
+        return codes
+
+
+def _zone_of(point: Point, poses: Mapping[int, MatPose]) -> int | None:
+    """The mat whose search zone holds ``point``; the nearest centre (in mat units) if two do."""
+    width, height = MAT_MM
+    best: tuple[float, int] | None = None
+    for ferry, pose in poses.items():
+        x, y = pose.to_mat(np.array([point]))[0]
+        if -ZONE_OVERHANG_MM <= x <= width + ZONE_OVERHANG_MM and 0 <= y <= height:
+            distance = math.hypot((x - width / 2) / width, (y - height / 2) / height)
+            if best is None or distance < best[0]:
+                best = (distance, ferry)
+    return None if best is None else best[1]
+
+
+def _box(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    height, width = shape[:2]
+    left, top = np.floor(quad.min(axis=0)).astype(int)
+    right, bottom = np.ceil(quad.max(axis=0)).astype(int)
+    return max(0, int(left)), max(0, int(top)), min(width, int(right)), min(height, int(bottom))
+
+
+def merge_boxes(boxes: Iterable[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Boxes ``(left, top, right, bottom)`` with every overlapping pair merged into its union.
+
+    >>> merge_boxes([(0, 0, 10, 10), (5, 5, 20, 20), (30, 30, 40, 40)])
+    [(0, 0, 20, 20), (30, 30, 40, 40)]
+    """
+    merged = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(merged)):
+            for j in range(i + 1, len(merged)):
+                a, b = merged[i], merged[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    merged[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                 max(a[3], b[3]))
+                    del merged[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    return sorted(merged)
+
+
+def _gray(frame: np.ndarray) -> np.ndarray:
+    image = np.asarray(frame)
+    if image.ndim == 3:
+        import cv2
+
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if image.ndim != 2 or image.dtype != np.uint8:
+        raise VisionError("A table frame must be an 8-bit grayscale or BGR image.",
+                          "Give the camera's Y plane or a BGR frame.")
+    return np.ascontiguousarray(image)
+
+
+# -- stillness ------------------------------------------------------------------------------------
+
+MOTION_LEVEL = 18  # grey levels: a change larger than noise and flicker
+
+
+def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
+    """Where two small grayscale frames differ (a boolean mask), after a light blur that keeps
+    sensor noise out.
+
+    >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
+    >>> round(float(motion(a, b).mean()), 3)
+    0.071
+    """
+    import cv2
+
+    if previous.shape != current.shape:
+        raise ValueError("motion needs two frames of the same size")
+    a = cv2.GaussianBlur(previous, (5, 5), 0)
+    b = cv2.GaussianBlur(current, (5, 5), 0)
+    return np.asarray(cv2.absdiff(a, b) > level)
+
+
+def still(previous: np.ndarray, current: np.ndarray, fraction: float = 0.002) -> bool:
+    """Whether nothing moved between two small frames (at most ``fraction`` of them changed).
+
+    >>> a = np.zeros((90, 160), np.uint8)
+    >>> still(a, a)
+    True
+    """
+    return float(motion(previous, current).mean()) <= fraction
+
+
+def occluded_ferries(
+    changed: np.ndarray, reading: TableReading, frame_size: tuple[int, int],
+    fraction: float = 0.02,
+) -> set[int]:
+    """The ferries whose card zone changed by more than ``fraction`` of its area.
+
+    ``changed`` is a :func:`motion` mask of small frames (e.g. the camera's low-resolution
+    stream, or the difference from the last still table); ``reading`` gives the zones in
+    full-frame pixels; ``frame_size`` is the full frame's (width, height). A hand over a ferry,
+    or a card being laid, changes its zone: such a ferry says nothing until it is still again.
+    """
+    import cv2
+
+    height, width = changed.shape
+    sx, sy = width / frame_size[0], height / frame_size[1]
+    busy = set()
+    for ferry, view in reading.ferries.items():
+        if view.zone is None:
+            continue
+        zone = np.zeros(changed.shape, np.uint8)
+        polygon = np.array([(x * sx, y * sy) for x, y in view.zone], np.int32)
+        cv2.fillConvexPoly(zone, polygon, 1)
+        area = int(zone.sum())
+        if area and int(changed[zone > 0].sum()) > fraction * area:
+            busy.add(ferry)
+    return busy

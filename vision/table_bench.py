@@ -1,0 +1,137 @@
+"""``noah-companion bench table``: the table view's reader on rendered 4608 × 2592 frames.
+
+Frames of every layout (row, arc, around a board), turned, with hands, glare, tilt, soft focus,
+dim light and askew, stacked and fanned cards (:mod:`vision.table_render`). Reported, on one
+core, against bare whole-frame zxing-cpp on the same frames:
+
+* the share of visible top-card codes read (a top code is visible when it is wholly in the
+  frame and under no hand); for zxing-cpp, a visible top code counts as read when its text is
+  among the frame's codes (it cannot tell top from buried, so this is its best case);
+* wrong top cards (a reading that names a code that is not the ferry's visible top card);
+* Noah at the right ferry, over frames where his marker is visible;
+* the median time per frame and its ratio to zxing-cpp's (paired, same frame, back to back),
+  and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES.
+
+Benchmarks report; they never pass or fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any
+
+from vision.bench import _machine, _ms
+from vision.table import FERRIES, TableReader
+from vision.table_render import OverheadCamera, Variation, render_table, varied_scene
+
+VARIATIONS = {
+    "plain": Variation(),
+    "hand": Variation(hand=True),
+    "glare": Variation(glare=True),
+    "tilt 10°": Variation(tilt_deg=10.0),
+    "soft focus": Variation(blur=1.4),
+    "dim, noisy": Variation(light=0.5, noise=5.0),
+}
+PI_FACTORS = {"Pi 4": (3.0, 5.0), "Pi 5": (1.5, 2.5)}  # one core's slowness, PLATFORM-NOTES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", type=int, default=3, help="scenes per layout and difficulty")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    cv2.setNumThreads(1)
+    seeds = 1 if args.quick else args.seeds
+    report = {"machine": _machine(), **measure(seeds)}
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else _text(report))
+    return 0
+
+
+def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
+    import zxingcpp
+
+    camera = camera or OverheadCamera()
+    reader = TableReader()
+    totals = {"frames": 0, "visible_tops": 0, "read": 0, "zxing_read": 0, "wrong": 0,
+              "noah_visible": 0, "noah_right": 0}
+    by_difficulty: dict[str, dict[str, int]] = {}
+    times: list[float] = []
+    bare: list[float] = []
+    for label, variation in VARIATIONS.items():
+        row = by_difficulty.setdefault(label, {"visible_tops": 0, "read": 0, "zxing_read": 0})
+        for layout in ("row", "arc", "board"):
+            for seed in range(seeds):
+                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
+                                     _with_layout(variation, layout))
+                shot = render_table(scene, camera)
+                started = time.perf_counter()
+                reading = reader.read(shot.frame)
+                times.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                texts = {b.text for b in zxingcpp.read_barcodes(
+                    shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
+                bare.append(time.perf_counter() - started)
+                totals["frames"] += 1
+                for k in FERRIES:
+                    truth, top = shot.truth.ferries[k], reading.ferries[k].top
+                    if top is not None and (top != truth.top or not truth.top_visible):
+                        totals["wrong"] += 1
+                    if truth.top is not None and truth.top_visible:
+                        for counts in (totals, row):
+                            counts["visible_tops"] += 1
+                            counts["read"] += top == truth.top
+                            counts["zxing_read"] += truth.top in texts
+                if shot.truth.noah_visible:
+                    totals["noah_visible"] += 1
+                    totals["noah_right"] += reading.noah == shot.truth.noah
+    ratios = [t / b for t, b in zip(times, bare, strict=True)]
+    median = statistics.median(times)
+    return {
+        "frame": f"{camera.width}x{camera.height}", "px_per_module": round(camera.px_per_module, 2),
+        "counts": totals, "by_difficulty": by_difficulty,
+        "read_pct": _pct(totals["read"], totals["visible_tops"]),
+        "zxing_read_pct": _pct(totals["zxing_read"], totals["visible_tops"]),
+        "noah_right_pct": _pct(totals["noah_right"], totals["noah_visible"]),
+        "median_ms": _ms(median), "zxing_median_ms": _ms(statistics.median(bare)),
+        "ratio_to_zxing": round(statistics.median(ratios), 2),
+        "pi_estimate_ms": {name: [_ms(median * low), _ms(median * high)]
+                           for name, (low, high) in PI_FACTORS.items()},
+    }
+
+
+def _with_layout(variation: Variation, layout: str) -> Variation:
+    from dataclasses import replace
+
+    return replace(variation, layout=layout)
+
+
+def _pct(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def _text(r: dict[str, Any]) -> str:
+    m, c = r["machine"], r["counts"]
+    lines = [
+        f"Table view benchmark, {m['date']}: {m['cpu']}, Python {m['python']}, load "
+        f"{m['load_average']} (one core)",
+        f"{c['frames']} rendered frames of {r['frame']} ({r['px_per_module']} px per module)",
+        f"Visible top-card codes read: {r['read_pct']} % of {c['visible_tops']} "
+        f"(bare whole-frame zxing-cpp finds the text in {r['zxing_read_pct']} %)",
+        f"Wrong top cards: {c['wrong']}",
+        f"Noah at the right ferry: {r['noah_right_pct']} % of {c['noah_visible']} frames",
+        f"Median time per frame: {r['median_ms']} ms; bare zxing-cpp {r['zxing_median_ms']} ms; "
+        f"ratio {r['ratio_to_zxing']}× (median of per-frame ratios)",
+    ]
+    for name, (low, high) in r["pi_estimate_ms"].items():
+        factors = PI_FACTORS[name]
+        lines.append(f"Estimate on a {name} core ({factors[0]}–{factors[1]}× slower): "
+                     f"{low}–{high} ms per reading")
+    for label, row in r["by_difficulty"].items():
+        lines.append(f"  {label:<11} read {row['read']}/{row['visible_tops']}, "
+                     f"zxing-cpp {row['zxing_read']}/{row['visible_tops']}")
+    return "\n".join(lines)
