@@ -662,3 +662,38 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     assert [g.abandoned for g in app.session.store.games() if g.id == game] == [True]
     app.act("delete_game", game)
     driver.settle()
+
+
+def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
+    """Issue 15.2: a departing ferry glows gold, a pair bonus (R26) green on Noah's ferry; the
+    glow is drawing only, so the ferry can still be touched meanwhile."""
+    from companion.ui import theme
+
+    app = driver.app
+    app.go("table")
+    board = app.root.sm.get_screen("table").ids.board
+    ferries = [["cat:F#1"], ["lion:M#1", "lion:F#1"], [], [], []]
+    board.state = {"round": 1, "ferries": ferries, "weights": [3, 8, 0, 0, 0],
+                   "capacities": [21] * 5, "noah": 1, "extra_turn": False}
+    driver.pump(2)
+    assert board.ids.ferry0.glow == 0 and board.ids.ferry1.glow == 0
+    board.state = {**board.state, "ferries": [None, *ferries[1:]], "extra_turn": True}
+    driver.pump(1)
+    assert board.ids.ferry0.glow > 0 and board.ids.ferry0.glow_colour == list(theme.NOAH)
+    assert board.ids.ferry1.glow > 0 and board.ids.ferry1.glow_colour == list(theme.HIGHLIGHT)
+    assert board.ids.ferry2.glow == 0
+    app.go("home")
+
+
+def test_the_game_end_shows_the_winner_on_their_token_colour(driver):
+    from companion.ui import theme
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {}, score_only=False)
+    driver.settle()
+    screen = app.root.sm.get_screen("game_end")
+    view = dataclasses.replace(app.view, state={**app.view.state, "winners": [1]})
+    screen.show(view)
+    assert screen.winner_colour == list(theme.PLAYER_COLOURS["yellow"])
+    assert "Ben" in screen.winner
+    app.leave_game()

@@ -54,9 +54,7 @@ def prompt_picture(prompt: Any) -> str:
     >>> prompt_picture(ChooseTarget(player=0, text="", action="croc_flee")).endswith("crocodile.png")
     True
     """
-    kind = prompt.kind
-    if kind == "move_noah" and getattr(prompt, "giraffe_targets", ()):
-        return picture_of("giraffe")
+    kind = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
     name = PROMPT_PICTURES.get(getattr(prompt, "action", "") if kind == "choose_target" else kind)
     return picture_of(name) if name else ""
 
@@ -72,6 +70,7 @@ class HomeScreen(Screen):
 
     def show(self, view: Any) -> None:
         self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
+        UndoCard.close()  # what to put back belonged to the game just left
 
 
 class PlayerRow(BoxLayout):
@@ -335,6 +334,9 @@ class TableScreen(Screen):
     def _players(self, view: Any, current: int | None) -> None:
         """Every player's line: score on the token's colour, name, cards in hand."""
         box = self.ids.players
+        if self.asking:  # folded away: its room is the answers'
+            box.clear_widgets()
+            return
         if len(box.children) != len(view.players):
             box.clear_widgets()
             for _ in view.players:
@@ -426,12 +428,18 @@ class GameEndScreen(Screen):
     """The winner, the per-round table and the BG Stats QR code."""
 
     winner = StringProperty("")
+    winner_colour = ListProperty(theme.NOAH)
+    ark = StringProperty(picture_of("ark"))
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
-        winners = [_name(view, seat) for seat in view.state.get("winners") or ()]
+        seats = list(view.state.get("winners") or ())
+        winners = [_name(view, seat) for seat in seats]
         key = "end.wins" if len(winners) == 1 else "end.share"
         self.winner = app.t(key, names=" & ".join(winners))
+        # one winner: their token's colour; a shared win: Noah's gold
+        self.winner_colour = list(theme.player_colour(view.tokens, seats[0])
+                                  if len(seats) == 1 else theme.NOAH)
         self._table(app, view)
         self._qr(app)
 
@@ -615,10 +623,14 @@ class UndoCard(ModalView):
             return
         app = App.get_running_app()
         text = "\n".join(app.catalog.notice(notice) for notice in wanted)
-        if cls._open is not None:
-            cls._open.dismiss()
+        cls.close()
         card = cls._open = cls(text=text)
         card.open()
+
+    @classmethod
+    def close(cls) -> None:
+        if cls._open is not None:
+            cls._open.dismiss()
 
     def on_dismiss(self) -> None:
         if UndoCard._open is self:

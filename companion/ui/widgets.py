@@ -35,6 +35,7 @@ from companion.ui import theme
 from companion.ui.pictures import picture_path
 
 MAX_TILES = 4  # cards drawn per ferry; the rest is summed up as "+n below"
+MOMENT = 1.2  # s: how long a departure or a pair bonus glows
 TILE_SMALLEST = 16  # px: the longest names on a ferry tile ("Woodpecker ♂", "Rhinocéros ♀")
 
 
@@ -141,6 +142,14 @@ class FerryView(ButtonBehavior, BoxLayout):
     pattern = StringProperty("open")
     hidden = NumericProperty(0)
     noah_picture = StringProperty(str(picture_path("noah")))
+    glow = NumericProperty(0)  # a moment: 1 fading to 0 (a departure, a pair bonus)
+    glow_colour = ListProperty(theme.NOAH)
+
+    def celebrate(self, colour: Sequence[float], seconds: float = MOMENT) -> None:
+        """A short visible moment on this ferry (it never blocks a touch: drawing only)."""
+        Animation.cancel_all(self, "glow")
+        self.glow_colour, self.glow = list(colour), 1.0
+        Animation(glow=0.0, d=seconds, t="in_quad").start(self)
 
     def on_cards(self, _widget: Any, cards: list) -> None:
         self.pattern = ferry_pattern(cards)
@@ -165,8 +174,25 @@ class Board(FloatLayout):
     lights = ListProperty()
     ark = StringProperty(str(picture_path("ark")))
 
-    def on_state(self, *_args: Any) -> None:
+    def on_state(self, _widget: Any, state: Any) -> None:
+        self._moments(self._previous, state or {})
+        self._previous = state or {}
         self._refresh()
+
+    _previous: Any = {}
+
+    def _moments(self, before: Any, after: Any) -> None:
+        """A ferry that departs glows gold; a pair bonus (R26: the player plays again) glows
+        green on Noah's ferry."""
+        if before.get("round") != after.get("round") or not before.get("ferries"):
+            return
+        for k, (was, now) in enumerate(zip(before["ferries"], after.get("ferries") or (),
+                                           strict=False)):
+            if was is not None and now is None:
+                self._ferry(k).celebrate(theme.NOAH)
+        noah = after.get("noah")
+        if after.get("extra_turn") and not before.get("extra_turn") and noah is not None:
+            self._ferry(noah).celebrate(theme.HIGHLIGHT)
 
     def on_choices(self, *_args: Any) -> None:
         self._refresh()
