@@ -8,9 +8,8 @@ anything still hangs, so a stuck UI can never stall CI.
 
 from __future__ import annotations
 
-import dataclasses
-
 import ctypes.util
+import dataclasses
 from typing import Any
 
 import pytest

@@ -175,11 +175,11 @@ class Board(FloatLayout):
     ark = StringProperty(str(picture_path("ark")))
 
     def on_state(self, _widget: Any, state: Any) -> None:
-        self._moments(self._previous, state or {})
+        self._moments(self._previous or {}, state or {})
         self._previous = state or {}
         self._refresh()
 
-    _previous: Any = {}
+    _previous: Any = None  # the state drawn before this one (for the moments)
 
     def _moments(self, before: Any, after: Any) -> None:
         """A ferry that departs glows gold; a pair bonus (R26: the player plays again) glows
