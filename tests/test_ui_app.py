@@ -63,7 +63,8 @@ def test_home_screen_offers_a_new_game_and_lists_the_cards_to_remove(driver):
     press(driver, "New game")
     screen = driver.app.root.sm.get_screen("new_game")
     assert driver.app.root.sm.current == "new_game"
-    assert "Take out of the box for 3 players" in screen.removed_text
+    players = len(screen.rows())
+    assert f"Take out of the box for {players} players" in screen.removed_text
     before = screen.removed_text
     driver.press(screen.ids.frog)
     assert screen.removed_text != before  # the promo frog changes what stays in the box
@@ -697,3 +698,19 @@ def test_the_game_end_shows_the_winner_on_their_token_colour(driver):
     assert screen.winner_colour == list(theme.PLAYER_COLOURS["yellow"])
     assert "Ben" in screen.winner
     app.leave_game()
+
+
+def test_a_new_game_starts_from_the_last_tables_names_and_colours(driver):
+    """Issue 15.3: the last table's names and token colours, from the record's header."""
+    app = driver.app
+    app.start_game(["Zoé", "Yann", "Xavier"], ["purple", "green", "yellow"], {},
+                   score_only=False)
+    driver.settle()
+    app.leave_game()
+    driver.settle()
+    app.open_new_game(score_only=False)
+    driver.pump(2)
+    screen = app.root.sm.get_screen("new_game")
+    assert screen.names() == ["Zoé", "Yann", "Xavier"]
+    assert [row.colour for row in screen.rows()] == ["purple", "green", "yellow"]
+    app.go("home")

@@ -103,13 +103,17 @@ class NewGameScreen(Screen):
         says "Player n": typing replaces it, an untouched one keeps it as the name."""
         self.score_only = score_only
         self.ids.rows.clear_widgets()
-        for name in names[:MAX_PLAYERS] or ["", "", ""]:
-            self._add_row(name)
+        colours: tuple[str, ...] = ()
+        if not names:  # the last table's names and token colours, from its record
+            names, colours = last_table(App.get_running_app().session.store)
+        for seat, name in enumerate(names[:MAX_PLAYERS] or ["", "", ""]):
+            self._add_row(name, colours[seat] if seat < len(colours) else None)
         self.update_removed()
 
-    def _add_row(self, name: str) -> None:
+    def _add_row(self, name: str, colour: str | None = None) -> None:
         taken = {row.colour for row in self.rows()}
-        colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
+        if colour not in theme.PLAYER_COLOURS or colour in taken:
+            colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
         self.ids.rows.add_widget(PlayerRow(colour=colour))
         self._number_rows()
         self.rows()[-1].ids.name.text = name
@@ -178,6 +182,24 @@ class NewGameScreen(Screen):
         App.get_running_app().start_game(
             self.names(), [row.colour for row in rows],
             self.options(), score_only=self.score_only)
+
+
+def last_table(store: Any) -> tuple[list[str], tuple[str, ...]]:
+    """The names and token colours of the newest game in the record (empty when there is
+    none). The record's header is where they already live, written before the game started:
+    nothing to keep in step in the settings file.
+
+    >>> from companion.session import GameStore
+    >>> last_table(GameStore(":memory:"))
+    ([], ())
+    """
+    from companion.session.header import stored_tokens
+
+    games = store.games()
+    if not games:
+        return [], ()
+    newest = games[0]
+    return newest.players, stored_tokens(newest.header)
 
 
 class PromptPanel(BoxLayout):
