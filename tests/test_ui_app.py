@@ -530,6 +530,7 @@ def test_player_names_are_placeholders_and_colours_are_never_shared(driver):
     app.go("home")
     press(driver, "New game")
     screen = app.root.sm.get_screen("new_game")
+    screen.prepare(["", "", ""], score_only=False)  # three empty rows (no last table)
     rows = screen.rows()
     assert [row.ids.name.text for row in rows] == ["", "", ""]
     assert [row.ids.name.hint_text for row in rows] == ["Player 1", "Player 2", "Player 3"]
