@@ -152,7 +152,7 @@ def test_two_whole_codes_on_one_ferry_is_nothing():
     assert set(reading.ferries[3].codes) == {"NOAH1/BOX1/CAF1", "NOAH1/BOX1/LIM1"}
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 3])  # a hand over a stack; a hand beside a code
 def test_nothing_under_a_hand(seed):
     scene = varied_scene(seed, Variation(layout="row", hand=True))
     result = check_never_wrong(scene)

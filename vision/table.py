@@ -16,15 +16,16 @@ How a frame is read:
 3. each mat's card zone, widened for cards that overhang or sit askew, is cut out of the
    full-resolution frame and read by zxing-cpp (QR codes only); overlapping crops are merged so
    that no pixel is decoded twice;
-4. the top card (:func:`fully_visible` and :meth:`TableReader.read`): among the codes whose
-   centre falls in a mat's zone, only a code that is *fully visible* can be a top card: the bits
-   zxing-cpp sampled match the code re-encoded from its text with its own mask (finder, timing
-   and format patterns included) in all but a few isolated modules, and its white quiet zone is
-   light all round. A card laid over a code
-   breaks at least one of these. When exactly one code in a zone passes, it is the top card;
-   when none passes, or two or more do (a fanned stack whose earlier sticker shows whole), or
-   a code in the zone was located but could not be read (it may be the real top card's, under
-   glare or a hand), the reading says nothing for that ferry: the referee never guesses.
+4. the top card (:func:`visibility` and :meth:`TableReader.read`): among the codes whose
+   centre falls in a mat's zone, only a code that is *whole* can be a top card: on a grid
+   fitted to the code's corners, its modules (each one's middle averaged, split by Otsu's
+   threshold) match the code re-encoded from its text with its own mask (finder, timing and
+   format patterns included) in all but a few isolated modules, and its white quiet zone is
+   light all round. A card laid over a code breaks at least one of these. When exactly one
+   code in a zone is whole, it is the top card; when none is, or two or more are (a fanned
+   stack whose earlier sticker shows whole), or a code in the zone is *unsure* or was located
+   but could not be read (it may be the real top card's, under glare or a hand), the reading
+   says nothing for that ferry: the referee never guesses.
 5. Noah is at the located mat whose centre is nearest to marker 10.
 
 >>> reader = TableReader()
@@ -372,20 +373,22 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
 
     A buried card's code that still decodes is partly covered by the card above: zxing-cpp's
-    error correction fills in the hidden modules, but they show up (1) as sampled modules that
-    differ from the code re-encoded from its text with its own version, level and mask in a
+    error correction fills in the hidden modules, but they show up (1) as modules that differ
+    from the code re-encoded from its text with its own version, level and mask in a
     connected patch (finder, timing and format patterns included, which the error correction
     does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
-    above crosses it). A top card's code, even blurred, noisy or under soft glare, shows only
-    scattered single-module errors and a clean quiet zone. Measured on rendered overlaps in
-    docs/table-view.md: no covered code ever passed.
+    above crosses it). The modules and the quiet zone are sampled here, not taken from
+    zxing-cpp (one pixel per module, on corners it estimates): on a grid fitted to the code
+    (:func:`sample_modules`), a top card's code, even tilted, blurred, dim and noisy, shows at
+    most a few scattered wrong modules and a clean quiet zone. Checked by an overlap sweep in
+    tests/test_table_view.py and docs/table-view.md: no covered code passes.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
                                  str(extra.get("Version", "")), extra.get("DataMask"))
     if expected is None:
         return "unsure"
-    corners = fitted_corners(gray, _corners(barcode), expected)
+    corners = _fitted_corners(gray, _corners(barcode), expected)
     if not _quiet_zone_is_light(gray, corners, expected):
         return "covered"
     # zxing-cpp samples one pixel per module on a grid estimated from three finder patterns:
@@ -441,7 +444,7 @@ def sample_modules(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
     >>> sample_modules(gray, corners, 3).astype(int).tolist()
     [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
     """
-    means = module_means(gray, corners, n)
+    means = _module_means(gray, corners, n)
     threshold = _otsu(means)
     return np.asarray(means < threshold)
 
@@ -449,10 +452,10 @@ def sample_modules(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
 FIT_LIMIT = 0.6  # modules: how far a corner of zxing-cpp's may move when the grid is fitted
 
 
-def fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
+def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
                    steps: Sequence[float] = (0.2, 0.1)) -> np.ndarray:
-    """The code's corners moved (each by at most ``FIT_LIMIT`` modules along x and y) so that the modules'
-    contrast with the expected code is greatest.
+    """The code's corners moved (each by at most ``FIT_LIMIT`` modules along x and y) so that
+    the modules' contrast with the expected code is greatest.
 
     zxing-cpp's corners of a version 1 code are estimated (its fourth corner has no finder
     pattern) and may be a pixel off under tilt; at 3 px per module that shifts the outer
@@ -465,7 +468,7 @@ def fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
     limit = FIT_LIMIT * module_px
 
     # The score samples four points in each module's middle (a quarter of a module from its
-    # centre): a fiftieth of the cost of warping the grid, and as smooth.
+    # centre): far cheaper than warping the whole grid at each trial.
     offsets = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
     centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
     unit = (centres.reshape(-1, 1, 2) + offsets).reshape(-1, 2) / n
@@ -507,7 +510,7 @@ def _sample_unit_square(gray: np.ndarray, corners: np.ndarray, unit: np.ndarray)
     return result
 
 
-def module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
     """The mean grey level in the middle of each of the code's n × n modules (float32)."""
     import cv2
 

@@ -41,8 +41,8 @@ from vision.sources import (
     PiCamera,
     Source,
     UsbCamera,
-    picamera_controls,
     make_source,
+    picamera_controls,
 )
 
 SMALL_SIZE = (320, 180)
