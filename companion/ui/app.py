@@ -13,6 +13,7 @@ sentence to stderr (the journal on the Pi) instead of ending the process.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -39,20 +40,26 @@ class StartFailed(UserError):
 
 
 def run_app(simulate: bool = False, *, default_settings: bool = False,
-            verbose: bool = False, store: Any = None, prepare: Any = None) -> int:
+            verbose: bool = False, store: Any = None, prepare: Any = None,
+            language: str | None = None) -> int:
     """Run the app until it is closed; returns the exit status. No screen raises
     :class:`~companion.errors.UserError` before any window opens; any other start-up problem
     is shown on the error screen. ``default_settings`` ignores the config file (the error
     screen's way round a bad one). ``store`` replaces the config's record and ``prepare(app)``
-    is called before the app runs (``demo --ui``: the players who play on screen)."""
+    is called before the app runs (``demo --ui``: the players who play on screen).
+    ``language`` overrides the config's ``[ui] language`` for this start (``--language zh``)."""
     from companion.config import Config, config_path
 
+    if language:  # a language without a catalog: a UserError before any window opens
+        language = validate_ui({"language": language}).language
     prepare_environment(verbose=verbose)
     config_file = config_path()
     try:
         config = Config.from_text("", None) if default_settings else _stage("config", _load)
         settings = validate_ui({}) if default_settings else _stage(
             "config", lambda: config.validated("ui", validate_ui))
+        if language:
+            settings = dataclasses.replace(settings, language=language)
         app = create_app(config, simulate=simulate, settings=settings, store=store,
                          config_file=_settings_file(config_file, default_settings))
     except StartFailed as failed:
@@ -138,29 +145,30 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     config = config if config is not None else _stage("config", lambda: load_config(config_file))
     configure_kivy(simulate=simulate, rotation=settings.rotation,
                    fullscreen=settings.fullscreen, paced=paced)
-    from companion.session import GameStore, Session
+    from companion.session.store import GameStore
     from companion.tags.tagged_deck import load_tagged_deck
     from companion.ui.application import NoahApp
-    from companion.ui.camera import FrameTap, Simulator, open_pipeline
+    from companion.ui.camera import FrameTap, Simulator
     from companion.ui.sounds import refusal_sound
+    from companion.wiring import assemble, camera_pipeline, open_lights
 
     tagged = _stage("deck", lambda: _in_section("game", load_tagged_deck, config.game.deck,
                                                 config.game.deck_id))
     decoding = _stage("camera", lambda: config.validated("decoder"))
     camera = None if simulate else _stage("camera", lambda: _table_camera(config))
-    lights, lights_problem = _open_lights(config.section("lights"), virtual=simulate)
+    lights, lights_problem = open_lights(config.section("lights"), virtual=simulate)
     try:
         record = store or _stage("record", lambda: GameStore(config.store.path))
     except StartFailed:
         lights.close()
         raise
-    session = Session(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
+    session = assemble(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
     simulator = pipeline = tap = None
     if simulate:
         simulator = Simulator(session, decoding=decoding)
     else:
         tap = FrameTap(camera)
-        pipeline = open_pipeline(tap, session.is_ours, session.on_vision_event, decoding)
+        pipeline = camera_pipeline(tap, session, decoding=decoding)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
     return NoahApp(session, settings=settings, simulator=simulator, pipeline=pipeline,
@@ -190,19 +198,6 @@ def _table_camera(config: Any) -> Any:
         return open_table_camera(config)
     except VisionError as error:
         raise UserError(f"[camera] {error.what}", error.fix) from None
-
-
-def _open_lights(section: dict[str, str], *, virtual: bool) -> tuple[Any, str]:
-    """The ferry lights of ``[lights]``; when the pins cannot be opened (not a Pi), virtual
-    ones so the screen still shows them, with the reason."""
-    from hardware.lights import FerryLights
-
-    if not virtual:
-        try:
-            return FerryLights.from_section(section), ""
-        except Exception as error:  # the pins' own error types: the table goes on without
-            return FerryLights.from_section(section, virtual=True), str(error)
-    return FerryLights.from_section(section, virtual=True), ""
 
 
 def close_app(app: Any) -> None:

@@ -9,8 +9,9 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import mainthread
@@ -28,6 +29,7 @@ from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
+from companion.ui.fonts import catalog_for, language_font
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
     CardTray,
@@ -43,6 +45,12 @@ from companion.ui.screens import (
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.widgets import Banner
+
+if TYPE_CHECKING:
+    from companion.session import Session
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
@@ -92,12 +100,12 @@ class NoahApp(App):
     showing_result = BooleanProperty(False)
     refusals = NumericProperty(0)
 
-    def __init__(self, session: Any, *, settings: UiSettings = UiSettings(),  # noqa: B008
+    def __init__(self, session: Session, *, settings: UiSettings = UiSettings(),  # noqa: B008
                  simulator: Any = None, pipeline: Any = None, camera_tap: Any = None,
                  lights: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
                  **kwargs: Any) -> None:
-        self.catalog = Catalog(settings.language)
+        self.catalog, self.font_problem = catalog_for(settings.language, theme.FONT)
         super().__init__(**kwargs)
         self.session, self.lights, self.settings = session, lights, settings
         self.simulator = simulator
@@ -129,14 +137,29 @@ class NoahApp(App):
         return catalog.card_label(ref)
 
     def on_lang(self, _app: Any, lang: str) -> None:
-        self.catalog = Catalog(lang)
+        self.catalog, self.font_problem = catalog_for(lang, theme.FONT)
         self._tray = None  # its labels are in the old language
         if self.view is not None and self.root is not None:
             self._draw(self.view)
+        self._say_font_problem()
+
+    def _say_font_problem(self) -> None:
+        """A language whose font is missing is shown in English, and the table is told why."""
+        if self.font_problem and self.root is not None:
+            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
+
+    def next_language(self, _lang: str | None = None) -> str:
+        """The language the home screen's language button switches to (en → fr → zh → en)."""
+        names = languages()
+        return names[(names.index(self.lang) + 1) % len(names)]
+
+    def next_language_font(self, _lang: str | None = None) -> str:
+        """The font that draws the next language's name in its own script (中文 on the French
+        home screen); kv passes ``app.lang`` so it follows a switch."""
+        return language_font(self.next_language(), theme.FONT)
 
     def switch_language(self) -> None:
-        names = languages()
-        self.change_setting("ui", "language", names[(names.index(self.lang) + 1) % len(names)])
+        self.change_setting("ui", "language", self.next_language())
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -152,6 +175,7 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
+        self._say_font_problem()
 
     def on_stop(self) -> None:
         if self._unsubscribe is not None:
@@ -301,10 +325,11 @@ class NoahApp(App):
 
     # -- intents -----------------------------------------------------------------------------
 
-    def act(self, intent: str, *args: Any, **kwargs: Any) -> Any:
-        """Call a session intent by name; a problem the player can fix is shown, not raised."""
+    def act(self, intent: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+        """Call a session intent (``app.act(app.session.undo)``); a problem the player can fix
+        is shown, not raised."""
         try:
-            return getattr(self.session, intent)(*args, **kwargs)
+            return intent(*args, **kwargs)
         except UserError as error:
             self.message(self.catalog.error(error))
             return None
@@ -328,16 +353,16 @@ class NoahApp(App):
     def start_game(self, names: list[str], colours: list[str], options: dict[str, Any], *,
                    score_only: bool) -> None:
         self.showing_result = False
-        self.act("new_game", names, options, score_only=score_only, tokens=colours)
+        self.act(self.session.new_game, names, options, score_only=score_only, tokens=colours)
 
     def resume(self, game_id: int | None = None) -> None:
         self.showing_result = False
-        self.act("resume", game_id)
+        self.act(self.session.resume, game_id)
 
     def leave_game(self) -> None:
         """Back home; the game stays in the record and can be resumed."""
         self.showing_result = False
-        self.act("close_game")
+        self.act(self.session.close_game)
         self.go("home")
 
     def next_round(self) -> None:
@@ -347,7 +372,7 @@ class NoahApp(App):
 
     def ferry_touched(self, ferry: int) -> None:
         """A ferry touched on the board: same as its ferry button (Noah's start or move)."""
-        self.act("ferry_pressed", ferry)
+        self.act(self.session.ferry_pressed, ferry)
 
     def open_tray(self) -> None:
         """The card tray: the cards of this game that can be shown now (manual entry, or the
@@ -367,7 +392,7 @@ class NoahApp(App):
         if self.simulator is not None:
             self.simulator.show(ref)
         else:
-            self.act("choose_card", ref)
+            self.act(self.session.choose_card, ref)
 
 
 def _load_sound(path: Path) -> Any:
