@@ -113,22 +113,23 @@ def overlap_positions() -> list[tuple[str, float, float, float]]:
     return positions
 
 
-@pytest.mark.parametrize("blur", [0.7, 1.1])
-def test_overlap_sweep_never_takes_a_buried_code_for_the_top(blur):
+@pytest.mark.parametrize(("blur", "first_angle"), [(0.7, 0), (1.1, 1)])
+def test_overlap_sweep_never_takes_a_buried_code_for_the_top(blur, first_angle):
     """No buried card's code is ever read as the top card, however little of it is covered
     (from ¾ of a module deep: docs/table-view.md, "The top card"), sharp or soft, squared or
-    askew; and the sweep does reach codes zxing-cpp still decodes, so it can fail."""
+    askew (each position squared with one blur and turned with the other); and the sweep does
+    reach codes zxing-cpp still decodes, so it can fail."""
     decoded = 0
-    for side, depth, dx, dy in overlap_positions():
-        for angle in (0.0, -7.0):
-            cards = (CardOnMat(BURIED), CardOnMat(None, dx, dy, angle))
-            scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=blur,
-                               seed=round(10 * depth))
-            view = READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
-            assert view.seen
-            assert view.top is None, f"{side}, {depth} modules deep, turned {angle}°"
-            decoded += BURIED in view.codes
-    assert decoded >= 5
+    for index, (side, depth, dx, dy) in enumerate(overlap_positions()):
+        angle = (0.0, -7.0)[(index + first_angle) % 2]
+        cards = (CardOnMat(BURIED), CardOnMat(None, dx, dy, angle))
+        scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=blur,
+                           seed=round(10 * depth))
+        view = READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
+        assert view.seen
+        assert view.top is None, f"{side}, {depth} modules deep, turned {angle}°"
+        decoded += BURIED in view.codes
+    assert decoded >= 3
 
 
 def test_overlap_sweep_reads_the_code_when_the_card_leaves_it_clear():
