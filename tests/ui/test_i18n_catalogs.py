@@ -208,8 +208,8 @@ def test_the_chinese_face_is_the_traditional_one_of_the_collection() -> None:
 def test_a_face_is_taken_out_of_a_collection_once_with_the_latin_line_height(
         tmp_path: Path) -> None:
     """The copy ``single_face`` makes of one face of a collection (for Noto CJK: the TC face),
-    on a small collection of two DejaVu faces: copying the 16 MB CJK face costs 15 s of CPU,
-    the same code on 1 MB takes a tenth of a second."""
+    on a small collection of two DejaVu faces: the same code as on the 16 MB CJK collection,
+    in a tenth of a second."""
     collection = TTCollection()
     collection.fonts = [TTFont(str(DEJAVU / name)) for name in ("DejaVuSans.ttf",
                                                                 "DejaVuSansMono.ttf")]
