@@ -668,6 +668,15 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     board.state = {"round": 1, "ferries": ferries, "weights": [3, 8, 0, 0, 0],
                    "capacities": [21] * 5, "noah": 1, "extra_turn": False}
     driver.pump(2)
+    # The app is shared (tests/ui/conftest.py): the step from an earlier test's table to this
+    # one may have started a moment. Ended here; the same table again starts none.
+    from kivy.animation import Animation
+
+    for k in range(5):
+        Animation.cancel_all(board.ids[f"ferry{k}"], "glow")
+        board.ids[f"ferry{k}"].glow = 0
+    board.state = {**board.state}
+    driver.pump(2)
     assert board.ids.ferry0.glow == 0 and board.ids.ferry1.glow == 0
     board.state = {**board.state, "ferries": [None, *ferries[1:]], "extra_turn": True}
     driver.pump(1)
