@@ -84,7 +84,7 @@ def shown_path(path: str | Path, limit: int = 80) -> str:
     """A path as a message shows it: whole when short, else its beginning and its end.
 
     >>> shown_path("/a/" + "x" * 5000 + "/b.ini")
-    '/a/xxxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/b.ini'
+    '/a/xxxxxxxxxxxxxxxxx…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/b.ini'
     """
     text = str(path)
     if len(text) <= limit:

@@ -1,32 +1,14 @@
-"""Fixtures shared by test modules.
+"""Fixtures shared by test packages (each package's own are in its conftest.py).
 
-``ui_driver``: the touchscreen app, headless (SDL offscreen + Mesa). Kivy has one window per
-process, so every Kivy test module shares this one app (session scope; under ``pytest -n 2``
-each worker builds its own). A watchdog ends the process with a traceback if anything hangs,
-so a stuck UI can never stall CI.
+``no_user_config``: the test reads its own (empty) config file, never the developer's; a module
+asks for it with ``pytestmark = pytest.mark.usefixtures("no_user_config")``.
 """
 
 from __future__ import annotations
 
-import faulthandler
-
 import pytest
 
-WATCHDOG_SECONDS = 300
 
-
-@pytest.fixture(scope="session")
-def ui_driver(tmp_path_factory):
-    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
-    from companion.ui.driver import HeadlessApp
-
-    app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
-    app.start()
-    # The live view's texture uploads are slow in software GL (Mesa llvmpipe): only the test
-    # of the view itself turns it on.
-    app.app.camera_tap = None
-    try:
-        yield app
-    finally:
-        app.stop()
-        faulthandler.cancel_dump_traceback_later()
+@pytest.fixture
+def no_user_config(tmp_path, monkeypatch):
+    monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "companion.ini"))

@@ -468,17 +468,9 @@ class Game:
         if species not in self._weight:
             return self._reject("unknown_card", a, card=species, animal=species,
                                 why=self._why_absent(species))
-        gender = ref.gender
-        if species == "snail":
-            if a.as_gender is not None and gender is not None and a.as_gender != gender:
-                return self._reject("bad_action", a, problem="the snail's side is given twice")
-            gender = a.as_gender if a.as_gender is not None else gender
-            if gender is None:
-                return self._reject("snail_gender_required", a)
-            if gender not in ("M", "F"):
-                return self._reject("bad_action", a, problem="a snail is loaded as M or F")
-        elif a.as_gender is not None and a.as_gender != gender:
-            return self._reject("bad_action", a, problem=f"a {species} has a printed gender")
+        gender = self._loaded_gender(a, species, ref.gender)
+        if isinstance(gender, Verdict):
+            return gender
         if a.frog_weight is not None and species != "frog":
             return self._reject("bad_action", a, problem="only a frog takes a declared weight")
         printed = "H" if species == "snail" else gender
@@ -493,6 +485,22 @@ class Game:
                                     animal=f"{animal} #{ref.copy}")
         assert gender is not None  # only a snail in hand has none, and it was given above
         return ref, gender, card_id
+
+    def _loaded_gender(self, a: Play, species: str, printed: str | None) -> Verdict | str | None:
+        """R51: the gender a card is loaded with — a snail's chosen side (given once, M or F),
+        else the printed one, which ``as`` may only repeat."""
+        if species != "snail":
+            if a.as_gender is not None and a.as_gender != printed:
+                return self._reject("bad_action", a, problem=f"a {species} has a printed gender")
+            return printed
+        if a.as_gender is not None and printed is not None and a.as_gender != printed:
+            return self._reject("bad_action", a, problem="the snail's side is given twice")
+        gender = a.as_gender if a.as_gender is not None else printed
+        if gender is None:
+            return self._reject("snail_gender_required", a)
+        if gender not in ("M", "F"):
+            return self._reject("bad_action", a, problem="a snail is loaded as M or F")
+        return gender
 
     def _why_absent(self, species: str) -> str:
         if species == "snail" and self._options.frog:
@@ -962,26 +970,34 @@ class Game:
         tagged: set[tuple[str, str, int | None]] = set()
         for where, refs in (("ferry", on_ferries), ("hand", in_hands), ("gone", departed)):
             for text in refs:
-                try:
-                    ref = parse_ref(text)
-                except InputError as error:
-                    return error.message.rstrip(".")
-                if where == "ferry" and ref.species == "snail" and ref.gender is None:
-                    return "the snail on a ferry needs its side up, like snail:F (R8)"
-                key = kind(ref)
-                copies = self._copies.get(key)
-                if copies is None:
-                    return f"there is no {text} in this game{self._why_absent(ref.species)}"
-                seen[key] = count = seen.get(key, 0) + 1
-                if count > copies:
-                    return f"this game holds only {copies} {format_ref(*key)}"
-                if ref.copy is not None:
-                    card_identity = identity(ref)
-                    if format_ref(*card_identity) not in self._ids:
-                        return f"there is no {text} in this game"
-                    if card_identity in tagged:
-                        return f"card {format_ref(*card_identity)} appears twice"
-                    tagged.add(card_identity)
+                problem = self._card_problem(where, text, seen, tagged)
+                if problem:
+                    return problem
+        return None
+
+    def _card_problem(self, where: str, text: str, seen: dict[tuple[str, str], int],
+                      tagged: set[tuple[str, str, int | None]]) -> str | None:
+        """One card of a position, counted in ``seen`` (and ``tagged`` for a tagged copy)."""
+        try:
+            ref = parse_ref(text)
+        except InputError as error:
+            return error.message.rstrip(".")
+        if where == "ferry" and ref.species == "snail" and ref.gender is None:
+            return "the snail on a ferry needs its side up, like snail:F (R8)"
+        key = kind(ref)
+        copies = self._copies.get(key)
+        if copies is None:
+            return f"there is no {text} in this game{self._why_absent(ref.species)}"
+        seen[key] = count = seen.get(key, 0) + 1
+        if count > copies:
+            return f"this game holds only {copies} {format_ref(*key)}"
+        if ref.copy is not None:
+            card_identity = identity(ref)
+            if format_ref(*card_identity) not in self._ids:
+                return f"there is no {text} in this game"
+            if card_identity in tagged:
+                return f"card {format_ref(*card_identity)} appears twice"
+            tagged.add(card_identity)
         return None
 
     def _scan_hands(self, s: State, a: ScanHands) -> Verdict | Outcome:
@@ -1051,11 +1067,11 @@ class Game:
                                   "noah_ferry": a.noah + 1})]
 
     def _position_problem(self, a: Position) -> str | None:
+        return self._position_numbers_problem(a) or self._position_cards_problem(a)
+
+    def _position_numbers_problem(self, a: Position) -> str | None:
+        """A position's round, seats, Noah, departures and scores (R40-R42)."""
         players = len(self._players)
-        # Fields of an action are outside input until checked here, whatever their annotations.
-        ferries: Any = a.ferries
-        hands: Any = a.hands
-        counts: Any = a.hand_counts
         seats = (a.round_starter, a.current_player)
         if not (_is_int(a.round) and a.round >= 1):
             return "the round is a number from 1"
@@ -1073,6 +1089,14 @@ class Game:
                 return (f"a score of {SCORE_LIMIT} or more ended the game at the last round's "
                         "scoring (R41)")
             return f"a game has {ROUNDS_PER_GAME} rounds, so there is no round {a.round} (R40)"
+        return None
+
+    def _position_cards_problem(self, a: Position) -> str | None:
+        """A position's ferries, hands and departed cards."""
+        # Fields of an action are outside input until checked here, whatever their annotations.
+        ferries: Any = a.ferries
+        hands: Any = a.hands
+        counts: Any = a.hand_counts
         if not (isinstance(ferries, tuple) and len(ferries) == POSITIONS
                 and all(isinstance(ferry, tuple) for ferry in ferries)):
             return "give the 5 ferries, each a list of cards bottom first"

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
 from .deck import format_ref
 from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
-from .state import CardInfo, State, card_info, placed_card, visible_species
+from .state import CardInfo, Cards, State, card_info, placed_card, visible_species
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -151,16 +151,7 @@ def loadings(game: Game, s: State) -> list[Action]:
     cards = game._cards
     player, noah = s.player, s.noah
     assert player is not None and noah is not None  # a loading is awaited
-    candidates: dict[str, None]
-    if s.hands is not None:
-        candidates = dict.fromkeys(s.hands[player])
-    else:
-        visible = visible_species(s)
-        candidates = dict.fromkeys(
-            format_ref(species, None if gender == "H" else gender)
-            for species, gender in cards.copies
-            if visible[species] < cards.species_copies[species]
-        )
+    candidates = _candidates(cards, s, player)
     ferry, facts = s.ferries[noah], s.facts[noah]
     if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
         return []
@@ -193,6 +184,19 @@ def loadings(game: Game, s: State) -> list[Action]:
             fit = fits[text] = _fit(info, player, noah, text, facts.capacity, room, needed)
         plays += fit
     return plays
+
+
+def _candidates(cards: Cards, s: State, player: int) -> dict[str, None]:
+    """The cards the player may load, each once: the hand's when hands are known, else every
+    card of the deck that is not all in sight (hidden hands)."""
+    if s.hands is not None:
+        return dict.fromkeys(s.hands[player])
+    visible = visible_species(s)
+    return dict.fromkeys(
+        format_ref(species, None if gender == "H" else gender)
+        for species, gender in cards.copies
+        if visible[species] < cards.species_copies[species]
+    )
 
 
 def _fit(info: CardInfo, player: int, noah: int, text: str, capacity: int, room: int,

@@ -310,12 +310,7 @@ def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
         return number, InputError(f"line {number} is longer than the "
                                   f"{MAX_LINE_BYTES // 1024} KiB a table-log line may have",
                                   line=number)
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(f"Line {number} is not UTF-8 text: the file is not a table log or "
-                             "is damaged.", line=number) from error
+    raw = _as_text(number, raw)
     text = raw.strip().removeprefix("\ufeff").strip()  # a BOM some editors write
     if not text:
         return number, None
@@ -338,6 +333,17 @@ def _decoded(number: int, raw: str | bytes, is_last: bool) -> tuple[int, Any]:
         return number, InputError(f"line {number} holds a lone surrogate escape (such as "
                                   "\\ud800), which is no character", line=number)
     return number, data
+
+
+def _as_text(number: int, raw: str | bytes) -> str:
+    """A line read as bytes, decoded; a line that is not UTF-8 ends the reading."""
+    if isinstance(raw, str):
+        return raw
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"Line {number} is not UTF-8 text: the file is not a table log or "
+                         "is damaged.", line=number) from error
 
 
 class _Unreadable(ValueError):

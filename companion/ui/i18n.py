@@ -201,12 +201,7 @@ class Catalog:
         for name, value in params.items():
             if isinstance(value, Phrase):
                 words[name] = self.phrase(value) or english(value)
-        card = params.get("card")
-        if isinstance(card, str) and (_is_ref(card) or self.has(f"species.{card}")):
-            words["label"] = self.card_label(card) if _is_ref(card) else self.species(card)
-            words["copy"] = parse_ref(card).copy if _is_ref(card) else None
-            words["card"] = words["animal"] = self.text("words.card", label=words["label"])
-            words["Card"] = words["card"][:1].upper() + words["card"][1:]
+        words.update(self._card_words(params.get("card")))
         for name in NAMES:
             if isinstance(params.get(name), str):
                 words[f"of_{name}"] = self.of(params[name])
@@ -217,6 +212,22 @@ class Catalog:
         for fact, word in (("needed", "needed_word"), ("top", "top_word")):
             if params.get(fact) in ("M", "F"):
                 words[word] = self.text(f"gender.{params[fact]}")
+        words.update(self._list_words(params))
+        return words
+
+    def _card_words(self, card: Any) -> dict[str, Any]:
+        """A phrase's ``card`` (a reference or a species) as this language names it."""
+        if not (isinstance(card, str) and (_is_ref(card) or self.has(f"species.{card}"))):
+            return {}
+        label = self.card_label(card) if _is_ref(card) else self.species(card)
+        named = self.text("words.card", label=label)
+        return {"label": label, "copy": parse_ref(card).copy if _is_ref(card) else None,
+                "card": named, "animal": named, "Card": named[:1].upper() + named[1:]}
+
+    def _list_words(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """A phrase's lists (fleeing cards, Noah's choices, players, winners, scores, gifts)
+        joined in this language."""
+        words: dict[str, Any] = {}
         if params.get("fleeing_card"):
             words["fleeing"] = self.cards([params["fleeing_card"]])
         if "noah_choices" in params:

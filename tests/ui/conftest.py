@@ -1,0 +1,45 @@
+"""Fixtures of the Kivy tests.
+
+``ui_driver`` (alias ``driver``): the touchscreen app, headless (SDL offscreen + Mesa). Kivy has
+one window per process, so every Kivy test module shares this one app (session scope; under
+``pytest -n 2`` each worker builds its own); a test that uses it is skipped where Mesa's EGL is
+missing. A watchdog, re-armed for every test, ends the process with a traceback if one test
+hangs, so a stuck UI can never stall CI (per test, not per session: a loaded machine may take
+longer than the watchdog for the whole session without anything hanging).
+"""
+
+from __future__ import annotations
+
+import ctypes.util
+import faulthandler
+
+import pytest
+
+WATCHDOG_SECONDS = 300
+
+
+@pytest.fixture(scope="session")
+def ui_driver(tmp_path_factory):
+    if ctypes.util.find_library("EGL") is None:
+        pytest.skip("no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy")
+    from companion.ui.driver import HeadlessApp
+
+    app = HeadlessApp(tmp_path_factory.mktemp("ui"), simulate=True, quick_camera=True)
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
+    app.start()
+    faulthandler.cancel_dump_traceback_later()
+    # The live view's texture uploads are slow in software GL (Mesa llvmpipe): only the test
+    # of the view itself turns it on.
+    app.app.camera_tap = None
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@pytest.fixture
+def driver(ui_driver):
+    """The shared app, under the name the UI tests use."""
+    faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
+    yield ui_driver
+    faulthandler.cancel_dump_traceback_later()
