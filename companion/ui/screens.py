@@ -189,8 +189,9 @@ def last_table(store: Any) -> tuple[list[str], tuple[str, ...]]:
     none). The record's header is where they already live, written before the game started:
     nothing to keep in step in the settings file.
 
+    >>> import pathlib, tempfile
     >>> from companion.session import GameStore
-    >>> last_table(GameStore(":memory:"))
+    >>> last_table(GameStore(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite"))
     ([], ())
     """
     from companion.session.header import stored_tokens
