@@ -3,7 +3,8 @@
 A reading says ``top = None`` both for an empty ferry and for one whose top code cannot be read
 (glare, a hand, a card laid face down). The referee needs to tell the two apart before it calls
 a ferry empty (a take-back, a departure, cards missing), so it also looks at the zone itself:
-bare mat is light and even; a card's artwork, a hand or its shadow is not.
+bare mat is light paper with a few thin printed lines (the ferry's number and drawing); a
+card's artwork, or part of a hand or its shadow, darkens a large share of the zone.
 
 >>> import numpy as np
 >>> gray = np.full((100, 100), 230, np.uint8)
@@ -22,12 +23,13 @@ from collections.abc import Sequence
 import numpy as np
 
 INNER = 0.8  # of the zone, around its centre: the printed outline of the zone stays out
-MAX_SPREAD = 14.0  # grey levels (standard deviation): paper, noise and uneven light only
-MIN_LEVEL = 120  # bare mat is light paper (a dark zone is a card, a hand or a shadow)
+PAPER_SHARE = 0.9  # the brightest pixels are the paper's level, whatever the light
+DARK = 0.75  # a pixel darker than this share of the paper's level is ink, artwork or a hand
+MAX_DARK = 0.12  # the mat's own printing darkens about 5 % of the zone
 
 
 def zone_is_blank(gray: np.ndarray, zone: Sequence[tuple[float, float]],
-                  max_spread: float = MAX_SPREAD) -> bool:
+                  max_dark: float = MAX_DARK) -> bool:
     """Whether the quadrilateral ``zone`` (frame pixels) of a grayscale frame is bare paper."""
     import cv2
 
@@ -39,4 +41,5 @@ def zone_is_blank(gray: np.ndarray, zone: Sequence[tuple[float, float]],
     values = gray[mask > 0]
     if values.size == 0:
         return False
-    return bool(float(values.std()) <= max_spread and float(np.median(values)) >= MIN_LEVEL)
+    paper = float(np.quantile(values, PAPER_SHARE))
+    return bool(float((values < DARK * paper).mean()) <= max_dark)
