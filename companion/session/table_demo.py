@@ -40,6 +40,7 @@ from companion.session.table_observer import (
     PlaySeen,
     SetupCardSeen,
     TableObserver,
+    NOT_WARNINGS,
     TakeBackSeen,
     physical,
 )
@@ -188,7 +189,7 @@ class TableViewPlayers(SimulatedTable):
 
         self.observer = TableObserver(session, card_of, on_finding=self._finding,
                                       flash=self._flash)
-        self._rounds_left: int | None = None
+        self._scanning = False
 
     # -- what the players do at the table ----------------------------------------------------
 
@@ -221,6 +222,10 @@ class TableViewPlayers(SimulatedTable):
         else:  # targets and gifts: on the screen, as without the table view
             super()._act(action)
 
+    def play_round(self, *, scan_hands: bool = True) -> None:
+        self._scanning = False
+        super().play_round(scan_hands=scan_hands)
+
     def _agree(self, verdict: Any, action: Any) -> None:
         super()._agree(verdict, action)
         self._sync()
@@ -238,6 +243,7 @@ class TableViewPlayers(SimulatedTable):
                 self._watch(k, expect_change=False)
 
     def _scan_hands(self) -> None:
+        self._scanning = True
         for k in range(5):
             self.table.clear(k)  # the round's animals are gathered
         self.table.noah = None
@@ -288,7 +294,7 @@ class TableViewPlayers(SimulatedTable):
     def _finding(self, finding: Finding) -> None:
         if finding.phrase.key == "table.departure_seen":
             self.report.departures_seen += 1
-        else:
+        elif finding.phrase.key not in NOT_WARNINGS:
             self.report.warnings.append(finding.text)
         self.narrate(f"◎ {finding.text}")
 
@@ -297,7 +303,9 @@ class TableViewPlayers(SimulatedTable):
 
     def _count(self, step: Any) -> None:
         if step.intent not in ("new_game", "camera", "button"):
-            self.report.touches[step.intent] = self.report.touches.get(step.intent, 0) + 1
+            name = "hand scan" if step.intent == "choose_card" and self._scanning \
+                else step.intent
+            self.report.touches[name] = self.report.touches.get(step.intent, 0) + 1
 
 
 def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),

@@ -225,6 +225,8 @@ def audit(record: RecordTable, sight: TableSight) -> list[Finding]:
 
 
 def _ferry_finding(record: RecordTable, sight: TableSight, k: int) -> Finding | None:
+    """Ferry ``k``'s difference, if any. Params: ``card`` is what the record has on top,
+    ``cards`` what is out of place (to put back, or missing)."""
     cards = record.ferries[k] or ()
     shown, expected = sight.tops[k], record.top(k)
     if sight.empty[k]:
@@ -236,11 +238,11 @@ def _ferry_finding(record: RecordTable, sight: TableSight, k: int) -> Finding | 
     if shown in cards:  # cards above it were taken off
         above = list(cards[cards.index(shown) + 1:])
         return _finding(k, "put_back_on_top", ferry=k + 1, card=expected, cards=above)
-    where = _belongs(record, shown)
+    where, params = _belongs(record, shown)
     if expected is None:
-        return _finding(k, f"should_be_empty.{where[0]}", ferry=k + 1, card=shown, **where[1])
-    return _finding(k, f"wrong_top.{where[0]}", ferry=k + 1, expected=expected, card=shown,
-                    **where[1])
+        return _finding(k, f"should_be_empty.{where}", ferry=k + 1, cards=[shown], **params)
+    return _finding(k, f"wrong_top.{where}", ferry=k + 1, card=expected, cards=[shown],
+                    **params)
 
 
 def _belongs(record: RecordTable, card: str) -> tuple[str, dict[str, Any]]:
@@ -259,8 +261,10 @@ TABLE_KEYS = frozenset({
     "table.cards_missing", "table.put_back_on_top", "table.noah_elsewhere",
     "table.should_be_empty.ferry", "table.should_be_empty.departed",
     "table.should_be_empty.hand", "table.wrong_top.ferry", "table.wrong_top.departed",
-    "table.wrong_top.hand", "table.take_back_refused", "table.departure_seen",
+    "table.wrong_top.hand", "table.departing", "table.departure_seen",
 })
+#: Instructions and confirmations, not differences: never counted as audit warnings.
+NOT_WARNINGS = frozenset({"table.departing", "table.departure_seen"})
 
 
 def english(phrase: Phrase) -> str:
@@ -287,12 +291,13 @@ def english(phrase: Phrase) -> str:
         return (f"Noah should be at ferry {p['noah']}; he is at ferry {p['ferry']}: move him "
                 f"back to ferry {p['noah']}.")
     if kind == "should_be_empty":
-        return f"Ferry {p['ferry']} should be empty; it shows {card}: put {card} back {back[where]}."
+        return (f"Ferry {p['ferry']} should be empty; it shows {cards}: put {cards} back "
+                f"{back[where]}.")
     if kind == "wrong_top":
-        return (f"Ferry {p['ferry']} should show {card_name(p['expected'])} on top; it shows "
-                f"{card}: put {card} back {back[where]}.")
-    if kind == "take_back_refused":
-        return f"Take {card} back off ferry {p['ferry']} into {p['name']}'s hand."
+        return (f"Ferry {p['ferry']} should show {card} on top; it shows {cards}: put {cards} "
+                f"back {back[where]}.")
+    if kind == "departing":
+        return f"Ferry {p['ferry']} departs: take its animals off the table."
     if kind == "departure_seen":
         return f"Ferry {p['ferry']}'s animals have left the table: its departure is confirmed."
     raise KeyError(phrase.key)
@@ -399,6 +404,7 @@ class TableObserver:
         self._sight: TableSight | None = None
         self._refused: set[tuple[str, int, int]] = set()
         self._departing: set[int] = set()
+        self._told_departing: set[int] = set()
         self._audited_seq: int | None = None
 
     def feed(self, frame: Any) -> list[Verdict]:
@@ -456,17 +462,12 @@ class TableObserver:
         return intents.take_back()
 
     def _note_departure(self, before: RecordTable) -> None:
-        """A ferry that held cards and is empty in the record now has departed: its cards
-        leaving the table confirm it (:meth:`_check`)."""
+        """A ferry that held cards and holds none in the record now has departed (a take-back
+        empties Noah's ferry too, but the player's next card goes there at once)."""
         after = RecordTable.from_view(self.intents.view)
         for k in POSITIONS:
-            if before.ferries[k] and not after.ferries[k] and after.step != "play_card" \
-                    or before.ferries[k] and after.ferries[k] is None:
+            if before.ferries[k] and not after.ferries[k] and before.step == "move_noah":
                 self._departing.add(k)
-        if after.step == "play_card" and before.step == "move_noah":
-            for k in POSITIONS:
-                if before.ferries[k] and not after.ferries[k]:
-                    self._departing.add(k)
 
     def _check(self, sight: TableSight) -> None:
         """Audit the table against the record; say each new difference once and flash its
@@ -477,8 +478,15 @@ class TableObserver:
         for k in sorted(self._departing):
             if sight.empty[k] or record.ferries[k] is None and sight.tops[k] is None:
                 self._departing.discard(k)
+                self._told_departing.discard(k)
                 self._say(_finding(k, "departure_seen", ferry=k + 1), flash=False)
-        findings = audit(record, sight)
+        # A departing ferry's cards are still on the table until the players take them off:
+        # that is the next thing to do, not a mistake (one instruction, no warning).
+        findings = [f for f in audit(record, sight) if f.ferry not in self._departing
+                    or f.phrase.key == "table.noah_elsewhere"]
+        for k in sorted(self._departing - self._told_departing):
+            self._told_departing.add(k)
+            self._say(_finding(k, "departing", ferry=k + 1), flash=False)
         shown = tuple(f.phrase for f in findings)
         for finding in findings:
             if finding.phrase not in self._shown:
