@@ -3,7 +3,7 @@
 # virtual environment in .venv, both from this repository's own lists), then runs a command:
 #
 #   ./run.sh demo        a whole simulated game through the real pipeline (no Pi, camera or screen)
-#   ./run.sh test        the whole test suite (lint + pytest), as CI runs it
+#   ./run.sh test        the whole test suite (ruff, mypy, pytest), as CI runs it
 #   ./run.sh setup       only the set-up
 #   ./run.sh ARGS...     any noah-companion command, e.g. ./run.sh replay examples/three-players.jsonl
 set -euo pipefail
@@ -57,6 +57,9 @@ setup() {
 
 run_tests() {
     "$VENV/bin/ruff" check companion vision hardware tests
+    # Types: strict for companion/game, vision and hardware, the default level elsewhere
+    # (pyproject.toml's [tool.mypy]).
+    "$VENV/bin/mypy"
     # Kivy renders offscreen through Mesa; its config and logs stay out of the home directory.
     export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1
     "$VENV/bin/python" -m pytest -q -n 2 "$@"

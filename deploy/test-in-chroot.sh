@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Test deploy/install.sh and the systemd unit in a scratch Debian bookworm root (the base of
-# Raspberry Pi OS Bookworm), as far as a machine that is not a Raspberry Pi allows. Needs root,
-# debootstrap and the Debian mirror; the first run bootstraps a base root (about a minute), later
-# runs start from a fresh copy of it. Results are summarised at the end; docs/raspberry-pi.md
+# Raspberry Pi OS Bookworm), as far as a machine that is not a Raspberry Pi allows. Needs root
+# and the Debian mirror (it installs debootstrap with apt-get if missing); the first run
+# bootstraps a base root (about a minute), later runs start from a fresh copy of it. Results are summarised at the end; docs/raspberry-pi.md
 # records the last run.
 #
 #   sudo deploy/test-in-chroot.sh [SCRATCH_DIR]      default: /var/tmp/noah-deploy
@@ -24,56 +24,22 @@ SCRATCH=${1:-/var/tmp/noah-deploy}
 BASE=$SCRATCH/base
 ROOT=$SCRATCH/root
 SOURCE=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
-MIRROR=${MIRROR:-http://deb.debian.org/debian}
 # python3-numpy stands for the numpy that python3-picamera2 brings on a Raspberry Pi.
 BASE_PACKAGES=systemd,python3,python3-venv,python3-numpy,ca-certificates
-FAILURES=0
-MOUNTS=()
-
-say() { printf '\n==> %s\n' "$*"; }
-pass() { printf 'PASS  %s\n' "$*"; }
-fail() { printf 'FAIL  %s\n' "$*"; FAILURES=$((FAILURES + 1)); }
-check() {  # check DESCRIPTION COMMAND...: PASS when the command succeeds
-    local description=$1
-    shift
-    if "$@" >/dev/null 2>&1; then pass "$description"; else fail "$description"; fi
-}
-in_root() { chroot "$ROOT" "$@"; }
+# shellcheck source-path=SCRIPTDIR source=test-lib.sh
+source "$SOURCE/deploy/test-lib.sh"
 
 bootstrap_base() {
     [ -f "$BASE/etc/debian_version" ] && return 0
-    command -v debootstrap >/dev/null \
-        || { echo "debootstrap is missing: sudo apt-get install debootstrap" >&2; exit 1; }
-    say "Bootstrapping Debian bookworm into $BASE (once)"
-    debootstrap --variant=minbase --include="$BASE_PACKAGES" bookworm "$BASE" "$MIRROR"
-}
-
-bind() {  # bind HOST_PATH: mount it at the same place inside the root
-    mkdir -p "$ROOT$1"
-    mount --bind "$1" "$ROOT$1"
-    MOUNTS=("$ROOT$1" "${MOUNTS[@]}")
-}
-
-cleanup() {
-    local mount_point
-    for mount_point in "${MOUNTS[@]}"; do umount -l "$mount_point" 2>/dev/null || true; done
+    bootstrap_bookworm "$BASE" "$BASE_PACKAGES"
 }
 
 fresh_root() {
     say "Fresh scratch root $ROOT"
-    rm -rf "$ROOT"
-    cp -a "$BASE" "$ROOT"
-    trap cleanup EXIT
-    bind /proc
-    bind /sys
-    bind /dev
-    bind /dev/pts
-    cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
-    # This machine's pip settings and certificates (mirror, proxy, local wheel folders), so that
-    # pip in the root reaches the same packages.
-    cp /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/ca-certificates.crt"
-    if [ -f /etc/pip.conf ]; then
-        cp /etc/pip.conf "$ROOT/etc/pip.conf"
+    fresh_copy_of_base "$BASE"
+    bind_system_folders
+    give_host_package_settings "$ROOT"
+    if [ -f /etc/pip.conf ]; then  # its local wheel folders
         local folder
         for folder in /opt/wheels /opt/pypi /opt/pypi-more; do
             [ -d "$folder" ] && bind "$folder"
@@ -334,7 +300,8 @@ shutdown_root() {
 }
 
 main() {
-    [ "$(id -u)" -eq 0 ] || { echo "Run it as root: sudo $0" >&2; exit 1; }
+    require_root
+    install_host_packages debootstrap
     bootstrap_base
     fresh_root
     first_install && check_unit && check_wrapper && guide_commands && second_install

@@ -12,6 +12,8 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -51,7 +53,7 @@ def blink_error_ms(lights: FerryLights, factory: MockFactory, seconds: float) ->
             "max": max(errors)}
 
 
-def cpu_percent(lights: FerryLights, show, seconds: float) -> float:
+def cpu_percent(lights: FerryLights, show: Callable[[], object], seconds: float) -> float:
     """Process CPU time while ``show`` runs, as a percentage of one core."""
     show()
     wall, cpu = time.perf_counter(), time.process_time()
@@ -59,7 +61,7 @@ def cpu_percent(lights: FerryLights, show, seconds: float) -> float:
     return 100 * (time.process_time() - cpu) / (time.perf_counter() - wall)
 
 
-def measure(seconds: float, calls: int) -> dict[str, object]:
+def measure(seconds: float, calls: int) -> dict[str, Any]:
     factory = MockFactory(pin_class=MockPWMPin)
     with FerryLights(LightsConfig(), pin_factory=factory) as lights:
         figures = {

@@ -92,7 +92,8 @@ class LightsConfig:
     def pin_uses(self) -> list[tuple[int, str]]:
         """Every pin with what it drives, in people's words ("pins (ferry 1, red)")."""
         uses: list[tuple[int, str]] = []
-        for k, led in enumerate(self.leds):
+        leds: tuple[int | tuple[int, int, int], ...] = self.leds
+        for k, led in enumerate(leds):
             if isinstance(led, tuple):
                 named = zip(led, RGB_NAMES, strict=True)
                 uses += [(pin, f"pins (ferry {k + 1}, {colour})") for pin, colour in named]

@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TypeVar
+from types import FrameType
+from typing import TypeVar, cast
 
 from gpiozero import PWMLED, RGBLED, Button, Buzzer, Device
 from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinPWMUnsupported
@@ -201,7 +202,8 @@ class FerryLights:
         config, factory = self.config, self.pin_factory
         try:
             self._leds = tuple(
-                self._own(RGBLED(*pins, active_high=config.active_high, pin_factory=factory)
+                self._own(RGBLED(*cast("tuple[int, int, int]", pins),
+                                 active_high=config.active_high, pin_factory=factory)
                           if config.rgb else
                           PWMLED(pins, active_high=config.active_high, pin_factory=factory))
                 for pins in config.leds
@@ -248,6 +250,7 @@ class FerryLights:
     def _beep(self) -> None:
         """Beep in step with the illegal-play strobe."""
         seconds = patterns.STROBE_SECONDS / self._player.speed
+        assert self._buzzer is not None, "only called with a buzzer"
         self._buzzer.beep(seconds, seconds, n=patterns.STROBE_FLASHES, background=True)
 
     def _render(self) -> float | None:
@@ -322,7 +325,7 @@ def release_on_exit(lights: FerryLights) -> Callable[[], None]:
     atexit.register(lights.close)
     previous = signal.getsignal(signal.SIGTERM)
 
-    def on_sigterm(signum: int, frame: object) -> None:
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
         lights.close()
         if callable(previous):
             previous(signum, frame)

@@ -7,7 +7,7 @@ acknowledged when the kill came), replay to exactly the expected state, and pass
 
 from __future__ import annotations
 
-from companion.session.crashdrill import drill
+from companion.sim.crashdrill import drill
 
 
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_action(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 
 from companion.session import GameStore, Session
-from companion.session.demo import Narrator, _new_notices
 from companion.session.view import Notice
+from companion.sim.demo import Narrator, _new_notices
 
 
 def test_each_notice_is_narrated_once_even_when_the_list_is_trimmed():
@@ -46,8 +46,8 @@ def test_quiet_narration_says_nothing(tmp_path):
 
 
 def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
-    from companion.session.autoplay import SimulatedTable
-    from companion.session.demo import DemoReport, MockButtons, PipelineCamera
+    from companion.sim.autoplay import SimulatedTable
+    from companion.sim.demo import DemoReport, MockButtons, PipelineCamera
     from hardware.lights import FerryLights
 
     report = DemoReport()
@@ -58,7 +58,7 @@ def test_a_round_through_the_camera_pipeline_and_the_ferry_buttons(tmp_path):
         try:
             table = SimulatedTable(session, ["Ana", "Ben"], seed=3, camera=camera,
                                    buttons=MockButtons(lights), mishaps=True)
-            table.do("new_game", table.players, table.options)
+            table.do(table.session.new_game, table.players, table.options)
             table.play_round()  # raises DriftError if the session and the table disagree
         finally:
             camera.close()

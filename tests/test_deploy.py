@@ -1,9 +1,10 @@
 """The systemd unit, the install script and the crash-safe launcher (deploy/).
 
 The full install is tested in a scratch Debian root by deploy/test-in-chroot.sh (minutes, needs
-root and the mirror); here only the quick checks: the unit verifies and is hardened, the install
-script stages its files idempotently and plans the right steps, the launcher ends the process
-when a thread dies.
+root and the mirror), and the whole suite on emulated arm64 by deploy/test-arm64.sh (an hour);
+here only the quick checks: the unit verifies and is hardened, the install script stages its
+files idempotently and plans the right steps, the launcher ends the process when a thread dies,
+the scratch-root scripts are well formed and refuse to run without root.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 UNIT = DEPLOY / "systemd" / "noah-companion.service"
 ENV_FILE = DEPLOY / "systemd" / "noah-companion.env"
 INSTALL = DEPLOY / "install.sh"
-SCRIPTS = [INSTALL, DEPLOY / "test-in-chroot.sh", DEPLOY / "files" / "noah-companion-admin.sh"]
+TEST_LIB = DEPLOY / "test-lib.sh"
+ROOT_TESTS = [DEPLOY / "test-in-chroot.sh", DEPLOY / "test-arm64.sh"]
+SCRIPTS = [INSTALL, *ROOT_TESTS, TEST_LIB, DEPLOY / "files" / "noah-companion-admin.sh"]
 needs_systemd_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
                                            reason="systemd-analyze is not installed")
 
@@ -106,7 +109,8 @@ def test_environment_file_sets_up_kivy_on_kms(unit):
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
 def test_shell_scripts_pass_shellcheck(script):
-    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True,
+    # -x: follow deploy/test-lib.sh into the scripts that source it, checked as one program
+    result = subprocess.run(["shellcheck", "-x", str(script)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout
 
@@ -225,3 +229,80 @@ def test_admin_command_says_how_to_install_when_the_app_is_missing():
     result = admin_wrapper_as(None)
     assert result.returncode == 2
     assert "sudo deploy/install.sh" in result.stderr
+
+
+def shell_functions(script: Path) -> set[str]:
+    return set(re.findall(r"^([a-z_]+)\(\) \{", script.read_text(), re.MULTILINE))
+
+
+@pytest.mark.parametrize("script", [*ROOT_TESTS, TEST_LIB], ids=lambda path: path.name)
+def test_scratch_root_scripts_parse(script):
+    result = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True,
+                            check=False)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("script", ROOT_TESTS, ids=lambda path: path.name)
+def test_scratch_root_scripts_share_their_helpers_instead_of_repeating_them(script):
+    shared = shell_functions(TEST_LIB)
+    assert {"check", "in_root", "bind", "bootstrap_bookworm", "install_host_packages"} <= shared
+    assert 'source "$SOURCE/deploy/test-lib.sh"' in script.read_text()
+    assert shell_functions(script) & shared == set()
+
+
+def test_arm64_script_names_what_it_needs_and_runs_the_readme_commands():
+    text = (DEPLOY / "test-arm64.sh").read_text()
+    host_packages = re.search(r"^HOST_PACKAGES=\((.*)\)$", text, re.MULTILINE)
+    assert host_packages is not None
+    assert set(host_packages.group(1).split()) == {"debootstrap", "qemu-user-static"}
+    assert "--arch=arm64 --foreign" in text  # first stage natively, second stage emulated
+    assert "--variant=minbase" in TEST_LIB.read_text()
+    assert "/usr/lib/binfmt.d/qemu-aarch64.conf" in text  # qemu-user-static's own entry
+    assert "git -C \"$SOURCE\" archive" in text  # the committed files, as a clone has them
+    assert 'as_host_user "./run.sh setup"' in text  # exactly the README's set-up...
+    assert 'as_host_user "./run.sh test' in text  # ...and the suite as CI runs it
+
+
+@pytest.mark.parametrize("script", ROOT_TESTS, ids=lambda path: path.name)
+def test_scratch_root_scripts_refuse_without_root_and_touch_nothing(script, tmp_path):
+    """Run as an ordinary user (a fake ``id`` says uid 1000): one sentence saying how to run it,
+    and none of the programs that change the machine is called."""
+    calls = tmp_path / "calls"
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    (fake_bin / "id").write_text("#!/bin/sh\necho 1000\n")
+    for program in ("apt-get", "debootstrap", "mount", "chroot", "cp", "rm"):
+        (fake_bin / program).write_text(f'#!/bin/sh\necho {program} >> "{calls}"\n')
+    for fake in fake_bin.iterdir():
+        fake.chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}"}
+    result = subprocess.run(["bash", str(script), str(tmp_path / "scratch")], capture_output=True,
+                            text=True, env=env, check=False, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == f"Run it as root: sudo {script}\n"
+    assert not calls.exists()
+    assert not (tmp_path / "scratch").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to mount")
+def test_a_fresh_root_never_empties_folders_a_killed_run_left_mounted(tmp_path):
+    """A run killed with its bind mounts still up must not rm -rf this machine's /dev through
+    them: the next run unmounts them before it removes the old root."""
+    base, root, precious = tmp_path / "base", tmp_path / "root", tmp_path / "precious"
+    (base / "etc").mkdir(parents=True)
+    (base / "etc" / "debian_version").write_text("12.0\n")
+    (root / "dev").mkdir(parents=True)
+    precious.mkdir()
+    (precious / "keep").write_text("this machine's own file\n")
+    if subprocess.run(["mount", "--bind", str(precious), str(root / "dev")],
+                      capture_output=True, check=False).returncode != 0:
+        pytest.skip("bind mounts are not allowed here")
+    try:
+        result = subprocess.run(["bash", "-c", f'set -euo pipefail; ROOT="{root}"; '
+                                 f'source "{TEST_LIB}"; fresh_copy_of_base "{base}"'],
+                                capture_output=True, text=True, check=False, timeout=60)
+    finally:
+        subprocess.run(["umount", "-l", str(root / "dev")], capture_output=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert (precious / "keep").exists()
+    assert sorted(path.name for path in root.iterdir()) == ["etc"]

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from companion.session import GameStore, Session
-from companion.session.autoplay import SimulatedTable
+from companion.sim.autoplay import SimulatedTable
 from vision.events import CameraState
 from vision.pipeline import Pipeline
 from vision.sources import CameraLost
@@ -31,13 +31,10 @@ def test_the_bgstats_link_is_read_under_the_session_lock(tmp_path):
         closed_meanwhile: list[bool] = []
 
         class GameClosedWhileRead:
-            """The finished game; the first time it is read, another thread closes the game if
-            the session lets it, and this thread waits until that thread is done."""
+            """The finished game; the first time it is read (any property), another thread
+            closes the game if the session lets it, and this thread waits until it is done."""
 
             def __getattr__(self, name):
-                return getattr(game, name)
-
-            def state(self):
                 if not closed_meanwhile:
                     def close_if_free() -> None:
                         free = session._lock.acquire(blocking=False)
@@ -49,7 +46,7 @@ def test_the_bgstats_link_is_read_under_the_session_lock(tmp_path):
                     other = threading.Thread(target=close_if_free)
                     other.start()
                     other.join(WAIT)
-                return game.state()
+                return getattr(game, name)
 
         session._game = GameClosedWhileRead()
         url = session.bgstats_url()

@@ -15,8 +15,8 @@ from companion.errors import UserError
 from companion.game import Options
 from companion.game.tablelog import replay
 from companion.session import GameStore, Session
-from companion.session.autoplay import SimulatedTable
 from companion.session.history import export, history
+from companion.sim.autoplay import SimulatedTable
 from vision.decoders import decode
 
 PLAYERS = ["Ana", "Ben", "Chloé"]
@@ -195,15 +195,51 @@ def test_nothing_is_applied_when_the_record_cannot_be_written(session, store):
     with pytest.raises(UserError):  # fill what is left of the last pages
         while True:
             store.append(session.view.game_id, {"type": "note", "text": "x" * 200})
-    state, seq = session.view.state, session.view.seq
+    state, seq, history = session.view.state, session.view.seq, session.game.history
     with pytest.raises(UserError, match="disk is full"):
         session.choose_card("cat:M#1")
     assert session.view.state == state and session.view.seq == seq
+    assert session.game.history == history  # pushed, not written: taken back exactly (R55)
     assert session.view.notices[-1].level == "problem"
     assert session.view.prompt.kind == "play_card"
     with pytest.raises(UserError, match="disk is full"):
         session.undo()  # the undo line cannot be written either: the deal stays
     assert session.view.state == state and not session.view.can_redo
+
+
+def _count_judgments(game, monkeypatch) -> list[str]:
+    """Record every time the engine judges an action on this game (push or check)."""
+    judged: list[str] = []
+    push, check = game.push, game.check
+    monkeypatch.setattr(game, "push", lambda action: judged.append("push") or push(action))
+    monkeypatch.setattr(game, "check", lambda action: judged.append("check") or check(action))
+    return judged
+
+
+def test_each_action_is_judged_once(session, monkeypatch):
+    """Issue 13: push, write, pop if the write fails — not check, then push."""
+    start(session)
+    judged = _count_judgments(session.game, monkeypatch)
+    assert session.choose_card("cat:M#1").accepted
+    assert judged == ["push"]
+    judged.clear()
+    assert not session.move_noah(2).accepted  # R22: Noah cannot stay where he is
+    assert judged == ["push"]
+
+
+def test_a_waiting_snail_is_not_judged_again_on_every_view(session, monkeypatch):
+    """R14: the legal sides are judged when the snail is shown, not at each publish."""
+    start(session)
+    judged = _count_judgments(session.game, monkeypatch)
+    session.choose_card("snail#2")
+    assert session.view.prompt.kind == "choose_snail_side"
+    shown = len(judged)
+    assert shown == 2  # one check per side
+    session.camera_status(False, "The camera stopped.")
+    session.foreign_code("https://example.com")
+    session.camera_status(True)
+    assert len(judged) == shown and session.view.prompt.legal == ("M", "F")
+    assert session.choose_snail_side("F").accepted and judged[shown:] == ["push"]
 
 
 def test_camera_events_foreign_codes_two_cards_and_a_lost_camera(session):
@@ -287,7 +323,7 @@ def test_a_ferry_button_moves_noah_through_the_lights_callback(session):
 
 def test_the_hand_scan_refuses_cards_that_cannot_be_in_a_hand_R37(session):
     table = SimulatedTable(session, PLAYERS, seed=2)
-    table.do("new_game", table.players, table.options)
+    table.do(table.session.new_game, table.players, table.options)
     table.play_round(scan_hands=False)
     assert session.view.prompt.kind == "scan_hand"
     on_ferry = next(card for ferry in session.view.state["ferries"] for card in ferry or ())
@@ -358,9 +394,10 @@ def test_promo_animals_and_variants_play_through(store, options):
 
 def test_the_app_session_follows_the_config(tmp_path):
     from companion.config import Config
+    from companion.wiring import open_session
 
     config = Config.from_text(f"[game]\ndeck_id = ZOO7\n[store]\npath = {tmp_path}\n")
-    session = Session.from_config(config)
+    session = open_session(config)
     assert session.deck_id == "ZOO7" and session.store.path == tmp_path / "games.sqlite"
     session.new_game(PLAYERS)
     session.choose_noah_start(0)

@@ -9,7 +9,7 @@ import pytest
 from companion.cli import main
 from companion.game.tablelog import replay
 from companion.session import GameStore, Session
-from companion.session.autoplay import SimulatedTable
+from companion.sim.autoplay import SimulatedTable
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.session.autoplay import DriftError, SimulatedTable, Step
+from companion.sim.autoplay import DriftError, SimulatedTable, Step
 
 pytestmark = [
     pytest.mark.ui,
@@ -139,15 +139,15 @@ class UiTable(SimulatedTable):
                          buttons=UiButtons(driver))
         self.driver = driver
 
-    def do(self, intent: str, *args: Any, expect: bool = True) -> Any:
-        app, before = self.driver.app, self.session.view.seq
+    def do(self, intent: Any, *args: Any, expect: bool = True) -> Any:
+        app, before, name = self.driver.app, self.session.view.seq, intent.__name__
         refusals = app.refusals
-        getattr(self, f"_touch_{intent}")(*args)
+        getattr(self, f"_touch_{name}")(*args)  # the touches that make this intent
         self.driver.settle()
         accepted = app.refusals == refusals
-        self._record(Step(intent, args, before, self.session.view.seq, accepted))
+        self._record(Step(name, args, before, self.session.view.seq, accepted))
         if expect and not accepted:
-            raise DriftError(f"the app refused {intent}{args}: {app.view.notices[-1].text}")
+            raise DriftError(f"the app refused {name}{args}: {app.view.notices[-1].text}")
 
     def _touch_new_game(self, players, _options) -> None:
         app = self.driver.app
@@ -203,9 +203,9 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
-    app.act("choose_noah_start", 0)
+    app.act(app.session.choose_noah_start, 0)
     driver.settle()
-    app.act("move_noah", 3)  # nothing to move yet
+    app.act(app.session.move_noah, 3)  # nothing to move yet
     driver.settle()
     assert app.root.alert.opacity == 1
     assert app.root.alert.text.startswith("Refused: ")
@@ -223,12 +223,12 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         app.start_game(["Ana", "Ben", "Chloé"], ["red", "blue", "green"], {},
                        score_only=False)
         driver.settle()
-        app.act("choose_noah_start", 0)
+        app.act(app.session.choose_noah_start, 0)
         for ref in ("cat:F#1", "lion:M#1", "panda:F#1", "bear:M#1", "kangaroo:F#1"):
-            app.act("choose_card", ref)
-        app.act("choose_starter", 0)
+            app.act(app.session.choose_card, ref)
+        app.act(app.session.choose_starter, 0)
         driver.settle()
-        app.act("move_noah", 3)  # R50: Ana must load an animal first
+        app.act(app.session.move_noah, 3)  # R50: Ana must load an animal first
         driver.settle()
         alert = app.root.alert.text.replace("\xa0", " ")
         assert alert == "Refusé : Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
@@ -391,7 +391,7 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
 def test_the_live_camera_view_shows_the_pipelines_frames(driver):
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 0)  # the setup shows the camera for the scanning step
+    app.act(app.session.choose_noah_start, 0)  # the setup shows the camera for the scanning step
     driver.settle()
     view = next(w for w in app.root.sm.current_screen.walk()
                 if type(w).__name__ == "CameraView")
@@ -440,9 +440,9 @@ def test_a_wrong_starting_animal_is_taken_back_and_shown_again(driver):
     too, before anything is in the record) and that ferry's animal is asked again."""
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 1)
-    app.act("choose_card", "cat:F#1")
-    app.act("choose_card", "lion:M#1")
+    app.act(app.session.choose_noah_start, 1)
+    app.act(app.session.choose_card, "cat:F#1")
+    app.act(app.session.choose_card, "lion:M#1")
     driver.settle()
     screen = app.root.sm.get_screen("setup")
     press(driver, "Undo")
@@ -451,10 +451,11 @@ def test_a_wrong_starting_animal_is_taken_back_and_shown_again(driver):
     assert app.view.notices[-1].text == ("The ♂ lion is taken off ferry 2: show its starting "
                                          "animal again.")
     assert screen.ids.board.state["ferries"][1] == []
-    app.act("choose_card", "bear:M#1")
+    app.act(app.session.choose_card, "bear:M#1")
     driver.settle()
     assert app.view.setup_ferries[:2] == ("cat:F#1", "bear:M#1")
-    app.act("remove_setup_card", "cat:F#1")  # a ferry's animal can be taken back by name too
+    # a ferry's animal can be taken back by name too
+    app.act(app.session.remove_setup_card, "cat:F#1")
     driver.settle()
     assert app.view.setup_ferries[:2] == (None, "bear:M#1") and app.view.prompt.ferry == 0
     press(driver, "Undo")
@@ -468,8 +469,8 @@ def test_the_snail_question_is_asked_in_words_during_setup(driver):
     two answers."""
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 0)
-    app.act("choose_card", "snail#1")
+    app.act(app.session.choose_noah_start, 0)
+    app.act(app.session.choose_card, "snail#1")
     driver.settle()
     assert app.root.sm.current == "setup"
     panel = app.root.sm.get_screen("setup").ids.panel
@@ -480,7 +481,7 @@ def test_the_snail_question_is_asked_in_words_during_setup(driver):
     assert panel.text == "Which side of the snail is up, ♂ or ♀?"
     assert question and question[0].height > 0 and question[0].texture_size[1] > 0
     assert buttons(driver, "♂ side up") and buttons(driver, "♀ side up")
-    app.act("cancel")
+    app.act(app.session.cancel)
     app.leave_game()
 
 
@@ -595,7 +596,7 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
     driver.settle()
     game = app.view.game_id
-    app.act("enter_tears", (1, 2))
+    app.act(app.session.enter_tears, (1, 2))
     driver.settle()
     app.leave_game()
     driver.settle()
@@ -621,5 +622,5 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     driver.settle()
     assert not popups() and game not in app.view.prompt.unfinished
     assert [g.abandoned for g in app.session.store.games() if g.id == game] == [True]
-    app.act("delete_game", game)
+    app.act(app.session.delete_game, game)
     driver.settle()

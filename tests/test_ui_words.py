@@ -12,10 +12,10 @@ import pytest
 from companion.errors import UserError
 from companion.game.messages import EVENTS, REASONS
 from companion.session import GameStore, MoveNoah, Notice, PlayCard, Session
-from companion.session.autoplay import SimulatedTable
 from companion.session.reconcile import UNDO, english
 from companion.session.session import NOTICE_KEYS
 from companion.session.view import Phrase
+from companion.sim.autoplay import SimulatedTable
 from companion.ui.i18n import LOCALES, Catalog, languages
 from companion.ui.settings import EVERYDAY, TECHNICAL, validate_ui
 

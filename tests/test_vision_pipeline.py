@@ -12,7 +12,15 @@ import time
 import numpy as np
 import pytest
 
-from vision.events import CameraState, CameraStatus, Detection
+from vision.events import (
+    CameraState,
+    CameraStatus,
+    CardRemoved,
+    CardShown,
+    CodesSeen,
+    Detection,
+    ForeignCode,
+)
 from vision.pipeline import Pipeline
 from vision.sources import CameraLost, CameraMissing
 from vision.synthetic import Scene, SyntheticSource, render_frame
@@ -84,7 +92,7 @@ def statuses(pipeline: Pipeline, *states: CameraState) -> list[CameraStatus]:
     found = []
     for state in states:
         while True:
-            event = pipeline.next_event("CameraStatus", timeout=WAIT)
+            event = pipeline.next_event(CameraStatus, timeout=WAIT)
             assert event is not None, f"no {state} status; got {found}"
             if event.state is state:
                 found.append(event)
@@ -96,9 +104,9 @@ def test_a_card_on_the_virtual_table_is_one_event_then_removed():
     camera = SyntheticSource(Scene(width=640, height=360, camera_height_mm=250), fps=30)
     with Pipeline(camera, is_ours=ours) as pipeline:
         camera.present(CAT)
-        shown = pipeline.next_event("CardShown", timeout=WAIT)
+        shown = pipeline.next_event(CardShown, timeout=WAIT)
         camera.clear()
-        removed = pipeline.next_event("CardRemoved", timeout=WAIT)
+        removed = pipeline.next_event(CardRemoved, timeout=WAIT)
     assert (shown.text, shown.in_view) == (CAT, (CAT,))
     assert shown.latency >= 0 and shown.captured_at <= removed.captured_at
     assert removed.text == CAT
@@ -108,7 +116,7 @@ def test_two_cards_and_a_foreign_code_on_the_virtual_table():
     camera = SyntheticSource(Scene(width=960, height=540, camera_height_mm=250), fps=30)
     with Pipeline(camera, is_ours=ours) as pipeline:
         camera.present(CAT, "https://example.com", LION)
-        foreign = pipeline.next_event("ForeignCode", timeout=WAIT)
+        foreign = pipeline.next_event(ForeignCode, timeout=WAIT)
     shown = [e for e in _drain(pipeline) if type(e).__name__ == "CardShown"]
     assert foreign.text == "https://example.com"
     assert shown and set(shown[-1].in_view) == {CAT, LION}
@@ -154,7 +162,7 @@ def test_no_camera_at_start_is_reported_then_found_when_plugged_in():
         camera.missing = False
         statuses(pipeline, CameraState.OK)
         decoder.texts = [CAT]
-        assert pipeline.next_event("CardShown", timeout=WAIT).text == CAT
+        assert pipeline.next_event(CardShown, timeout=WAIT).text == CAT
     assert "No camera found." in missing.message and missing.retry_in == FAST_RETRY[0]
     assert not missing.ok
 
@@ -225,7 +233,7 @@ def test_raw_reporting_gives_every_code_found():
     decoder.texts = [CAT, "https://example.com"]
     settings = TrackerSettings(confirm_frames=1000, confirm_seconds=1000)  # never confirmed
     with Pipeline(camera, decoder=decoder, raw=True, tracker=settings) as pipeline:
-        seen = pipeline.next_event("CodesSeen", timeout=WAIT)
+        seen = pipeline.next_event(CodesSeen, timeout=WAIT)
     assert seen.texts == (CAT, "https://example.com")
 
 

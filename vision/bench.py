@@ -40,7 +40,7 @@ from vision.synthetic import Scene, render_frame
 CARDS = ("NOAH1/BOX1/CAF2", "NOAH1/BOX1/LIM1", "NOAH1/BOX1/ELF2")
 FOREIGN = "https://bombyx.fr"
 SIZES = ((640, 480), (1280, 720))
-HARD = {  # what makes a frame difficult -> Scene settings
+HARD: dict[str, dict[str, float]] = {  # what makes a frame difficult -> Scene settings
     "blur σ1.2": dict(blur=1.2),
     "tilt 40°": dict(tilt_deg=40),
     "tilt 55°": dict(tilt_deg=55),
@@ -148,7 +148,8 @@ def frame_times(repeats: int) -> dict[str, Any]:
 
     results: dict[str, Any] = {}
     for width, height in SIZES:
-        steps = {name: d.decode for name, d in bench_decoders().items() if name != "pipeline"}
+        steps: dict[str, Callable[[np.ndarray], object]] = {
+            name: d.decode for name, d in bench_decoders().items() if name != "pipeline"}
         pipeline = Pipeline(_NoSource(), is_ours=lambda text: text.startswith("NOAH"))
         steps["pipeline"] = _pipeline_step(pipeline)
         times = _times(steps, table_frames(width, height), repeats)
@@ -173,7 +174,7 @@ def _pipeline_step(pipeline: Any) -> Callable[[np.ndarray], None]:
     return step
 
 
-def _times(functions: dict[str, Callable[[np.ndarray], Any]],
+def _times(functions: dict[str, Callable[[np.ndarray], object]],
            frames: Sequence[np.ndarray], repeats: int) -> dict[str, list[float]]:
     """Every per-frame time of each function, taken in turns on each frame so that a busy
     machine slows them all alike (the lists are aligned: same frame, same index)."""
@@ -240,7 +241,7 @@ def frames_to_event() -> dict[str, Any]:
     from vision.tracker import Tracker
 
     decoder = DecoderSettings().decoder()
-    counts = []
+    counts: list[int | None] = []
     for width, height in SIZES:
         for seed in range(4):
             scene = Scene(width=width, height=height, seed=seed, rotation_deg=10 * seed,
@@ -261,6 +262,7 @@ def frames_to_event() -> dict[str, Any]:
 
 def threaded_run(seconds: float) -> dict[str, Any]:
     """The real threads on the virtual camera at 15 frames a second, 1280×720."""
+    from vision.events import CardRemoved, CardShown
     from vision.pipeline import Pipeline
     from vision.synthetic import SyntheticSource
 
@@ -271,12 +273,12 @@ def threaded_run(seconds: float) -> dict[str, Any]:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             camera.present(CARDS[shown % 3])
-            event = pipeline.next_event("CardShown", timeout=5)
+            event = pipeline.next_event(CardShown, timeout=5)
             if event is not None:
                 shown += 1
                 latencies.append(event.latency)
             camera.clear()
-            pipeline.next_event("CardRemoved", timeout=5)
+            pipeline.next_event(CardRemoved, timeout=5)
         stats = pipeline.stats()
     return {
         "fps": 15, "size": "1280x720", "cards_shown": shown,

@@ -33,7 +33,7 @@ vision.errors.VisionError: [camera] fps = 'fast' is not a number. Write e.g. fps
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from vision.decoders import DECODERS, DEFAULT_DECODER, Decoder, RescueDecoder, make_decoder
@@ -171,7 +171,7 @@ def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:
     return DecoderSettings(name, rescue == "yes", tracker)
 
 
-def _getter(values: Mapping[str, str]):
+def _getter(values: Mapping[str, str]) -> Callable[[str, str], str]:
     return lambda key, default: values.get(key, default).strip()
 
 

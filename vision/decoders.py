@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.errors import VisionError
-from vision.events import Detection
+from vision.events import Detection, Point
 
 DEFAULT_DECODER = "zxing"
 
@@ -83,7 +83,7 @@ class ZxingDecoder:
 
         self._read = functools.partial(
             zxingcpp.read_barcodes,
-            formats=zxingcpp.BarcodeFormat.QRCode,
+            formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode),
             try_rotate=False,  # a QR code's finder patterns already give its orientation
             try_invert=try_invert,
             try_downscale=try_downscale,
@@ -101,11 +101,11 @@ class ZxingDecoder:
         found = []
         for barcode in self._read(to_gray(frame)):
             p = barcode.position
-            corners = tuple(
+            a, b, c, d = (
                 (float(c.x), float(c.y))
                 for c in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)
             )
-            found.append((Detection(barcode.text, corners), barcode.valid))
+            found.append((Detection(barcode.text, (a, b, c, d)), barcode.valid))
         return found
 
 
@@ -149,12 +149,13 @@ def _zbar_text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _zbar_corners(symbol: Any, scale: float) -> tuple:
+def _zbar_corners(symbol: Any, scale: float) -> tuple[Point, Point, Point, Point]:
     points = [(p.x / scale, p.y / scale) for p in symbol.polygon]
     if len(points) != 4:  # zbar gives a convex hull; fall back on its upright rectangle
         x, y, w, h = (v / scale for v in symbol.rect)
         points = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-    return tuple((float(x), float(y)) for x, y in points)
+    a, b, c, d = ((float(x), float(y)) for x, y in points)
+    return a, b, c, d
 
 
 class RescueDecoder:
@@ -182,7 +183,8 @@ class RescueDecoder:
 
     def decode(self, frame: Any) -> list[Detection]:
         gray = to_gray(frame)
-        found, unread = [], []
+        found: list[Detection] = []
+        unread: list[Detection] = []
         for detection, valid in self._first.candidates(gray):
             (found if valid else unread).append(detection)
         for spot in unread:  # several spots may be one code seen twice: keep each text once
@@ -212,8 +214,8 @@ class RescueDecoder:
 
 def _moved(detection: Detection, scale: float, left: int, top: int) -> Detection:
     """A detection found in an enlarged crop, with its corners back in frame pixels."""
-    corners = tuple((x / scale + left, y / scale + top) for x, y in detection.corners)
-    return Detection(detection.text, corners)
+    a, b, c, d = ((x / scale + left, y / scale + top) for x, y in detection.corners)
+    return Detection(detection.text, (a, b, c, d))
 
 
 DECODERS: dict[str, type] = {"zxing": ZxingDecoder, "zbar": ZbarDecoder}
@@ -233,7 +235,8 @@ def make_decoder(name: str = DEFAULT_DECODER, **options: Any) -> Decoder:
             f"Choose one of: {', '.join(DECODERS)}.",
             key="name",
         ) from None
-    return cls(**options)
+    decoder: Decoder = cls(**options)
+    return decoder
 
 
 @functools.cache

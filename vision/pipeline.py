@@ -13,11 +13,12 @@ whose frame grab hangs for ``grab_timeout`` seconds is reported as a
 which closes the hung camera itself before it opens it again: the source is opened and closed
 under one lock, by the thread that owns it, so a late close can never hit the reopened camera.
 
+>>> from vision.events import CardShown
 >>> from vision.synthetic import Scene, SyntheticSource
 >>> camera = SyntheticSource(Scene(width=640, height=360, camera_height_mm=250), fps=20)
 >>> with Pipeline(camera, is_ours=lambda text: text.startswith("NOAH")) as pipeline:
 ...     camera.present("NOAH1/BOX1/CAF2")
-...     shown = pipeline.next_event("CardShown", timeout=10)
+...     shown = pipeline.next_event(CardShown, timeout=10)
 >>> shown.text, shown.in_view, shown.latency < 1
 ('NOAH1/BOX1/CAF2', ('NOAH1/BOX1/CAF2',), True)
 """
@@ -30,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -46,6 +47,8 @@ from vision.events import (
 )
 from vision.sources import CameraMissing, Source, make_source
 from vision.tracker import Tracker, TrackerSettings
+
+E = TypeVar("E")
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +157,8 @@ class Pipeline:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def next_event(self, kind: str, timeout: float) -> Any:
-        """The next event of that class name from :attr:`events` (others are skipped), or
+    def next_event(self, kind: type[E], timeout: float) -> E | None:
+        """The next event of class ``kind`` from :attr:`events` (others are skipped), or
         ``None`` after ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
@@ -163,7 +166,7 @@ class Pipeline:
                 event = self.events.get(timeout=left)
             except queue.Empty:
                 return None
-            if type(event).__name__ == kind:
+            if isinstance(event, kind):
                 return event
         return None
 

@@ -78,7 +78,7 @@ class PiCamera:
     def available() -> bool:
         """True when picamera2 is installed and libcamera lists a camera."""
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]  # Pi only
+            from picamera2 import Picamera2  # Pi only (mypy: pyproject ignores its absence)
         except ImportError:
             return False
         return bool(Picamera2.global_camera_info())

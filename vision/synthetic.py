@@ -131,7 +131,8 @@ def render_frame(cards: Sequence[CardLike], scene: Scene | None = None) -> np.nd
     if scene.noise > 0:
         rng = np.random.default_rng(scene.seed)
         frame += rng.normal(0, scene.noise, frame.shape).astype(np.float32)
-    return np.clip(frame, 0, 255).astype(np.uint8)
+    clipped: np.ndarray = np.clip(frame, 0, 255).astype(np.uint8)
+    return clipped
 
 
 def _to_bgr(image: Any) -> np.ndarray:
@@ -172,7 +173,8 @@ def _light(width: int, height: int, level: float) -> np.ndarray:
     """Uneven light: brightest near one corner (a lamp), ``level`` overall."""
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     distance = np.hypot(xs / width - 0.3, ys / height - 0.2)
-    return (level * (1.15 - 0.35 * distance))[:, :, None]
+    light: np.ndarray = (level * (1.15 - 0.35 * distance))[:, :, None]
+    return light
 
 
 def _card_quad(
@@ -213,9 +215,9 @@ def _add_glare(frame: np.ndarray, quad: np.ndarray, strength: float) -> None:
 
     top = quad[:2].mean(axis=0) * 0.65 + quad[2:].mean(axis=0) * 0.35
     radius = float(np.linalg.norm(quad[1] - quad[0])) * 0.3
-    glow = np.zeros(frame.shape[:2], np.float32)
-    cv2.circle(glow, (round(top[0]), round(top[1])), max(1, round(radius)), 1.0, -1)
-    glow = cv2.GaussianBlur(glow, (0, 0), max(1.0, radius / 2))
+    spot = np.zeros(frame.shape[:2], np.float32)
+    cv2.circle(spot, (round(top[0]), round(top[1])), max(1, round(radius)), 1.0, -1)
+    glow = cv2.GaussianBlur(spot, (0, 0), max(1.0, radius / 2))
     lifted = frame.astype(np.float32) + (255 * strength * glow)[:, :, None]
     np.copyto(frame, np.clip(lifted, 0, 255).astype(np.uint8))
 

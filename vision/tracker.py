@@ -28,6 +28,9 @@ from dataclasses import dataclass
 
 from vision.events import CardRemoved, CardShown, ForeignCode
 
+#: What the tracker reports: a card shown or gone, or a code that is not ours.
+TrackEvent = CardShown | CardRemoved | ForeignCode
+
 
 @dataclass
 class _Track:
@@ -79,11 +82,11 @@ class Tracker:
             if track.confirmed_at is not None and track.ours
         )
 
-    def update(self, texts: Iterable[str], captured_at: float) -> list:
+    def update(self, texts: Iterable[str], captured_at: float) -> list[TrackEvent]:
         """The events that one frame's codes (captured at ``captured_at``) give rise to."""
         self.frame += 1
         found = dict.fromkeys(texts)  # no duplicates, order kept
-        events: list = []
+        events: list[TrackEvent] = []
         for text in [t for t in self._tracks if t not in found]:
             self._missed(text, captured_at, events)
         confirmed = {text for text in found if self._sighted(text, captured_at)}
@@ -91,9 +94,9 @@ class Tracker:
         events.extend(self._shown_event(t, captured_at) for t in self._tracks if t in confirmed)
         return events
 
-    def finish(self, captured_at: float) -> list:
+    def finish(self, captured_at: float) -> list[TrackEvent]:
         """Removal events for every card still in view (the stream has ended)."""
-        events: list = []
+        events: list[TrackEvent] = []
         for text in list(self._tracks):
             self._forget(text, captured_at, events)
         return events
@@ -119,7 +122,7 @@ class Tracker:
             or captured_at - track.first_seen >= settings.confirm_seconds
         )
 
-    def _missed(self, text: str, captured_at: float, events: list) -> None:
+    def _missed(self, text: str, captured_at: float, events: list[TrackEvent]) -> None:
         track = self._tracks[text]
         if track.confirmed_at is None:  # a flicker that never became a presentation
             del self._tracks[text]
@@ -132,7 +135,7 @@ class Tracker:
         ):
             self._forget(text, captured_at, events)
 
-    def _forget(self, text: str, captured_at: float, events: list) -> None:
+    def _forget(self, text: str, captured_at: float, events: list[TrackEvent]) -> None:
         track = self._tracks.pop(text)
         if track.confirmed_at is not None and track.ours:
             events.append(

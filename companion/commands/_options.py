@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 #: ``--source`` value meaning "the camera the config file names in ``[camera] source``": the
 #: default of ``scan`` and ``tags check``.
@@ -58,7 +58,7 @@ class Parser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
-        namespace = cast(argparse.Namespace, parsed)  # argparse always returns one
+        namespace = parsed
         # The innermost parser sees an unknown option first: it names the closest of its own.
         hints: dict[str, str | None] = getattr(namespace, _HINTS, {})
         own = [option for option in self._option_string_actions if option.startswith("--")]

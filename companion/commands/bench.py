@@ -16,7 +16,7 @@ from companion.commands._options import Parser, add_json, add_quiet, elapsed_bar
 TARGETS = {
     "rules": ("companion.game.bench", "rules engine: loadings and games per second"),
     "vision": ("vision.bench", "decoders and the capture pipeline on real and rendered frames"),
-    "session": ("companion.session.bench", "referee session: intent to durable acknowledgement"),
+    "session": ("companion.sim.bench", "referee session: intent to durable acknowledgement"),
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
     "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return run_demo_ui(seed=args.seed, players=players,
                            db=Path(args.db) if args.db else None,
                            verbose=getattr(args, "verbose", False))
-    from companion.session.demo import run_demo
+    from companion.sim.demo import run_demo
 
     run_demo(seed=args.seed, players=players, db=Path(args.db) if args.db else None,
              quiet=args.quiet)

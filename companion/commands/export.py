@@ -86,5 +86,4 @@ def _bgstats_link(store, game_id: int, deck) -> str:
     summary = summarize(store, game_id, deck)
     if not summary.finished:
         raise UserError(f"Game {game_id} is not finished.", "BG Stats takes finished games.")
-    state = {"scores": list(summary.scores), "winners": list(summary.winners)}
-    return play_url(game_id, summary.players, state, store)
+    return play_url(game_id, summary.players, summary.scores, summary.winners, store)

@@ -28,6 +28,7 @@ from companion.commands._options import (
 )
 from companion.errors import UserError
 from companion.game.errors import shown
+from vision.events import CameraStatus, CardRemoved, CardShown, CodesSeen, ForeignCode
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -163,20 +164,19 @@ class Printer:
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
 
     def describe(self, event: Any) -> str:
-        kind = type(event).__name__
-        if kind == "CardShown":
+        if isinstance(event, CardShown):
             text = f"card shown: {shown(event.text)} ({self.card_name(event.text)})"
             if event.several:
                 text += (f"; {len(event.in_view)} cards in view, the referee will ask which "
                          "one is played")
             return f"{text}  [{event.latency * 1000:.0f} ms after capture]"
-        if kind == "CardRemoved":
+        if isinstance(event, CardRemoved):
             return f"card taken away: {shown(event.text)} (shown for {event.shown_for:.1f} s)"
-        if kind == "ForeignCode":
+        if isinstance(event, ForeignCode):
             return f"QR code that is not a card (ignored): {shown(event.text)}"
-        if kind == "CodesSeen":
+        if isinstance(event, CodesSeen):
             return f"frame {event.frame}: {', '.join(map(shown, event.texts))}"
-        if kind == "CameraStatus":
+        if isinstance(event, CameraStatus):
             return f"camera: {event.message}"
         return (f"{event.captured} frames, {event.decoded} decoded, {event.dropped} skipped "
                 f"for a newer one; {event.mean_decode_time * 1000:.1f} ms to decode a frame, "

@@ -232,6 +232,46 @@ class Game:
     def is_over(self) -> bool:
         return self._state.phase == "game_over"
 
+    # Typed reads of the state for the referee session (the same facts as :meth:`state`'s
+    # keys of the same names, without building the whole dict).
+
+    @property
+    def ferries(self) -> tuple[tuple[str, ...] | None, ...]:
+        """The references on each ferry, bottom first; None for a ferry gone for good."""
+        return tuple(None if ferry is None else tuple(card.ref for card in ferry)
+                     for ferry in self._state.ferries)
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """Cards in each seat's hand."""
+        return tuple(self._state.counts)
+
+    @property
+    def departed_cards(self) -> tuple[str, ...]:
+        """The animals that left on a ferry this round."""
+        return tuple(self._state.departed_cards)
+
+    @property
+    def round_scores(self) -> tuple[int, ...]:
+        """Each seat's tears in the last scored round (empty before the first)."""
+        return tuple(self._state.round_scores)
+
+    @property
+    def gifts_owed(self) -> int:
+        """Cards the departing player still has to give (R20)."""
+        return int(self._state.gifts_owed or 0)
+
+    @property
+    def giraffe_look(self) -> bool:
+        """A giraffe was loaded this turn and its look is still possible (R31)."""
+        return bool(self._state.giraffe)
+
+    @property
+    def fleeing(self) -> str | None:
+        """The animal fleeing a crocodile, awaiting its receiver (R45)."""
+        fleeing = self._state.fleeing
+        return None if fleeing is None else str(fleeing.ref)
+
     @property
     def pending(self) -> dict[str, Any]:
         """What the step awaits: phase, seat, and the step's facts (gifts owed, Noah's choices...).

@@ -7,6 +7,7 @@ acknowledging it, drives the ferry lights and publishes an immutable :class:`Ses
 ``noah-companion demo`` are views over it. See docs/session.md.
 """
 
+from companion.session.intents import Outcome, TableIntents
 from companion.session.prompts import (
     PROMPT_KINDS,
     ChooseCard,
@@ -25,7 +26,7 @@ from companion.session.prompts import (
     ScanHand,
     ScanSetupCard,
 )
-from companion.session.session import Outcome, Session
+from companion.session.session import Session
 from companion.session.store import GameRecord, GameStore, default_store_path
 from companion.session.view import Notice, SessionView
 
@@ -33,5 +34,5 @@ __all__ = [
     "PROMPT_KINDS", "ChooseCard", "ChooseFrogWeight", "ChooseNoahStart", "ChooseSnailSide",
     "ChooseStarter", "ChooseTarget", "EnterTears", "GameOver", "GameRecord", "GameStore",
     "GiveCards", "MoveNoah", "NoGame", "Notice", "Outcome", "PlayCard", "Prompt", "ScanHand",
-    "ScanSetupCard", "Session", "SessionView", "default_store_path",
+    "ScanSetupCard", "Session", "SessionView", "TableIntents", "default_store_path",
 ]

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from companion.game import Game
+
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 WEB_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Noah Table Companion"
@@ -84,7 +86,15 @@ def qr_code(url: str):
     return segno.make_qr(url, error="l")
 
 
-def play_url(game_id: int, players: Sequence[str], state: dict[str, Any], store: Any) -> str:
+def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
+    """The BG Stats link of the open game of the record, "" unless it is over."""
+    if game_id is None or game is None or not game.is_over:
+        return ""
+    return play_url(game_id, game.players, game.scores, game.winners, store)
+
+
+def play_url(game_id: int, players: Sequence[str], scores: Sequence[int],
+             winners: Sequence[int], store: Any) -> str:
     """The BG Stats link of a finished game of the record, with its date and duration."""
     entry = store.game(game_id)
     started, ended = _time(entry.started_at), _time(entry.updated_at)
@@ -96,7 +106,7 @@ def play_url(game_id: int, players: Sequence[str], state: dict[str, Any], store:
     rounds = entry.summary.get("round_scores") or []
     comments = "Tears per round: " + " | ".join("-".join(map(str, r)) for r in rounds)
     data = play_data(
-        players, state["scores"], winners=state.get("winners") or (), starter=starter,
+        players, scores, winners=winners, starter=starter,
         game_id=game_id, played_at=started.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
         minutes=minutes, comments=comments if rounds else "",
     )

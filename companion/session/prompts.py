@@ -6,18 +6,30 @@ and lists the answers the rules allow right now, so a view can offer exactly tho
 Each prompt kind is answered by one :class:`~companion.session.Session` intent, named in its
 docstring; a card shown to the camera answers the card prompts too.
 
-Prompts are *derived* from the engine's state and the session's small in-progress drafts (a
-setup being scanned, a hand scan, a card waiting for its snail side), never stored: after an undo
-or a resume the right prompt comes back by itself.
+Prompts are *derived* — :func:`derive_prompt` is where the prompt is decided — from the
+engine's game, the session's small in-progress drafts (a setup being scanned, a hand scan, a card
+waiting for its snail side: :mod:`companion.session.drafts`) and the players' names, never
+stored: after an undo or a resume the right prompt comes back by itself.
 
+>>> from companion.game import Game
+>>> from companion.session.drafts import Drafts
+>>> derive_prompt(Game(["Ana", "Ben"]), Drafts(), ("Ana", "Ben")).text
+'Round 1: put Noah on a ferry and press its button (or touch it).'
 >>> MoveNoah(player=1, text="Ben: move Noah to ferry 2 or 5.", choices=(1, 4)).kind
 'move_noah'
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
+
+from companion.session.narrate import card_name, ferries_phrase, ferry_name, plural
+
+if TYPE_CHECKING:
+    from companion.game import Game
+    from companion.session.drafts import Drafts
 
 
 @dataclass(frozen=True)
@@ -181,3 +193,167 @@ PROMPT_KINDS = {
     )
 }
 """Every prompt class by its ``kind``."""
+
+
+# -- deciding the prompt ----------------------------------------------------------------------
+
+#: The step of each in-round engine phase (a round's setup and the drafts come first).
+PHASE_STEPS = {
+    "play": "play_card", "croc_flee": "choose_target", "lion_swap": "choose_target",
+    "move_noah": "move_noah", "give": "give_cards", "scan": "scan_hand",
+}
+
+
+def in_setup(game: Game | None) -> bool:
+    """Whether the table is setting up a round (between rounds, before the first deal)."""
+    return game is not None and game.phase == "round_over"
+
+
+def current_step(game: Game | None, drafts: Drafts) -> str:
+    """The kind of prompt awaited now (cheap: no prompt is built).
+
+    >>> from companion.session.drafts import Drafts
+    >>> current_step(None, Drafts())
+    'no_game'
+    """
+    if game is None:
+        return "no_game"
+    phase = game.phase
+    if phase == "game_over":
+        return "game_over"
+    if drafts.candidates:
+        return "choose_card"
+    if drafts.pending is not None:
+        return "choose_snail_side" if drafts.pending.species == "snail" else "choose_frog_weight"
+    if game.options.score_only:
+        return "enter_tears"
+    if phase == "round_over":
+        setup = drafts.setup
+        if setup.noah is None:
+            return "choose_noah_start"
+        if setup.next_ferry is not None:
+            return "scan_setup_card"
+        return "choose_starter"
+    return PHASE_STEPS[phase]
+
+
+def derive_prompt(game: Game, drafts: Drafts, players: Sequence[str], *,
+                  bgstats_url: str = "") -> Prompt:
+    """The one thing awaited now, from the engine's game, the drafts and the players' names.
+    ``bgstats_url`` goes into :class:`GameOver` (the session's link for a finished game)."""
+    step = current_step(game, drafts)
+    seat = game.current_player
+    who = players[seat] if seat is not None else ""
+    pending = drafts.pending
+    if step == "game_over":
+        return GameOver(player=None, text=winners_sentence(game, players),
+                        winners=game.winners, bgstats_url=bgstats_url)
+    if step == "choose_card":
+        return ChooseCard(player=None, text="Several cards are in view: which one is meant?",
+                          candidates=drafts.candidates)
+    if step == "choose_snail_side" and pending is not None:
+        setup = in_setup(game)
+        return ChooseSnailSide(
+            player=None if setup else seat,
+            text=f"{who + ': w' if who and not setup else 'W'}hich side of the "
+                 "snail is up, ♂ or ♀?", card=pending.card,
+            ferry=(drafts.setup.next_ferry or 0) if setup else _noah(game),
+            legal=tuple(str(side) for side in pending.choices),
+        )
+    if step == "choose_frog_weight" and pending is not None:
+        return ChooseFrogWeight(
+            player=seat, text=f"{who}: does the frog declare a weight? (1 = no declaration)",
+            card=pending.card, ferry=_noah(game),
+            choices=tuple(int(weight) for weight in pending.choices),
+        )
+    if step == "enter_tears":
+        number = game.round + 1
+        return EnterTears(player=None, text=f"Type each player's tears for round {number}.",
+                          round=number)
+    if step == "choose_noah_start":
+        return ChooseNoahStart(
+            player=None, text=f"Round {game.round + 1}: put Noah on a ferry and press its "
+                              "button (or touch it).")
+    if step == "scan_setup_card":
+        k = drafts.setup.next_ferry or 0
+        return ScanSetupCard(
+            player=None, text=f"Show the starting animal of {ferry_name(k)} to the camera.",
+            ferry=k, scanned=tuple(drafts.setup.ferries))
+    if step == "choose_starter":
+        return ChooseStarter(player=None, text="Who plays first? (the shortest player)",
+                             choices=tuple(range(len(players))))
+    if step == "scan_hand":
+        return _scan_prompt(game, drafts, players)
+    assert seat is not None, f"nobody acts at step {step}"
+    return _turn_prompt(step, game, drafts, players, seat, who)
+
+
+def _turn_prompt(step: str, game: Game, drafts: Drafts, players: Sequence[str], seat: int,
+                 who: str) -> Prompt:
+    """The prompts of a turn's steps: ``seat`` (named ``who``) acts."""
+    if step == "play_card":
+        noah = _noah(game)
+        return PlayCard(player=seat, text=f"{who}: load an animal on {ferry_name(noah)}.",
+                        ferry=noah, can_take_back=bool(game.ferries[noah]))
+    if step == "choose_target":
+        return _target_prompt(game, players, seat, who)
+    if step == "move_noah":
+        choices = tuple(game.legal_noah_moves())
+        looks: tuple[int, ...] = ()
+        if game.giraffe_look and not drafts.giraffe_looked:
+            looks = opponents_of(seat, len(players))
+        text = f"{who}: move Noah to {ferries_phrase(choices)}."
+        if looks:
+            text += " (The giraffe may first look at one opponent's hand.)"
+        return MoveNoah(player=seat, text=text, choices=choices, giraffe_targets=looks)
+    owed = game.gifts_owed  # give_cards
+    return GiveCards(player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
+                     count=owed, opponents=opponents_of(seat, len(players)))
+
+
+def _target_prompt(game: Game, players: Sequence[str], seat: int, who: str) -> ChooseTarget:
+    phase = game.phase
+    if phase == "croc_flee":
+        what = f"who takes the {card_name(game.fleeing or '')[4:]} fleeing from the crocodile"
+    else:
+        what = "the opponent the lion swaps a card with"
+    return ChooseTarget(player=seat, text=f"{who}: choose {what}.", action=phase,
+                        choices=opponents_of(seat, len(players)))
+
+
+def _scan_prompt(game: Game, drafts: Drafts, players: Sequence[str]) -> ScanHand:
+    counts = game.hand_counts
+    seat = drafts.scan_seat(counts)
+    assert seat is not None, "the scan is submitted as soon as every hand is complete"
+    scanned = tuple(drafts.hands[seat]) if seat < len(drafts.hands) else ()
+    return ScanHand(
+        player=seat,
+        text=f"{players[seat]}: show every card left in your hand "
+             f"({len(scanned)} of {counts[seat]} scanned).",
+        expected=counts[seat], scanned=scanned,
+    )
+
+
+def winners_sentence(game: Game, players: Sequence[str]) -> str:
+    """The end of the game in one sentence: who wins, with every score."""
+    winners = [players[s] for s in game.winners]
+    scores = ", ".join(f"{name} {score}" for name, score in zip(players, game.scores,
+                                                               strict=True))
+    if len(winners) == 1:
+        return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
+    return f"Game over: {' and '.join(winners)} share the victory ({scores})."
+
+
+def opponents_of(seat: int, count: int) -> tuple[int, ...]:
+    """Every seat but ``seat``.
+
+    >>> opponents_of(1, 4)
+    (0, 2, 3)
+    """
+    return tuple(s for s in range(count) if s != seat)
+
+
+def _noah(game: Game) -> int:
+    noah = game.noah
+    assert noah is not None, "Noah is on a ferry once a round is dealt"
+    return noah

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.game import Game
+from companion.game.actions import Action, action_to_dict
 from companion.session.narrate import cards_phrase, join_names, plural
 from companion.session.view import Phrase
 
@@ -84,6 +86,22 @@ def english(phrase: Phrase) -> str:
         words["gifts"] = join_names([f"{giver} gives {plural(count, 'card')}"
                                      for giver, count in words["gifts"]])
     return UNDO[template_key(phrase)].format_map(words)
+
+
+def undo_explained(
+    game: Game, count: int, players: Sequence[str]
+) -> tuple[list[Action], list[Phrase]]:
+    """Undo the last ``count`` actions of ``game`` exactly (R55), newest first; returns them
+    with the sentences that bring the table back (each from the state just after the action
+    to the state the undo restores)."""
+    undone: list[Action] = []
+    sentences: list[Phrase] = []
+    for _ in range(count):
+        after = game.state()
+        action = game.pop()
+        undone.append(action)
+        sentences += explain_undo(action_to_dict(action), after, game.state(), players)
+    return undone, sentences
 
 
 def explain_undo(

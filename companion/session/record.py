@@ -199,6 +199,27 @@ def read_game(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameRead
     raise AssertionError("the last attempt skips every line that could stop the replay")
 
 
+def reopen(store: GameStore, game_id: int | None, deck: Deck, *,
+           to_last_good_move: bool = False) -> tuple[GameReading, int]:
+    """A stored game to resume (the newest unfinished one when ``game_id`` is None), read
+    once, with the sequence number of its last line kept. A damaged game raises
+    :class:`DamagedGame` unless the table chose ``to_last_good_move``: its lines from the
+    damaged one on are then set aside (kept in the record, shown by export)."""
+    if game_id is None:
+        unfinished = store.unfinished()
+        if not unfinished:
+            raise UserError("There is no unfinished game to resume.", "Start a new game.",
+                            key="error.nothing_to_resume")
+        game_id = unfinished[0].id
+    reading = read_game(store, game_id, deck)
+    if reading.game is None or (reading.damage is not None and not to_last_good_move):
+        raise DamagedGame(reading)
+    seq = reading.seqs[reading.keep - 1] if reading.keep else 0
+    if reading.damage is not None:
+        store.set_aside(game_id, seq + 1, describe(reading.damage))
+    return reading, seq
+
+
 def _failing_line(error: Exception, last: int, fed: Sequence[str]) -> int:
     """The line that stopped the replay: the error's own, else the next non-blank one."""
     line = getattr(error, "line", None)

@@ -138,29 +138,30 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     config = config if config is not None else _stage("config", lambda: load_config(config_file))
     configure_kivy(simulate=simulate, rotation=settings.rotation,
                    fullscreen=settings.fullscreen, paced=paced)
-    from companion.session import GameStore, Session
+    from companion.session.store import GameStore
     from companion.tags.tagged_deck import load_tagged_deck
     from companion.ui.application import NoahApp
-    from companion.ui.camera import FrameTap, Simulator, open_pipeline
+    from companion.ui.camera import FrameTap, Simulator
     from companion.ui.sounds import refusal_sound
+    from companion.wiring import assemble, camera_pipeline, open_lights
 
     tagged = _stage("deck", lambda: _in_section("game", load_tagged_deck, config.game.deck,
                                                 config.game.deck_id))
     decoding = _stage("camera", lambda: config.validated("decoder"))
     camera = None if simulate else _stage("camera", lambda: _table_camera(config))
-    lights, lights_problem = _open_lights(config.section("lights"), virtual=simulate)
+    lights, lights_problem = open_lights(config.section("lights"), virtual=simulate)
     try:
         record = store or _stage("record", lambda: GameStore(config.store.path))
     except StartFailed:
         lights.close()
         raise
-    session = Session(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
+    session = assemble(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
     simulator = pipeline = tap = None
     if simulate:
         simulator = Simulator(session, decoding=decoding)
     else:
         tap = FrameTap(camera)
-        pipeline = open_pipeline(tap, session.is_ours, session.on_vision_event, decoding)
+        pipeline = camera_pipeline(tap, session, decoding=decoding)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
     return NoahApp(session, settings=settings, simulator=simulator, pipeline=pipeline,
@@ -190,19 +191,6 @@ def _table_camera(config: Any) -> Any:
         return open_table_camera(config)
     except VisionError as error:
         raise UserError(f"[camera] {error.what}", error.fix) from None
-
-
-def _open_lights(section: dict[str, str], *, virtual: bool) -> tuple[Any, str]:
-    """The ferry lights of ``[lights]``; when the pins cannot be opened (not a Pi), virtual
-    ones so the screen still shows them, with the reason."""
-    from hardware.lights import FerryLights
-
-    if not virtual:
-        try:
-            return FerryLights.from_section(section), ""
-        except Exception as error:  # the pins' own error types: the table goes on without
-            return FerryLights.from_section(section, virtual=True), str(error)
-    return FerryLights.from_section(section, virtual=True), ""
 
 
 def close_app(app: Any) -> None:

@@ -9,8 +9,9 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from kivy.app import App
 from kivy.clock import mainthread
@@ -43,6 +44,12 @@ from companion.ui.screens import (
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.widgets import Banner
+
+if TYPE_CHECKING:
+    from companion.session import Session
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
@@ -92,7 +99,7 @@ class NoahApp(App):
     showing_result = BooleanProperty(False)
     refusals = NumericProperty(0)
 
-    def __init__(self, session: Any, *, settings: UiSettings = UiSettings(),  # noqa: B008
+    def __init__(self, session: Session, *, settings: UiSettings = UiSettings(),  # noqa: B008
                  simulator: Any = None, pipeline: Any = None, camera_tap: Any = None,
                  lights: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
@@ -301,10 +308,11 @@ class NoahApp(App):
 
     # -- intents -----------------------------------------------------------------------------
 
-    def act(self, intent: str, *args: Any, **kwargs: Any) -> Any:
-        """Call a session intent by name; a problem the player can fix is shown, not raised."""
+    def act(self, intent: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+        """Call a session intent (``app.act(app.session.undo)``); a problem the player can fix
+        is shown, not raised."""
         try:
-            return getattr(self.session, intent)(*args, **kwargs)
+            return intent(*args, **kwargs)
         except UserError as error:
             self.message(self.catalog.error(error))
             return None
@@ -328,16 +336,16 @@ class NoahApp(App):
     def start_game(self, names: list[str], colours: list[str], options: dict[str, Any], *,
                    score_only: bool) -> None:
         self.showing_result = False
-        self.act("new_game", names, options, score_only=score_only, tokens=colours)
+        self.act(self.session.new_game, names, options, score_only=score_only, tokens=colours)
 
     def resume(self, game_id: int | None = None) -> None:
         self.showing_result = False
-        self.act("resume", game_id)
+        self.act(self.session.resume, game_id)
 
     def leave_game(self) -> None:
         """Back home; the game stays in the record and can be resumed."""
         self.showing_result = False
-        self.act("close_game")
+        self.act(self.session.close_game)
         self.go("home")
 
     def next_round(self) -> None:
@@ -347,7 +355,7 @@ class NoahApp(App):
 
     def ferry_touched(self, ferry: int) -> None:
         """A ferry touched on the board: same as its ferry button (Noah's start or move)."""
-        self.act("ferry_pressed", ferry)
+        self.act(self.session.ferry_pressed, ferry)
 
     def open_tray(self) -> None:
         """The card tray: the cards of this game that can be shown now (manual entry, or the
@@ -367,7 +375,7 @@ class NoahApp(App):
         if self.simulator is not None:
             self.simulator.show(ref)
         else:
-            self.act("choose_card", ref)
+            self.act(self.session.choose_card, ref)
 
 
 def _load_sound(path: Path) -> Any:

@@ -17,6 +17,9 @@ import threading
 from collections import deque
 from typing import Any
 
+from companion.wiring import camera_pipeline
+from vision.events import CardRemoved, CardShown
+
 
 class FrameTap:
     """A capture source that remembers the newest frame it delivered (``latest``, ``count``).
@@ -33,12 +36,9 @@ class FrameTap:
 
     def __init__(self, source: Any) -> None:
         self.source = source
+        self.name: str = getattr(source, "name", "camera")
         self.latest: Any = None
         self.count = 0
-
-    @property
-    def name(self) -> str:
-        return getattr(self.source, "name", "camera")
 
     def open(self) -> None:
         self.source.open()
@@ -50,17 +50,6 @@ class FrameTap:
 
     def close(self) -> None:
         self.source.close()
-
-
-def open_pipeline(source: Any, is_ours: Any, on_event: Any, decoding: Any = None) -> Any:
-    """The vision package's threaded pipeline on ``source``, with the decoder and tracker of
-    ``decoding`` (a validated ``[decoder]`` section; default: vision's defaults)."""
-    from vision.pipeline import Pipeline
-
-    if decoding is None:
-        return Pipeline(source, is_ours=is_ours, on_event=on_event)
-    return Pipeline(source, is_ours=is_ours, on_event=on_event, decoder=decoding.decoder(),
-                    tracker=decoding.tracker)
 
 
 class Simulator:
@@ -79,7 +68,8 @@ class Simulator:
         self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
         self.source = SyntheticSource(self.scene, fps=fps)
         self.camera = FrameTap(self.source)
-        self.pipeline = open_pipeline(self.camera, session.is_ours, self._on_event, decoding)
+        self.pipeline = camera_pipeline(self.camera, session, also=self._after_session,
+                                        decoding=decoding)
         self.shown = 0
         self._stickers: dict[str, Any] = {}
         self._queue: deque[str] = deque()
@@ -118,21 +108,21 @@ class Simulator:
                                                  size_mm=self.scene.sticker_mm, dpi=dpi)
         return self._stickers[ref]
 
-    def _on_event(self, event: Any) -> None:
-        """Pipeline thread: the session first; a reported card is taken away, and once the
-        pipeline has seen it go the next one comes."""
-        self.session.on_vision_event(event)
-        kind = type(event).__name__
+    def _after_session(self, event: object) -> None:
+        """Pipeline thread, once the session has the event: a reported card is taken away,
+        and once the pipeline has seen it go the next one comes."""
+        if not isinstance(event, CardShown | CardRemoved):
+            return
         with self._lock:
-            if getattr(event, "text", None) != self._current:
+            if event.text != self._current:
                 return
-            if kind == "CardShown":
+            if isinstance(event, CardShown):
                 self.shown += 1
-            elif kind == "CardRemoved":
+            else:
                 self._current = None
-        if kind == "CardShown":
+        if isinstance(event, CardShown):
             self.source.clear()
-        elif kind == "CardRemoved":
+        else:
             self._next()
 
 

@@ -67,15 +67,16 @@ class DamagedGamePopup(ModalView):
         self.dismiss()
         app = App.get_running_app()
         app.showing_result = False
-        app.act("resume", self.game_id, to_last_good_move=True)
+        app.act(app.session.resume, self.game_id, to_last_good_move=True)
 
     def ask(self, choice: str) -> None:
         """``abandon`` or ``delete``, once the table confirms it."""
         app = App.get_running_app()
+        intent = app.session.abandon_game if choice == "abandon" else app.session.delete_game
 
         def confirmed() -> None:
             self.dismiss()
-            app.act(f"{choice}_game", self.game_id)
+            app.act(intent, self.game_id)
 
         ConfirmPopup(app.t(f"damaged.confirm_{choice}", game=self.game_id), confirmed).open()
 

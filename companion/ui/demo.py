@@ -1,6 +1,6 @@
 """``noah-companion demo --ui``: the seeded demo game played on the app's screen.
 
-The same seeded players as the terminal demo (:class:`~companion.session.autoplay.SimulatedTable`
+The same seeded players as the terminal demo (:class:`~companion.sim.autoplay.SimulatedTable`
 with its round-1 mishaps) play at the app's table, at a pace a person can follow: every card
 they show goes under the simulator's camera (:class:`~companion.ui.camera.Simulator`), is read
 by the real vision pipeline and refereed by the app's session, exactly as a card touched in the
@@ -95,7 +95,7 @@ class DemoPlayers:
             self._thread.join(timeout)
 
     def _play(self) -> None:
-        from companion.session.autoplay import SimulatedTable
+        from companion.sim.autoplay import SimulatedTable
 
         try:
             table = SimulatedTable(self.app.session, self.players, seed=self.seed,

@@ -115,9 +115,10 @@ class Catalog:
         if self.language == FALLBACK or not notice.phrases:
             return notice.text
         parts = [self.phrase(phrase) for phrase in notice.phrases]
-        if None in parts:
-            return notice.text
-        return " ".join(parts)
+        worded = [part for part in parts if part is not None]
+        if len(worded) < len(parts):
+            return str(notice.text)
+        return " ".join(worded)
 
     def error(self, error: Any) -> str:
         """A :class:`~companion.errors.UserError` for a person: its key worded in this

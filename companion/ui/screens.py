@@ -2,12 +2,14 @@
 
 Every screen has ``show(view)``: it draws a :class:`~companion.session.SessionView` and nothing
 else, so the same screen serves a live game, a resumed one and the screenshot script. Answers go
-back through ``app.act(intent, *args)``, the session's intents by name.
+back through ``app.act(app.session.<intent>, *args)``: the session's intents are method calls on
+its :class:`~companion.session.intents.TableIntents` protocol.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from kivy.animation import Animation
@@ -190,33 +192,33 @@ class PromptPanel(BoxLayout):
 
     @staticmethod
     def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
-        prompt, kind = view.prompt, view.prompt.kind
+        prompt, kind, session = view.prompt, view.prompt.kind, app.session
 
-        def act(intent: str, *args: Any) -> Any:
+        def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
             return lambda: app.act(intent, *args)
 
         players = [(seat, _name(view, seat)) for seat in getattr(prompt, "choices", ())]
         if kind == "choose_starter":
-            return [(name, act("choose_starter", seat)) for seat, name in players]
+            return [(name, act(session.choose_starter, seat)) for seat, name in players]
         if kind == "choose_target":
-            return [(name, act("choose_target", seat)) for seat, name in players]
+            return [(name, act(session.choose_target, seat)) for seat, name in players]
         if kind == "choose_snail_side":
             return [(app.t("table.up", sign=app.t("sign." + side)),
-                     act("choose_snail_side", side)) for side in prompt.legal]
+                     act(session.choose_snail_side, side)) for side in prompt.legal]
         if kind == "choose_frog_weight":
             return [(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
-                     act("choose_frog_weight", w)) for w in prompt.choices]
+                     act(session.choose_frog_weight, w)) for w in prompt.choices]
         if kind == "choose_card":
-            return [(app.catalog.card_label(ref), act("choose_card", ref))
-                    for ref in prompt.candidates] + [(app.t("table.cancel"), act("cancel"))]
+            return [(app.catalog.card_label(ref), act(session.choose_card, ref))
+                    for ref in prompt.candidates] + [(app.t("table.cancel"), act(session.cancel))]
         if kind == "move_noah" and prompt.giraffe_targets:
-            looks = [(_name(view, seat), act("choose_target", seat))  # the prompt says "look"
+            looks = [(_name(view, seat), act(session.choose_target, seat))  # the prompt says "look"
                      for seat in prompt.giraffe_targets]
-            return [*looks, (app.t("table.no_look"), act("skip"))]
+            return [*looks, (app.t("table.no_look"), act(session.skip))]
         if kind == "give_cards":
             return [(app.t("table.give"), lambda: GiftPopup(app.view).open())]
         if kind == "play_card" and prompt.can_take_back:
-            return [(app.t("table.cannot_play"), act("take_back"))]
+            return [(app.t("table.cannot_play"), act(session.take_back))]
         return []
 
 
@@ -361,7 +363,7 @@ class RoundEndScreen(Screen):
         box.clear_widgets()
         for ref in scanned:
             button = _button(f"✕ {app.catalog.card_label(ref)}",
-                             lambda r=ref: app.act("remove_scanned", r))
+                             lambda r=ref: app.act(app.session.remove_scanned, r))
             button.font_size = 18
             box.add_widget(button)
 
@@ -377,7 +379,8 @@ class RoundEndScreen(Screen):
         return [row.value for row in reversed(self.ids.tears.children)]
 
     def save_tears(self) -> None:
-        App.get_running_app().act("enter_tears", self.tears())
+        app = App.get_running_app()
+        app.act(app.session.enter_tears, self.tears())
         for row in self.ids.tears.children:
             row.value = 0
 
@@ -553,7 +556,8 @@ class GiftPopup(ModalView):
     def give(self) -> None:
         gifts = {seat: int(row.value) for seat, row in self.rows.items() if row.value}
         self.dismiss()
-        App.get_running_app().act("give_cards", gifts)
+        app = App.get_running_app()
+        app.act(app.session.give_cards, gifts)
 
 
 class MessagePopup(ModalView):

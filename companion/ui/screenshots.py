@@ -1,6 +1,6 @@
 """Screenshots of every screen at 800×480: ``python -m companion.ui.screenshots --out DIR``.
 
-A seeded simulated table (:class:`~companion.session.autoplay.SimulatedTable`) plays a whole
+A seeded simulated table (:class:`~companion.sim.autoplay.SimulatedTable`) plays a whole
 3-player game through the app's session, headless; the first time each screen or prompt
 appears, the window is saved. Home, new game, history, settings, the card tray, a refusal and
 the French table are taken around it, then the crowded screens: new game, the table (with a
@@ -118,7 +118,7 @@ class Photographer:
         driver.pump(3)
         state = app.session.view.state
         wrong = next(k for k in range(5) if k != state["noah"] and state["ferries"][k])
-        app.act("move_noah", wrong)
+        app.act(app.session.move_noah, wrong)
         driver.settle()
         self.shoot("18-refused")
         app.root.alert.hide()
@@ -127,7 +127,7 @@ class Photographer:
         app.lang = "fr"
         driver.pump(3)
         self.shoot("19-table-fr")
-        app.act("move_noah", wrong)
+        app.act(app.session.move_noah, wrong)
         driver.settle()
         self.shoot("21-refused-fr")
         app.root.alert.hide()
@@ -164,7 +164,7 @@ def tour(driver: Any, photographer: Photographer, *, players: Sequence[str] = PL
     game of ``players`` (set-up, every prompt, the tray, a refusal, round ends, game end),
     history, settings, a snail's side at set-up, the score-only round."""
     from companion.game import Options
-    from companion.session.autoplay import SimulatedTable
+    from companion.sim.autoplay import SimulatedTable
 
     app = driver.app
     driver.settle()
@@ -193,7 +193,7 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
     """Four or five players with long names: the new game, the table mid-round with a long
     refusal in the banner, the score-only round."""
     from companion.game import Options
-    from companion.session.autoplay import SimulatedTable
+    from companion.sim.autoplay import SimulatedTable
 
     first = int(CROWDED[len(players)])
     app = driver.app
@@ -241,8 +241,8 @@ def _long_refusal(driver: Any) -> None:
     a snail: that asks for its side first)."""
     app = driver.app
     state = app.session.view.state
-    app.act("choose_card", next(ref for ferry in state["ferries"] if ferry for ref in ferry
-                                if not ref.startswith("snail")))
+    app.act(app.session.choose_card, next(ref for ferry in state["ferries"] if ferry
+                                          for ref in ferry if not ref.startswith("snail")))
     driver.settle()
 
 
@@ -254,23 +254,23 @@ def _snail_side(driver: Any, photographer: Photographer) -> None:
     app = driver.app
     app.leave_game()
     app.start_game(list(PLAYERS[:2]), ["red", "blue"], {}, score_only=False)
-    app.act("choose_noah_start", 0)
+    app.act(app.session.choose_noah_start, 0)
     cards = tray_cards(app.session.game.cards_in_play, {})
     snails = [ref for ref in cards if ref.startswith("snail")]
-    app.act("choose_card", snails[1])  # a snail as ferry 1's starting animal: which side?
+    app.act(app.session.choose_card, snails[1])  # a snail as ferry 1's starting animal: which side?
     driver.settle()
     photographer.shoot("28-setup-snail-side")
-    app.act("choose_snail_side", "F")
+    app.act(app.session.choose_snail_side, "F")
     for ref in (ref for ref in cards if not ref.startswith("snail")):
         if app.session.view.prompt.kind != "scan_setup_card":
             break
-        app.act("choose_card", ref)
-    app.act("choose_starter", 0)
-    app.act("choose_card", snails[0])
+        app.act(app.session.choose_card, ref)
+    app.act(app.session.choose_starter, 0)
+    app.act(app.session.choose_card, snails[0])
     driver.settle()
     app.root.alert.hide()
     photographer.shoot("07-prompt-snail-side")
-    app.act("cancel")
+    app.act(app.session.cancel)
 
 
 def _score_only(driver: Any, photographer: Photographer, players: Sequence[str] = PLAYERS,

@@ -44,8 +44,8 @@ def ferry_pattern(refs: Sequence[str]) -> str:
     >>> ferry_pattern(["cat:M#1", "snail:M#2"])
     'M'
     """
-    genders = [parse_ref(ref).gender for ref in refs]
-    if len(genders) < 2 or None in genders[:2]:
+    genders = [parse_ref(ref).gender for ref in refs[:2]]
+    if len(genders) < 2 or genders[0] is None or genders[1] is None:
         return "open"
     return genders[0] if genders[0] == genders[1] else "alt"
 
@@ -214,6 +214,7 @@ class CameraView(Image):
 
     tap = ObjectProperty(None, allownone=True)
     uploads = NumericProperty(0)
+    texture: Any  # Image's Kivy property (declared for mypy only: no class attribute)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

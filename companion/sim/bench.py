@@ -1,4 +1,4 @@
-"""Referee session speed: ``python -m companion.session.bench`` (figures for docs/benchmarks.md).
+"""Referee session speed: ``python -m companion.sim.bench`` (figures for docs/benchmarks.md).
 
 * intent to acknowledgement: one touch or camera card, button or target, from the call to the
   published view (engine check, committed SQLite write with ``synchronous=FULL``, apply, lights,
@@ -20,10 +20,11 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
+from companion.sim.autoplay import SimulatedTable
 
 PLAYERS = ("Ana", "Ben", "Chloé")
 
@@ -33,7 +34,7 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(folder: Path, games: int) -> dict[str, float]:
+def measure(folder: Path, games: int) -> dict[str, Any]:
     """Play ``games`` seeded games at a simulated table and time everything."""
     intents: list[float] = []
     with GameStore(folder / "bench.sqlite") as store:
@@ -48,9 +49,10 @@ def measure(folder: Path, games: int) -> dict[str, float]:
                 intents.append(time.perf_counter() - started)
                 return result
 
-            table.do = timed
+            table.do = timed  # type: ignore[method-assign]  # timing each intent
             table.play()
         game_id = session.view.game_id
+        assert game_id is not None, "the last game is still open"
         lines = len(store.lines(game_id))
         writes = []
         for _ in range(100):

@@ -1,6 +1,6 @@
 """``noah-companion demo``: a whole simulated game through the real pipeline, narrated.
 
-Seeded players with known hands (:class:`~companion.session.autoplay.SimulatedTable`) choose
+Seeded players with known hands (:class:`~companion.sim.autoplay.SimulatedTable`) choose
 legal moves. Every card they put in front of the camera — starting animals, plays, the hands at
 round end — is rendered as its sticker (:mod:`companion.tags`), filmed by the synthetic camera
 (:class:`vision.synthetic.SyntheticSource`), decoded and tracked by the vision pipeline; only the
@@ -23,10 +23,12 @@ from typing import Any, TextIO
 
 from companion.errors import UserError
 from companion.game import Options
-from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
 from companion.session.view import Notice, SessionView
+from companion.sim.autoplay import SimulatedTable
+from companion.wiring import assemble, camera_pipeline
+from vision.events import CardRemoved, CardShown, ForeignCode
 
 SEEN_TIMEOUT = 10.0  # seconds to wait for the camera to report a card before giving up
 LIGHT_SIGNS = {
@@ -62,7 +64,6 @@ class PipelineCamera:
 
     def __init__(self, session: Session, report: DemoReport,
                  narrate: Callable[[str], None] = lambda text: None) -> None:
-        from vision.pipeline import Pipeline
         from vision.synthetic import Scene, SyntheticSource
         from vision.tracker import TrackerSettings
 
@@ -78,13 +79,9 @@ class PipelineCamera:
         self.source = SyntheticSource(self.scene, fps=0)
         self._events: queue.Queue[Any] = queue.Queue()
         self._stickers: dict[str, Any] = {}
-        self.pipeline = Pipeline(self.source, is_ours=session.is_ours, on_event=self._on_event,
-                                 tracker=quick)
+        self.pipeline = camera_pipeline(self.source, session, also=self._events.put,
+                                        tracker=quick)
         self.pipeline.start()
-
-    def _on_event(self, event: Any) -> None:
-        self.session.on_vision_event(event)
-        self._events.put(event)
 
     def show(self, refs: Sequence[str], hold: float = 0.0) -> None:
         """Put these cards in view, wait until each is reported, leave them ``hold`` seconds
@@ -93,26 +90,27 @@ class PipelineCamera:
 
         texts = {encode(self.deck_id, self.session.deck[ref]) for ref in refs}
         self.source.present(*(self._sticker(ref) for ref in refs))
-        self._wait_for("CardShown", texts)
+        self._wait_for(CardShown, texts)
         if hold:
             seen = self.report.cards_seen
             time.sleep(hold)
             self.source.clear()
-            self._wait_for("CardRemoved", texts)
+            self._wait_for(CardRemoved, texts)
             repeats = self.report.cards_seen - seen
             self.narrate(f"(the card stayed in view for {hold:.0f} s: {repeats} more events, "
                          "still one play)")
             return
         self.source.clear()
-        self._wait_for("CardRemoved", texts)
+        self._wait_for(CardRemoved, texts)
 
     def show_foreign(self, text: str) -> None:
         """A QR code that is not a card: the pipeline reports it apart, the session ignores it."""
         self.source.present(text)
-        self._wait_for("ForeignCode", {text})
+        self._wait_for(ForeignCode, {text})
         self.source.clear()
 
-    def _wait_for(self, kind: str, texts: set[str]) -> None:
+    def _wait_for(self, kind: type[CardShown | CardRemoved | ForeignCode],
+                  texts: set[str]) -> None:
         waiting, deadline = set(texts), time.monotonic() + SEEN_TIMEOUT
         while waiting:
             try:
@@ -122,13 +120,12 @@ class PipelineCamera:
                     f"The camera pipeline did not report {len(waiting)} card(s) within "
                     f"{SEEN_TIMEOUT:.0f} s.", "Run 'noah-companion bench vision' to check it."
                 ) from None
-            name = type(event).__name__
-            if name == "CardShown":
+            if isinstance(event, CardShown):
                 self.report.cards_seen += 1
                 self.report.latencies.append(event.latency)
-            elif name == "ForeignCode":
+            elif isinstance(event, ForeignCode):
                 self.report.foreign_codes += 1
-            if name == kind and event.text in waiting:
+            if isinstance(event, kind) and event.text in waiting:
                 waiting.discard(event.text)
 
     def _sticker(self, ref: str) -> Any:
@@ -249,7 +246,7 @@ def run_demo(
     narrator = Narrator(out, quiet=quiet)
     lights_section = {"buttons": "yes"}  # five ferry buttons, on virtual pins like the LEDs
     with GameStore(db) as store, FerryLights.from_section(lights_section, virtual=True) as lights:
-        session = Session(store, lights=lights)
+        session = assemble(store, lights=lights)
         buttons = MockButtons(lights)
         camera = PipelineCamera(session, report, narrate=narrator.aside)
         try:
@@ -259,7 +256,7 @@ def run_demo(
             table.play()
         finally:
             camera.close()
-        report.view, report.game_id = session.view, session.view.game_id
+        report.view, report.game_id = session.view, session.view.game_id or 0
         report.seconds = time.monotonic() - started
         _conclude(out, session, report)
     return report
@@ -280,9 +277,11 @@ def _conclude(out: TextIO, session: Session, report: DemoReport) -> None:
     print("\nScores (tears per round; fewest wins):", file=out)
     for line in score_table(summary):
         print("  " + line, file=out)
-    print(f"\n{report.view.prompt.text}", file=out)
+    view, qr = session.view, session.bgstats_qr()
+    assert qr is not None and report.db is not None, "the demo plays its game to the end"
+    print(f"\n{view.prompt.text}", file=out)
     qr_png = report.db.with_name(f"bgstats-game-{report.game_id}.png")
-    session.bgstats_qr().save(qr_png, scale=4)
+    qr.save(str(qr_png), scale=4)
     print(f"To log it in the BG Stats app, scan this QR code with a phone: {qr_png}", file=out)
     latency = statistics.median(report.latencies) * 1000 if report.latencies else 0.0
     print(f"\nCamera: {report.cards_seen} cards read (median latency {latency:.0f} ms), "

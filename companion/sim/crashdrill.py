@@ -1,6 +1,6 @@
 """Crash drill: kill a scripted game with SIGKILL at random moments, resume, compare.
 
-A seeded :class:`~companion.session.autoplay.SimulatedTable` plays one whole game (with its
+A seeded :class:`~companion.sim.autoplay.SimulatedTable` plays one whole game (with its
 mishaps, undo and redo) in memory first; that gives the script of intents and the expected
 engine state after every line of the record. Then, again and again, a child process opens the
 record (resuming the unfinished game, as the app does at start), replays the rest of the script
@@ -12,7 +12,7 @@ after a random delay (sometimes during start-up or resume), and checks that
   could be acknowledged) — nothing acknowledged is ever lost;
 * replaying the record gives exactly the expected state for its length.
 
-Run it: ``python -m companion.session.crashdrill --kills 50`` (figures in docs/session.md).
+Run it: ``python -m companion.sim.crashdrill --kills 50`` (figures in docs/session.md).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.game import Options
-from companion.session.autoplay import SimulatedTable
 from companion.session.session import Session
 from companion.session.store import GameStore
+from companion.sim.autoplay import SimulatedTable
 
 PLAYERS = ("Ana", "Ben", "Chloé")
 
@@ -74,6 +74,7 @@ def make_script(path: Path, *, seed: int, workdir: Path) -> dict[str, Any]:
         states: dict[int, Any] = {}
 
         def remember(step) -> None:
+            assert session.game is not None, "a step is taken in an open game"
             states[step.seq_after] = _normal(session.game.state())
 
         table = SimulatedTable(session, PLAYERS, seed=seed, options=options, mishaps=True,
@@ -168,23 +169,25 @@ def _one_life(
     """Run a child, kill it at a random moment; returns the last record length it acknowledged
     (None if none), whether it was killed, killed early, and its exit status."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "companion.session.crashdrill", "--child", "--db", str(db),
+        [sys.executable, "-m", "companion.sim.crashdrill", "--child", "--db", str(db),
          "--script", str(script_path)],
         stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    stdout = child.stdout
+    assert stdout is not None, "stdout is a pipe"
     early = rng.random() < 0.15
     if early:  # during start-up or the resume's replay
         time.sleep(rng.uniform(0.0, 0.2))
     else:
-        first = child.stdout.readline()
+        first = stdout.readline()
         if first.startswith("ready"):
             time.sleep(rng.uniform(0.0, 0.12))
     killed = child.poll() is None
     if killed:
         child.send_signal(signal.SIGKILL)
     child.wait()
-    output = ([] if early else [first]) + child.stdout.read().split("\n")
-    child.stdout.close()
+    output = ([] if early else [first]) + stdout.read().split("\n")
+    stdout.close()
     numbers = [int(line.split()[-1]) for line in output if line.strip()]
     return (numbers[-1] if numbers else None), int(killed), int(killed and early), child.returncode
 

@@ -112,7 +112,7 @@ class SimulatedTable:
 
     def play(self) -> SessionView:
         """Open a new game in the session and play it to the end; returns the last view."""
-        self.do("new_game", self.players, self.options)
+        self.do(self.session.new_game, self.players, self.options)
         while not self.truth.is_over:
             self.play_round()
         return self.session.view
@@ -125,7 +125,7 @@ class SimulatedTable:
         for ref in deal.ferries:
             self._show_card(_physical(ref), side=parse_ref(ref).gender)
         if deal.starter is not None:
-            self.do("choose_starter", deal.starter)
+            self.do(self.session.choose_starter, deal.starter)
         self._agree(self.truth.push(deal), deal)
         while self.truth.phase in IN_ROUND:
             action = self.rng.choice(self.truth.legal_actions())
@@ -164,16 +164,16 @@ class SimulatedTable:
             if held:
                 self._mishaps.pop(0)
         elif isinstance(action, TakeBack):
-            self.do("take_back")
+            self.do(self.session.take_back)
         elif isinstance(action, MoveNoah):
             self.press(action.to)
         elif isinstance(action, CrocFlee | LionSwap | GiraffeLook):
-            self.do("choose_target", action.target)
+            self.do(self.session.choose_target, action.target)
         elif isinstance(action, Give):
             counts: dict[int, int] = {}
             for gift in action.gifts:
                 counts[gift.to] = counts.get(gift.to, 0) + 1
-            self.do("give_cards", counts)
+            self.do(self.session.give_cards, counts)
         else:
             raise DriftError(f"the table cannot make {action!r}")
 
@@ -182,9 +182,9 @@ class SimulatedTable:
         self.show([ref], hold=hold)
         step = self.session.view.prompt.kind
         if step == "choose_snail_side":
-            self.do("choose_snail_side", side)
+            self.do(self.session.choose_snail_side, side)
         elif step == "choose_frog_weight":
-            self.do("choose_frog_weight", frog_weight or 1)
+            self.do(self.session.choose_frog_weight, frog_weight or 1)
 
     def _scan_hands(self) -> None:
         hands = self.truth.state()["hands"]
@@ -206,8 +206,8 @@ class SimulatedTable:
         elif kind == "foreign":
             self.show_foreign("https://example.com/menu")
         elif kind == "undo":
-            self.do("undo")
-            self.do("redo")
+            self.do(self.session.undo)
+            self.do(self.session.redo)
         self._mishaps.pop(0)
 
     # -- intents ---------------------------------------------------------------------------
@@ -217,7 +217,7 @@ class SimulatedTable:
         when there is no camera."""
         if self.camera is None:
             for ref in refs:
-                self.do("choose_card", ref, expect=expect)
+                self.do(self.session.choose_card, ref, expect=expect)
             return
         before = self.session.view.seq
         self.camera.show(refs, hold=HOLD_SECONDS if hold else 0.0)
@@ -226,7 +226,7 @@ class SimulatedTable:
     def press(self, ferry: int) -> None:
         """A ferry button pressed (or :meth:`Session.ferry_pressed` without buttons)."""
         if self.buttons is None:
-            self.do("ferry_pressed", ferry)
+            self.do(self.session.ferry_pressed, ferry)
             return
         before = self.session.view.seq
         self.buttons.press(ferry)
@@ -235,18 +235,19 @@ class SimulatedTable:
     def show_foreign(self, text: str) -> None:
         """A QR code that is not a card (a menu, a phone): the session must ignore it."""
         if self.camera is None:
-            self.do("tag_seen", text, expect=False)
+            self.do(self.session.tag_seen, text, expect=False)
         else:
             self.camera.show_foreign(text)
 
-    def do(self, intent: str, *args: Any, expect: bool = True) -> Any:
-        """Make one intent; unless ``expect`` is false, a refusal is a :class:`DriftError`."""
+    def do(self, intent: Callable[..., Any], *args: Any, expect: bool = True) -> Any:
+        """Make one intent (a session method); unless ``expect`` is false, a refusal is a
+        :class:`DriftError`. The step is recorded under the intent's name."""
         before = self.session.view.seq
-        result = getattr(self.session, intent)(*args)
+        result = intent(*args)
         accepted = not isinstance(result, Outcome) or result.accepted
-        self._record(Step(intent, args, before, self.session.view.seq, accepted))
+        self._record(Step(intent.__name__, args, before, self.session.view.seq, accepted))
         if expect and not accepted:
-            raise DriftError(f"the session refused {intent}{args}: {result.message}")
+            raise DriftError(f"the session refused {intent.__name__}{args}: {result.message}")
         return result
 
     def _record(self, step: Step) -> None:
