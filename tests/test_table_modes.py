@@ -35,15 +35,17 @@ def test_both_needs_two_cameras():
     assert (settings.view, settings.table_source) == ("both", "usb:1")
 
 
-def test_the_table_view_demo_plays_a_round_with_no_touch_for_plays_and_noah(tmp_path):
-    """Item 8: every play, Noah move and take-back of a seeded round is read from rendered
-    overhead frames; the answers the camera cannot see are the only touches."""
-    from companion.session.table_demo import run_table_demo
+@pytest.mark.slow
+def test_the_table_view_demo_plays_with_no_touch_for_plays_and_noah(tmp_path):
+    """Item 8: the setup, every play and Noah move of a seeded game's first turns are read from
+    rendered overhead frames; the answers the camera cannot see are the only touches. (The
+    whole game: `noah-companion demo --table-view`.)"""
+    from companion.sim.table_demo import run_table_demo
 
     out = io.StringIO()
-    report = run_table_demo(seed=2, players=("Ana", "Ben"), rounds=1, quiet=True, out=out,
-                            db=tmp_path / "g.sqlite")
-    assert report.plays >= 5 and report.noah_moves >= 3
+    report = run_table_demo(seed=2, players=("Ana", "Ben"), max_actions=8, quiet=True,
+                            out=out, db=tmp_path / "g.sqlite")
+    assert report.plays >= 4 and report.noah_moves >= 3 and report.setup == 6
     assert report.ordinary_touches == 0
     assert report.warnings == []
     assert set(report.touches) <= {"choose_snail_side", "choose_frog_weight", "choose_target",

@@ -337,7 +337,7 @@ def test_an_illegal_play_is_refused_by_the_engine_and_not_tried_again(session):
 def test_no_inference_while_a_hand_is_over_a_ferry(session):
     """Rendered frames: a hand over Noah's ferry hides the new card; nothing is inferred until
     the hand has gone and two still readings agree."""
-    from companion.session.table_demo import OverheadTable
+    from companion.sim.table_demo import OverheadTable
 
     started(session)
     obs = TableObserver(session, card_of)

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
             raise UserError("--table-view and --ui cannot be combined yet.",
                             "Run 'noah-companion demo --table-view' in the terminal.")
-        from companion.session.table_demo import run_table_demo
+        from companion.sim.table_demo import run_table_demo
 
         run_table_demo(seed=args.seed, players=players,
                        db=Path(args.db) if args.db else None, quiet=args.quiet)

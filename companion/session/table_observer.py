@@ -476,7 +476,7 @@ class TableObserver:
         self._audited_seq = view.seq
         record = RecordTable.from_view(view)
         for k in sorted(self._departing):
-            if sight.empty[k] or record.ferries[k] is None and sight.tops[k] is None:
+            if sight.empty[k] or (record.ferries[k] is None and sight.tops[k] is None):
                 self._departing.discard(k)
                 self._told_departing.discard(k)
                 self._say(_finding(k, "departure_seen", ferry=k + 1), flash=False)

@@ -1,6 +1,6 @@
 """``noah-companion demo --table-view``: a whole seeded game refereed from an overhead camera.
 
-The simulated players (:class:`~companion.session.autoplay.SimulatedTable`) play as usual, but
+The simulated players (:class:`~companion.sim.autoplay.SimulatedTable`) play as usual, but
 nobody shows a card to a camera or presses a ferry button for an ordinary turn: they lay the card
 on Noah's ferry (a hand passes over the mat), put Noah's marker beside another mat, take a ferry
 back, take a departed ferry's cards off the table. A synthetic overhead camera
@@ -11,9 +11,9 @@ session what happened. What a camera cannot see is answered on the screen (the s
 frog's weight, lion/giraffe/crocodile targets, gifts, the first player) and the round-end hands
 are chosen by touch (reading hands laid outside the mats is not done yet: docs/table-view.md).
 
-The frames are 1920 × 1080 px from a narrower lens (40°), which gives the stickers the same
-3.3 px per module as a Camera Module 3 at 90 cm, with a sixth of the Camera Module 3's pixels: a whole game
-takes about a minute here.
+The frames are 1920 × 1080 px from a narrower lens (40°): the stickers get 3.3 px per module,
+as from a Camera Module 3 at about 90 cm, in a fifth of its pixels, so a whole game takes a
+minute or two.
 """
 
 from __future__ import annotations
@@ -29,22 +29,22 @@ from typing import Any, TextIO
 
 from companion.game import Options
 from companion.game.actions import MoveNoah, Play, TakeBack
-from companion.game.deck import parse_ref
-from companion.session.autoplay import DriftError, SimulatedTable
+from companion.session.prompts import ScanSetupCard
 from companion.session.session import Session
 from companion.session.store import GameStore
 from companion.session.table_observer import (
+    NOT_WARNINGS,
     Finding,
     NoahSeen,
     NoahStartSeen,
     PlaySeen,
     SetupCardSeen,
-    TableObserver,
-    NOT_WARNINGS,
     TakeBackSeen,
     physical,
 )
-from companion.tags.payload import TagOk, classify, encode
+from companion.sim.autoplay import DriftError, SimulatedTable
+from companion.tags.payload import encode
+from companion.wiring import assemble, table_observer
 
 NUDGES = 3  # times a player straightens a card the camera is not sure of
 #: The camera of the demo (see the module's docstring) and the mats' places under it.
@@ -66,6 +66,7 @@ class TableDemoReport:
     seconds_to_verdict: list[float] = field(default_factory=list)
     frames: int = 0
     nudges: int = 0
+    flashes: int = 0
     seconds: float = 0.0
     game_over: bool = False
 
@@ -80,6 +81,10 @@ class TableDemoReport:
         is none."""
         return sum(self.touches.get(name, 0) for name in ("choose_card", "move_noah",
                                                           "ferry_pressed", "take_back"))
+
+
+class _Enough(Exception):
+    """A quick check has seen enough plays."""
 
 
 class OverheadTable:
@@ -148,13 +153,13 @@ class OverheadTable:
         if hand_over is not None:
             shots.append(self._frame(hand_over))
         still = self._frame(None)
-        return shots + [still, still, still]
+        return [*shots, still, still, still]
 
     def _frame(self, hand_over: int | None) -> Any:
+        import cv2
+
         from vision.table_capture import SMALL_SIZE, TableFrame
         from vision.table_render import hand_polygon, render_table
-
-        import cv2
 
         mats = tuple(replace(m, cards=tuple(self.cards[m.ferry - 1])) for m in self.scene.mats)
         noah = None
@@ -177,19 +182,16 @@ class TableViewPlayers(SimulatedTable):
 
     def __init__(self, session: Session, players: Sequence[str], *, seed: int,
                  options: Options | None, report: TableDemoReport,
-                 narrate: Any = None) -> None:
+                 narrate: Any = None, max_actions: int | None = None) -> None:
         super().__init__(session, players, seed=seed, options=options,
                          on_step=self._count)
         self.report, self.narrate = report, narrate or (lambda text: None)
         self.table = OverheadTable(session.deck_id, session.deck, seed)
 
-        def card_of(text: str) -> str | None:
-            tag = classify(text, session.deck, session.deck_id)
-            return tag.card.id if isinstance(tag, TagOk) else None
-
-        self.observer = TableObserver(session, card_of, on_finding=self._finding,
-                                      flash=self._flash)
+        self.observer = table_observer(session)
+        self.observer.on_finding = self._finding_too(self.observer.on_finding)
         self._scanning = False
+        self.max_actions = max_actions
 
     # -- what the players do at the table ----------------------------------------------------
 
@@ -201,7 +203,8 @@ class TableViewPlayers(SimulatedTable):
     def _show_card(self, ref: str, *, side: str | None = None,
                    frog_weight: int | None = None, hold: bool = False) -> None:
         view = self.session.view
-        ferry = view.prompt.ferry if view.prompt.kind == "scan_setup_card" else view.noah
+        prompt = view.prompt
+        ferry = prompt.ferry if isinstance(prompt, ScanSetupCard) else view.noah
         assert ferry is not None, "a card goes on Noah's ferry or the ferry being set up"
         self.table.lay(ferry, ref)
         self._watch(ferry)
@@ -212,6 +215,9 @@ class TableViewPlayers(SimulatedTable):
             self._touch("choose_frog_weight", frog_weight or 1)
 
     def _act(self, action: Any) -> None:
+        if self.max_actions is not None and self.report.plays + self.report.noah_moves \
+                >= self.max_actions:
+            raise _Enough
         if isinstance(action, TakeBack):
             noah = self.session.view.noah
             assert noah is not None
@@ -250,7 +256,7 @@ class TableViewPlayers(SimulatedTable):
         super()._scan_hands()
 
     def _touch(self, name: str, *args: Any) -> Any:
-        return self.do(name, *args)
+        return self.do(getattr(self.session, name), *args)
 
     # -- the camera ----------------------------------------------------------------------------
 
@@ -296,10 +302,14 @@ class TableViewPlayers(SimulatedTable):
             self.report.departures_seen += 1
         elif finding.phrase.key not in NOT_WARNINGS:
             self.report.warnings.append(finding.text)
-        self.narrate(f"◎ {finding.text}")
+        self.report.flashes += finding.phrase.key not in NOT_WARNINGS
 
-    def _flash(self, ferry: int) -> None:
-        pass  # the demo's lights: the session's own; audit flashes are narrated
+    def _finding_too(self, shown: Any) -> Any:
+        """The session's notice (and flash) as in the app, then the demo's count."""
+        def on_finding(finding: Finding) -> None:
+            shown(finding)
+            self._finding(finding)
+        return on_finding
 
     def _count(self, step: Any) -> None:
         if step.intent not in ("new_game", "camera", "button"):
@@ -310,10 +320,11 @@ class TableViewPlayers(SimulatedTable):
 
 def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
                    options: Options | None = None, db: Path | None = None,
-                   rounds: int | None = None, quiet: bool = False,
-                   out: TextIO = sys.stdout) -> TableDemoReport:
+                   rounds: int | None = None, max_actions: int | None = None,
+                   quiet: bool = False, out: TextIO = sys.stdout) -> TableDemoReport:
     """Play one seeded game refereed from rendered overhead frames; print its summary.
-    ``rounds`` stops after that many rounds (their hands scanned): for quick checks."""
+    ``rounds`` stops after that many rounds (their hands scanned), ``max_actions`` after that
+    many plays and Noah moves: for quick checks."""
     started = time.monotonic()
     db = db or Path(tempfile.mkdtemp(prefix="noah-table-demo-")) / "games.sqlite"
     report = TableDemoReport()
@@ -326,10 +337,12 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
           f"{', '.join(players)} play at a table filmed from above: every play, every move of "
           "Noah\nand every take-back is read from rendered overhead frames, with no touch.\n",
           file=out, flush=True)
-    with GameStore(db) as store:
-        session = Session(store)
+    from hardware.lights import FerryLights
+
+    with GameStore(db) as store, FerryLights.from_section({}, virtual=True) as lights:
+        session = assemble(store, lights=lights)
         table = TableViewPlayers(session, players, seed=seed, options=options, report=report,
-                                 narrate=say)
+                                 narrate=say, max_actions=max_actions)
         last_notice: list[Any] = [None]
 
         def on_view(view: Any) -> None:
@@ -338,11 +351,14 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
                 say(view.notices[-1].text)
 
         session.subscribe(on_view)
-        table.do("new_game", table.players, table.options)
+        table.do(session.new_game, table.players, table.options)
         played = 0
-        while not table.truth.is_over and (rounds is None or played < rounds):
-            table.play_round()
-            played += 1
+        try:
+            while not table.truth.is_over and (rounds is None or played < rounds):
+                table.play_round()
+                played += 1
+        except _Enough:
+            pass
         report.game_over = session.view.game_over
         report.seconds = time.monotonic() - started
         _summary(out, report, session)
@@ -358,11 +374,8 @@ def _summary(out: TextIO, report: TableDemoReport, session: Session) -> None:
           f"{report.departures_seen} departures confirmed.\n"
           f"Touches for plays, Noah moves and take-backs: {report.ordinary_touches}; "
           f"other answers on the screen: {touches or 'none'}.\n"
-          f"Audit warnings: {len(report.warnings)}.\n"
+          f"Audit warnings: {len(report.warnings)} (ferry lights flashed {report.flashes} times)."
+          "\n"
           f"Median time from still table to verdict: {report.median_ms:.0f} ms "
           f"(two readings of a 1920 × 1080 frame).\n"
           f"Finished in {report.seconds:.0f} s.", file=out, flush=True)
-
-
-def _species(ref: str) -> str:
-    return parse_ref(ref).species
