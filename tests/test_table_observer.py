@@ -439,3 +439,32 @@ def test_sight_of_a_reading_names_cards_and_empty_ferries():
     unsure = TableReading({k: FerryView(seen=True, codes=("NOAH1/BOX1/CAF1",)) for k in FERRIES},
                           None)
     assert sight_of(unsure, card_of).empty == (False,) * 5
+
+
+def test_the_audit_reaches_the_screen_and_flashes_the_ferry_through_the_lights(tmp_path):
+    """wiring.table_observer: the sentence is a session notice (with its phrase for the app's
+    language) and the ferry's light flashes; the record is not touched (R53)."""
+    from companion.wiring import assemble, table_observer
+
+    class Lights:
+        def __init__(self):
+            self.flashed: list[int] = []
+
+        def __getattr__(self, name):
+            return lambda *args: None
+
+        def flash_illegal(self, k):
+            self.flashed.append(k)
+
+    lights = Lights()
+    with GameStore(tmp_path / "g.sqlite") as store:
+        session = started(assemble(store, lights=lights))
+        reader = ScriptedReader()
+        obs = table_observer(session, reader=reader)
+        obs._frame_value = 0  # type: ignore[attr-defined]
+        seq = session.view.seq
+        observe(obs, reader, reading({**setup_tops(), 2: "cat:F#1"}, noah=2))
+        notice = session.view.notices[-1]
+        assert notice.level == "reconcile" and notice.phrases[0].key == "table.wrong_top.ferry"
+        assert notice.text.startswith("Ferry 2 should show the ♂ bear on top")
+        assert lights.flashed == [1] and session.view.seq == seq
