@@ -468,3 +468,62 @@ def test_the_audit_reaches_the_screen_and_flashes_the_ferry_through_the_lights(t
         assert notice.level == "reconcile" and notice.phrases[0].key == "table.wrong_top.ferry"
         assert notice.text.startswith("Ferry 2 should show the ♂ bear on top")
         assert lights.flashed == [1] and session.view.seq == seq
+
+
+def test_a_departing_ferry_gets_an_instruction_then_a_confirmation_never_a_warning():
+    """R19, R24: the record empties a departed ferry at once; the table follows when the players
+    take its cards off. Until then the audit says what to do, not that something is wrong."""
+
+    class Intents:
+        """A stand-in session whose record the test sets."""
+
+        def __init__(self):
+            self.view = self.make(("cat:F#1", "bear:F#1"), step="move_noah", seq=1)
+
+        @staticmethod
+        def make(ferry2, *, step, seq, noah=1):
+            from companion.session.prompts import PROMPT_KINDS
+
+            prompt = PROMPT_KINDS[step](player=0, text="")
+            state = {"noah": noah, "ferries": [[], list(ferry2), [], [], []]}
+            return type("View", (), {"seq": seq, "state": state, "prompt": prompt,
+                                     "players": ("Ana", "Ben")})()
+
+        def move_noah(self, ferry):
+            self.view = self.make((), step="play_card", seq=2, noah=ferry)  # ferry 2 departed
+            return type("Outcome", (), {"accepted": True, "message": ""})()
+
+    intents = Intents()
+    said: list[str] = []
+    obs = TableObserver(intents, card_of, reader=ScriptedReader(),
+                        on_finding=lambda f: said.append(f.phrase.key))
+    still_there = TableSight(3, (None, "bear:F#1", None, None, None),
+                             (True, False, True, True, True))
+    obs._act(still_there, 0.0)
+    assert said == ["table.departing"]
+    obs._check(TableSight(3, NONE5, EMPTY))
+    assert said == ["table.departing", "table.departure_seen"]
+
+
+def test_a_donkey_that_makes_its_ferry_depart_is_no_audit_warning():
+    """R24: after a donkey Noah stays; its ferry may depart at once, on the play itself."""
+
+    class Intents:
+        def __init__(self):
+            self.view = self.make(("cat:F#1", "bear:F#1"), step="play_card", seq=1)
+
+        make = staticmethod(lambda ferry2, *, step, seq: type("View", (), {
+            "seq": seq, "state": {"noah": 1, "ferries": [[], list(ferry2), [], [], []]},
+            "prompt": __import__("companion.session.prompts", fromlist=["x"]).PROMPT_KINDS[
+                step](player=0, text=""), "players": ("Ana", "Ben")})())
+
+        def choose_card(self, ref):
+            self.view = self.make((), step="play_card", seq=2)  # departed with the donkey
+            return type("Outcome", (), {"accepted": True, "message": ""})()
+
+    said: list[str] = []
+    obs = TableObserver(Intents(), card_of, reader=ScriptedReader(),
+                        on_finding=lambda f: said.append(f.phrase.key))
+    obs._act(TableSight(1, (None, "donkey:M#1", None, None, None),
+                        (True, False, True, True, True)), 0.0)
+    assert said == ["table.departing"]

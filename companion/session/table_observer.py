@@ -441,7 +441,8 @@ class TableObserver:
                 if isinstance(inference, PlaySeen):
                     self._refused.add((inference.card, inference.ferry, self.intents.view.seq))
                 break
-            self._note_departure(record)
+            if not isinstance(inference, TakeBackSeen):
+                self._note_departure(record)
         self.verdicts += verdicts
         self._check(sight)
         return verdicts
@@ -462,11 +463,11 @@ class TableObserver:
         return intents.take_back()
 
     def _note_departure(self, before: RecordTable) -> None:
-        """A ferry that held cards and holds none in the record now has departed (a take-back
-        empties Noah's ferry too, but the player's next card goes there at once)."""
+        """A ferry that held cards and holds none in the record after a play or a Noah move
+        has departed (after Noah's move, R19, or at once after a donkey, R24)."""
         after = RecordTable.from_view(self.intents.view)
         for k in POSITIONS:
-            if before.ferries[k] and not after.ferries[k] and before.step == "move_noah":
+            if before.ferries[k] and not after.ferries[k]:
                 self._departing.add(k)
 
     def _check(self, sight: TableSight) -> None:

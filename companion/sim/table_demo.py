@@ -315,7 +315,7 @@ class TableViewPlayers(SimulatedTable):
         if step.intent not in ("new_game", "camera", "button"):
             name = "hand scan" if step.intent == "choose_card" and self._scanning \
                 else step.intent
-            self.report.touches[name] = self.report.touches.get(step.intent, 0) + 1
+            self.report.touches[name] = self.report.touches.get(name, 0) + 1
 
 
 def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
