@@ -46,6 +46,11 @@ def build_parser() -> Parser:
         help="start the app with the built-in settings, without reading the config file",
     )
     parser.add_argument(
+        "--language", metavar="LANG",
+        help="the app's language for this start: en, fr or zh (default: the config file's "
+        "[ui] language)",
+    )
+    parser.add_argument(
         "-v", "--verbose",
         action="store_true",
         help="show progress and diagnostics on the terminal (Kivy's lines included)",
@@ -63,7 +68,7 @@ def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts
 
     return run_app(simulate=args.simulate, default_settings=args.default_settings,
-                   verbose=args.verbose)
+                   verbose=args.verbose, language=args.language)
 
 
 def configure_logging(verbose: bool) -> None:

@@ -34,9 +34,10 @@ GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Document
 POLKIT_RULE=/etc/polkit-1/rules.d/50-noah-companion.rules
 UDEV_RULE=/etc/udev/rules.d/90-noah-companion-backlight.rules
 DEVICE_GROUPS=(video render input gpio audio)
-# libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds.
+# libgl1: Kivy's SDL2 window cannot load without libGL.so.1, even on KMS/DRM; libasound2: sounds;
+# DejaVu and Noto CJK: the fonts of the English/French and the Chinese screens.
 APT_PACKAGES=(python3 python3-venv libzbar0 libmtdev1 libgl1 libegl1 libgles2 libgbm1
-              libgl1-mesa-dri libasound2 fonts-dejavu-core polkitd)
+              libgl1-mesa-dri libasound2 fonts-dejavu-core fonts-noto-cjk polkitd)
 # From the Raspberry Pi archive: installed when apt knows them (a USB camera and mock lights
 # work without them).
 APT_PACKAGES_PI=(python3-picamera2 python3-lgpio)

@@ -135,7 +135,7 @@ def test_r18_r19_ferry_at_capacity_departs_after_noah_moves_and_is_replaced():
     assert (state["departed"], state["reserve"]) == (1, 2)
     assert state["departed_cards"] == ["elephant:M", "rhino:F", "cat:M"]
     assert verdict.message == ("Noah moves to ferry 4. Ferry 1 departs (departure 1 of 4). "
-                               "Ana gives 1 card(s) to opponents.")
+                               "Ana gives 1 card to an opponent.")
 
 
 def test_r20_kth_departure_owes_k_cards_given_in_one_action():
@@ -204,7 +204,7 @@ def test_r25_take_back_when_nothing_fits_then_load_any_card():
     game = table({0: ("elephant:M", "rhino:F")}, [("bear:M", "panda:F"), ("cat:M",)])
     assert not game.can_play()
     verdict = accepted(game, TakeBack(0, 0))
-    assert verdict.message == "Ana took the 2 animal(s) of ferry 1 back."
+    assert verdict.message == "Ana took the 2 animals of ferry 1 back."
     assert game.state()["hands"][0] == ["bear:M", "panda:F", "elephant:M", "rhino:F"]
     assert game.phase == "play" and game.current_player == 0
     verdict = accepted(game, Play(0, "rhino:F", 0))

@@ -71,7 +71,7 @@ def test_a_broken_invariant_is_reported_with_how_to_reproduce(monkeypatch, capsy
     monkeypatch.setattr(simulation, "check_invariants", flaky)
     assert main(["simulate", "--games", "2", "--players", "2", "--seed", "5", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert "FAILED game 0 after 40 accepted action(s), in round 1: ferry 2 weighs 22 of 21" in out
+    assert "FAILED game 0 after 40 accepted actions, in round 1: ferry 2 weighs 22 of 21" in out
     assert "--game 0 --seed 5" in out and "1 game(s) broke an invariant" in out
 
 

@@ -165,7 +165,7 @@ def test_replay_undo_restores_and_too_many_is_rejected():
                                 {"type": "undo", "count": 5}, play)))
     assert [(r.verdict, r.reason) for r in results[3:]] == [
         ("accepted", None), ("rejected", "bad_action"), ("accepted", None)]
-    assert results[3].message == "Took back 1 action(s), last first: Ben's ♂ cat on ferry 1."
+    assert results[3].message == "Took back 1 action, last first: Ben's ♂ cat on ferry 1."
     assert len(results[-1].game.history) == 2
 
 

@@ -232,7 +232,7 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver):
         driver.settle()
         alert = app.root.alert.text.replace("\xa0", " ")
         assert alert == "Refusé : Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
-            "animal sur le ferry 1."
+            "animal sur l'embarcation 1."
         assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
         assert "Chat ♀" in tile_labels(app)
         app.lang = "en"
@@ -604,9 +604,9 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     press(driver, app.t("home.resume"))
     [popup] = [p for p in popups() if isinstance(p, DamagedGamePopup)]
     assert f"Line {line} of its record cannot be used: This line is malformed" in popup.details
-    assert "sets 1 line(s) aside" in popup.details
-    french = "\n".join(explain(Catalog("fr"), popup.reading))
-    assert f"Ligne {line} : une annulation de 9 action(s)" in french
+    assert "sets 1 line aside" in popup.details
+    french = "\n".join(explain(Catalog("fr"), popup.reading)).replace("\xa0", " ")
+    assert f"Ligne {line} : une annulation de 9 actions" in french
     assert app.session.store.set_aside_lines(game) == []  # nothing changed before the choice
     press(driver, app.t("damaged.resume"))
     assert app.view.game_id == game and app.view.round_scores == ((1, 2),)

@@ -22,7 +22,7 @@ pytestmark = [
     pytest.mark.skipif(ctypes.util.find_library("EGL") is None,
                        reason="no Mesa EGL (apt install libegl1 libgl1) for offscreen Kivy"),
 ]
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "zh")
 
 
 class Inspector(Photographer):

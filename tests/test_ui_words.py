@@ -23,9 +23,9 @@ REASON_CODES = {key.split(".")[0] for key in REASONS}
 
 
 def plain(text: str) -> str:
-    """French puts a no-break space before ':', ';', '?' and '!' (and in 'ferry 3'): the
+    """French puts a (thin) no-break space before ':', ';', '?' and '!' (and in 'ferry 3'): the
     expected sentences below are written with plain spaces."""
-    return text.replace("\xa0", " ")
+    return text.replace("\xa0", " ").replace("\u202f", " ")
 
 
 RAW_REF = re.compile(r"[a-z]+(:[MFH])?#\d")  # a card id such as woodpecker:M#1 or snail#3
@@ -48,8 +48,8 @@ def test_prompts_are_worded_from_their_fields_in_french():
     fr = Catalog("fr")
     play = PlayCard(player=1, text="Ben: load an animal on ferry 3.", ferry=2)
     move = MoveNoah(player=0, text="…", choices=(1, 4))
-    assert plain(fr.prompt(play, ["Ana", "Ben"])) == "Ben : chargez un animal sur le ferry 3."
-    assert plain(fr.prompt(move, ["Ana", "Ben"])) == "Ana : déplacez Noé vers le ferry 2 / 5."
+    assert plain(fr.prompt(play, ["Ana", "Ben"])) == "Ben : chargez un animal sur l'embarcation 3."
+    assert plain(fr.prompt(move, ["Ana", "Ben"])) == "Ana : déplacez Noé vers l'embarcation 2 / 5."
 
 
 def _all_notices(session):
@@ -72,9 +72,9 @@ def test_a_refusal_in_french_names_the_rule_with_the_actual_cards():
     weight = Notice("refused", "English.", "weight", (Phrase("reason.weight", {
         "ferry": 2, "weight": 19, "capacity": 21, "card": "lion:M#1", "card_weight": 7,
         "species": "lion", "animal": "♂ lion"}),))
-    assert plain(fr.notice(weight)) == ("Le ferry 2 porte 19 sur 21 : la carte Lion ♂ (7) le "
-                                 "surchargerait ; chargez un animal plus léger, ou reprenez le "
-                                 "ferry si aucun ne convient.")
+    assert plain(fr.notice(weight)) == (
+        "L'embarcation 2 porte 19 sur 21 : la carte Lion ♂ (7) la surchargerait ; chargez un "
+        "animal plus léger, ou reprenez l'embarcation si aucun ne convient.")
     gender = Notice("refused", "English.", "gender", (Phrase("reason.gender", {
         "variant": "alternate", "ferry": 3, "needed": "F", "top": "M", "card": "cat:M#1",
         "species": "cat"}),))
@@ -151,9 +151,9 @@ def test_a_card_shown_again_is_named_and_the_advice_fits_where_it_is(tmp_path):
                                     "ferry this round: it cannot be played again")
     assert "on the table" not in departed.text
     fr = Catalog("fr")
-    assert plain(fr.notice(on_ferry)).startswith("La carte ") and "est déjà sur le ferry" in \
+    assert plain(fr.notice(on_ferry)).startswith("La carte ") and "est déjà sur l'embarcation" in \
         plain(fr.notice(on_ferry))
-    assert "est partie sur un ferry cette manche" in plain(fr.notice(departed))
+    assert "est partie sur une embarcation cette manche" in plain(fr.notice(departed))
     for notice in (on_ferry, departed):
         assert not RAW_REF.search(notice.text) and not RAW_REF.search(fr.notice(notice))
 
@@ -185,8 +185,8 @@ def test_undo_sentences_in_french_say_what_to_put_back():
     back = Phrase("undo.put_back", {"cards": ["cat:F#2", "lion:M#1"], "ferry": 2,
                                     "variant": "all",
                                     "source": Phrase("undo.from_hand", {"name": "Ben"})})
-    assert plain(fr.phrase(back)) == ("Remettez les cartes Chat ♀ et Lion ♂ sur le ferry 2 (en "
-                               "commençant par le bas), depuis la main de Ben.")
+    assert plain(fr.phrase(back)) == ("Remettez les cartes Chat ♀ et Lion ♂ sur l'embarcation 2 "
+                                      "(en commençant par le bas), depuis la main de Ben.")
     assert english(back) == ("Put the ♀ cat and the ♂ lion back on ferry 2 (bottom first), "
                              "from Ben's hand.")
 
@@ -205,7 +205,7 @@ def test_cards_always_carry_their_gender_sign():
 
 
 def test_an_unknown_language_falls_back_to_english():
-    assert Catalog("zh").text("home.new_game") == "New game"
+    assert Catalog("xx").text("home.new_game") == "New game"
 
 
 def test_ui_settings_are_validated_with_the_key_named():

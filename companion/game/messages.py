@@ -57,7 +57,7 @@ REASONS: dict[str, str] = {
     "on ferry {noah_ferry}.",
     "invalid_target": "That player is not at this table: choose an opponent.",
     "invalid_target.self": "{name} cannot choose themselves here: choose an opponent.",
-    "gift_count": "{name} owes {owed} card(s) for this departure, not {given}: give exactly "
+    "gift_count": "{name} owes {owed} card{owed_s} for this departure, not {given}: give exactly "
     "{owed}.",
     "no_giraffe_effect": "There is no giraffe look to make now: it is only allowed right after "
     "loading a giraffe, before Noah moves.",
@@ -67,7 +67,7 @@ REASONS: dict[str, str] = {
     "must_lion_swap": "The lion's effect comes first: {current_name} must swap a card with an "
     "opponent.",
     "must_move_noah": "{current_name} must first move Noah: to ferry {choices}.",
-    "must_give_cards": "{current_name} must first give {owed} card(s) for the departure.",
+    "must_give_cards": "{current_name} must first give {owed} card{owed_s} for the departure.",
     "must_scan_hands": "The round is over: scan every player's hand first.",
     "round_over": "No round is being played: deal the cards and start round {next_round}.",
     "game_over": "The game is over: start a new game to play again.",
@@ -85,15 +85,15 @@ EVENTS: dict[str, str] = {
     "round_started": "Round {round} starts: {starter_name} plays first, Noah is on ferry "
     "{noah_ferry}.",
     "loaded": "{name} loaded the {animal} on ferry {ferry}.",
-    "took_back": "{name} took the {count} animal(s) of ferry {ferry} back.",
+    "took_back": "{name} took the {count} animal{count_s} of ferry {ferry} back.",
     "crocodile_tears": "Crocodile tears: {name}'s score drops to {score}.",
     "fled": "The {animal} fled to {target_name}'s hand.",
     "lion_swap": "{name} swapped a card with {target_name}.",
     "giraffe_look": "{name} looked at {target_name}'s hand.",
     "noah_moved": "Noah moves to ferry {ferry}.",
     "departure": "Ferry {ferry} departs (departure {number} of 4).",
-    "gifts_owed": "{name} gives {owed} card(s) to opponents.",
-    "gifts": "{name} gave {count} card(s).",
+    "gifts_owed": "{name} gives {owed} card{owed_s} to {owed_opponents}.",
+    "gifts": "{name} gave {count} card{count_s}.",
     "pair_bonus": "Pair of {species}s: {name} plays again.",
     "turn": "{name}'s turn.",
     "round_ended": "Round {round} is over.",
@@ -107,9 +107,24 @@ def render(code: str, params: Mapping[str, Any], templates: Mapping[str, str] = 
     """The sentence for a reason code (and its ``variant``) filled from ``params``."""
     variant = params.get("variant")
     template = templates.get(f"{code}.{variant}") if variant else None
-    return (template or templates[code]).format_map(params)
+    return (template or templates[code]).format_map(_with_plurals(params))
 
 
 def render_event(kind: str, params: Mapping[str, Any]) -> str:
     """The sentence for an event of an accepted action."""
-    return EVENTS[kind].format_map(params)
+    return EVENTS[kind].format_map(_with_plurals(params))
+
+
+def _with_plurals(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` and, for each count among them, the English plural ending ``<name>_s``
+    ("" for 1, "s" otherwise) and ``<name>_opponents``, so a template says "1 card", "2 cards".
+
+    >>> render_event("gifts", {"name": "Ana", "count": 1})
+    'Ana gave 1 card.'
+    """
+    words = dict(params)
+    for name, value in params.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            words[f"{name}_s"] = "" if value == 1 else "s"
+            words[f"{name}_opponents"] = "an opponent" if value == 1 else "opponents"
+    return words

@@ -83,7 +83,9 @@ def run_game(index: int, seed: int | str, players: int | Sequence[str], options:
     try:
         play_random_game(game, game_rng(seed, index), check=check)
     except Exception as error:  # a crash is a finding to report, not a reason to stop the run
-        where = f"after {len(game.history)} accepted action(s), in round {game.round}"
+        actions = len(game.history)
+        where = (f"after {actions} accepted action{'' if actions == 1 else 's'}, "
+                 f"in round {game.round}")
         detail = str(error) if isinstance(error, InvariantError) else traceback.format_exc()
         return GameResult(index, seed, game, len(game.history), f"{where}: {detail}")
     return GameResult(index, seed, game, len(game.history))

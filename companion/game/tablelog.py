@@ -537,15 +537,20 @@ def _beyond_the_game(entry: Action, game: Game) -> tuple[str, str] | None:
     return None
 
 
+def _actions(count: int) -> str:
+    """``1 action``, ``3 actions``."""
+    return f"{count} action" if count == 1 else f"{count} actions"
+
+
 def _undo(number: int, undo: Undo, game: Game) -> LineResult:
     available = len(game.history)
     if undo.count > available:
-        message = (f"This line is malformed: it undoes {undo.count} action(s) but only "
+        message = (f"This line is malformed: it undoes {_actions(undo.count)} but only "
                    f"{available} can be taken back.")
         return LineResult(number, False, "bad_action", message, undo, game)
     undone = tuple(game.pop() for _ in range(undo.count))
     words = "; ".join(describe_action(action, game.players) for action in undone)
-    message = f"Took back {undo.count} action(s), last first: {words}."
+    message = f"Took back {_actions(undo.count)}, last first: {words}."
     return LineResult(number, True, None, message, undo, game, undone=undone)
 
 

@@ -26,7 +26,7 @@ the table's choice ("Resume up to the last good move") sets those lines aside.
 2
 >>> reading = read_game(store, game_id, default_deck())
 >>> reading.damage
-Damage(line=3, reason='This line is malformed: it undoes 3 action(s) but only 0 can be taken back.')
+Damage(line=3, reason='This line is malformed: it undoes 3 actions but only 0 can be taken back.')
 >>> [(line.line, line.accepted) for line in reading.dropped], reading.keep
 ([(3, False)], 1)
 >>> store.close()

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from companion.errors import UserError
 from companion.game import Options
+from companion.session.narrate import plural
 from companion.session.session import Session
 from companion.session.store import GameStore
 from companion.session.view import Notice, SessionView
@@ -117,7 +118,7 @@ class PipelineCamera:
                 event = self._events.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 raise UserError(
-                    f"The camera pipeline did not report {len(waiting)} card(s) within "
+                    f"The camera pipeline did not report {plural(len(waiting), 'card')} within "
                     f"{SEEN_TIMEOUT:.0f} s.", "Run 'noah-companion bench vision' to check it."
                 ) from None
             if isinstance(event, CardShown):

@@ -13,6 +13,7 @@ sentence to stderr (the journal on the Pi) instead of ending the process.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import sys
@@ -39,20 +40,26 @@ class StartFailed(UserError):
 
 
 def run_app(simulate: bool = False, *, default_settings: bool = False,
-            verbose: bool = False, store: Any = None, prepare: Any = None) -> int:
+            verbose: bool = False, store: Any = None, prepare: Any = None,
+            language: str | None = None) -> int:
     """Run the app until it is closed; returns the exit status. No screen raises
     :class:`~companion.errors.UserError` before any window opens; any other start-up problem
     is shown on the error screen. ``default_settings`` ignores the config file (the error
     screen's way round a bad one). ``store`` replaces the config's record and ``prepare(app)``
-    is called before the app runs (``demo --ui``: the players who play on screen)."""
+    is called before the app runs (``demo --ui``: the players who play on screen).
+    ``language`` overrides the config's ``[ui] language`` for this start (``--language zh``)."""
     from companion.config import Config, config_path
 
+    if language:  # a language without a catalog: a UserError before any window opens
+        language = validate_ui({"language": language}).language
     prepare_environment(verbose=verbose)
     config_file = config_path()
     try:
         config = Config.from_text("", None) if default_settings else _stage("config", _load)
         settings = validate_ui({}) if default_settings else _stage(
             "config", lambda: config.validated("ui", validate_ui))
+        if language:
+            settings = dataclasses.replace(settings, language=language)
         app = create_app(config, simulate=simulate, settings=settings, store=store,
                          config_file=_settings_file(config_file, default_settings))
     except StartFailed as failed:

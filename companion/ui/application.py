@@ -29,6 +29,7 @@ from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
+from companion.ui.fonts import catalog_for, language_font
 from companion.ui.i18n import Catalog, languages
 from companion.ui.screens import (
     CardTray,
@@ -104,7 +105,7 @@ class NoahApp(App):
                  lights: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
                  **kwargs: Any) -> None:
-        self.catalog = Catalog(settings.language)
+        self.catalog, self.font_problem = catalog_for(settings.language, theme.FONT)
         super().__init__(**kwargs)
         self.session, self.lights, self.settings = session, lights, settings
         self.simulator = simulator
@@ -136,14 +137,29 @@ class NoahApp(App):
         return catalog.card_label(ref)
 
     def on_lang(self, _app: Any, lang: str) -> None:
-        self.catalog = Catalog(lang)
+        self.catalog, self.font_problem = catalog_for(lang, theme.FONT)
         self._tray = None  # its labels are in the old language
         if self.view is not None and self.root is not None:
             self._draw(self.view)
+        self._say_font_problem()
+
+    def _say_font_problem(self) -> None:
+        """A language whose font is missing is shown in English, and the table is told why."""
+        if self.font_problem and self.root is not None:
+            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
+
+    def next_language(self, _lang: str | None = None) -> str:
+        """The language the home screen's language button switches to (en → fr → zh → en)."""
+        names = languages()
+        return names[(names.index(self.lang) + 1) % len(names)]
+
+    def next_language_font(self, _lang: str | None = None) -> str:
+        """The font that draws the next language's name in its own script (中文 on the French
+        home screen); kv passes ``app.lang`` so it follows a switch."""
+        return language_font(self.next_language(), theme.FONT)
 
     def switch_language(self) -> None:
-        names = languages()
-        self.change_setting("ui", "language", names[(names.index(self.lang) + 1) % len(names)])
+        self.change_setting("ui", "language", self.next_language())
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -159,6 +175,7 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
+        self._say_font_problem()
 
     def on_stop(self) -> None:
         if self._unsubscribe is not None:

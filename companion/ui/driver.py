@@ -12,6 +12,7 @@ and rendered offscreen (Mesa) at 800×480::
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -255,7 +256,12 @@ def _broken_word(label: Any) -> str | None:
     if label.shorten or not width or label.markup:
         return None
     measure = label._label.get_extents
-    return next((word for word in label.text.split() if measure(word)[0] > width), None)
+    return next((word for word in _WORD.findall(label.text) if measure(word)[0] > width), None)
+
+
+#: A word for line breaking: Chinese breaks between any two characters (ideographs and
+#: full-width punctuation), other scripts at spaces.
+_WORD = re.compile(r"[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

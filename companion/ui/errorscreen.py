@@ -81,7 +81,8 @@ class StartProblemApp:
         from kivy.properties import BooleanProperty, StringProperty
         from kivy.uix.boxlayout import BoxLayout
 
-        from companion.ui.i18n import Catalog
+        from companion.ui import theme
+        from companion.ui.fonts import catalog_for
 
         class StartProblemView(BoxLayout):
             """The layout of ``errorscreen.kv``."""
@@ -93,7 +94,7 @@ class StartProblemApp:
             offers_defaults = BooleanProperty(False)
 
             def __init__(self, **kwargs: Any) -> None:
-                self.catalog = Catalog(language)
+                self.catalog, _ = catalog_for(language, theme.FONT)  # English if no font
                 super().__init__(**kwargs)
                 self.what = self.catalog.error(problem.error)
                 self.still_works = self.catalog.text(problem.still_works_key)

@@ -13,9 +13,14 @@ undo) is shown in English as the session wrote it; another language words its
 ``notice.<name>`` (``NOTICE_KEYS`` in companion.session.session) and ``undo.<name>``
 (companion.session.reconcile). A phrase the language cannot word shows the English sentence.
 
+A sentence that counts something has one wording per plural category of the language (CLDR's,
+through Babel): ``{"one": "{count} card", "other": "{count} cards"}``. The count is the param
+named by ``"_by"`` (``count`` when absent). English and French say "one"/"other" (French "one"
+covers 0 and 1), Chinese has only "other".
+
 >>> fr = Catalog.load("fr")
 >>> fr.text("table.ferry", n=3)
-'Ferry 3'
+'N°\xa03'
 >>> fr.card_label("cat:F#2"), Catalog.load("en").card_label("snail:M#1")
 ('Chat ♀', 'Snail ♂')
 """
@@ -27,6 +32,8 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel import Locale
 
 from companion.game.deck import parse_ref
 from companion.game.errors import InputError
@@ -44,12 +51,52 @@ def languages() -> list[str]:
     return sorted(path.stem for path in LOCALES.glob("*.json"))
 
 
+#: A catalog's value: a sentence, or one sentence per CLDR plural category (and ``_by``).
+Entry = str | dict[str, str]
+#: Babel's name of each catalog's locale (the Chinese edition is Traditional Chinese).
+LOCALE_NAMES = {"zh": "zh_Hant_TW"}
+
+
 @cache
-def _entries(language: str) -> dict[str, str]:
+def _entries(language: str) -> dict[str, Entry]:
     path = LOCALES / f"{language}.json"
     if not path.exists():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(LOCALE_NAMES.get(language, language))
+
+
+def plural_category(language: str, count: Any) -> str:
+    """The CLDR plural category of ``count`` in ``language`` (``one``, ``other``…).
+
+    >>> plural_category("en", 1), plural_category("en", 0), plural_category("fr", 0)
+    ('one', 'other', 'one')
+    >>> plural_category("zh", 1)
+    'other'
+    """
+    try:
+        number = int(count)
+    except (TypeError, ValueError):
+        return "other"
+    return str(_locale(language).plural_form(number))
+
+
+def choose(entry: Entry, language: str, params: Mapping[str, Any]) -> str:
+    """The wording of a catalog entry for these params: its plural variant when it has some.
+
+    >>> choose({"one": "{count} card", "other": "{count} cards"}, "en", {"count": 1})
+    '{count} card'
+    >>> choose({"_by": "owed", "one": "a", "other": "b"}, "fr", {"owed": 3})
+    'b'
+    """
+    if isinstance(entry, str):
+        return entry
+    category = plural_category(language, params.get(entry.get("_by", "count")))
+    return entry.get(category, entry["other"])
 
 
 class Catalog:
@@ -67,7 +114,11 @@ class Catalog:
     def text(self, key: str, **params: Any) -> str:
         """The sentence for ``key`` with its fields filled; an unknown key shows as itself, so a
         missing translation is visible on screen instead of crashing the app."""
-        template = self._own.get(key, self._fallback.get(key, key))
+        entry = self._own.get(key)
+        language = self.language
+        if entry is None:
+            entry, language = self._fallback.get(key, key), FALLBACK
+        template = choose(entry, language, params)
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):
@@ -84,8 +135,12 @@ class Catalog:
     def card_label(self, ref: str) -> str:
         """A card as printed on a tile: species and gender sign (never colour alone)."""
         species, gender, _ = parse_ref(ref)
-        sign = f" {self.text('sign.' + gender)}" if gender else ""
-        return f"{self.species(species)}{sign}"
+        if not gender:
+            return self.species(species)
+        # Chinese writes the sign against the name (大象♀): a space would let a line break
+        # between an animal and its gender
+        return self.text("words.card_label", species=self.species(species),
+                         sign=self.text("sign." + gender))
 
     def prompt(self, prompt: Any, players: Sequence[str]) -> str:
         """The one sentence saying what the table must do now, from the prompt's fields."""
@@ -118,7 +173,7 @@ class Catalog:
         worded = [part for part in parts if part is not None]
         if len(worded) < len(parts):
             return str(notice.text)
-        return " ".join(worded)
+        return self.text("words.sentence_sep").join(part for part in worded if part)
 
     def error(self, error: Any) -> str:
         """A :class:`~companion.errors.UserError` for a person: its key worded in this
@@ -131,9 +186,10 @@ class Catalog:
     def phrase(self, phrase: Phrase) -> str | None:
         """One phrase in this language, or None when the catalog has no wording for it."""
         key = template_key(phrase)
-        template = self._own.get(key, self._own.get(phrase.key))
-        if template is None:
+        entry = self._own.get(key, self._own.get(phrase.key))
+        if entry is None:
             return None
+        template = choose(entry, self.language, phrase.params)
         try:
             return template.format_map(self._words(phrase.params))
         except (KeyError, IndexError, ValueError, TypeError):
@@ -197,7 +253,8 @@ class Catalog:
         items = list(items)
         if len(items) <= 1:
             return "".join(items)
-        return f"{', '.join(items[:-1])} {self.text(word)} {items[-1]}"
+        first = self.text("words.list_sep").join(items[:-1])
+        return self.text("words.join_last", first=first, word=self.text(word), last=items[-1])
 
 
 def _is_ref(text: str) -> bool:

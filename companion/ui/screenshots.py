@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Save a PNG of every screen of the app.")
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--language", default="en", help="the app's language (en, fr)")
+    parser.add_argument("--language", default="en", help="the app's language (en, fr, zh)")
     args = parser.parse_args(argv)
     taken = take_all(args.out, seed=args.seed, language=args.language)
     print(f"{len(taken)} screenshots in {args.out}: " + ", ".join(p.name for p in taken))

@@ -26,6 +26,8 @@ from kivy.uix.togglebutton import ToggleButton
 from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import MIN_PERCENT, Backlight
+from companion.ui import theme
+from companion.ui.fonts import language_font
 from companion.ui.settings import EVERYDAY, TECHNICAL, Setting, language_names
 
 
@@ -154,7 +156,8 @@ class SettingsScreen(SettingsPageBase):
         row = SettingRow(title=app.t("settings.ui.language"))
         for code, name in language_names():
             button = ChoiceButton(words=name, value=code, group="ui.language",
-                                  state="down" if code == app.lang else "normal")
+                                  state="down" if code == app.lang else "normal",
+                                  font_name=language_font(code, theme.FONT))  # 中文 in its font
             button.bind(on_release=lambda b: self.choose_language(b.value))
             row.ids.controls.add_widget(button)
         return [row]

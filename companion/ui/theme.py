@@ -8,7 +8,9 @@ from __future__ import annotations
 
 TOUCH = 52  # px: 10 mm on the official 7" panel (~155 mm for 800 px)
 BODY = 20  # px: the smallest text a player has to read
-FONT = "DejaVuSans"  # has ♂ and ♀ (Kivy's Roboto has no gender signs)
+#: The one font name every label uses; companion.ui.fonts points it at the files of the table's
+#: language (DejaVu Sans, which has ♂ and ♀ unlike Kivy's Roboto; Noto Sans CJK TC for Chinese).
+FONT = "NoahText"
 
 # The score tokens' colours (name, RGBA): a player picks one at a new game.
 PLAYER_COLOURS: dict[str, tuple[float, float, float, float]] = {

@@ -1,0 +1,212 @@
+"""The catalogs (issue 15 items 6, 7, 8, 10): complete, same placeholders, French typography,
+plurals through CLDR's rules, and every string drawable by the font of its language."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTCollection, TTFont
+
+from companion.game.messages import EVENTS, REASONS, render, render_event
+from companion.ui import fonts
+from companion.ui.i18n import LOCALES, Catalog, languages, plural_category
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+
+
+def catalog(language: str) -> dict:
+    return json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def variants(value: str | dict) -> list[str]:
+    """The sentences of an entry (each plural variant of a counted one)."""
+    if isinstance(value, str):
+        return [value]
+    return [text for name, text in value.items() if name != "_by"]
+
+
+def placeholders(value: str | dict) -> set[str]:
+    return {field for text in variants(value)
+            for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def strings(language: str) -> list[tuple[str, str]]:
+    return [(key, text) for key, value in catalog(language).items() for text in variants(value)]
+
+
+def test_the_three_languages_have_catalogs() -> None:
+    assert languages() == ["en", "fr", "zh"]
+    assert [catalog(name)["_language"] for name in languages()] == ["English", "Français", "中文"]
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+def test_a_translation_has_every_english_key_with_its_placeholders(language: str) -> None:
+    english, own = catalog("en"), catalog(language)
+    assert [key for key in english if key not in own] == []
+    # reason.* in en.json are short phrases; their translations word the engine's facts
+    facts = [key for key in english if not key.startswith("reason.")]
+    assert [key for key in facts if placeholders(own[key]) != placeholders(english[key])] == []
+
+
+def test_chinese_words_every_phrase_french_words_with_the_same_facts() -> None:
+    """The session's notices, refusals and undo sentences (keys only French had before)."""
+    french, chinese = catalog("fr"), catalog("zh")
+    assert [key for key in french if key not in chinese and key != "words.of_vowel"] == []
+    assert [key for key in french if key in chinese
+            and placeholders(chinese[key]) != placeholders(french[key])] == []
+
+
+def test_every_engine_reason_and_event_has_a_wording_in_each_translation() -> None:
+    for language in ("fr", "zh"):
+        own = catalog(language)
+        assert [code for code in REASONS if f"reason.{code}" not in own] == []
+        assert [kind for kind in EVENTS if f"event.{kind}" not in own] == []
+
+
+@pytest.mark.parametrize(("key", "text"), strings("fr"))
+def test_french_typography(key: str, text: str) -> None:
+    """Issue 15 item 6: a fine non-breaking space before ; ! ? and a non-breaking space before :
+    and inside « » (the Imprimerie nationale's rules); never a plain or no space there."""
+    assert not re.search(r"\s[;:!?»]", text.replace(NBSP, "").replace(NNBSP, "")) or \
+        not re.search(r" [;:!?»]", text), key
+    ending = r"(?=[\s)»]|$)"  # a mark that ends a clause, not one inside "10:30" or a path
+    assert re.findall(rf"(.)[;!?]{ending}", text) == [NNBSP] * len(
+        re.findall(rf"[;!?]{ending}", text)), key
+    assert re.findall(rf"(.):{ending}", text) == [NBSP] * len(re.findall(rf":{ending}", text)), key
+    assert text.count("«") == text.count(f"«{NBSP}") and text.count("»") == text.count(f"{NBSP}»")
+
+
+def test_french_uses_the_rulebooks_words_and_full_words() -> None:
+    french = catalog("fr")
+    sentences = " ".join(text for _, text in strings("fr"))
+    assert french["table.undo"] == "Annuler" and french["table.redo"] == "Rétablir"
+    # a tile's header is its number (« Embarcation 5 » does not fit a tile of five at 800 px)
+    assert french["table.ferry"] == f"N°{NBSP}{{n}}" and french["species.woodpecker"] == "Pivert"
+    assert "ferry" not in re.sub(r"\{[^}]*\}", "", sentences).lower()
+    assert "Noé" in french["prompt.move_noah"] and "larmes" in french["round.tears"].lower()
+
+
+def test_chinese_uses_the_editions_words() -> None:
+    chinese = catalog("zh")
+    assert chinese["table.ferry"] == "駁船{n}" and chinese["table.noah"] == "挪亞"
+    assert "眼淚" in chinese["round.tears"] and "方舟" in chinese["event.departure"]
+    assert chinese["gender.M"] == "雄性" and chinese["gender.F"] == "雌性"
+    assert chinese["species.donkey"] == "驢仔"  # the edition's own name
+
+
+def test_no_sentence_hedges_its_plural() -> None:
+    """Issue 15 item 8: no "card(s)" in any catalog or engine template."""
+    for language in languages():
+        assert [key for key, text in strings(language) if "(s)" in text] == []
+    assert [code for code, text in {**REASONS, **EVENTS}.items() if "(s)" in text] == []
+
+
+@pytest.mark.parametrize(("language", "counts"), [
+    ("en", {0: "other", 1: "one", 2: "other"}),
+    ("fr", {0: "one", 1: "one", 2: "other"}),  # CLDR: French says "0 carte"
+    ("zh", {0: "other", 1: "other", 5: "other"}),
+])
+def test_plural_categories_follow_cldr(language: str, counts: dict[int, str]) -> None:
+    assert {n: plural_category(language, n) for n in counts} == counts
+
+
+def test_a_count_picks_its_plural_form_in_each_language() -> None:
+    en, fr, zh = Catalog("en"), Catalog("fr"), Catalog("zh")
+    assert en.text("prompt.give_cards", player="Ana", count=1) == \
+        "Ana: give 1 card to an opponent."
+    assert en.text("prompt.give_cards", player="Ana", count=2) == "Ana: give 2 cards to opponents."
+    assert fr.text("prompt.give_cards", player="Ana", count=1) == \
+        f"Ana{NBSP}: donnez 1 carte à un adversaire."
+    assert fr.text("undo.gift", giver="Ben", count=3) == "Ben rend 3 cartes"
+    assert zh.text("prompt.give_cards", player="Ana", count=1) == "Ana：送出1張牌給對手。"
+
+
+def test_the_engines_english_counts_without_hedging() -> None:
+    assert render_event("gifts", {"name": "Ana", "count": 1}) == "Ana gave 1 card."
+    assert render_event("gifts_owed", {"name": "Ana", "owed": 2}) == \
+        "Ana gives 2 cards to opponents."
+    assert render("must_give_cards", {"current_name": "Ben", "owed": 1}) == \
+        "Ben must first give 1 card for the departure."
+
+
+def test_chinese_lists_and_names_read_as_chinese() -> None:
+    zh = Catalog("zh")
+    assert zh.join(["Ana", "Ben", "Chloé"]) == "Ana、Ben和Chloé"
+    assert zh.of("Ana") == "Ana的"
+    assert zh.card_label("elephant:F#1") == "大象♀"  # never broken between animal and sign
+    assert Catalog("en").join(["Ana", "Ben", "Chloé"]) == "Ana, Ben and Chloé"
+
+
+# -- the glyph check (issue 15 item 10): every string drawable by its language's font -----------
+
+def cmap(path: Path) -> set[int]:
+    if path.suffix.lower() == ".ttc":
+        return set(TTCollection(str(path), lazy=True).fonts[0].getBestCmap())
+    return set(TTFont(str(path), lazy=True).getBestCmap())
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_font_of_each_language_draws_every_character_of_its_catalog(language: str) -> None:
+    try:
+        files = fonts.font_files(language)
+    except fonts.UserError as missing:  # its sentence names the package to install
+        pytest.fail(f"{missing}")
+    drawable = cmap(files.regular) & cmap(files.bold)
+    # its own sentences, and the English shown where it has none; a language's own name is
+    # drawn with that language's font (fonts.NAME_KEYS)
+    texts = [text for key, text in strings(language) + (strings("en") if language != "en" else [])
+             if key not in fonts.NAME_KEYS]
+    missing = sorted({char for text in texts for char in text
+                      if ord(char) not in drawable and char not in "\n"})
+    assert missing == [], f"{language}: no glyph for {missing}"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_each_language_name_is_drawable_by_the_font_of_that_language(language: str) -> None:
+    names = dict(zip(languages(), languages()[1:] + languages()[:1], strict=True))
+    own = catalog(language)
+    for key, named in fonts.NAME_KEYS.items():
+        named = named or names[language]  # home.language names the next language
+        drawable = cmap(fonts.font_files(named).regular)
+        assert [char for char in own[key] if ord(char) not in drawable] == [], key
+        assert own[key] == catalog(named)["_language"], key
+
+
+def test_the_glyph_check_fails_on_a_missing_glyph() -> None:
+    latin = cmap(fonts.font_files("en").regular)
+    assert ord("駁") not in latin and ord("♀") in latin and ord("«") in latin
+
+
+def test_a_missing_chinese_font_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fonts, "locate", lambda script, style="Regular":
+                        None if script == "zh" else fonts.KNOWN_PATHS[(script, style)])
+    fonts.font_files.cache_clear()
+    try:
+        with pytest.raises(fonts.UserError, match="fonts-noto-cjk"):
+            fonts.font_files("zh")
+        assert fonts.font_files("en").regular.name == "DejaVuSans.ttf"
+    finally:
+        fonts.font_files.cache_clear()
+
+
+def test_the_chinese_face_is_taken_out_of_the_collection(tmp_path: Path) -> None:
+    """Kivy opens a collection's first face (Japanese): the TC face is copied out once."""
+    found = fonts.locate("zh")
+    assert found is not None, "fonts-noto-cjk is not installed (./run.sh setup installs it)"
+    face = fonts.single_face(*found, tmp_path)
+    assert face.suffix == ".otf"
+    assert TTFont(str(face), lazy=True)["name"].getDebugName(1) == "Noto Sans CJK TC"
+    assert fonts.single_face(*found, tmp_path) == face  # cached
+
+
+def test_the_app_takes_its_language_from_the_command_line() -> None:
+    from companion.cli import build_parser
+    from companion.ui.app import run_app
+
+    assert build_parser().parse_args(["--language", "zh"]).language == "zh"
+    with pytest.raises(fonts.UserError, match="en or fr or zh"):
+        run_app(language="xx")  # refused before any window opens
