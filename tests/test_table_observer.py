@@ -182,7 +182,7 @@ def test_the_audit_is_silent_while_something_is_half_entered_or_between_rounds()
         assert audit(record(step), sight(tops(p1="bear:M#1"), noah=4)) == []
 
 
-@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_every_audit_sentence_is_in_the_catalogs(language):
     catalog = json.loads((pathlib.Path(__file__).parents[1] / "companion/ui/locales"
                           / f"{language}.json").read_text("utf-8"))
