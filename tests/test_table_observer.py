@@ -134,7 +134,7 @@ def test_the_issues_example_sentence():
     [finding] = audit(loaded, sight(tops(p1="bear:M#1")))
     assert finding.text == ("Ferry 2 should show the ♀ cat on top; it shows the ♂ bear: put the "
                             "♂ bear back in Ben's hand.")
-    assert finding.ferry == 1 and finding.phrase.key == "table.wrong_top.hand"
+    assert finding.ferry == 1 and finding.phrase.key == "audit.wrong_top.hand"
 
 
 def test_a_card_from_another_ferry_is_sent_back_there():
@@ -465,7 +465,7 @@ def test_the_audit_reaches_the_screen_and_flashes_the_ferry_through_the_lights(t
         seq = session.view.seq
         observe(obs, reader, reading({**setup_tops(), 2: "cat:F#1"}, noah=2))
         notice = session.view.notices[-1]
-        assert notice.level == "reconcile" and notice.phrases[0].key == "table.wrong_top.ferry"
+        assert notice.level == "reconcile" and notice.phrases[0].key == "audit.wrong_top.ferry"
         assert notice.text.startswith("Ferry 2 should show the ♂ bear on top")
         assert lights.flashed == [1] and session.view.seq == seq
 
@@ -500,9 +500,9 @@ def test_a_departing_ferry_gets_an_instruction_then_a_confirmation_never_a_warni
     still_there = TableSight(3, (None, "bear:F#1", None, None, None),
                              (True, False, True, True, True))
     obs._act(still_there, 0.0)
-    assert said == ["table.departing"]
+    assert said == ["audit.departing"]
     obs._check(TableSight(3, NONE5, EMPTY))
-    assert said == ["table.departing", "table.departure_seen"]
+    assert said == ["audit.departing", "audit.departure_seen"]
 
 
 def test_a_donkey_that_makes_its_ferry_depart_is_no_audit_warning():
@@ -526,4 +526,4 @@ def test_a_donkey_that_makes_its_ferry_depart_is_no_audit_warning():
                         on_finding=lambda f: said.append(f.phrase.key))
     obs._act(TableSight(1, (None, "donkey:M#1", None, None, None),
                         (True, False, True, True, True)), 0.0)
-    assert said == ["table.departing"]
+    assert said == ["audit.departing"]

@@ -197,7 +197,7 @@ def infer(record: RecordTable, sight: TableSight) -> Inference | None:
 @dataclass(frozen=True)
 class Finding:
     """One difference between the table and the record: the sentence (English), the same as
-    data (catalog key ``table.<name>``) and the position whose light flashes."""
+    data (catalog key ``audit.<name>``) and the position whose light flashes."""
 
     ferry: int
     text: str
@@ -256,21 +256,21 @@ def _belongs(record: RecordTable, card: str) -> tuple[str, dict[str, Any]]:
     return "hand", {"name": record.player or "its player"}
 
 
-#: Every ``table.<name>`` key the observer says (the catalogs word each one).
+#: Every ``audit.<name>`` key the observer says (the catalogs word each one).
 TABLE_KEYS = frozenset({
-    "table.cards_missing", "table.put_back_on_top", "table.noah_elsewhere",
-    "table.should_be_empty.ferry", "table.should_be_empty.departed",
-    "table.should_be_empty.hand", "table.wrong_top.ferry", "table.wrong_top.departed",
-    "table.wrong_top.hand", "table.departing", "table.departure_seen",
+    "audit.cards_missing", "audit.put_back_on_top", "audit.noah_elsewhere",
+    "audit.should_be_empty.ferry", "audit.should_be_empty.departed",
+    "audit.should_be_empty.hand", "audit.wrong_top.ferry", "audit.wrong_top.departed",
+    "audit.wrong_top.hand", "audit.departing", "audit.departure_seen",
 })
 #: Instructions and confirmations, not differences: never counted as audit warnings.
-NOT_WARNINGS = frozenset({"table.departing", "table.departure_seen"})
+NOT_WARNINGS = frozenset({"audit.departing", "audit.departure_seen"})
 
 
 def english(phrase: Phrase) -> str:
-    """A ``table.<name>`` phrase in English (the app words it from its catalogs).
+    """A ``audit.<name>`` phrase in English (the app words it from its catalogs).
 
-    >>> english(Phrase("table.noah_elsewhere", {"noah": 2, "ferry": 4}))
+    >>> english(Phrase("audit.noah_elsewhere", {"noah": 2, "ferry": 4}))
     'Noah should be at ferry 2; he is at ferry 4: move him back to ferry 2.'
     """
     p = phrase.params
@@ -278,7 +278,7 @@ def english(phrase: Phrase) -> str:
     cards = _cards(p.get("cards", ()))
     back = {"ferry": f"on ferry {p.get('home')}", "departed": "with the departed animals",
             "hand": f"in {p.get('name')}'s hand"}
-    name = phrase.key.removeprefix("table.")
+    name = phrase.key.removeprefix("audit.")
     kind, _, where = name.partition(".")
     if kind == "cards_missing":
         return (f"Ferry {p['ferry']} should hold {cards}; it shows no card: put "
@@ -310,7 +310,7 @@ def _cards(refs: Sequence[str]) -> str:
 
 
 def _finding(light: int, key: str, /, **params: Any) -> Finding:
-    phrase = Phrase(f"table.{key}", params)
+    phrase = Phrase(f"audit.{key}", params)
     return Finding(light, english(phrase), phrase)
 
 
@@ -484,7 +484,7 @@ class TableObserver:
         # A departing ferry's cards are still on the table until the players take them off:
         # that is the next thing to do, not a mistake (one instruction, no warning).
         findings = [f for f in audit(record, sight) if f.ferry not in self._departing
-                    or f.phrase.key == "table.noah_elsewhere"]
+                    or f.phrase.key == "audit.noah_elsewhere"]
         for k in sorted(self._departing - self._told_departing):
             self._told_departing.add(k)
             self._say(_finding(k, "departing", ferry=k + 1), flash=False)

@@ -298,7 +298,7 @@ class TableViewPlayers(SimulatedTable):
             self.report.setup += 1
 
     def _finding(self, finding: Finding) -> None:
-        if finding.phrase.key == "table.departure_seen":
+        if finding.phrase.key == "audit.departure_seen":
             self.report.departures_seen += 1
         elif finding.phrase.key not in NOT_WARNINGS:
             self.report.warnings.append(finding.text)
