@@ -40,6 +40,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.game.inputs import is_ascii_number
+from companion.session.narrate import plural
 
 DISTRIBUTION = "noah-companion"
 SERVICE = "noah-companion.service"
@@ -475,7 +476,7 @@ def judge_frame(camera: Camera, decode: Callable[[Any], list[Any]]) -> Finding:
     quality = FrameQuality.measure(camera.frame, decode)
     found = f"{camera.description}, {quality.width}×{quality.height}"
     if quality.stickers:
-        return ok("Camera", f"{found}, reads {quality.stickers} sticker(s) in view")
+        return ok("Camera", f"{found}, reads {plural(quality.stickers, 'sticker')} in view")
     if quality.width < 640 or quality.height < 480:
         return warn("Camera", f"{found}: too few pixels to read small stickers.",
                     "Set resolution = 1280x720 or more in [camera].")
@@ -701,7 +702,7 @@ def check_store(machine: Machine) -> Finding:
         if verdict != "ok":
             return fail("Game record", f"{path} is damaged ({verdict[:200]}).",
                         f"Restore the last backup (see 'Backing up' in {GUIDE}).")
-        found = f"{path}: {games} game(s), {room}"
+        found = f"{path}: {plural(games, 'game')}, {room}"
         if holder[0] is not None:
             found += f", in use by the referee (process {holder[0]})"
         if damaged:

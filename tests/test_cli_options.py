@@ -142,7 +142,7 @@ def test_a_superscript_restart_count_is_no_number():
 def test_no_progress_bar_when_standard_error_is_not_a_terminal(capsys):
     assert main(["simulate", "--games", "3", "--players", "2", "--jobs", "1"]) == 0
     out, err = capsys.readouterr()
-    assert err == "" and "Simulated 3 game(s)" in out
+    assert err == "" and "Simulated 3 games" in out
 
 
 def test_shows_progress_only_at_a_terminal_and_never_quiet(monkeypatch):
@@ -180,10 +180,10 @@ def _stderr_on_a_terminal(*argv: str) -> tuple[str, str]:
 def test_progress_bar_on_a_terminal_and_not_with_quiet():
     out, err = _stderr_on_a_terminal("simulate", "--games", "30", "--players", "2",
                                      "--jobs", "1", "--no-check")
-    assert "Games:" in err and "/30" in err and "Simulated 30 game(s)" in out
+    assert "Games:" in err and "/30" in err and "Simulated 30 games" in out
     out, err = _stderr_on_a_terminal("simulate", "--games", "30", "--players", "2",
                                      "--jobs", "1", "--no-check", "--quiet")
-    assert "Games:" not in err and "Simulated 30 game(s)" in out
+    assert "Games:" not in err and "Simulated 30 games" in out
 
 
 def test_scan_of_a_folder_draws_its_bar_on_the_terminal_and_keeps_the_json_clean(tmp_path):

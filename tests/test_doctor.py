@@ -190,7 +190,7 @@ def judge(frame, **camera) -> Finding:
 def test_camera_reading_a_sticker_is_fine():
     finding = judge(table_with_sticker("NOAH1/BOX1/CAF2"))
     assert finding.status is Status.OK
-    assert finding.found == "USB camera 0, 640×480, reads 1 sticker(s) in view"
+    assert finding.found == "USB camera 0, 640×480, reads 1 sticker in view"
 
 
 def test_foreign_codes_in_view_are_not_counted_as_stickers():
@@ -413,7 +413,7 @@ def test_store_with_games_is_counted(tmp_path, own_config):
     own_config.write_text(f"[store]\npath = {path}\n")
     finding = doctor.check_store(fake_machine(tmp_path))
     assert finding.status is Status.OK
-    assert finding.found.startswith(f"{path}: 1 game(s), ")
+    assert finding.found.startswith(f"{path}: 1 game, ")
 
 
 def test_store_folder_not_writable_is_missing(tmp_path, own_config):

@@ -34,7 +34,7 @@ def test_text_mode_shows_verdicts_and_the_final_table(tmp_path, capsys):
     assert "    3 ✗ [not_your_turn] It is Ben's turn, not Ana's" in out
     assert "    4 ✓ Ben loaded the ♂ cat on ferry 1." in out
     assert "  1     4/21   ♀ cat, ♂ cat   ← Noah" in out  # ferries are numbered 1-5
-    assert "Chloé" in out and "1 line(s) rejected" in out
+    assert "Chloé" in out and "1 line rejected" in out
 
 
 def test_json_mode_prints_one_object_per_line_then_the_final_state(tmp_path, capsys):
@@ -95,7 +95,7 @@ def test_a_line_that_is_not_a_json_object_is_judged_then_the_log_exits_2(tmp_pat
     objects = [json.loads(line) for line in captured.out.splitlines()]
     assert (objects[2]["verdict"], objects[2]["reason"]) == ("rejected", "bad_action")
     assert objects[3]["verdict"] == "accepted"
-    assert "line(s) 3" in captured.err
+    assert "line 3" in captured.err
 
 
 @pytest.mark.parametrize(("items", "raw", "words"), [

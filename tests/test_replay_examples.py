@@ -49,7 +49,7 @@ def test_replay_of_every_example_at_once_runs_clean(capsys):
 
     assert main(["replay", *map(str, EXAMPLES)]) == 0
     out = capsys.readouterr().out
-    assert out.count("== ") == len(EXAMPLES) and "Winner(s): Ana." in out
+    assert out.count("== ") == len(EXAMPLES) and "Winner: Ana." in out
 
 
 @pytest.mark.parametrize("name", FULL_GAMES)

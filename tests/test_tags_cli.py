@@ -55,7 +55,7 @@ def test_print_writes_the_pdf_and_says_what_to_do_next(tmp_path, capsys):
     status, out, _ = run(capsys, "print", "--out", str(tmp_path / "tags.pdf"))
     assert status == 0
     assert (tmp_path / "tags.pdf").read_bytes().startswith(b"%PDF")
-    assert "52 stickers of deck BOX1 on 3 A4 page(s), grid layout, QR codes 20 mm wide" in out
+    assert "52 stickers of deck BOX1 on 3 A4 pages, grid layout, QR codes 20 mm wide" in out
     assert "100 %" in out and "tags check" in out
     assert "Note:" not in out  # the config's deck id is the one printed
 

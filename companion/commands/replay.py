@@ -24,6 +24,7 @@ from companion.errors import UserError
 from companion.game import Game
 from companion.game.errors import shown
 from companion.game.tablelog import LineResult, animal_name
+from companion.session.narrate import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -90,8 +91,8 @@ def replay_log(path: str, args: argparse.Namespace) -> int:
     show.end(last.game, lines=last.line, rejected=rejected)
     if unreadable:
         sys.stdout.flush()
-        lines = ", ".join(map(str, unreadable))
-        print(f"noah-companion: {_name(path)} is malformed: line(s) {lines} cannot be read as "
+        which = ("line " if len(unreadable) == 1 else "lines ") + ", ".join(map(str, unreadable))
+        print(f"noah-companion: {_name(path)} is malformed: {which} cannot be read as "
               "table-log lines (see why above). Fix or remove them; the other lines were "
               "judged as shown.",
               file=sys.stderr)
@@ -166,8 +167,8 @@ class _TextReport:
         names = [shown(name, limit=None) for name in game.players]  # as the log wrote them
         for text in final_table(names, game.state()):
             print(text, file=self.out)
-        verdicts = "every line accepted" if not rejected else f"{rejected} line(s) rejected"
-        print(f"Replayed {lines} line(s): {verdicts}.", file=self.out)
+        verdicts = "every line accepted" if not rejected else f"{plural(rejected, 'line')} rejected"
+        print(f"Replayed {plural(lines, 'line')}: {verdicts}.", file=self.out)
 
 
 def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
@@ -178,7 +179,7 @@ def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
     ...          "weights": [4, None, 0, 1, 7], "capacities": [21, None, 21, 21, 21],
     ...          "departed": 1, "hand_counts": [7, 8], "scores": [0, 2], "winners": []}
     >>> print("\\n".join(final_table(["Ana", "Ben"], state)))
-    Round 1, Ben to play (1 departure(s) so far).
+    Round 1, Ben to play (1 departure so far).
     Ferry  Weight  Animals, bottom first
       1     4/21   ♀ cat, ♂ cat   ← Noah
       2    gone
@@ -198,7 +199,7 @@ def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
     yield from _player_rows(players, state)
     if state.get("winners"):
         names = [players[seat] for seat in state["winners"]]
-        yield f"Winner(s): {' and '.join(names)}."
+        yield f"{'Winner' if len(names) == 1 else 'Winners'}: {' and '.join(names)}."
 
 
 def _player_rows(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
@@ -230,7 +231,7 @@ def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
     step = {"play": "to play", "croc_flee": "to name who takes the fleeing animal",
             "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah",
             "give": "to give cards"}.get(str(phase), f"({phase})")
-    return f"Round {round_}, {actor} {step} ({state['departed']} departure(s) so far)."
+    return f"Round {round_}, {actor} {step} ({plural(state['departed'], 'departure')} so far)."
 
 
 def _ferry_row(position: int, cards: list[str] | None, weight: int | None,

@@ -21,6 +21,7 @@ from companion.commands._options import (
     shows_progress,
 )
 from companion.errors import UserError
+from companion.session.narrate import plural
 
 #: Games handed to a worker process at a time (fewer round trips, still balanced).
 CHUNK = 25
@@ -188,9 +189,10 @@ class _Tally:
     def summary(self, args: argparse.Namespace, options: Any, elapsed: float, jobs: int) -> str:
         chosen = [name.replace("_", "-") for name in ("frog", "crocodile", "roommates", "pair_mf")
                   if getattr(options, name)] + (["score26"] if args.score26 else [])
-        lines = [f"Simulated {self.games} game(s) of {len(args.players)} players "
+        lines = [f"Simulated {plural(self.games, 'game')} of {len(args.players)} players "
                  f"(seed {args.seed}, options: {', '.join(chosen) or 'none'}) in {elapsed:.1f} s "
-                 f"with {jobs} process(es): {self.games / elapsed:.0f} games/s."]
+                 f"with {plural(jobs, 'process', 'processes')}: "
+                 f"{self.games / elapsed:.0f} games/s."]
         good = self.games - len(self.failures)
         if good:
             checked = "not checked (--no-check)" if args.no_check else "checked after each"
@@ -205,8 +207,8 @@ class _Tally:
                          f"  Log: {failure.get('written', 'use --out DIR')}; reproduce "
                          f"with --game {failure['index']} --seed {args.seed}.")
         if self.failures:
-            lines.append(f"{len(self.failures)} game(s) broke an invariant: that is a rules-engine "
-                         "bug; send the log(s) above to the developers.")
+            lines.append(f"{plural(len(self.failures), 'game')} broke an invariant: that is a "
+                         "rules-engine bug; send the logs above to the developers.")
         else:
             lines.append("Every game held every invariant.")
         return "\n".join(lines)

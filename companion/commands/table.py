@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from companion.errors import UserError
+from companion.session.narrate import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,7 +77,7 @@ def _scan(args: argparse.Namespace) -> int:
         raise UserError(f"The source {args.source} gave no frame.",
                         "Check that the video plays or that the folder holds photos.")
     if not args.json:
-        print(f"{count} frame(s) read.", file=sys.stderr)
+        print(f"{plural(count, 'frame')} read.", file=sys.stderr)
     return 0
 
 

@@ -22,6 +22,7 @@ from companion.commands._options import (
     shows_progress,
 )
 from companion.errors import UserError
+from companion.session.narrate import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -114,9 +115,9 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.out is not None:
         _write(args.out, render_sheet(tagged, plan, cards))
         pages = -(-len(cards) // plan.per_page)
-        print(f"Wrote {args.out}: {len(cards)} stickers of deck {tagged.deck_id} on {pages} "
-              f"{plan.paper} page(s), {args.layout} layout, QR codes {plan.geometry.size_mm:g} mm "
-              "wide.")
+        sheets = plural(pages, f"{plan.paper} page")
+        print(f"Wrote {args.out}: {len(cards)} stickers of deck {tagged.deck_id} on {sheets}, "
+              f"{args.layout} layout, QR codes {plan.geometry.size_mm:g} mm wide.")
         print("Print it at 100 % (\"Actual size\") and check the 50 mm bar with a ruler.")
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)

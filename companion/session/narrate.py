@@ -76,10 +76,10 @@ def join_names(names: Sequence[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def plural(count: int, word: str) -> str:
-    """A count with its noun.
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """A count with its noun, in English (the table's catalogs word their own plurals).
 
-    >>> plural(1, "card"), plural(3, "card")
-    ('1 card', '3 cards')
+    >>> plural(1, "card"), plural(3, "card"), plural(2, "process", "processes")
+    ('1 card', '3 cards', '2 processes')
     """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    return f"{count} {word}" if count == 1 else f"{count} {words or word + 's'}"

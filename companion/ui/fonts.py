@@ -67,9 +67,9 @@ def locate(script: str, style: str = "Regular") -> tuple[Path, int] | None:
             found = subprocess.run(
                 ["fc-match", "-f", "%{file}|%{index}|%{family}", f"{family}:style={style}"],
                 capture_output=True, text=True, timeout=10, check=True).stdout
-            path, index, families = found.split("|", 2)
-            if family in families.split(",") and Path(path).is_file():
-                return Path(path), int(index or 0)
+            file, face, families = found.split("|", 2)
+            if family in families.split(",") and Path(file).is_file():
+                return Path(file), int(face or 0)
         except (OSError, subprocess.SubprocessError, ValueError):
             pass
     path, index = KNOWN_PATHS[(script, style)]
