@@ -27,7 +27,9 @@ expected to act (``scan``, ``round_over``, ``game_over``).
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
@@ -134,8 +136,9 @@ class Game:
     # whose __dict__ has been read (as a copy would). The __dict__ slot still lets a test
     # patch a method on one game.
     __slots__ = (
-        "__dict__", "_cards", "_copies", "_deck", "_history", "_ids", "_in_play", "_opponents",
-        "_options", "_players", "_species_copies", "_state", "_tears", "_undo", "_weight",
+        "__dict__", "_cards", "_copies", "_deck", "_handlers", "_history", "_ids", "_in_play",
+        "_opponents", "_options", "_players", "_species_copies", "_state", "_tears", "_undo",
+        "_weight",
     )
 
     def __init__(
@@ -169,6 +172,7 @@ class Game:
         self._species_copies, self._ids = cards.species_copies, cards.ids
         seats = range(len(names))
         self._opponents = [tuple(other for other in seats if other != seat) for seat in seats]
+        self._handlers = _SCORE_ONLY_HANDLERS if options.score_only else _PLAYED_HANDLERS
         self._state = initial_state(len(names))
         self._undo: list[State] = []
         self._history: list[Action] = []
@@ -301,7 +305,11 @@ class Game:
 
     def push(self, action: Action) -> Verdict:
         """Apply ``action`` if it is legal; a rejection changes nothing (R53)."""
-        outcome = self._judge(action)
+        # _judge written out: every action of a game passes here.
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            return self._not_an_action(action)
+        outcome = handler(self, self._state, action)
         if isinstance(outcome, Verdict):
             return outcome
         state, events = outcome
@@ -334,15 +342,20 @@ class Game:
         return twin
 
     def _judge(self, action: Action) -> Verdict | Outcome:
-        handler = _HANDLERS.get(type(action))
+        # One dict look-up finds both the handler and whether this kind of game takes the
+        # action (score-only games take ScoreRound alone): every action passes here.
+        handler = self._handlers.get(type(action))
         if handler is None:
-            return self._reject("bad_action", problem=f"{action!r} is not an action of Noah")
-        if self._options.score_only != isinstance(action, ScoreRound):
-            problem = ("this is a score-only game: enter each round's tears"
-                       if self._options.score_only
-                       else "score_round is only for score-only games")
-            return self._reject("bad_action", problem=problem)
+            return self._not_an_action(action)
         return handler(self, self._state, action)
+
+    def _not_an_action(self, action: Action) -> Verdict:
+        if type(action) not in _HANDLERS:
+            return self._reject("bad_action", problem=f"{action!r} is not an action of Noah")
+        problem = ("this is a score-only game: enter each round's tears"
+                   if self._options.score_only
+                   else "score_round is only for score-only games")
+        return self._reject("bad_action", problem=problem)
 
     def _reject(self, code: str, action: Any = None, **params: Any) -> Verdict:
         s = self._state
@@ -424,12 +437,12 @@ class Game:
             if plain:
                 self._cards.cards_named[a.card] = named
         ref, gender, card_id = named
-        species, copy = ref.species, ref.copy
+        species, printed, copy = ref  # unpacked: a NamedTuple's fields are slow to read
         if card_id is not None:
             where = place_on_table(s, identity(ref))
             if where is not None:  # R54; the advice depends on where the copy is
                 return self._reject("card_already_on_table", a, card=card_id,
-                                    animal=_animal(species, ref.gender), variant=where[0],
+                                    animal=_animal(species, printed), variant=where[0],
                                     on_ferry=where[1])
         hand_index = None
         if s.hands is not None:
@@ -437,7 +450,7 @@ class Game:
             hand_index = find_in_hand(hand, ref, a.card)
             if hand_index is None:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
-                                    card=a.card, animal=_animal(species, ref.gender))
+                                    card=a.card, animal=_animal(species, printed))
             if copy is None:
                 copy = parse_ref(hand[hand_index]).copy
         elif visible_count(s, species) >= self._species_copies[species]:
@@ -517,8 +530,13 @@ class Game:
         code = self._rule_broken(facts, card)
         if code:
             return code, self._broken_rule_params(code, facts, ferry)
-        return new_loading(((*ferry, card), fled, total + card.weight == facts.capacity,
-                            self._is_pair(facts.top, card), facts.after(card)))
+        # R26, R27, R29: a pair is the same species as the card below (after a flight; none on
+        # an empty ferry) and, as a variant, another gender.
+        _, capacity, _, _, _, below, _ = facts  # unpacked: NamedTuple fields are slow to read
+        pair = (below is not None and below.species == species
+                and not (self._options.pair_mf and below.gender == card.gender))
+        return new_loading(((*ferry, card), fled, total + card.weight == capacity, pair,
+                            facts.after(card)))
 
     def _broken_rule_params(self, code: str, facts: FerryFacts,
                             ferry: tuple[Placed, ...]) -> dict[str, Any]:
@@ -530,18 +548,15 @@ class Game:
 
     def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
         """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
-        if facts.total + card.weight > facts.capacity:
+        total, capacity, needed, _, aboard, _, _ = facts  # unpacked: faster than by name
+        _, species, gender, weight = card
+        if total + weight > capacity:
             return "weight"
-        if facts.needed is not None and card.gender != facts.needed:
+        if needed is not None and gender != needed:
             return "gender"
-        if self._options.roommates and card.species in facts.species:
+        if self._options.roommates and species in aboard:
             return "roommates"
         return None
-
-    def _is_pair(self, below: Placed | None, card: Placed) -> bool:
-        """R26, R27, R29: same species as the card below (and, as a variant, another gender)."""
-        return (below is not None and below.species == card.species
-                and not (self._options.pair_mf and below.gender == card.gender))
 
     def _loading_rejection(self, a: Play, ferry: tuple[Placed, ...], card: Placed, code: str,
                            params: dict[str, Any]) -> Verdict:
@@ -572,14 +587,15 @@ class Game:
             hand = hands[player]
             hands[player] = hand[:hand_index] + hand[hand_index + 1 :]
             ns.hands = tuple(hands)
+        ferry, fled, full, pair, new_facts = loading  # unpacked: faster than by name
         ferries, facts = list(s.ferries), list(s.facts)
-        ferries[noah], facts[noah] = loading.ferry, loading.facts
+        ferries[noah], facts[noah] = ferry, new_facts
         ns.ferries, ns.facts = tuple(ferries), tuple(facts)
-        card = loading.ferry[-1]
-        species = card.species
+        card = ferry[-1]
+        ref, species, gender, _ = card  # unpacked: a NamedTuple's fields are slow to read
         name = self._players[player]
-        events = [("loaded", {"player": player, "name": name, "card": card.ref,
-                              "animal": _animal(species, card.gender),
+        events = [("loaded", {"player": player, "name": name, "card": ref,
+                              "animal": _animal(species, gender),
                               "ferry": noah + 1, "position": noah})]
         if species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
@@ -587,14 +603,14 @@ class Game:
             events.append(("crocodile_tears", {"player": player, "name": name,
                                                "score": score}))
         playing_on = counts[player] > 0  # R34: the last card ends the round at once
-        ns.fleeing = loading.fled
+        ns.fleeing = fled
         ns.loaded = card
-        ns.extra_turn = loading.pair  # from now on: whether this loading earned a bonus
-        ns.departing = noah if loading.full else None
-        ns.lion_due = playing_on and species == "lion"
+        ns.extra_turn = pair  # from now on: whether this loading earned a bonus
+        ns.departing = noah if full else None
+        ns.lion_due = lion_due = playing_on and species == "lion"
         ns.giraffe = playing_on and species == "giraffe"
-        ns.noah_due = playing_on and species != "donkey"  # R23
-        if ns.noah_due and not ns.lion_due and ns.fleeing is None:
+        ns.noah_due = noah_due = playing_on and species != "donkey"  # R23
+        if noah_due and not lion_due and fled is None:
             ns.phase = "move_noah"  # what _advance decides, without the call (the usual case)
         else:
             self._advance(ns, events)
@@ -642,13 +658,13 @@ class Game:
         ferry = ns.ferries[position]
         assert ferry is not None  # a full ferry departs (R18)
         ns.departed = number
-        add_departed(ns, tuple(card.ref for card in ferry))
+        refs = tuple(card.ref for card in ferry)
+        add_departed(ns, refs)
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
         events.append(("departure", {"position": position, "ferry": position + 1,
-                                     "number": number,
-                                     "cards": tuple(card.ref for card in ferry)}))
+                                     "number": number, "cards": refs}))
         if ns.gifts_owed:
             events.append(("gifts_owed", {"player": player,
                                           "name": self._players[player],
@@ -890,8 +906,8 @@ class Game:
         if self._options.hidden:
             ns.counts = tuple(counts)
         else:
-            ns.hands = tuple(tuple(hand_form(ref) for ref in hand) for hand in hands)
-            ns.counts = tuple(len(hand) for hand in hands)
+            ns.hands = tuple(tuple(map(hand_form, hand)) for hand in hands)
+            ns.counts = tuple(map(len, hands))
 
     def _deal_problem(self, s: State, a: StartRound) -> str | None:
         """R7-R10, R39 for a deal; a sentence saying what is wrong, or None."""
@@ -931,12 +947,19 @@ class Game:
         return None
 
     def _cards_problem(self, ferries: Iterable[Any], hands: Iterable[tuple[str, ...]],
-                       departed: Iterable[str]) -> str | None:
+                       departed: Sequence[str]) -> str | None:
         """Every card exists in this game, no more copies than the deck holds (R5, R6, R54)."""
-        seen: dict[tuple[str, str], int] = {}
-        tagged: set[tuple[str, str, int | None]] = set()
         on_ferries = [ref for ferry in ferries for ref in ferry]
         in_hands = [ref for hand in hands for ref in hand]
+        # The usual deal or scan, untagged cards of this game (snails on ferries with a side):
+        # counted at C speed; anything else is looked at card by card below, for its sentence.
+        kinds = list(map(self._cards.kinds.get, itertools.chain(on_ferries, in_hands, departed)))
+        if None not in kinds and "snail" not in on_ferries:
+            held = Counter(kinds)
+            if all(count <= self._copies[key] for key, count in held.items() if key):
+                return None
+        seen: dict[tuple[str, str], int] = {}
+        tagged: set[tuple[str, str, int | None]] = set()
         for where, refs in (("ferry", on_ferries), ("hand", in_hands), ("gone", departed)):
             for text in refs:
                 try:
@@ -1198,3 +1221,8 @@ _HANDLERS: dict[type[Any], Callable[[Game, State, Any], Verdict | Outcome]] = {
     ScoreRound: Game._score_only_round,
     Position: Game._position,
 }
+#: The handlers a game of each kind takes (``Game._judge``): a score-only game only scores.
+_SCORE_ONLY_HANDLERS: dict[type[Any], Callable[[Game, State, Any], Verdict | Outcome]] = {
+    ScoreRound: Game._score_only_round,
+}
+_PLAYED_HANDLERS = {kind: handler for kind, handler in _HANDLERS.items() if kind is not ScoreRound}

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
 from .deck import format_ref
 from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
-from .state import Cards, State, card_info, placed_card, visible_species
+from .state import CardInfo, State, card_info, placed_card, visible_species
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -151,73 +151,70 @@ def loadings(game: Game, s: State) -> list[Action]:
     cards = game._cards
     player, noah = s.player, s.noah
     assert player is not None and noah is not None  # a loading is awaited
-    candidates: Iterable[str]
+    candidates: dict[str, None]
     if s.hands is not None:
         candidates = dict.fromkeys(s.hands[player])
     else:
         visible = visible_species(s)
-        candidates = [
+        candidates = dict.fromkeys(
             format_ref(species, None if gender == "H" else gender)
             for species, gender in cards.copies
             if visible[species] < cards.species_copies[species]
-        ]
+        )
     ferry, facts = s.ferries[noah], s.facts[noah]
     if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
         return []
-    room = facts.capacity - facts.total
-    woodpecker_room = WOODPECKER_CAPACITY - facts.total
-    needed = facts.needed
-    aboard = facts.species if game._options.roommates else frozenset()
-    known = cards.info.get
-    objects = SHARED.objects
-    key = (Play, player, noah)
-    plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
-    # What each card gives on a ferry with this room and this gender needed: its Play, False
-    # (it does not fit), or True (an animal with rules of its own, looked at below). Kept with
-    # these cards (weights differ between decks), so bounded by them.
-    fits_key = (player, noah, room, needed)
+    room, needed = facts.capacity - facts.total, facts.needed
+    # What each card gives on a ferry with this capacity, room and gender needed: its plays
+    # (none, one, a snail's two sides, a frog's filling weight too), in enumeration order. Kept
+    # with these cards (weights differ between decks), so bounded by them. A crocodile is never
+    # kept: on a loaded ferry it is judged after its flight (R45), which these facts miss.
+    fits_key = (player, noah, facts.capacity, room, needed)
     fits = cards.fits.get(fits_key)
     if fits is None:
         fits = cards.fits[fits_key] = {}
+    aboard = facts.species if game._options.roommates else frozenset()
+    if not aboard and fits.keys() >= candidates.keys():
+        # The usual case, every card met before on such a ferry: one C-level pass.
+        return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
     plays: list[Action] = []
     for text in candidates:
+        info = card_info(cards, text)
+        if info.species == "crocodile":  # never kept (see above)
+            if not ferry:
+                plays += _fit(info, player, noah, text, facts.capacity, room, needed)
+            elif isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
+                plays.append(SHARED.shared((Play, player, text, noah)))  # R45, R46
+            continue
+        if info.species in aboard:  # R47
+            continue
         fit = fits.get(text)
         if fit is None:
-            fit = fits[text] = _fit(cards, plain, player, noah, text, room, needed)
-        if fit is not True:
-            if fit and not (aboard and card_info(cards, text).species in aboard):  # R47
-                plays.append(fit)
-            continue
-        species, gender, weight, _ = known(text) or card_info(cards, text)
-        if species == "crocodile" and ferry:  # R45, R46: judged after the flight
-            if isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
-                plays.append(SHARED.shared((Play, player, text, noah)))
-            continue
-        if species in aboard or weight > (woodpecker_room if species == "woodpecker" else room):
-            continue
-        if species == "snail":
-            for side in ("M", "F"):
-                if needed is None or side == needed:
-                    snail = (Play, player, text, noah, side)
-                    plays.append(objects.get(snail) or SHARED.shared(snail))
-        elif needed is None or gender == needed:
-            plays.append(plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah)))
-            if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
-                plays.append(SHARED.shared((Play, player, text, noah, None, room)))
+            fit = fits[text] = _fit(info, player, noah, text, facts.capacity, room, needed)
+        plays += fit
     return plays
 
 
-def _fit(cards: Cards, plain: dict[Any, Any], player: int, noah: int, text: str, room: int,
-         needed: str | None) -> Play | bool:
-    """An ordinary animal's loading if its weight and gender fit (R13, R15), else False; True
-    for an animal with rules of its own."""
-    _, gender, weight, special = card_info(cards, text)
-    if special:
-        return True
-    if weight > room or (needed is not None and gender != needed):
-        return False
+def _fit(info: CardInfo, player: int, noah: int, text: str, capacity: int, room: int,
+         needed: str | None) -> tuple[Play, ...]:
+    """The plays of a card whose weight and gender fit (R13, R15; a snail's sides R14, a frog's
+    filling weight R43, a woodpecker's capacity R15), on a ferry without roommates' rule."""
+    species, gender, weight, _ = info
+    if species == "woodpecker":
+        room = WOODPECKER_CAPACITY - (capacity - room)
+    if weight > room:
+        return ()
+    if species == "snail":
+        return tuple(SHARED.shared((Play, player, text, noah, side))
+                     for side in ("M", "F") if needed is None or side == needed)
+    if needed is not None and gender != needed:
+        return ()
+    key = (Play, player, noah)
+    plain = SHARED.tables.get(key) or SHARED.table(key)  # plain plays by card
     play: Play = plain.get(text) or SHARED.keep(plain, text, Play(player, text, noah))
-    return play
+    if species == "frog" and 2 <= room <= 5:  # R43: the weight that fills it
+        return (play, SHARED.shared((Play, player, text, noah, None, room)))
+    return (play,)
 
 
 def step_choices(game: Game, s: State) -> tuple[Action, ...]:

@@ -253,10 +253,14 @@ class Cards(NamedTuple):
     copies: Counter[tuple[str, str]]  # by (species, printed gender)
     species_copies: Counter[str]
     ids: frozenset[str]
+    #: (species, printed gender) by untagged reference, a snail's sides included: a deal's or a
+    #: scan's quick count (Game._cards_problem)
+    kinds: dict[str, tuple[str, str]]
     info: dict[str, CardInfo]  # by reference (memo of card_info)
     cards_named: dict[str, NamedCard]  # by reference: plain plays that passed R51's card checks
-    #: by (seat, Noah's position, room, gender needed), then reference: what enumeration found
-    fits: dict[tuple[int, int, int, str | None], dict[str, Any]]
+    #: by (seat, Noah's position, capacity, room, gender needed), then reference: the plays
+    #: enumeration found (legal.loadings)
+    fits: dict[tuple[int, int, int, int, str | None], dict[str, Any]]
     placed: dict[str, Placed]  # the card as it lies on a ferry, by reference
 
 
@@ -277,11 +281,20 @@ def cards_of(deck: Deck, source: str, players: int, options: Options) -> Cards:
         copies=Counter((card.species, card.gender) for card in in_play),
         species_copies=Counter(card.species for card in in_play),
         ids=frozenset(card.id for card in in_play),
+        kinds={text: (card.species, card.gender) for card in in_play
+               for text in _untagged_forms(card.species, card.gender)},
         info={},
         cards_named={},
         fits={},
         placed={},
     )
+
+
+def _untagged_forms(species: str, gender: str) -> tuple[str, ...]:
+    """The untagged references of a card: a snail's, in a hand and on either side (R14)."""
+    if gender == "H":
+        return (format_ref(species, None), format_ref(species, "M"), format_ref(species, "F"))
+    return (format_ref(species, gender),)
 
 
 def card_info(cards: Cards, text: str) -> CardInfo:
