@@ -9,6 +9,7 @@ anything still hangs, so a stuck UI can never stall CI.
 from __future__ import annotations
 
 import ctypes.util
+import dataclasses
 from typing import Any
 
 import pytest
@@ -62,7 +63,8 @@ def test_home_screen_offers_a_new_game_and_lists_the_cards_to_remove(driver):
     press(driver, "New game")
     screen = driver.app.root.sm.get_screen("new_game")
     assert driver.app.root.sm.current == "new_game"
-    assert "Take out of the box for 3 players" in screen.removed_text
+    players = len(screen.rows())
+    assert f"Take out of the box for {players} players" in screen.removed_text
     before = screen.removed_text
     driver.press(screen.ids.frog)
     assert screen.removed_text != before  # the promo frog changes what stays in the box
@@ -178,7 +180,7 @@ class UiTable(SimulatedTable):
         press(self.driver, app.t("table.give"))
         popup = next(w for w in app.root.get_root_window().children if hasattr(w, "rows"))
         for seat, count in counts.items():
-            plus = next(b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+")
+            plus = next(b for b in popup.rows[seat].walk() if getattr(b, "text", "") == "+1")
             for _ in range(count):
                 self.driver.press(plus)
         self.driver.press(next(b for b in popup.walk() if getattr(b, "text", "") == app.t(
@@ -311,10 +313,47 @@ def test_a_resumed_game_keeps_the_players_token_colours(driver):
     app.resume()
     driver.settle()
     assert app.view.tokens == ("purple", "yellow")
-    board = app.root.sm.get_screen("table").ids.board
-    app.root.sm.get_screen("table").show(app.view)
-    assert board.colours == ["purple", "yellow"]
-    assert theme.player_colour(board.colours, 1) == theme.PLAYER_COLOURS["yellow"]
+    table = app.root.sm.get_screen("table")
+    table.show(app.view)
+    lines = list(reversed(table.ids.players.children))  # each player's score on their colour
+    assert [line.colour for line in lines] == [list(theme.PLAYER_COLOURS["purple"]),
+                                              list(theme.PLAYER_COLOURS["yellow"])]
+    app.leave_game()
+
+
+def test_scores_and_hands_are_written_beside_each_player_during_play(driver):
+    """Issue 15.1: numbers, not 8 px dots, and the one whose turn it is stands out."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    table = app.root.sm.get_screen("table")
+    view = app.view
+    view = dataclasses.replace(view, state={**view.state, "hand_counts": [7, 6],
+                                            "scores": [3, 11]})
+    table.show(view)
+    driver.pump(2)
+    lines = list(reversed(table.ids.players.children))
+    assert [(line.name, line.count) for line in lines] == [("Ana", 7), ("Ben", 6)]
+    assert [line.score for line in lines] == list(view.scores)
+    app.leave_game()
+
+
+def test_an_undo_shows_what_to_put_back_until_the_table_touches_done(driver):
+    """Issue 15.1: the reconcile notice of an undo is a card over the screen with "Done"."""
+    from companion.session.view import Notice
+    from companion.ui.screens import UndoCard
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    view = app.view
+    notice = Notice("reconcile", "Take the ♀ cat back from ferry 2.")
+    app.show_view(dataclasses.replace(view, notices=(*view.notices, notice)))
+    driver.pump(2)
+    [card] = [p for p in popups() if isinstance(p, UndoCard)]
+    assert "cat" in card.text
+    driver.press(buttons(driver, app.t("undo.done"))[0])
+    assert not [p for p in popups() if isinstance(p, UndoCard)]
     app.leave_game()
 
 
@@ -491,6 +530,7 @@ def test_player_names_are_placeholders_and_colours_are_never_shared(driver):
     app.go("home")
     press(driver, "New game")
     screen = app.root.sm.get_screen("new_game")
+    screen.prepare(["", "", ""], score_only=False)  # three empty rows (no last table)
     rows = screen.rows()
     assert [row.ids.name.text for row in rows] == ["", "", ""]
     assert [row.ids.name.hint_text for row in rows] == ["Player 1", "Player 2", "Player 3"]
@@ -624,3 +664,54 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     assert [g.abandoned for g in app.session.store.games() if g.id == game] == [True]
     app.act(app.session.delete_game, game)
     driver.settle()
+
+
+def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
+    """Issue 15.2: a departing ferry glows gold, a pair bonus (R26) green on Noah's ferry; the
+    glow is drawing only, so the ferry can still be touched meanwhile."""
+    from companion.ui import theme
+
+    app = driver.app
+    app.go("table")
+    board = app.root.sm.get_screen("table").ids.board
+    ferries = [["cat:F#1"], ["lion:M#1", "lion:F#1"], [], [], []]
+    board.state = {"round": 1, "ferries": ferries, "weights": [3, 8, 0, 0, 0],
+                   "capacities": [21] * 5, "noah": 1, "extra_turn": False}
+    driver.pump(2)
+    assert board.ids.ferry0.glow == 0 and board.ids.ferry1.glow == 0
+    board.state = {**board.state, "ferries": [None, *ferries[1:]], "extra_turn": True}
+    driver.pump(1)
+    assert board.ids.ferry0.glow > 0 and board.ids.ferry0.glow_colour == list(theme.NOAH)
+    assert board.ids.ferry1.glow > 0 and board.ids.ferry1.glow_colour == list(theme.HIGHLIGHT)
+    assert board.ids.ferry2.glow == 0
+    app.go("home")
+
+
+def test_the_game_end_shows_the_winner_on_their_token_colour(driver):
+    from companion.ui import theme
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {}, score_only=False)
+    driver.settle()
+    screen = app.root.sm.get_screen("game_end")
+    view = dataclasses.replace(app.view, state={**app.view.state, "winners": [1]})
+    screen.show(view)
+    assert screen.winner_colour == list(theme.PLAYER_COLOURS["yellow"])
+    assert "Ben" in screen.winner
+    app.leave_game()
+
+
+def test_a_new_game_starts_from_the_last_tables_names_and_colours(driver):
+    """Issue 15.3: the last table's names and token colours, from the record's header."""
+    app = driver.app
+    app.start_game(["Zoé", "Yann", "Xavier"], ["purple", "green", "yellow"], {},
+                   score_only=False)
+    driver.settle()
+    app.leave_game()
+    driver.settle()
+    app.open_new_game(score_only=False)
+    driver.pump(2)
+    screen = app.root.sm.get_screen("new_game")
+    assert screen.names() == ["Zoé", "Yann", "Xavier"]
+    assert [row.colour for row in screen.rows()] == ["purple", "green", "yellow"]
+    app.go("home")

@@ -87,18 +87,6 @@ def row(page: Any, title: str) -> Any:
     return found[0]
 
 
-def contrast(foreground: tuple, background: tuple) -> float:
-    """WCAG 2 contrast ratio of two RGB(A) colours."""
-
-    def luminance(colour: tuple) -> float:
-        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-                  for c in colour[:3]]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
 def check_sizes(driver: Any) -> None:
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -112,6 +100,8 @@ def check_sizes(driver: Any) -> None:
     assert (small_buttons, small_fields, small_text) == ([], [], [])
     flat = [b for b in widgets(driver, Button) if b.background_normal == ""]
     assert flat, "the page's buttons are drawn flat, in colours chosen for contrast"
+    from companion.ui.theme import contrast
+
     dim = [b.text for b in flat if contrast(b.color, b.background_color) < 4.5]
     assert dim == []
 

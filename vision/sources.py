@@ -99,12 +99,12 @@ class PiCamera:
             # "RGB888" is laid out B, G, R in memory: the order OpenCV and the decoders expect
             config = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
             camera.configure(config)
-            camera.set_controls(_picamera_controls(settings))
+            camera.set_controls(picamera_controls(settings))
             camera.start()
         except Exception as error:  # libcamera errors have no common type
             if camera is not None:
                 camera.close()  # else libcamera keeps the camera "in use" until the process ends
-            raise CameraMissing(f"The Pi camera did not start ({error}).", _CAMERA_FIX) from None
+            raise CameraMissing(f"The Pi camera did not start ({error}).", CAMERA_FIX) from None
         self._camera = camera
 
     def read(self) -> np.ndarray:
@@ -112,7 +112,7 @@ class PiCamera:
             frame: np.ndarray = self._camera.capture_array("main")
         except Exception as error:  # libcamera errors have no common type
             raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
-                             _CAMERA_FIX) from None
+                             CAMERA_FIX) from None
         return frame
 
     def close(self) -> None:
@@ -121,7 +121,14 @@ class PiCamera:
             camera.close()  # releases libcamera's pipeline handler for the next start
 
 
-def _picamera_controls(settings: CameraSettings) -> dict[str, Any]:
+def picamera_controls(settings: CameraSettings) -> dict[str, Any]:
+    """picamera2 controls for the ``[camera]`` settings: frame rate, fixed exposure, lens focus.
+
+    Shared by the hand camera and the table camera, so both honour ``[camera]`` the same way.
+
+    >>> picamera_controls(CameraSettings(fps=15.0, focus=1.33))
+    {'FrameRate': 15.0, 'AfMode': 0, 'LensPosition': 1.33}
+    """
     controls: dict[str, Any] = {"FrameRate": settings.fps}
     if settings.exposure is not None:
         controls.update(AeEnable=False, ExposureTime=round(settings.exposure * 1000))
@@ -159,11 +166,11 @@ class UsbCamera:
 
         if not Path(f"/dev/video{self.index}").exists():  # spare OpenCV's warnings
             raise CameraMissing(f"No USB camera is plugged in as number {self.index}.",
-                                _CAMERA_FIX)
+                                CAMERA_FIX)
         capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2)
         if not capture.isOpened():
             capture.release()
-            raise CameraMissing(f"No USB camera answers as number {self.index}.", _CAMERA_FIX)
+            raise CameraMissing(f"No USB camera answers as number {self.index}.", CAMERA_FIX)
         settings = self.settings
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, settings.width)
         capture.set(cv2.CAP_PROP_FRAME_HEIGHT, settings.height)
@@ -181,7 +188,7 @@ class UsbCamera:
         ok, frame = self._capture.read()
         if not ok:
             raise CameraLost(f"The USB camera {self.index} stopped sending pictures.",
-                             _CAMERA_FIX)
+                             CAMERA_FIX)
         grabbed: np.ndarray = frame
         return grabbed
 
@@ -335,7 +342,8 @@ def image_files(folder: Path) -> list[Path]:
 
 
 _CAMERA_NUMBER = re.compile(r"[0-9]{1,3}")
-_CAMERA_FIX = ("Check the camera's cable (connect it with the Pi switched off), or choose "
+# What to do when a camera is missing or lost: said by every camera source, hand or table.
+CAMERA_FIX = ("Check the camera's cable (connect it with the Pi switched off), or choose "
                "another source in [camera] (see docs/vision.md).")
 
 
@@ -398,13 +406,13 @@ class AutoCamera:
         elif usb:
             camera = UsbCamera(self.settings, usb[0])
         else:
-            raise CameraMissing("No camera found (no Pi camera, no USB camera).", _CAMERA_FIX)
+            raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
         camera.open()
         self._camera, self.name = camera, camera.name
 
     def read(self) -> np.ndarray:
         if self._camera is None:
-            raise CameraLost("The camera is not open.", _CAMERA_FIX)
+            raise CameraLost("The camera is not open.", CAMERA_FIX)
         return self._camera.read()
 
     def close(self) -> None:

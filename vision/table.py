@@ -16,15 +16,16 @@ How a frame is read:
 3. each mat's card zone, widened for cards that overhang or sit askew, is cut out of the
    full-resolution frame and read by zxing-cpp (QR codes only); overlapping crops are merged so
    that no pixel is decoded twice;
-4. the top card (:func:`fully_visible` and :meth:`TableReader.read`): among the codes whose
-   centre falls in a mat's zone, only a code that is *fully visible* can be a top card: the bits
-   zxing-cpp sampled match the code re-encoded from its text with its own mask (finder, timing
-   and format patterns included) in all but a few isolated modules, and its white quiet zone is
-   light all round. A card laid over a code
-   breaks at least one of these. When exactly one code in a zone passes, it is the top card;
-   when none passes, or two or more do (a fanned stack whose earlier sticker shows whole), or
-   a code in the zone was located but could not be read (it may be the real top card's, under
-   glare or a hand), the reading says nothing for that ferry: the referee never guesses.
+4. the top card (:func:`visibility` and :meth:`TableReader.read`): among the codes whose
+   centre falls in a mat's zone, only a code that is *whole* can be a top card: on a grid
+   fitted to the code's corners, its modules (each one's middle averaged, split by Otsu's
+   threshold) match the code re-encoded from its text with its own mask (finder, timing and
+   format patterns included) in all but a few isolated modules, and its white quiet zone is
+   light all round. A card laid over a code breaks at least one of these. When exactly one
+   code in a zone is whole, it is the top card; when none is, or two or more are (a fanned
+   stack whose earlier sticker shows whole), or a code in the zone is *unsure* or was located
+   but could not be read (it may be the real top card's, under glare or a hand), the reading
+   says nothing for that ferry: the referee never guesses.
 5. Noah is at the located mat whose centre is nearest to marker 10.
 
 >>> reader = TableReader()
@@ -372,24 +373,33 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
 
     A buried card's code that still decodes is partly covered by the card above: zxing-cpp's
-    error correction fills in the hidden modules, but they show up (1) as sampled modules that
-    differ from the code re-encoded from its text with its own version, level and mask in a
+    error correction fills in the hidden modules, but they show up (1) as modules that differ
+    from the code re-encoded from its text with its own version, level and mask in a
     connected patch (finder, timing and format patterns included, which the error correction
     does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
-    above crosses it). A top card's code, even blurred, noisy or under soft glare, shows only
-    scattered single-module errors and a clean quiet zone. Measured on rendered overlaps in
-    docs/table-view.md: no covered code ever passed.
+    above crosses it). The modules and the quiet zone are sampled here, not taken from
+    zxing-cpp (one pixel per module, on corners it estimates): on a grid fitted to the code
+    (:func:`sample_modules`), a top card's code, even tilted, blurred, dim and noisy, shows at
+    most a few scattered wrong modules and a clean quiet zone. Checked by an overlap sweep in
+    tests/test_table_view.py and docs/table-view.md: no covered code passes.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
                                  str(extra.get("Version", "")), extra.get("DataMask"))
     if expected is None:
         return "unsure"
-    sampled = np.asarray(barcode.to_image(scale=1, add_quiet_zones=False)) < 128
-    if sampled.shape != expected.shape:
-        return "unsure"
-    if not _quiet_zone_is_light(gray, _corners(barcode), expected):
+    corners = _fitted_corners(gray, _corners(barcode), expected)
+    if not _quiet_zone_is_light(gray, corners, expected):
         return "covered"
+    # zxing-cpp samples one pixel per module on a grid estimated from three finder patterns:
+    # at 3 px per module under tilt, soft focus or dim light a few of a whole code's modules
+    # come out wrong, and a card edge over a fraction of the outer modules may not. The
+    # modules are sampled again here, each one's middle averaged, on a grid fitted to the code.
+    return _module_errors(sample_modules(gray, corners, expected.shape[0]), expected)
+
+
+def _module_errors(sampled: np.ndarray, expected: np.ndarray) -> str:
+    """``"whole"``, ``"covered"`` or ``"unsure"`` from the modules that differ from the code's."""
     wrong = sampled != expected
     errors, cluster = int(wrong.sum()), _largest_cluster(wrong)
     if errors <= MAX_BIT_ERRORS and cluster <= MAX_ERROR_CLUSTER:
@@ -413,6 +423,127 @@ def _expected_modules(text: str, level: str, version: str, mask: Any) -> np.ndar
     matrix = np.array(qr.matrix, dtype=bool)
     matrix.setflags(write=False)
     return matrix
+
+
+MODULE_GRID_PX = 5  # each module warped onto 5 × 5 pixels; its middle 3 × 3 are averaged
+
+
+def sample_modules(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The code's n × n modules as read from ``gray`` (True = dark): the code's quadrilateral
+    (``corners``: its outer corners, top left first, clockwise) warped onto a grid, each module's
+    middle averaged, and the means split by Otsu's threshold.
+
+    zxing-cpp samples one pixel per module, which at 3 px per module under soft focus, tilt or
+    dim light flips a few modules of a whole code; a window's mean does not. A covered module
+    shows what covers it (a card's border or artwork), which the split still tells from the
+    code's own ink and paper where it differs from the re-encoded code.
+
+    >>> code = np.kron(np.eye(3, dtype=np.uint8), np.ones((4, 4), np.uint8))
+    >>> gray = np.pad(np.where(code > 0, 30, 220).astype(np.uint8), 8, constant_values=220)
+    >>> corners = np.array([(8, 8), (20, 8), (20, 20), (8, 20)], np.float32)
+    >>> sample_modules(gray, corners, 3).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    """
+    means = _module_means(gray, corners, n)
+    threshold = _otsu(means)
+    return np.asarray(means < threshold)
+
+
+FIT_LIMIT = 0.6  # modules: how far a corner of zxing-cpp's may move when the grid is fitted
+
+
+def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
+                   steps: Sequence[float] = (0.2, 0.1)) -> np.ndarray:
+    """The code's corners moved (each by at most ``FIT_LIMIT`` modules along x and y) so that
+    the modules' contrast with the expected code is greatest.
+
+    zxing-cpp's corners of a version 1 code are estimated (its fourth corner has no finder
+    pattern) and may be a pixel off under tilt; at 3 px per module that shifts the outer
+    modules' windows onto their neighbours. Moving the grid cannot make a covered code look
+    whole: what covers it does not match the code at any alignment.
+    """
+    n = expected.shape[0]
+    sign = np.where(expected, -1.0, 1.0) / (n * n)
+    module_px = float(np.linalg.norm(corners[1] - corners[0])) / n
+    limit = FIT_LIMIT * module_px
+    # Work on a copy of the code's neighbourhood: remap on a small array is several times
+    # faster than on the whole crop.
+    margin = 2 * module_px
+    left, top = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+    right, bottom = np.ceil(corners.max(axis=0) + margin).astype(int)
+    gray = np.ascontiguousarray(gray[top:bottom, left:right])
+    origin = np.array([left, top], np.float32)
+    corners = np.asarray(corners, np.float32) - origin
+
+    # The score samples four points in each module's middle (a quarter of a module from its
+    # centre): far cheaper than warping the whole grid at each trial.
+    offsets = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
+    centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
+    unit = ((centres.reshape(-1, 1, 2) + offsets).reshape(-1, 1, 2) / n).astype(np.float32)
+    weights = np.repeat(sign.ravel(), len(offsets))
+
+    def score(points: np.ndarray) -> float:
+        return float(_sample_unit_square(gray, points, unit) @ weights)
+
+    start = np.asarray(corners, np.float32)
+    best, best_score = start.copy(), score(start)
+    for step in steps:
+        step_px = step * module_px
+        improved = True
+        while improved:
+            improved = False
+            for corner in range(4):
+                for axis in range(2):
+                    for delta in (-step_px, step_px):
+                        trial = best.copy()
+                        trial[corner, axis] += delta
+                        if abs(trial[corner, axis] - start[corner, axis]) > limit:
+                            continue
+                        trial_score = score(trial)
+                        if trial_score > best_score:
+                            best, best_score, improved = trial, trial_score, True
+    fitted: np.ndarray = best + origin
+    return fitted
+
+
+_UNIT_SQUARE = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
+
+
+def _sample_unit_square(gray: np.ndarray, corners: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Grey levels (bilinear) at points of the unit square (N × 1 × 2, float32) mapped onto
+    the quad ``corners``."""
+    import cv2
+
+    to_frame = cv2.getPerspectiveTransform(_UNIT_SQUARE, np.asarray(corners, np.float32))
+    xy = cv2.perspectiveTransform(unit, to_frame)
+    values = cv2.remap(gray, xy[:, :, 0], xy[:, :, 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    result: np.ndarray = values.ravel().astype(np.float64)
+    return result
+
+
+def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The mean grey level in the middle of each of the code's n × n modules (float32)."""
+    import cv2
+
+    k = MODULE_GRID_PX
+    edge = n * k - 0.5  # pixel centres: the grid's pixel (0, 0) covers the code's corner
+    square = np.array([(-0.5, -0.5), (edge, -0.5), (edge, edge), (-0.5, edge)], np.float32)
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), square)
+    grid = cv2.warpPerspective(gray, to_grid, (n * k, n * k), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    cells = grid.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].astype(np.float32)
+    means: np.ndarray = cells.mean(axis=(1, 3))
+    return means
+
+
+def _otsu(values: np.ndarray) -> float:
+    """Otsu's threshold of a set of grey levels (the level that best splits them in two)."""
+    import cv2
+
+    levels = np.clip(np.round(values), 0, 255).astype(np.uint8).reshape(1, -1)
+    threshold, _ = cv2.threshold(levels, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(threshold) + 0.5
 
 
 def _largest_cluster(wrong: np.ndarray) -> int:

@@ -34,15 +34,15 @@ import numpy as np
 from vision.config import CameraSettings
 from vision.errors import VisionError
 from vision.sources import (
-    _CAMERA_FIX,
+    CAMERA_FIX,
     CameraLost,
     CameraMissing,
     ImageFolder,
     PiCamera,
     Source,
     UsbCamera,
-    _picamera_controls,
     make_source,
+    picamera_controls,
 )
 
 SMALL_SIZE = (320, 180)
@@ -103,12 +103,12 @@ class PiTableCamera:
                 lores={"size": self.small_size, "format": "YUV420"},
                 buffer_count=2, queue=False)  # never hand out a stale frame
             camera.configure(config)
-            camera.set_controls(_picamera_controls(self.settings))
+            camera.set_controls(picamera_controls(self.settings))
             camera.start()
         except Exception as error:  # libcamera errors have no common type
             if camera is not None:
                 camera.close()  # else libcamera keeps the camera "in use"
-            raise CameraMissing(f"The Pi camera did not start ({error}).", _CAMERA_FIX) from None
+            raise CameraMissing(f"The Pi camera did not start ({error}).", CAMERA_FIX) from None
         self._camera = camera
 
     def read(self) -> TableFrame:
@@ -116,7 +116,7 @@ class PiTableCamera:
             (main, lores), _ = self._camera.capture_arrays(["main", "lores"])
         except Exception as error:  # libcamera errors have no common type
             raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
-                             _CAMERA_FIX) from None
+                             CAMERA_FIX) from None
         self._count += 1
         return TableFrame(_y_plane(main), _y_plane(lores), f"frame {self._count}",
                           time.monotonic())
@@ -185,7 +185,7 @@ image folder.
             return PiTableCamera(settings)
         usb = UsbCamera.indexes()
         if not usb:
-            raise CameraMissing("No camera found (no Pi camera, no USB camera).", _CAMERA_FIX)
+            raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
         return StillTableSource(UsbCamera(settings, usb[0]))
     if kind == "picamera2":
         if number and not number.isdigit():

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -412,7 +413,7 @@ def _card_image(text: str | None, sticker_at: Point, scale: float) -> np.ndarray
     import cv2
 
     w, h = (round(v * scale) for v in CARD_MM)
-    rng = np.random.default_rng(abs(hash(text)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(repr(text).encode()))  # hash() varies by process
     art = cv2.resize(rng.uniform(70, 190, (8, 6)).astype(np.float32), (w, h),
                      interpolation=cv2.INTER_CUBIC)
     art += rng.normal(0, 14, (h, w)).astype(np.float32)

@@ -164,6 +164,95 @@ def layout_problems(size: tuple[float, float] = (800, 480)) -> list[str]:
     return problems
 
 
+#: Labels allowed below :data:`theme.BODY <companion.ui.theme.BODY>` px, by the class of the
+#: label or of an ancestor, and why. Everything else a player reads is 22 px or more.
+SMALL_TEXT = {
+    "CardTile": "a ferry tile's longest names (Woodpecker ♂, Rhinocéros ♀) shrink to 16 px; "
+                "the animal's picture and the ♂/♀ on its colour say the same",
+}
+
+
+def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
+    """Every visible label of the window whose text is smaller than ``theme.BODY`` (unless its
+    class or an ancestor's is in ``exceptions``, :data:`SMALL_TEXT` by default) or whose colour
+    has a WCAG contrast under ``theme.MIN_CONTRAST`` against what is drawn behind it, as
+    sentences. The background is read from the window's pixels (the colour most of the
+    text's box has), so a label on a button, a gauge or a tile is judged on what a player
+    sees. A disabled button's dimmed text is not meant to be read and is not judged."""
+    from kivy.core.window import Window
+
+    from companion.ui import theme
+
+    allowed = SMALL_TEXT if exceptions is None else exceptions
+    pixels = _window_pixels()
+    problems = []
+    found = [info for top in Window.children for info in _visible_labels(top)]
+    covers = _covers(found)
+    for label, box, layer, view in found:
+        text = _short(label.text)
+        chain = list(_ancestors(label))
+        small_ok = any(type(w).__name__ in allowed for w in chain)
+        if label.font_size < theme.BODY - 0.5 and not small_ok:
+            problems.append(f"{text!r} is {label.font_size:.0f} px (at least {theme.BODY})")
+        drawn = _clipped(_text_box(label, box), view)
+        if label.disabled or any(cover is not layer and _overlap(drawn, area)
+                                 for cover, area in covers):
+            continue  # dimmed on purpose, or under a banner or popup: not what is seen
+        background = _background(pixels, drawn, label.color)
+        if background is None:
+            continue
+        alpha = label.color[3]
+        for widget in chain:
+            alpha *= getattr(widget, "opacity", 1)
+        seen = [alpha * c + (1 - alpha) * b for c, b in zip(label.color[:3], background,
+                                                                  strict=True)]
+        ratio = theme.contrast(seen, background)
+        if ratio < theme.MIN_CONTRAST:
+            problems.append(f"{text!r} has a contrast of {ratio:.1f}:1 on its background "
+                            f"({', '.join(f'{c:.2f}' for c in background)})")
+    return problems
+
+
+def _covers(found: list[LabelInfo]) -> list[tuple[Any, tuple[float, ...]]]:
+    """The layers drawn over the screen (a shown banner, an open popup) and their boxes."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    layers = {id(layer): layer for _label, _box, layer, _view in found}
+    return [(layer, (0, 0, *Window.size) if isinstance(layer, ModalView)  # it dims it all
+             else _window_box(layer)) for layer in layers.values()
+            if any(c.__name__ in LAYERS for c in type(layer).__mro__)]
+
+
+def _window_pixels() -> Any:
+    """The window as drawn, an array of rows from the bottom (window coordinates), RGB 0-1."""
+    import numpy as np
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    width, height = (int(v) for v in Window.size)
+    data = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
+    return np.frombuffer(data, np.uint8).reshape(height, width, 4)[:, :, :3] / 255.0
+
+
+def _background(pixels: Any, box: tuple[float, ...], text: Any) -> tuple[float, ...] | None:
+    """The colour most of ``box`` has that is not the text's own colour (None: box empty)."""
+    import numpy as np
+
+    height, width = pixels.shape[:2]
+    left, bottom = max(0, int(box[0])), max(0, int(box[1]))
+    right, top = min(width, int(box[2])), min(height, int(box[3]))
+    if right - left < 2 or top - bottom < 2:
+        return None
+    area = pixels[bottom:top, left:right].reshape(-1, 3)
+    area = area[np.abs(area - np.asarray(text[:3])).max(axis=1) > 0.15]  # not the glyphs
+    if not len(area):
+        return None
+    bins = (area * 7.99).astype(int) @ np.array([64, 8, 1])
+    common = np.bincount(bins).argmax()
+    return tuple(float(v) for v in area[bins == common].mean(axis=0))
+
+
 def _clipped(box: tuple[float, ...], view: Any) -> tuple[float, ...]:
     """The part of ``box`` a scroll view shows (it draws nothing outside its viewport)."""
     if view is None:

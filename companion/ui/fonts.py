@@ -92,6 +92,9 @@ def single_face(path: Path, index: int, cache_dir: Path) -> Path:
         cache_dir.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".partial")
         face = TTCollection(str(path), lazy=True).fonts[index]
+        # Only the line metrics change: recomputing every glyph's bounds (fontTools' default
+        # on save) costs over half a minute for the CJK font's 65,000 glyphs, on a Pi far more.
+        face.recalcBBoxes = False
         _latin_line_height(face)
         face.save(str(partial))
         partial.replace(target)  # a half-written copy is never used

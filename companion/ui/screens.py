@@ -24,19 +24,41 @@ from kivy.uix.screenmanager import Screen
 from companion.game.deck import parse_ref
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
+from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of
 
 MAX_PLAYERS = 5
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
-def _button(text: str, action: Any, **kwargs: Any) -> Button:
-    """A button of the prompt panels: large text, at least 9 mm tall."""
-    kwargs.setdefault("font_size", 21)
-    button = Button(text=text, size_hint_y=None, height=theme.TOUCH,
-                    font_name=theme.FONT, halign="center", valign="middle", **kwargs)
-    button.bind(size=lambda b, size: setattr(b, "text_size", (size[0] - 6, None)))
+def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Button:
+    """A button of the prompt panels: large text, at least 10 mm tall, flat in the theme's
+    colour (white on it reads at 7.8:1); with ``picture`` (a card reference or species), the
+    animal's picture at its left."""
+    kwargs.setdefault("font_size", theme.BODY)
+    kwargs.setdefault("background_color", theme.BUTTON)
+    button = PictureButton(text=text, size_hint_y=None, height=theme.TOUCH,
+                           picture=picture_of(picture) if picture else "",
+                           font_name=theme.FONT, **kwargs)
     button.bind(on_release=lambda _button: action())
     return button
+
+
+#: Prompts about one animal, shown with its picture beside the question (R43: the frog's
+#: declared weight; the snail's side; the crocodile's and the lion's effects).
+PROMPT_PICTURES = {"choose_snail_side": "snail", "choose_frog_weight": "frog",
+                   "croc_flee": "crocodile", "lion_swap": "lion"}
+
+
+def prompt_picture(prompt: Any) -> str:
+    """The picture's path for a prompt about one animal, or "".
+
+    >>> from companion.session.prompts import ChooseTarget
+    >>> prompt_picture(ChooseTarget(player=0, text="", action="croc_flee"))[-13:]
+    'crocodile.png'
+    """
+    kind = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
+    name = PROMPT_PICTURES.get(getattr(prompt, "action", "") if kind == "choose_target" else kind)
+    return picture_of(name) if name else ""
 
 
 def _name(view: Any, seat: int | None) -> str:
@@ -50,6 +72,7 @@ class HomeScreen(Screen):
 
     def show(self, view: Any) -> None:
         self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
+        UndoCard.close()  # what to put back belonged to the game just left
 
 
 class PlayerRow(BoxLayout):
@@ -80,13 +103,17 @@ class NewGameScreen(Screen):
         says "Player n": typing replaces it, an untouched one keeps it as the name."""
         self.score_only = score_only
         self.ids.rows.clear_widgets()
-        for name in names[:MAX_PLAYERS] or ["", "", ""]:
-            self._add_row(name)
+        colours: tuple[str, ...] = ()
+        if not names:  # the last table's names and token colours, from its record
+            names, colours = last_table(App.get_running_app().session.store)
+        for seat, name in enumerate(names[:MAX_PLAYERS] or ["", "", ""]):
+            self._add_row(name, colours[seat] if seat < len(colours) else None)
         self.update_removed()
 
-    def _add_row(self, name: str) -> None:
+    def _add_row(self, name: str, colour: str | None = None) -> None:
         taken = {row.colour for row in self.rows()}
-        colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
+        if colour not in theme.PLAYER_COLOURS or colour in taken:
+            colour = next(c for c in theme.PLAYER_COLOURS if c not in taken)
         self.ids.rows.add_widget(PlayerRow(colour=colour))
         self._number_rows()
         self.rows()[-1].ids.name.text = name
@@ -157,6 +184,24 @@ class NewGameScreen(Screen):
             self.options(), score_only=self.score_only)
 
 
+def last_table(store: Any) -> tuple[list[str], tuple[str, ...]]:
+    """The names and token colours of the newest game in the record (empty when there is
+    none). The record's header is where they already live, written before the game started:
+    nothing to keep in step in the settings file.
+
+    >>> from companion.session import GameStore
+    >>> last_table(GameStore(":memory:"))
+    ([], ())
+    """
+    from companion.session.header import stored_tokens
+
+    games = store.games()
+    if not games:
+        return [], ()
+    newest = games[0]
+    return newest.players, stored_tokens(newest.header)
+
+
 class PromptPanel(BoxLayout):
     """The right-hand panel of the setup and table screens: what is awaited, in one sentence,
     with exactly the answers the rules allow now as buttons."""
@@ -164,15 +209,17 @@ class PromptPanel(BoxLayout):
     text = StringProperty("")
     verdict = StringProperty("")
     show_text = BooleanProperty(True)
+    picture = StringProperty("")
     _shown: tuple = ()
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         prompt = view.prompt
         self.text = app.catalog.prompt(prompt, view.players)
+        self.picture = prompt_picture(prompt)
         self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
         answers = self._answers(app, view)
-        shown = (view.prompt.kind, [text for text, _action in answers])
+        shown = (view.prompt.kind, [text for text, _action, _picture in answers])
         if shown == self._shown:
             return  # same buttons (their actions follow from kind and text): no redrawing
         self._shown = shown
@@ -182,16 +229,21 @@ class PromptPanel(BoxLayout):
         # every answer on one line, at one size: as large as the longest fits (a name longer
         # still ends in "…" rather than breaking mid-word)
         width = (self.width if self.width > 100 else PANEL_WIDTH) / box.cols - 12
-        size = min(fitting_font(text, width=width, largest=18 if box.cols == 2 else 21,
-                                smallest=14, bold=False) for text, _action in answers) \
-            if answers else 21
-        for text, action in answers:
-            button = _button(text, action, font_size=size)
-            button.shorten = True
+        size = min(fitting_font(text, width=width, largest=theme.BODY, smallest=theme.BODY,
+                                bold=False) for text, _action, _picture in answers) \
+            if answers else theme.BODY
+        for text, action, picture in answers:
+            button = _button(text, action, font_size=size, picture=picture)
+            if box.cols == 2:  # names side by side: a long one ends in "…"
+                button.shorten = True
+            else:  # a long answer ("Je ne peux pas jouer") takes two lines, whole
+                button.bind(texture_size=lambda b, ts: setattr(
+                    b, "height", max(theme.TOUCH, ts[1] + 8)))
             box.add_widget(button)
 
     @staticmethod
-    def _answers(app: Any, view: Any) -> list[tuple[str, Any]]:
+    def _answers(app: Any, view: Any) -> list[tuple[str, Any, str]]:
+        """(text, action, picture) of every answer the rules allow now."""
         prompt, kind, session = view.prompt, view.prompt.kind, app.session
 
         def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
@@ -199,26 +251,27 @@ class PromptPanel(BoxLayout):
 
         players = [(seat, _name(view, seat)) for seat in getattr(prompt, "choices", ())]
         if kind == "choose_starter":
-            return [(name, act(session.choose_starter, seat)) for seat, name in players]
+            return [(name, act(session.choose_starter, seat), "") for seat, name in players]
         if kind == "choose_target":
-            return [(name, act(session.choose_target, seat)) for seat, name in players]
+            return [(name, act(session.choose_target, seat), "") for seat, name in players]
         if kind == "choose_snail_side":
             return [(app.t("table.up", sign=app.t("sign." + side)),
-                     act(session.choose_snail_side, side)) for side in prompt.legal]
+                     act(session.choose_snail_side, side), "") for side in prompt.legal]
         if kind == "choose_frog_weight":
             return [(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
-                     act(session.choose_frog_weight, w)) for w in prompt.choices]
+                     act(session.choose_frog_weight, w), "") for w in prompt.choices]
         if kind == "choose_card":
-            return [(app.catalog.card_label(ref), act(session.choose_card, ref))
-                    for ref in prompt.candidates] + [(app.t("table.cancel"), act(session.cancel))]
+            return [(app.catalog.card_label(ref), act(session.choose_card, ref), ref)
+                    for ref in prompt.candidates] + [(app.t("table.cancel"), act(session.cancel),
+                                                      "")]
         if kind == "move_noah" and prompt.giraffe_targets:
-            looks = [(_name(view, seat), act(session.choose_target, seat))  # the prompt says "look"
+            looks = [(_name(view, seat), act(session.choose_target, seat), "")  # "look"
                      for seat in prompt.giraffe_targets]
-            return [*looks, (app.t("table.no_look"), act(session.skip))]
+            return [*looks, (app.t("table.no_look"), act(session.skip), "")]
         if kind == "give_cards":
-            return [(app.t("table.give"), lambda: GiftPopup(app.view).open())]
+            return [(app.t("table.give"), lambda: GiftPopup(app.view).open(), "")]
         if kind == "play_card" and prompt.can_take_back:
-            return [(app.t("table.cannot_play"), act(session.take_back))]
+            return [(app.t("table.cannot_play"), act(session.take_back), "")]
         return []
 
 
@@ -229,18 +282,32 @@ class SetupScreen(Screen):
     scanned = NumericProperty(0)
     round = NumericProperty(1)
     asking = BooleanProperty(False)  # a question about the animal just shown (snail's side)
+    step_text = StringProperty("")
 
     def show(self, view: Any) -> None:
+        app = App.get_running_app()
         prompt = view.prompt
         self.round = (view.state.get("round") or 0) + 1
         self.scanned = sum(ref is not None for ref in view.setup_ferries)
         # a snail's side or a choice between cards in view belongs to the scanning step
         self.step = {"choose_noah_start": 0, "choose_starter": 2}.get(prompt.kind, 1)
         self.asking = prompt.kind in ("choose_snail_side", "choose_card")
+        if self.step == 1:
+            ferry = getattr(prompt, "ferry", None)
+            if ferry is None:  # a question about the animal just shown: the ferry after it
+                ferry = next((k for k, ref in enumerate(view.setup_ferries) if ref is None), 0)
+            self.step_text = app.t("setup.step_ferry", n=ferry + 1, done=self.scanned)
+        else:
+            self.step_text = app.t("setup.step_noah" if self.step == 0 else "setup.step_starter")
+        if self.asking or self.step != 1:
+            app_tray = getattr(app, "_tray", None)  # the question is on this screen
+            if app_tray is not None and app_tray._is_open:
+                app_tray.dismiss()
         board = self.ids.board
         board.state = _setup_state(view)
         board.choices = list(getattr(prompt, "choices", ())) if self.step == 0 else []
         self.ids.panel.show(view)
+        UndoCard.offer(view)
 
 
 def _setup_state(view: Any) -> dict[str, Any]:
@@ -262,16 +329,15 @@ def _weight(deck: Any, ref: str) -> int:
     return card.weight if card is not None else 0
 
 
-class HandRow(BoxLayout):
-    """A player's number of cards in hand, on the table screen."""
-
-    name = StringProperty("")
-    count = NumericProperty(0)
+#: Questions whose answers need the room of the players' list (it folds away meanwhile).
+ASKING = ("choose_target", "choose_snail_side", "choose_frog_weight", "choose_card")
 
 
 class TableScreen(Screen):
-    """The table: five ferries, Noah, whose turn (big), hand counts, camera, last verdict."""
+    """The table: five ferries, Noah, whose turn (big), every player's score and cards in hand,
+    camera, last verdict."""
 
+    asking = BooleanProperty(False)
     player = StringProperty("")
     player_font = NumericProperty(42)
     player_colour = ListProperty([1, 1, 1, 1])
@@ -279,46 +345,34 @@ class TableScreen(Screen):
     def show(self, view: Any) -> None:
         seat = view.prompt.player if view.prompt.player is not None else view.current_player
         self.player = _name(view, seat)
-        self.player_font = fitting_font(self.player, width=218, largest=42, smallest=20)
+        self.player_font = fitting_font(self.player, width=218, largest=36, smallest=22)
         self.player_colour = list(theme.player_colour(view.tokens, seat or 0))
-        self._hands(view.players, view.state.get("hand_counts") or ())
+        self.asking = view.prompt.kind in ASKING or bool(
+            getattr(view.prompt, "giraffe_targets", ()))
+        self._players(view, seat)
         board = self.ids.board
         board.state = view.state
         board.choices = list(view.destinations)
-        board.scores = list(view.scores)
-        board.colours = list(view.tokens)
         self.ids.panel.show(view)
+        UndoCard.offer(view)
 
-
-    def _hands(self, players: Any, counts: Any) -> None:
-        rows = [row for row in self.ids.hands.children if isinstance(row, HandRow)][::-1]
-        if len(rows) != len(counts):
-            for row in rows:
-                self.ids.hands.remove_widget(row)
-            rows = [HandRow() for _ in counts]
-            for row in rows:
-                self.ids.hands.add_widget(row)
-        for row, name, count in zip(rows, players, counts, strict=False):
-            row.name, row.count = name, count
-
-
-def fitting_font(text: str, *, width: float, largest: int, smallest: int,
-                 bold: bool = True) -> int:
-    """The largest font size (the app's font) at which ``text`` fits on one line of
-    ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
-
-    >>> fitting_font("Ana", width=218, largest=42, smallest=20)
-    42
-    >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
-    True
-    """
-    from kivy.core.text import Label as CoreLabel
-
-    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
-    needed = label.get_extents(text)[0]
-    if needed <= width:
-        return largest
-    return max(smallest, int(largest * width / needed))
+    def _players(self, view: Any, current: int | None) -> None:
+        """Every player's line: score on the token's colour, name, cards in hand."""
+        box = self.ids.players
+        if self.asking:  # folded away: its room is the answers'
+            box.clear_widgets()
+            return
+        if len(box.children) != len(view.players):
+            box.clear_widgets()
+            for _ in view.players:
+                box.add_widget(PlayerLine())
+        counts = list(view.state.get("hand_counts") or ())
+        for seat, line in enumerate(reversed(box.children)):
+            line.name = view.players[seat]
+            line.score = view.scores[seat] if seat < len(view.scores) else 0
+            line.count = counts[seat] if seat < len(counts) else 0
+            line.colour = list(theme.player_colour(view.tokens, seat))
+            line.current = seat == current
 
 
 class RoundEndScreen(Screen):
@@ -336,7 +390,9 @@ class RoundEndScreen(Screen):
         number = len(view.round_scores) if result else (view.state.get("round") or 1)
         if prompt.kind == "enter_tears" and not result:
             number = prompt.round
-        self.title = app.t("round.title", round=number)
+        # "Round 2 is over" once its tears are in; while they are typed, what to type
+        self.title = app.t("round.enter" if self.mode == "tears" else "round.title",
+                           round=number)
         track = self.ids.track
         track.colours, track.names = list(view.tokens), list(view.players)
         if view.game_id != track.game:
@@ -363,8 +419,8 @@ class RoundEndScreen(Screen):
         box.clear_widgets()
         for ref in scanned:
             button = _button(f"✕ {app.catalog.card_label(ref)}",
-                             lambda r=ref: app.act(app.session.remove_scanned, r))
-            button.font_size = 18
+                             lambda r=ref: app.act(app.session.remove_scanned, r), picture=ref)
+            button.shorten = True
             box.add_widget(button)
 
     def _tears_rows(self, view: Any) -> None:
@@ -386,22 +442,30 @@ class RoundEndScreen(Screen):
 
 
 class TearsRow(BoxLayout):
-    """A player's tears this round, set with − and + (no keyboard needed)."""
+    """A player's tears this round, set with −, +1 and +5 (no keyboard, and no twelve taps for
+    twelve tears); ``big_step`` 0 leaves +5 out (gifts go a card at a time)."""
 
     name = StringProperty("")
     value = NumericProperty(0)
+    big_step = NumericProperty(5)
 
 
 class GameEndScreen(Screen):
     """The winner, the per-round table and the BG Stats QR code."""
 
     winner = StringProperty("")
+    winner_colour = ListProperty(theme.NOAH)
+    ark = StringProperty(picture_of("ark"))
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
-        winners = [_name(view, seat) for seat in view.state.get("winners") or ()]
+        seats = list(view.state.get("winners") or ())
+        winners = [_name(view, seat) for seat in seats]
         key = "end.wins" if len(winners) == 1 else "end.share"
         self.winner = app.t(key, names=" & ".join(winners))
+        # one winner: their token's colour; a shared win: Noah's gold
+        self.winner_colour = list(theme.player_colour(view.tokens, seats[0])
+                                  if len(seats) == 1 else theme.NOAH)
         self._table(app, view)
         self._qr(app)
 
@@ -417,7 +481,7 @@ class GameEndScreen(Screen):
                           str(view.scores[seat])])
         for row in cells:
             for column, text in enumerate(row):
-                label = Label(text=text, font_size=19, font_name=theme.FONT,
+                label = Label(text=text, font_size=theme.BODY, font_name=theme.FONT,
                               halign="left" if column == 0 else "center", valign="middle")
                 if column == 0:  # a long name ends in "…" rather than running into its score
                     label.shorten, label.shorten_from = True, "right"
@@ -494,16 +558,19 @@ class CardTray(ModalView):
                          for ref, label in zip(refs, tray_labels(refs, app.catalog), strict=True)}
 
     def _button(self, ref: str, label: str) -> Button:
-        button = _button(label, lambda: self.choose(ref))
+        button = _button(label, lambda: self.choose(ref), picture=ref,
+                         background_color=theme.GENDER_COLOURS[parse_ref(ref).gender],
+                         color=(0, 0, 0, 1))
         button.ref = ref  # which physical copy (tests and screenshots find it by this)
-        button.background_normal = ""
-        button.background_color = theme.GENDER_COLOURS[parse_ref(ref).gender]
-        button.color = (0, 0, 0, 1)
+        button.shorten = True
         return button
 
     def offer(self, refs: list[str], *, keep_open: bool) -> None:
-        """Show the buttons of ``refs`` only, and open."""
-        self.keep_open = keep_open
+        """Show the buttons of ``refs`` only, and open. It stays open while the five starting
+        animals are shown, as while the hands are shown at a round's end."""
+        view = App.get_running_app().view
+        self.keep_open = keep_open or (view is not None
+                                       and view.prompt.kind == "scan_setup_card")
         grid = self.ids.grid
         grid.clear_widgets()
         for ref in refs:
@@ -517,6 +584,8 @@ class CardTray(ModalView):
         App.get_running_app().card_touched(ref)
         if not self.keep_open:
             self.dismiss()
+        elif ref in self._buttons:  # shown: it is on a ferry or read from a hand now
+            self.ids.grid.remove_widget(self._buttons[ref])
 
 
 def tray_labels(refs: list[str], catalog: Any) -> list[str]:
@@ -545,7 +614,8 @@ class GiftPopup(ModalView):
         prompt = view.prompt
         self.count = prompt.count
         self.title = app.catalog.prompt(prompt, view.players)
-        self.rows = {seat: TearsRow(name=_name(view, seat)) for seat in prompt.opponents}
+        self.rows = {seat: TearsRow(name=_name(view, seat), big_step=0)
+                     for seat in prompt.opponents}
         for row in self.rows.values():
             row.bind(value=lambda *_a: self._total())
             self.ids.rows.add_widget(row)
@@ -558,6 +628,40 @@ class GiftPopup(ModalView):
         self.dismiss()
         app = App.get_running_app()
         app.act(app.session.give_cards, gifts)
+
+
+class UndoCard(ModalView):
+    """After an undo, what to put back on the table, as a card over the screen that stays until
+    the table touches "Done" (the session's ``reconcile`` notice, in the table's language)."""
+
+    text = StringProperty("")
+    _seen: tuple = ()
+    _open: UndoCard | None = None
+
+    @classmethod
+    def offer(cls, view: Any) -> None:
+        """Open the card for a ``reconcile`` notice that is new in ``view``."""
+        from companion.ui.application import _new_notices
+
+        fresh = _new_notices(cls._seen, view.notices)
+        cls._seen = view.notices
+        wanted = [n for n in fresh if n.level == "reconcile"]
+        if not wanted:
+            return
+        app = App.get_running_app()
+        text = "\n".join(app.catalog.notice(notice) for notice in wanted)
+        cls.close()
+        card = cls._open = cls(text=text)
+        card.open()
+
+    @classmethod
+    def close(cls) -> None:
+        if cls._open is not None:
+            cls._open.dismiss()
+
+    def on_dismiss(self) -> None:
+        if UndoCard._open is self:
+            UndoCard._open = None
 
 
 class MessagePopup(ModalView):

@@ -2,10 +2,12 @@
 
 A seeded simulated table (:class:`~companion.sim.autoplay.SimulatedTable`) plays a whole
 3-player game through the app's session, headless; the first time each screen or prompt
-appears, the window is saved. Home, new game, history, settings, the card tray, a refusal and
-the French table are taken around it, then the crowded screens: new game, the table (with a
-long refusal) and the score-only round with four and with five players and long names.
-``--language fr --out docs/screenshots/fr`` takes the same screens with the app in French.
+appears, the window is saved. Home, new game, history, settings, the card tray and a refusal
+are taken around it, then the same screens for the other tables: new game, the table (with a
+long refusal) and the score-only round with two, four and five players and long names
+(``02-new-game-5p.png``, ``06-table-5p.png``, ``20-score-only-5p.png``). Every language the
+app has a catalog for is taken, each in its own folder: ``--out docs/screenshots`` writes
+``en/``, ``fr/`` (and ``zh/`` with the Chinese catalog); ``--language fr`` takes one.
 
 The same tour serves the layout test: :class:`Photographer` calls :meth:`Photographer.shoot`
 at every screen, which a test overrides to check the screen instead of saving it
@@ -25,7 +27,7 @@ from typing import Any
 PLAYERS = ("Ana", "Ben", "Chloé")
 #: The crowded tables of the screenshots (and of the layout test): long names, four and five.
 LONG_NAMES = ("Anne-Charlotte", "Bartholomew", "Chloé-Marguerite", "Dominique", "Éloïse-Amandine")
-CROWDED = {4: "22", 5: "25"}  # players -> number of the first of their three shots
+CROWDED = (2, 4, 5)  # the other tables' players, each with three shots
 SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
     "choose_noah_start": "03-setup-noah",
     "choose_starter": "05-setup-starter",
@@ -122,17 +124,6 @@ class Photographer:
         driver.settle()
         self.shoot("18-refused")
         app.root.alert.hide()
-        if self.language != "en" or self.out is None:
-            return
-        app.lang = "fr"
-        driver.pump(3)
-        self.shoot("19-table-fr")
-        app.act(app.session.move_noah, wrong)
-        driver.settle()
-        self.shoot("21-refused-fr")
-        app.root.alert.hide()
-        app.lang = "en"
-        driver.pump(3)
 
 
 def _wait(driver: Any, seconds: float) -> None:
@@ -145,7 +136,8 @@ def _wait(driver: Any, seconds: float) -> None:
 
 
 def take_all(out: Path, *, seed: int = 2, language: str = "en") -> list[Path]:
-    """Play one seeded game and save every screen in ``out``; returns the files."""
+    """Play one seeded game and save every screen in ``out`` (the other tables' screens too);
+    returns the files."""
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-shots-"))
@@ -190,16 +182,17 @@ def tour(driver: Any, photographer: Photographer, *, players: Sequence[str] = PL
 
 
 def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> None:
-    """Four or five players with long names: the new game, the table mid-round with a long
-    refusal in the banner, the score-only round."""
+    """Another table (two, four or five players) with long names: the new game, the table
+    mid-round with a long refusal in the banner, the score-only round, named with the number
+    of players (``06-table-5p``)."""
     from companion.game import Options
     from companion.sim.autoplay import SimulatedTable
 
-    first = int(CROWDED[len(players)])
+    count = len(players)
     app = driver.app
     app.leave_game()
-    _new_game_screen(driver, len(players), names=players)
-    photographer.shoot(f"{first:02d}-new-game-{len(players)}-players")
+    _new_game_screen(driver, count, names=players)
+    photographer.shoot(f"02-new-game-{count}p")
     app.go("home")
 
     class Enough(Exception):
@@ -210,7 +203,7 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
         if view.prompt.kind == "play_card" and view.state.get("departed"):
             driver.settle()
             _long_refusal(driver)
-            photographer.shoot(f"{first + 1:02d}-table-{len(players)}-players")
+            photographer.shoot(f"06-table-{count}p")
             app.root.alert.hide()
             raise Enough
 
@@ -218,8 +211,7 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
                            on_step=on_step)
     with contextlib.suppress(Enough):
         table.play()
-    _score_only(driver, photographer, players,
-                name=f"{first + 2:02d}-score-only-{len(players)}-players")
+    _score_only(driver, photographer, players, name=f"20-score-only-{count}p")
 
 
 def _new_game_screen(driver: Any, count: int, names: Sequence[str] = ()) -> None:
@@ -286,13 +278,27 @@ def _score_only(driver: Any, photographer: Photographer, players: Sequence[str] 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Save a PNG of every screen of the app.")
-    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    from companion.ui.i18n import languages
+
+    parser = argparse.ArgumentParser(description="Save a PNG of every screen of the app, in "
+                                                 "every language, one folder each.")
+    parser.add_argument("--out", "-o", type=Path, default=Path("docs/screenshots"),
+                        help="the folder that gets one sub-folder per language")
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--language", default="en", help="the app's language (en, fr, zh)")
+    parser.add_argument("--language", choices=languages(),
+                        help="only this language (default: every language)")
     args = parser.parse_args(argv)
-    taken = take_all(args.out, seed=args.seed, language=args.language)
-    print(f"{len(taken)} screenshots in {args.out}: " + ", ".join(p.name for p in taken))
+    if args.language is None:  # one process per language: Kivy has one window per process
+        import subprocess
+
+        for language in languages():
+            subprocess.run([sys.executable, "-m", "companion.ui.screenshots", "--out",
+                            str(args.out), "--seed", str(args.seed), "--language", language],
+                           check=True)
+        return 0
+    folder = args.out / args.language
+    taken = take_all(folder, seed=args.seed, language=args.language)
+    print(f"{len(taken)} screenshots in {folder}: " + ", ".join(p.name for p in taken))
     return 0
 
 

@@ -24,6 +24,7 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -31,8 +32,11 @@ from kivy.uix.widget import Widget
 
 from companion.game.deck import parse_ref
 from companion.ui import theme
+from companion.ui.pictures import picture_path
 
 MAX_TILES = 4  # cards drawn per ferry; the rest is summed up as "+n below"
+MOMENT = 1.2  # s: how long a departure or a pair bonus glows
+TILE_SMALLEST = 16  # px: the longest names on a ferry tile ("Woodpecker ♂", "Rhinocéros ♀")
 
 
 def ferry_pattern(refs: Sequence[str]) -> str:
@@ -50,14 +54,77 @@ def ferry_pattern(refs: Sequence[str]) -> str:
     return genders[0] if genders[0] == genders[1] else "alt"
 
 
+def picture_of(name: str) -> str:
+    """The path of a species' (or ``"noah"``, ``"ferry"``, ``"ark"``) picture, as Kivy's
+    ``source`` takes it; a card reference gives its species.
+
+    >>> picture_of("cat:F#2").endswith("cat.png"), picture_of("ark").endswith("ark.png")
+    (True, True)
+    """
+    species = parse_ref(name).species if ":" in name or "#" in name else name
+    return str(picture_path(species))
+
+
+def fitting_font(text: str, *, width: float, largest: int, smallest: int,
+                 bold: bool = True) -> int:
+    """The largest font size (the app's font) at which ``text`` fits on one line of
+    ``width`` pixels; ``smallest`` if none does (the label then wraps or shortens it).
+
+    >>> fitting_font("Ana", width=218, largest=42, smallest=20)
+    42
+    >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
+    True
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
+    needed = label.get_extents(text)[0]
+    if needed <= width:
+        return largest
+    return max(smallest, int(largest * width / needed))
+
+
+class PictureButton(Button):
+    """A button with an animal's picture at its left and its name beside it (``picture`` is
+    a file path; empty: a plain button)."""
+
+    picture = StringProperty("")
+
+
 class CardTile(Label):
-    """One animal on a ferry: species and ♂/♀ on the gender's colour."""
+    """One animal on a ferry: its picture, species and ♂/♀ on the gender's colour."""
 
     ref = StringProperty("")
     back = ListProperty(theme.GENDER_COLOURS[None])
+    picture = StringProperty("")
 
     def on_ref(self, _widget: Any, ref: str) -> None:
         self.back = theme.GENDER_COLOURS[parse_ref(ref).gender]
+        self.picture = picture_of(ref) if ref else ""
+
+    def on_text(self, *_args: Any) -> None:
+        self._fit()
+
+    def on_width(self, *_args: Any) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """As large as the tile allows: the picture and the ♂/♀ carry the card when a long
+        name must shrink (the layout test lists this as its one exception to 22 px)."""
+        room = self.width - self.height - 6
+        if room > 20 and self.text:
+            self.font_size = fitting_font(self.text, width=room, largest=theme.BODY,
+                                          smallest=TILE_SMALLEST, bold=False)
+
+
+class PlayerLine(BoxLayout):
+    """A player during play: the score on their token's colour, the name, the cards in hand."""
+
+    name = StringProperty("")
+    score = NumericProperty(0)
+    count = NumericProperty(0)
+    colour = ListProperty([1, 1, 1, 1])
+    current = BooleanProperty(False)
 
 
 class FerryView(ButtonBehavior, BoxLayout):
@@ -74,6 +141,15 @@ class FerryView(ButtonBehavior, BoxLayout):
     led = ListProperty([0, 0, 0, 0])
     pattern = StringProperty("open")
     hidden = NumericProperty(0)
+    noah_picture = StringProperty(str(picture_path("noah")))
+    glow = NumericProperty(0)  # a moment: 1 fading to 0 (a departure, a pair bonus)
+    glow_colour = ListProperty(theme.NOAH)
+
+    def celebrate(self, colour: Sequence[float], seconds: float = MOMENT) -> None:
+        """A short visible moment on this ferry (it never blocks a touch: drawing only)."""
+        Animation.cancel_all(self, "glow")
+        self.glow_colour, self.glow = list(colour), 1.0
+        Animation(glow=0.0, d=seconds, t="in_quad").start(self)
 
     def on_cards(self, _widget: Any, cards: list) -> None:
         self.pattern = ferry_pattern(cards)
@@ -90,16 +166,33 @@ class FerryView(ButtonBehavior, BoxLayout):
 
 
 class Board(FloatLayout):
-    """Five ferries in a pentagon around the score track, as on the game's board."""
+    """Five ferries in a pentagon around the ark, as on the game's board (the scores are
+    written beside the players' names on the table screen)."""
 
     state = ObjectProperty({}, allownone=True)
     choices = ListProperty()
     lights = ListProperty()
-    scores = ListProperty()
-    colours = ListProperty()
+    ark = StringProperty(str(picture_path("ark")))
 
-    def on_state(self, *_args: Any) -> None:
+    def on_state(self, _widget: Any, state: Any) -> None:
+        self._moments(self._previous or {}, state or {})
+        self._previous = state or {}
         self._refresh()
+
+    _previous: Any = None  # the state drawn before this one (for the moments)
+
+    def _moments(self, before: Any, after: Any) -> None:
+        """A ferry that departs glows gold; a pair bonus (R26: the player plays again) glows
+        green on Noah's ferry."""
+        if before.get("round") != after.get("round") or not before.get("ferries"):
+            return
+        for k, (was, now) in enumerate(zip(before["ferries"], after.get("ferries") or (),
+                                           strict=False)):
+            if was is not None and now is None:
+                self._ferry(k).celebrate(theme.NOAH)
+        noah = after.get("noah")
+        if after.get("extra_turn") and not before.get("extra_turn") and noah is not None:
+            self._ferry(noah).celebrate(theme.HIGHLIGHT)
 
     def on_choices(self, *_args: Any) -> None:
         self._refresh()
