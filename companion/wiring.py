@@ -39,6 +39,7 @@ from companion.tags.payload import DEFAULT_DECK_ID
 
 if TYPE_CHECKING:
     from companion.config import Config
+    from companion.session.table_observer import PlayLedger, TableObserver
     from hardware.lights import FerryLights
     from vision.pipeline import Pipeline
     from vision.sources import Source
@@ -95,3 +96,38 @@ def camera_pipeline(source: Source, session: Session, *,
         return Pipeline(source, is_ours=session.is_ours, on_event=on_event,
                         decoder=decoding.decoder(), tracker=decoding.tracker)
     return Pipeline(source, is_ours=session.is_ours, on_event=on_event, tracker=tracker)
+
+
+def table_observer(session: Session, *, ledger: PlayLedger | None = None,
+                   reader: Any = None) -> TableObserver:
+    """The referee's eye over the table (``[camera] view = table`` or ``both``): feed it the
+    overhead camera's frames (:class:`vision.table_capture.TableFrame`, ``observer.feed``); it
+    plays what it sees through the session's intents, and its audit sentences become the
+    session's notices with that ferry's light flashing (:meth:`Session.table_finding`). With
+    ``both``, pass the same ``ledger`` to :func:`hand_camera_events` so a play is counted once."""
+    from companion.session.table_observer import NOT_WARNINGS, TableObserver
+
+    def on_finding(finding: Any) -> None:
+        confirm = finding.phrase.key in NOT_WARNINGS
+        session.table_finding(finding.text, (finding.phrase,), None if confirm else finding.ferry)
+
+    return TableObserver(session, sticker_card(session), reader=reader, ledger=ledger,
+                         on_finding=on_finding)
+
+
+def hand_camera_events(session: Session, ledger: PlayLedger) -> Callable[[object], None]:
+    """The hand camera's pipeline callback with ``view = both``: card events go through the
+    ledger shared with :func:`table_observer` (one play per presentation), the rest to
+    :meth:`Session.on_vision_event`."""
+    return ledger.hand_events(session, sticker_card(session))
+
+
+def sticker_card(session: Session) -> Callable[[str], str | None]:
+    """A sticker text's card id in the session's deck (None: not one of this box's cards)."""
+    from companion.tags.payload import TagOk, classify
+
+    def card_of(text: str) -> str | None:
+        tag = classify(text, session.deck, session.deck_id)
+        return tag.card.id if isinstance(tag, TagOk) else None
+
+    return card_of

@@ -10,6 +10,9 @@ Both come as ``Mapping[str, str]`` (every key optional); a bad value raises
     roi = full             # the scan zone: left, top, width, height as fractions of the frame
     exposure = auto        # or a fixed exposure time in milliseconds (e.g. 8)
     focus = auto           # or fixed: Pi camera in dioptres (2.5 = 40 cm), webcam its own scale
+    view = hand            # hand: cards shown to the camera; table: one camera above the whole
+                           # table (docs/table-view.md); both: either camera reports a play
+    table_source = auto    # the overhead camera (view = table or both): auto, picamera2:1, usb:1…
 
     [decoder]
     name = zxing           # zxing (default) or zbar
@@ -37,7 +40,8 @@ from vision.decoders import DECODERS, DEFAULT_DECODER, Decoder, RescueDecoder, m
 from vision.errors import VisionError
 from vision.tracker import TrackerSettings
 
-CAMERA_KEYS = ("source", "resolution", "fps", "roi", "exposure", "focus")
+CAMERA_KEYS = ("source", "resolution", "fps", "roi", "exposure", "focus", "view", "table_source")
+VIEWS = ("hand", "table", "both")
 DECODER_KEYS = ("name", "rescue", "confirm_frames", "confirm_ms", "gone_frames", "gone_ms")
 
 Roi = tuple[float, float, float, float]
@@ -60,6 +64,8 @@ class CameraSettings:
     roi: Roi = FULL_FRAME
     exposure: float | None = None
     focus: float | None = None
+    view: str = "hand"
+    table_source: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,36 @@ def camera_settings(values: Mapping[str, str]) -> CameraSettings:
         exposure=_automatic_or("exposure", get("exposure", "auto"), low=0.01, high=1000,
                                example="8"),
         focus=_automatic_or("focus", get("focus", "auto"), low=0, high=1023, example="2.5"),
+        view=_view(get("view", "hand"), get("source", "auto") or "auto",
+                   get("table_source", "auto") or "auto"),
+        table_source=get("table_source", "auto") or "auto",
     )
+
+
+def _view(text: str, source: str, table_source: str) -> str:
+    """``hand``, ``table`` or ``both``; with both, the two cameras must be two.
+
+    >>> _view("Table", "auto", "auto")
+    'table'
+    >>> _view("both", "usb:0", "usb:0")
+    Traceback (most recent call last):
+    ...
+    vision.errors.VisionError: [camera] view = both needs two cameras, but source and \
+table_source are both 'usb:0'. Name the overhead camera, e.g. table_source = picamera2:1, or \
+use view = table.
+    """
+    view = text.lower()
+    if view not in VIEWS:
+        close = difflib.get_close_matches(view, VIEWS, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise VisionError(f"[camera] view = '{text}' is not a view{hint}.",
+                          "Write view = hand (cards shown to the camera), view = table (one "
+                          "camera above the table) or view = both.", key="view")
+    if view == "both" and source == table_source:
+        raise VisionError(f"[camera] view = both needs two cameras, but source and table_source "
+                          f"are both '{source}'.", "Name the overhead camera, e.g. table_source "
+                          "= picamera2:1, or use view = table.", key="view")
+    return view
 
 
 def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:

@@ -25,6 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--ui", action="store_true",
                         help="play the game on the touchscreen app's screen instead (virtual "
                              "cards and lights)")
+    parser.add_argument("--table-view", action="store_true",
+                        help="referee from one camera above the table: plays and Noah's moves "
+                             "are read from rendered overhead frames, with no touch")
     parser.set_defaults(func=run)
 
 
@@ -32,6 +35,17 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     players = list(args.players)
+    if args.table_view:
+        if args.ui:
+            from companion.errors import UserError
+
+            raise UserError("--table-view and --ui cannot be combined yet.",
+                            "Run 'noah-companion demo --table-view' in the terminal.")
+        from companion.sim.table_demo import run_table_demo
+
+        run_table_demo(seed=args.seed, players=players,
+                       db=Path(args.db) if args.db else None, quiet=args.quiet)
+        return 0
     if args.ui:
         from companion.ui.demo import run_demo_ui
 

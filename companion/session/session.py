@@ -250,6 +250,16 @@ class Session:
                          phrases=said("foreign_code"))
             self._publish()
 
+    def table_finding(self, text: str, phrases: tuple[Phrase, ...], ferry: int | None) -> None:
+        """The overhead camera's audit (companion.session.table_observer): a difference between
+        the table and the record, said as what to put where (``reconcile``), ferry ``ferry``'s
+        light flashing; ``ferry`` None: a confirmation (``info``). The record is not touched."""
+        with self._lock:
+            self._notice("reconcile" if ferry is not None else "info", text, phrases=phrases)
+            if ferry is not None and self._lights is not None:
+                self._lights.refused(ferry)
+            self._publish()
+
     def tag_seen(self, text: str, in_view: Sequence[str] = ()) -> Outcome:
         """A sticker read by the camera (two cards in view or more: which one is meant?)."""
         with self._lock:

@@ -37,6 +37,7 @@ from companion.game.actions import (
 )
 from companion.game.deck import FERRY_CARDS, HAND_SIZE, format_ref, parse_ref
 from companion.session.session import Outcome, Session
+from companion.session.table_observer import physical as _physical
 from companion.session.view import SessionView
 
 IN_ROUND = ("play", "croc_flee", "lion_swap", "move_noah", "give")
@@ -258,12 +259,6 @@ class SimulatedTable:
     def _agree(self, verdict: Any, action: Any) -> None:
         if not verdict.accepted:
             raise DriftError(f"the table's own game refused {action!r}: {verdict.message}")
-
-
-def _physical(ref: str) -> str:
-    """The sticker's card id of a ferry reference (a snail's side is not on its sticker)."""
-    species, _, copy = parse_ref(ref)
-    return format_ref(species, None, copy) if species == "snail" else ref
 
 
 def _with_side(ref: str, side: str) -> str:

@@ -1,0 +1,571 @@
+"""Refereeing from the table: what the overhead camera saw, compared with the record.
+
+The table view (docs/table-view.md) reads the five ferry mats and Noah's marker
+(:class:`vision.table.TableReading`). This module turns *stable* readings into the intents a
+person would otherwise make, and checks the table against the record all game long:
+
+* :func:`infer` — one step of the game seen on the table: a new top card on Noah's ferry is the
+  play (the same intent as a card shown to the hand camera, ``choose_card``); Noah's marker at
+  a new ferry is his move; Noah's ferry emptied is the take-back (R25); at a round's setup the
+  starting animal on the ferry awaited and Noah's marker where the table put him.
+* :func:`audit` — every difference between the table and the record as one sentence naming
+  what to put where (:class:`Finding`), with the ferry whose light flashes.
+
+No game rules here: the engine judges every inferred action through the session's intents and
+only what it accepts is written. The audit never changes the record.
+
+Ferries are positions 0-4 here (the record's); sentences say 1-5.
+
+>>> record = RecordTable(step="play_card", noah=1, ferries=((), ("cat:F#1",), (), (), ()),
+...                      player="Ana")
+>>> sight = TableSight(noah=1, tops=(None, "lion:M#2", None, None, None),
+...                    empty=(True, False, True, True, True))
+>>> infer(record, sight)
+PlaySeen(ferry=1, card='lion:M#2')
+>>> audit(record, TableSight(noah=1, tops=(None, "cat:F#1", None, None, "bear:M#1"),
+...                          empty=(True, False, True, True, False)))[0].text
+"Ferry 5 should be empty; it shows the ♂ bear: put the ♂ bear back in Ana's hand."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.game.deck import format_ref, parse_ref
+from companion.session.narrate import card_name
+from companion.session.view import Phrase
+
+POSITIONS = range(5)
+#: The steps in which the table holds exactly what the record says (no card half-entered).
+AUDITED_STEPS = ("play_card", "move_noah", "choose_target", "give_cards")
+
+
+def physical(ref: str) -> str:
+    """The card a sticker names, whatever side a snail shows (``snail:F#3`` → ``snail#3``).
+
+    >>> physical("snail:F#3"), physical("cat:F#2")
+    ('snail#3', 'cat:F#2')
+    """
+    species, _, copy = parse_ref(ref)
+    return format_ref(species, None, copy) if species == "snail" else ref
+
+
+# -- the record and the table, as the observer compares them ------------------------------------
+
+@dataclass(frozen=True)
+class RecordTable:
+    """What the record says should be on the table: the step awaited (a prompt kind), Noah's
+    position, each ferry's cards bottom first (physical ids; ``None`` once gone), who acts,
+    the departed animals of this round, and at setup the ferry whose animal is awaited."""
+
+    step: str
+    noah: int | None
+    ferries: tuple[tuple[str, ...] | None, ...]
+    player: str | None = None
+    departed: tuple[str, ...] = ()
+    setup_ferry: int | None = None
+
+    @classmethod
+    def from_view(cls, view: Any) -> RecordTable:
+        """The record's table from a session's :class:`~companion.session.view.SessionView`."""
+        state: Mapping[str, Any] = view.state or {}
+        ferries = tuple(None if f is None else tuple(physical(r) for r in f)
+                        for f in state.get("ferries") or (None,) * 5)
+        seat = view.prompt.player
+        player = view.players[seat] if seat is not None and seat < len(view.players) else None
+        return cls(step=view.prompt.kind, noah=state.get("noah"), ferries=ferries,
+                   player=player,
+                   departed=tuple(physical(r) for r in state.get("departed_cards") or ()),
+                   setup_ferry=getattr(view.prompt, "ferry", None)
+                   if view.prompt.kind == "scan_setup_card" else None)
+
+    def top(self, ferry: int) -> str | None:
+        cards = self.ferries[ferry]
+        return cards[-1] if cards else None
+
+    def ferry_holding(self, card: str) -> int | None:
+        return next((k for k in POSITIONS if card in (self.ferries[k] or ())), None)
+
+
+@dataclass(frozen=True)
+class TableSight:
+    """A stable table as the camera saw it: Noah's position (``None``: not seen), each ferry's
+    top card (a card id; ``None``: nothing read) and whether its card zone is seen empty (mat
+    located, no code at all, a blank zone: an empty ferry, not one the camera cannot read)."""
+
+    noah: int | None
+    tops: tuple[str | None, ...]
+    empty: tuple[bool, ...]
+
+
+def sight_of(reading: Any, card_of: Callable[[str], str | None],
+             blank: Callable[[int], bool] = lambda ferry: True) -> TableSight:
+    """A :class:`TableSight` from a :class:`vision.table.TableReading` (ferries 1-5 there).
+
+    ``card_of(text)`` is the card id of a sticker text of this deck (``None`` for anything
+    else); ``blank(k)`` says whether position k's card zone looks like bare mat (no card, no
+    hand) in the frame.
+    """
+    tops: list[str | None] = []
+    empty: list[bool] = []
+    for k in POSITIONS:
+        view = reading.ferries[k + 1]
+        top = card_of(view.top) if view.seen and view.top else None
+        tops.append(physical(top) if top else None)
+        empty.append(bool(view.seen and view.top is None and not view.codes and blank(k)))
+    noah = reading.noah - 1 if reading.noah is not None else None
+    return TableSight(noah, tuple(tops), tuple(empty))
+
+
+# -- inference ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlaySeen:
+    """A new top card on Noah's ferry: the play (``choose_card``)."""
+
+    ferry: int
+    card: str
+
+
+@dataclass(frozen=True)
+class NoahSeen:
+    """Noah's marker at another ferry while he must move: his move (``move_noah``)."""
+
+    ferry: int
+
+
+@dataclass(frozen=True)
+class TakeBackSeen:
+    """Noah's ferry emptied on the player's turn: they cannot play and take it back (R25)."""
+
+    ferry: int
+
+
+@dataclass(frozen=True)
+class SetupCardSeen:
+    """Round setup: the starting animal on the ferry awaited."""
+
+    ferry: int
+    card: str
+
+
+@dataclass(frozen=True)
+class NoahStartSeen:
+    """Round setup: Noah's marker beside the ferry where the table put him."""
+
+    ferry: int
+
+
+Inference = PlaySeen | NoahSeen | TakeBackSeen | SetupCardSeen | NoahStartSeen
+
+
+def infer(record: RecordTable, sight: TableSight) -> Inference | None:
+    """The one step of the game the table shows beyond the record, if any.
+
+    >>> record = RecordTable(step="move_noah", noah=1, ferries=((),) * 5)
+    >>> infer(record, TableSight(noah=3, tops=(None,) * 5, empty=(True,) * 5))
+    NoahSeen(ferry=3)
+    >>> infer(record, TableSight(noah=None, tops=(None,) * 5, empty=(True,) * 5)) is None
+    True
+    """
+    step, noah = record.step, record.noah
+    if step == "choose_noah_start" and sight.noah is not None:
+        return NoahStartSeen(sight.noah)
+    if step == "scan_setup_card" and record.setup_ferry is not None:
+        card = sight.tops[record.setup_ferry]
+        return SetupCardSeen(record.setup_ferry, card) if card else None
+    if step == "move_noah" and sight.noah is not None and sight.noah != noah:
+        return NoahSeen(sight.noah)
+    if step != "play_card" or noah is None or record.ferries[noah] is None:
+        return None
+    cards, top = record.ferries[noah] or (), sight.tops[noah]
+    if cards and sight.empty[noah]:
+        return TakeBackSeen(noah)
+    if top is None or top == record.top(noah):
+        return None
+    if top in cards:  # an earlier card of this ferry on top: taken back, and that one replayed
+        return TakeBackSeen(noah)
+    if record.ferry_holding(top) is not None or top in record.departed:
+        return None  # a card moved from elsewhere: the audit says where it belongs
+    return PlaySeen(noah, top)
+
+
+# -- the audit ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference between the table and the record: the sentence (English), the same as
+    data (catalog key ``audit.<name>``) and the position whose light flashes."""
+
+    ferry: int
+    text: str
+    phrase: Phrase
+
+
+def audit(record: RecordTable, sight: TableSight) -> list[Finding]:
+    """Every difference between a stable table and the record, one sentence each, ferry by
+    ferry, then Noah. Nothing is said where the camera could not tell (no top card read on a
+    zone that is not blank), nor outside the steps where the table must match the record.
+
+    >>> record = RecordTable(step="play_card", noah=0, ferries=(("cat:F#1",), (), (), (), ()))
+    >>> [f.text for f in audit(record, TableSight(2, ("cat:F#1",) + (None,) * 4, (False,)
+    ...                                                + (True,) * 4))]
+    ['Noah should be at ferry 1; he is at ferry 3: move him back to ferry 1.']
+    """
+    if record.step not in AUDITED_STEPS:
+        return []
+    findings = [f for k in POSITIONS if (f := _ferry_finding(record, sight, k)) is not None]
+    if sight.noah is not None and record.noah is not None and sight.noah != record.noah \
+            and record.step != "move_noah":
+        findings.append(_finding(sight.noah, "noah_elsewhere", noah=record.noah + 1,
+                                 ferry=sight.noah + 1))
+    return findings
+
+
+def _ferry_finding(record: RecordTable, sight: TableSight, k: int) -> Finding | None:
+    """Ferry ``k``'s difference, if any. Params: ``card`` is what the record has on top,
+    ``cards`` what is out of place (to put back, or missing)."""
+    cards = record.ferries[k] or ()
+    shown, expected = sight.tops[k], record.top(k)
+    if sight.empty[k]:
+        if not cards:
+            return None
+        return _finding(k, "cards_missing", ferry=k + 1, cards=list(cards))
+    if shown is None or shown == expected:
+        return None
+    if shown in cards:  # cards above it were taken off
+        above = list(cards[cards.index(shown) + 1:])
+        return _finding(k, "put_back_on_top", ferry=k + 1, card=expected, cards=above)
+    where, params = _belongs(record, shown)
+    if expected is None:
+        return _finding(k, f"should_be_empty.{where}", ferry=k + 1, cards=[shown], **params)
+    return _finding(k, f"wrong_top.{where}", ferry=k + 1, card=expected, cards=[shown],
+                    **params)
+
+
+def _belongs(record: RecordTable, card: str) -> tuple[str, dict[str, Any]]:
+    """Where a card the table shows out of place belongs: another ferry, the departed pile, or
+    a hand (the player's whose turn it is: the one who laid it)."""
+    home = record.ferry_holding(card)
+    if home is not None:
+        return "ferry", {"home": home + 1}
+    if card in record.departed:
+        return "departed", {}
+    return "hand", {"name": record.player or "its player"}
+
+
+#: Every ``audit.<name>`` key the observer says (the catalogs word each one).
+TABLE_KEYS = frozenset({
+    "audit.cards_missing", "audit.put_back_on_top", "audit.noah_elsewhere",
+    "audit.should_be_empty.ferry", "audit.should_be_empty.departed",
+    "audit.should_be_empty.hand", "audit.wrong_top.ferry", "audit.wrong_top.departed",
+    "audit.wrong_top.hand", "audit.departing", "audit.departure_seen",
+})
+#: Instructions and confirmations, not differences: never counted as audit warnings.
+NOT_WARNINGS = frozenset({"audit.departing", "audit.departure_seen"})
+
+
+def english(phrase: Phrase) -> str:
+    """A ``audit.<name>`` phrase in English (the app words it from its catalogs).
+
+    >>> english(Phrase("audit.noah_elsewhere", {"noah": 2, "ferry": 4}))
+    'Noah should be at ferry 2; he is at ferry 4: move him back to ferry 2.'
+    """
+    p = phrase.params
+    card = card_name(p["card"]) if p.get("card") else ""
+    cards = _cards(p.get("cards", ()))
+    back = {"ferry": f"on ferry {p.get('home')}", "departed": "with the departed animals",
+            "hand": f"in {p.get('name')}'s hand"}
+    name = phrase.key.removeprefix("audit.")
+    kind, _, where = name.partition(".")
+    if kind == "cards_missing":
+        return (f"Ferry {p['ferry']} should hold {cards}; it shows no card: put "
+                f"{'it' if len(p['cards']) == 1 else 'them'} back"
+                f"{'' if len(p['cards']) == 1 else ' (bottom first)'}.")
+    if kind == "put_back_on_top":
+        return (f"Ferry {p['ferry']} should show {card} on top: put {cards} back on it "
+                "(bottom first).")
+    if kind == "noah_elsewhere":
+        return (f"Noah should be at ferry {p['noah']}; he is at ferry {p['ferry']}: move him "
+                f"back to ferry {p['noah']}.")
+    if kind == "should_be_empty":
+        return (f"Ferry {p['ferry']} should be empty; it shows {cards}: put {cards} back "
+                f"{back[where]}.")
+    if kind == "wrong_top":
+        return (f"Ferry {p['ferry']} should show {card} on top; it shows {cards}: put {cards} "
+                f"back {back[where]}.")
+    if kind == "departing":
+        return f"Ferry {p['ferry']} departs: take its animals off the table."
+    if kind == "departure_seen":
+        return f"Ferry {p['ferry']}'s animals have left the table: its departure is confirmed."
+    raise KeyError(phrase.key)
+
+
+def _cards(refs: Sequence[str]) -> str:
+    names = [card_name(r) for r in refs]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
+        if names else ""
+
+
+def _finding(light: int, key: str, /, **params: Any) -> Finding:
+    phrase = Phrase(f"audit.{key}", params)
+    return Finding(light, english(phrase), phrase)
+
+
+# -- the observer: frames in, intents and findings out ------------------------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the observer did with one stable table: the intent it made (``None``: none), the
+    engine's answer, and the seconds from the first still frame to that answer."""
+
+    inference: Inference | None
+    accepted: bool
+    message: str
+    seconds: float
+
+
+class StillTable:
+    """Waits for a still table and two agreeing readings (docs/table-view.md).
+
+    Each frame's small copy is compared with the previous one (:func:`vision.table.still`,
+    and :func:`vision.table.occluded_ferries` for a hand over a card zone); once nothing moves,
+    the full frame is read, and a reading counts when the next still frame's reading agrees
+    with it. The table is then *settled*: no more readings until something moves again.
+    """
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self._small: Any = None
+        self._zones: Any = None  # the last reading, for the card zones' places
+        self._candidate: Any = None
+        self._still_since: float | None = None
+        self.settled = False
+
+    def feed(self, frame: Any) -> tuple[Any, float] | None:
+        """A :class:`vision.table_capture.TableFrame`; returns ``(reading, still_since)`` the
+        moment the table is stable, else ``None``."""
+        from vision.table import motion, occluded_ferries, still
+
+        previous, self._small = self._small, frame.small
+        moving = previous is None or previous.shape != frame.small.shape \
+            or not still(previous, frame.small)
+        if not moving and self._zones is not None:
+            size = (frame.full.shape[1], frame.full.shape[0])
+            moving = bool(occluded_ferries(motion(previous, frame.small), self._zones, size))
+        if moving:
+            self._candidate, self._still_since, self.settled = None, None, False
+            return None
+        if self.settled:
+            return None
+        if self._still_since is None:
+            self._still_since = frame.captured_at
+        reading = self.reader.read(frame.full)
+        self._zones = reading
+        candidate, self._candidate = self._candidate, reading
+        if candidate is None or not candidate.agrees_with(reading):
+            return None
+        self.settled = True
+        return reading, self._still_since
+
+
+class TableObserver:
+    """Feeds a session from the overhead camera: infers plays, Noah's moves and take-backs from
+    stable tables and audits every stable table against the record.
+
+    ``intents``: the session (any object with ``choose_card``, ``move_noah``, ``take_back``,
+    ``choose_noah_start`` and a ``view``); ``card_of(text)``: a sticker text's card id in this
+    deck, or ``None``; ``flash(k)``: blink ferry k's light (the lights' ``flash_illegal``);
+    ``on_finding(finding)``: shows an audit sentence; ``ledger``: shared with the hand camera
+    when both report plays (:class:`PlayLedger`).
+    """
+
+    MAX_STEPS = 4  # inferences from one stable table (a play, then Noah's move, ...)
+
+    def __init__(self, intents: Any, card_of: Callable[[str], str | None], *,
+                 reader: Any = None, flash: Callable[[int], object] | None = None,
+                 on_finding: Callable[[Finding], object] | None = None,
+                 ledger: PlayLedger | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        from vision.table import TableReader
+
+        self.intents, self.card_of = intents, card_of
+        self.flash, self.on_finding = flash, on_finding
+        self.ledger = ledger or PlayLedger()
+        self.still = StillTable(reader or TableReader())
+        self.clock = clock or time.monotonic
+        self.verdicts: list[Verdict] = []
+        self.findings: list[Finding] = []
+        self._shown: tuple[Phrase, ...] = ()
+        self._sight: TableSight | None = None
+        self._refused: set[tuple[str, int, int]] = set()
+        self._departing: set[int] = set()
+        self._told_departing: set[int] = set()
+        self._audited_seq: int | None = None
+
+    def feed(self, frame: Any) -> list[Verdict]:
+        """One frame of the overhead camera; returns the verdicts it led to."""
+        from vision.table_zones import zone_is_blank
+
+        stable = self.still.feed(frame)
+        if stable is None:
+            if self.still.settled and self._sight is not None \
+                    and self.intents.view.seq != self._audited_seq:
+                self._check(self._sight)  # the record changed by touch: audit again
+            return []
+        reading, since = stable
+
+        def blank(k: int) -> bool:
+            zone = reading.ferries[k + 1].zone
+            return zone is not None and zone_is_blank(frame.full, zone)
+
+        self._sight = sight_of(reading, self.card_of, blank)
+        return self._act(self._sight, since)
+
+    def _act(self, sight: TableSight, since: float) -> list[Verdict]:
+        verdicts = []
+        for _ in range(self.MAX_STEPS):
+            record = RecordTable.from_view(self.intents.view)
+            inference = infer(record, sight)
+            if inference is None or self._tried(inference, record):
+                break
+            outcome = self._submit(inference, record)
+            verdict = Verdict(inference, outcome.accepted, outcome.message,
+                              max(0.0, self.clock() - since))
+            verdicts.append(verdict)
+            if not outcome.accepted:
+                if isinstance(inference, PlaySeen):
+                    self._refused.add((inference.card, inference.ferry, self.intents.view.seq))
+                break
+            if not isinstance(inference, TakeBackSeen):
+                self._note_departure(record)
+        self.verdicts += verdicts
+        self._check(sight)
+        return verdicts
+
+    def _tried(self, inference: Inference, record: RecordTable) -> bool:
+        """A play the engine refused is not tried again until the record changes."""
+        return isinstance(inference, PlaySeen) and (
+            inference.card, inference.ferry, self.intents.view.seq) in self._refused
+
+    def _submit(self, inference: Inference, record: RecordTable) -> Any:
+        intents = self.intents
+        if isinstance(inference, PlaySeen | SetupCardSeen):
+            return self.ledger.report(intents, inference.card, "table")
+        if isinstance(inference, NoahSeen):
+            return intents.move_noah(inference.ferry)
+        if isinstance(inference, NoahStartSeen):
+            return intents.choose_noah_start(inference.ferry)
+        return intents.take_back()
+
+    def _note_departure(self, before: RecordTable) -> None:
+        """A ferry that held cards and holds none in the record after a play or a Noah move
+        has departed (after Noah's move, R19, or at once after a donkey, R24)."""
+        after = RecordTable.from_view(self.intents.view)
+        for k in POSITIONS:
+            if before.ferries[k] and not after.ferries[k]:
+                self._departing.add(k)
+
+    def _check(self, sight: TableSight) -> None:
+        """Audit the table against the record; say each new difference once and flash its
+        ferry; confirm departures whose cards have left the table."""
+        view = self.intents.view
+        self._audited_seq = view.seq
+        record = RecordTable.from_view(view)
+        for k in sorted(self._departing):
+            if sight.empty[k] or (record.ferries[k] is None and sight.tops[k] is None):
+                self._departing.discard(k)
+                self._told_departing.discard(k)
+                self._say(_finding(k, "departure_seen", ferry=k + 1), flash=False)
+        # A departing ferry's cards are still on the table until the players take them off:
+        # that is the next thing to do, not a mistake (one instruction, no warning).
+        findings = [f for f in audit(record, sight) if f.ferry not in self._departing
+                    or f.phrase.key == "audit.noah_elsewhere"]
+        for k in sorted(self._departing - self._told_departing):
+            self._told_departing.add(k)
+            self._say(_finding(k, "departing", ferry=k + 1), flash=False)
+        shown = tuple(f.phrase for f in findings)
+        for finding in findings:
+            if finding.phrase not in self._shown:
+                self._say(finding)
+        self._shown = shown
+
+    def _say(self, finding: Finding, *, flash: bool = True) -> None:
+        self.findings.append(finding)
+        if self.on_finding is not None:
+            self.on_finding(finding)
+        if flash and self.flash is not None:
+            self.flash(finding.ferry)
+
+
+class PlayLedger:
+    """One play per presentation when both cameras report plays (``[camera] view = both``).
+
+    Every card report goes through :meth:`report`, one at a time. A report of the card that was
+    the last play accepted, while that card is still on its ferry in the record, is the same
+    presentation seen by the other camera: it is dropped without a word (no R54 refusal on the
+    screen). The key is the card and the record's action index of its play.
+
+    >>> class Table:  # a stand-in session: accepts every card once
+    ...     def __init__(self): self.played = []
+    ...     view = property(lambda self: type("V", (), {"seq": len(self.played), "state": {
+    ...         "ferries": [self.played, [], [], [], []]}})())
+    ...     def choose_card(self, ref):
+    ...         self.played.append(ref); return type("O", (), {"accepted": True})()
+    >>> ledger, table = PlayLedger(), Table()
+    >>> [ledger.report(table, "cat:F#1", cam).accepted for cam in ("hand", "table")]
+    [True, False]
+    >>> len(table.played)
+    1
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._last: tuple[str, int] | None = None  # (card, record index after its play)
+        self.dropped = 0
+
+    def report(self, intents: Any, card: str, camera: str) -> Any:
+        """``camera`` ("hand" or "table") reports ``card``: play it unless it is a repeat."""
+        with self._lock:
+            if self._last is not None and self._last[0] == card and self._on_a_ferry(
+                    intents, card) and intents.view.seq >= self._last[1]:
+                self.dropped += 1
+                return _Dropped(False, f"Already played ({camera} camera): counted once.")
+            outcome = intents.choose_card(card)
+            if outcome.accepted:
+                self._last = (card, intents.view.seq)
+            return outcome
+
+    def hand_events(self, session: Any, card_of: Callable[[str], str | None]) -> Callable[
+            [object], None]:
+        """A vision-pipeline callback for the hand camera that sends card events through this
+        ledger (other events go to ``session.on_vision_event`` as usual)."""
+        from vision.events import CardShown
+
+        def on_event(event: object) -> None:
+            if isinstance(event, CardShown) and len(set(event.in_view)) <= 1:
+                card = card_of(event.text)
+                if card is not None:
+                    self.report(session, card, "hand")
+                    return
+            session.on_vision_event(event)
+
+        return on_event
+
+    @staticmethod
+    def _on_a_ferry(intents: Any, card: str) -> bool:
+        ferries = (intents.view.state or {}).get("ferries") or ()
+        return any(card in {physical(r) for r in f or ()} for f in ferries)
+
+
+@dataclass(frozen=True)
+class _Dropped:
+    accepted: bool
+    message: str
+    reason: str | None = None

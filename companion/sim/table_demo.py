@@ -1,0 +1,381 @@
+"""``noah-companion demo --table-view``: a whole seeded game refereed from an overhead camera.
+
+The simulated players (:class:`~companion.sim.autoplay.SimulatedTable`) play as usual, but
+nobody shows a card to a camera or presses a ferry button for an ordinary turn: they lay the card
+on Noah's ferry (a hand passes over the mat), put Noah's marker beside another mat, take a ferry
+back, take a departed ferry's cards off the table. A synthetic overhead camera
+(:mod:`vision.table_render`) renders the table from what lies on it — the five mats, the stacked
+cards with their stickers, some askew or turned round, Noah's marker, the hand, uneven light and
+sensor noise — and the :class:`~companion.session.table_observer.TableObserver` alone tells the
+session what happened. What a camera cannot see is answered on the screen (the snail's side, a
+frog's weight, lion/giraffe/crocodile targets, gifts, the first player) and the round-end hands
+are chosen by touch (reading hands laid outside the mats is not done yet: docs/table-view.md).
+
+The frames are 1920 × 1080 px from a narrower lens (40°): the stickers get 3.3 px per module,
+as from a Camera Module 3 at about 90 cm, in a fifth of its pixels, so a whole game takes a
+minute or two.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.game import Options
+from companion.game.actions import MoveNoah, Play, TakeBack
+from companion.session.prompts import ScanSetupCard
+from companion.session.session import Session
+from companion.session.store import GameStore
+from companion.session.table_observer import (
+    NOT_WARNINGS,
+    Finding,
+    NoahSeen,
+    NoahStartSeen,
+    PlaySeen,
+    SetupCardSeen,
+    TakeBackSeen,
+    physical,
+)
+from companion.sim.autoplay import DriftError, SimulatedTable
+from companion.tags.payload import encode
+from companion.wiring import assemble, table_observer
+
+NUDGES = 3  # times a player straightens a card the camera is not sure of
+#: The camera of the demo (see the module's docstring) and the mats' places under it.
+DEMO_CAMERA = {"width": 1920, "height": 1080, "height_mm": 750.0, "hfov_deg": 40.0}
+MAT_GAP_MM = 8.0
+
+
+@dataclass
+class TableDemoReport:
+    """Figures of one table-view game."""
+
+    plays: int = 0
+    noah_moves: int = 0
+    take_backs: int = 0
+    setup: int = 0
+    touches: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    departures_seen: int = 0
+    seconds_to_verdict: list[float] = field(default_factory=list)
+    frames: int = 0
+    nudges: int = 0
+    flashes: int = 0
+    seconds: float = 0.0
+    game_over: bool = False
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.seconds_to_verdict) * 1000 if self.seconds_to_verdict \
+            else 0.0
+
+    @property
+    def ordinary_touches(self) -> int:
+        """Touches or buttons for a play, a Noah move or a take-back: the table view's promise
+        is none."""
+        return sum(self.touches.get(name, 0) for name in ("choose_card", "move_noah",
+                                                          "ferry_pressed", "take_back"))
+
+
+class _Enough(Exception):
+    """A quick check has seen enough plays."""
+
+
+class OverheadTable:
+    """The physical table the synthetic camera films: the cards on each mat and Noah's marker."""
+
+    def __init__(self, deck_id: str, deck: Any, seed: int) -> None:
+        import random
+
+        from vision.table_render import OverheadCamera, TableScene, row_layout
+
+        self.deck_id, self.deck = deck_id, deck
+        self.camera = OverheadCamera(**DEMO_CAMERA)  # type: ignore[arg-type]
+        self.rng = random.Random(seed)
+        self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed)
+        self.cards: list[list[Any]] = [[] for _ in range(5)]
+        self.noah: int | None = None
+        self._noah_side = 1.0
+        self._cache: dict[Any, Any] = {}
+        self.clock = 0.0
+
+    def lay(self, ferry: int, ref: str) -> None:
+        """A card laid on a mat, a little askew, sometimes turned round."""
+        from vision.table_render import CardOnMat
+
+        angle = self.rng.uniform(-8, 8) + (180.0 if self.rng.random() < 0.25 else 0.0)
+        text = encode(self.deck_id, self.deck[physical(ref)])
+        self.cards[ferry].append(CardOnMat(text, self.rng.uniform(-3, 3),
+                                           self.rng.uniform(-3, 3), angle))
+
+    def clear(self, ferry: int) -> None:
+        self.cards[ferry] = []
+
+    def keep(self, ferry: int, refs: Sequence[str]) -> None:
+        """The mat holds exactly ``refs`` (bottom first): cards no longer there are taken off."""
+        texts = [encode(self.deck_id, self.deck[physical(r)]) for r in refs]
+        kept = [c for c in self.cards[ferry] if c.text in texts]
+        if [c.text for c in kept] != texts:
+            kept = []
+            for ref in refs:
+                self.lay_into(kept, ref)
+        self.cards[ferry] = kept
+
+    def lay_into(self, stack: list[Any], ref: str) -> None:
+        saved, self.cards[0] = self.cards[0], stack
+        self.lay(0, ref)
+        self.cards[0] = saved
+
+    def nudge(self, ferry: int | None) -> None:
+        """The top card of ``ferry`` straightened a little (laid again, same card)."""
+        from vision.table_render import CardOnMat
+
+        if ferry is None or not self.cards[ferry]:
+            return
+        top = self.cards[ferry][-1]
+        self.cards[ferry][-1] = CardOnMat(top.text, self.rng.uniform(-2, 2),
+                                          self.rng.uniform(-2, 2), self.rng.uniform(-3, 3)
+                                          + (180.0 if self.rng.random() < 0.25 else 0.0))
+
+    def place_noah(self, ferry: int) -> None:
+        self.noah, self._noah_side = ferry, self.rng.choice((-1.0, 1.0))
+
+    def frames(self, hand_over: int | None) -> list[Any]:
+        """What the camera sees now: a hand over ``hand_over`` (if any) leaving the table, then
+        three frames of the still table."""
+        shots = []
+        if hand_over is not None:
+            shots.append(self._frame(hand_over))
+        still = self._frame(None)
+        return [*shots, still, still, still]
+
+    def _frame(self, hand_over: int | None) -> Any:
+        import cv2
+
+        from vision.table_capture import SMALL_SIZE, TableFrame
+        from vision.table_render import hand_polygon, render_table
+
+        mats = tuple(replace(m, cards=tuple(self.cards[m.ferry - 1])) for m in self.scene.mats)
+        noah = None
+        if self.noah is not None:
+            mat = mats[self.noah]
+            noah = (mat.x_mm, mat.y_mm + self._noah_side * 101.0)
+        hands: tuple[Any, ...] = ()
+        if hand_over is not None:
+            mat = mats[hand_over]
+            hands = (hand_polygon(mat.x_mm + 10, mat.y_mm + 20, 90.0),)
+        scene = replace(self.scene, mats=mats, noah=noah, hands=hands)
+        shot = render_table(scene, self.camera)
+        small = cv2.resize(shot.frame, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+        self.clock += 0.1
+        return TableFrame(shot.frame, small, f"frame {self.clock:.1f}", time.monotonic())
+
+
+class TableViewPlayers(SimulatedTable):
+    """Simulated players at a table with an overhead camera: ordinary turns with no touch."""
+
+    def __init__(self, session: Session, players: Sequence[str], *, seed: int,
+                 options: Options | None, report: TableDemoReport,
+                 narrate: Any = None, max_actions: int | None = None) -> None:
+        super().__init__(session, players, seed=seed, options=options,
+                         on_step=self._count)
+        self.report, self.narrate = report, narrate or (lambda text: None)
+        self.table = OverheadTable(session.deck_id, session.deck, seed)
+
+        self.observer = table_observer(session)
+        self.observer.on_finding = self._finding_too(self.observer.on_finding)
+        self._scanning = False
+        self.max_actions = max_actions
+
+    # -- what the players do at the table ----------------------------------------------------
+
+    def press(self, ferry: int) -> None:
+        """Noah's marker put beside ``ferry``'s mat (no button)."""
+        self.table.place_noah(ferry)
+        self._watch(None)
+
+    def _show_card(self, ref: str, *, side: str | None = None,
+                   frog_weight: int | None = None, hold: bool = False) -> None:
+        view = self.session.view
+        prompt = view.prompt
+        ferry = prompt.ferry if isinstance(prompt, ScanSetupCard) else view.noah
+        assert ferry is not None, "a card goes on Noah's ferry or the ferry being set up"
+        self.table.lay(ferry, ref)
+        self._watch(ferry)
+        step = self.session.view.prompt.kind
+        if step == "choose_snail_side":
+            self._touch("choose_snail_side", side)
+        elif step == "choose_frog_weight":
+            self._touch("choose_frog_weight", frog_weight or 1)
+
+    def _act(self, action: Any) -> None:
+        if self.max_actions is not None and self.report.plays + self.report.noah_moves \
+                >= self.max_actions:
+            raise _Enough
+        if isinstance(action, TakeBack):
+            noah = self.session.view.noah
+            assert noah is not None
+            self.table.clear(noah)
+            self._watch(noah)
+        elif isinstance(action, Play | MoveNoah):
+            super()._act(action)
+        else:  # targets and gifts: on the screen, as without the table view
+            super()._act(action)
+
+    def play_round(self, *, scan_hands: bool = True) -> None:
+        self._scanning = False
+        super().play_round(scan_hands=scan_hands)
+
+    def _agree(self, verdict: Any, action: Any) -> None:
+        super()._agree(verdict, action)
+        self._sync()
+
+    def _sync(self) -> None:
+        """The table as the truth game has it: a departed ferry's cards, a crocodile's fleeing
+        animal, a round's leftovers leave the table (the observer watches them go)."""
+        ferries = self.truth.state()["ferries"]
+        for k, cards in enumerate(ferries):
+            refs = [physical(r) for r in cards or ()]
+            now = [c.text for c in self.table.cards[k]]
+            wanted = [encode(self.session.deck_id, self.session.deck[r]) for r in refs]
+            if now != wanted:
+                self.table.keep(k, refs)
+                self._watch(k, expect_change=False)
+
+    def _scan_hands(self) -> None:
+        self._scanning = True
+        for k in range(5):
+            self.table.clear(k)  # the round's animals are gathered
+        self.table.noah = None
+        super()._scan_hands()
+
+    def _touch(self, name: str, *args: Any) -> Any:
+        return self.do(getattr(self.session, name), *args)
+
+    # -- the camera ----------------------------------------------------------------------------
+
+    def _watch(self, hand_over: int | None, *, expect_change: bool = True) -> None:
+        """Film the table until the observer has said what it saw. When it says nothing (its
+        reader was not sure of a top card), the player straightens the card, as people do when
+        the screen waits: at most :data:`NUDGES` times."""
+        before = self.session.view.seq, self.session.view.prompt
+        for attempt in range(NUDGES + 1):
+            if attempt:
+                self.report.nudges += 1
+                self.table.nudge(hand_over)
+            for frame in self.table.frames(hand_over):
+                self.report.frames += 1
+                for verdict in self.observer.feed(frame):
+                    self._verdict(verdict)
+            if not expect_change or (self.session.view.seq,
+                                     self.session.view.prompt) != before:
+                return
+            if hand_over is None or not self.table.cards[hand_over]:
+                break
+        raise DriftError(f"the table view did not see the change at ferry "
+                         f"{hand_over}: {self.session.view.prompt.text}")
+
+    def _verdict(self, verdict: Any) -> None:
+        self.report.seconds_to_verdict.append(verdict.seconds)
+        if not verdict.accepted:
+            self.narrate(f"✗ the table: {verdict.message}")
+            return
+        kind = verdict.inference
+        if isinstance(kind, PlaySeen):
+            self.report.plays += 1
+        elif isinstance(kind, NoahSeen | NoahStartSeen):
+            self.report.noah_moves += isinstance(kind, NoahSeen)
+            self.report.setup += isinstance(kind, NoahStartSeen)
+        elif isinstance(kind, TakeBackSeen):
+            self.report.take_backs += 1
+        elif isinstance(kind, SetupCardSeen):
+            self.report.setup += 1
+
+    def _finding(self, finding: Finding) -> None:
+        if finding.phrase.key == "audit.departure_seen":
+            self.report.departures_seen += 1
+        elif finding.phrase.key not in NOT_WARNINGS:
+            self.report.warnings.append(finding.text)
+        self.report.flashes += finding.phrase.key not in NOT_WARNINGS
+
+    def _finding_too(self, shown: Any) -> Any:
+        """The session's notice (and flash) as in the app, then the demo's count."""
+        def on_finding(finding: Finding) -> None:
+            shown(finding)
+            self._finding(finding)
+        return on_finding
+
+    def _count(self, step: Any) -> None:
+        if step.intent not in ("new_game", "camera", "button"):
+            name = "hand scan" if step.intent == "choose_card" and self._scanning \
+                else step.intent
+            self.report.touches[name] = self.report.touches.get(name, 0) + 1
+
+
+def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
+                   options: Options | None = None, db: Path | None = None,
+                   rounds: int | None = None, max_actions: int | None = None,
+                   quiet: bool = False, out: TextIO = sys.stdout) -> TableDemoReport:
+    """Play one seeded game refereed from rendered overhead frames; print its summary.
+    ``rounds`` stops after that many rounds (their hands scanned), ``max_actions`` after that
+    many plays and Noah moves: for quick checks."""
+    started = time.monotonic()
+    db = db or Path(tempfile.mkdtemp(prefix="noah-table-demo-")) / "games.sqlite"
+    report = TableDemoReport()
+
+    def say(text: str) -> None:
+        if not quiet:
+            print(f"  {text}", file=out, flush=True)
+
+    print(f"Noah Table Companion — demo with the table view (seed {seed})\n"
+          f"{', '.join(players)} play at a table filmed from above: every play, every move of "
+          "Noah\nand every take-back is read from rendered overhead frames, with no touch.\n",
+          file=out, flush=True)
+    from hardware.lights import FerryLights
+
+    with GameStore(db) as store, FerryLights.from_section({}, virtual=True) as lights:
+        session = assemble(store, lights=lights)
+        table = TableViewPlayers(session, players, seed=seed, options=options, report=report,
+                                 narrate=say, max_actions=max_actions)
+        last_notice: list[Any] = [None]
+
+        def on_view(view: Any) -> None:
+            if view.notices and view.notices[-1] is not last_notice[0]:
+                last_notice[0] = view.notices[-1]
+                say(view.notices[-1].text)
+
+        session.subscribe(on_view)
+        table.do(session.new_game, table.players, table.options)
+        played = 0
+        try:
+            while not table.truth.is_over and (rounds is None or played < rounds):
+                table.play_round()
+                played += 1
+        except _Enough:
+            pass
+        report.game_over = session.view.game_over
+        report.seconds = time.monotonic() - started
+        _summary(out, report, session)
+    return report
+
+
+def _summary(out: TextIO, report: TableDemoReport, session: Session) -> None:
+    touches = ", ".join(f"{name} {count}" for name, count in sorted(report.touches.items()))
+    print(f"\n{session.view.prompt.text}\n"
+          f"Table view: {report.plays} plays, {report.noah_moves} Noah moves, "
+          f"{report.take_backs} take-backs and {report.setup} setup steps inferred from "
+          f"{report.frames} rendered frames ({report.nudges} cards straightened for the camera); "
+          f"{report.departures_seen} departures confirmed.\n"
+          f"Touches for plays, Noah moves and take-backs: {report.ordinary_touches}; "
+          f"other answers on the screen: {touches or 'none'}.\n"
+          f"Audit warnings: {len(report.warnings)} (ferry lights flashed {report.flashes} times)."
+          "\n"
+          f"Median time from still table to verdict: {report.median_ms:.0f} ms "
+          f"(two readings of a 1920 × 1080 frame).\n"
+          f"Finished in {report.seconds:.0f} s.", file=out, flush=True)
