@@ -184,7 +184,7 @@ def test_the_audit_is_silent_while_something_is_half_entered_or_between_rounds()
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_every_audit_sentence_is_in_the_catalogs(language):
-    catalog = json.loads((pathlib.Path(__file__).parents[1] / "companion/ui/locales"
+    catalog = json.loads((pathlib.Path(__file__).parents[2] / "companion/ui/locales"
                           / f"{language}.json").read_text("utf-8"))
     assert {key for key in TABLE_KEYS if key not in catalog} == set()
 
