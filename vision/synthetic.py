@@ -35,6 +35,16 @@ NOISE_MARGIN = 24  # SyntheticSource's noise field exceeds the frame by this, fo
 CardLike = str | np.ndarray | Any  # a QR text, a BGR/RGB numpy image, or a PIL image
 
 
+def focal_px(width: int, hfov_deg: float) -> float:
+    """A pinhole camera's focal length in pixels: ``width`` pixels span ``hfov_deg`` degrees.
+    Pixels per millimetre at a distance ``d`` mm are ``focal_px(...) / d``.
+
+    >>> round(focal_px(4608, 66.0), 1)
+    3547.8
+    """
+    return width / (2 * math.tan(math.radians(hfov_deg) / 2))
+
+
 @dataclass(frozen=True)
 class Scene:
     """How the virtual camera sees the table.
@@ -64,8 +74,7 @@ class Scene:
 
     @property
     def px_per_mm(self) -> float:
-        view_mm = 2 * self.camera_height_mm * math.tan(math.radians(self.hfov_deg) / 2)
-        return self.width / view_mm
+        return focal_px(self.width, self.hfov_deg) / self.camera_height_mm
 
     def harder(self, **changes: Any) -> Scene:
         """A copy with some settings changed (``dataclasses.replace``)."""

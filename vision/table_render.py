@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.synthetic import focal_px
 from vision.table import (
     CARD_ZONE_MM,
     FERRIES,
@@ -67,7 +68,7 @@ class OverheadCamera:
 
     @property
     def focal_px(self) -> float:
-        return self.width / (2 * math.tan(math.radians(self.hfov_deg) / 2))
+        return focal_px(self.width, self.hfov_deg)
 
     @property
     def px_per_mm(self) -> float:
