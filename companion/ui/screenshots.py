@@ -200,8 +200,13 @@ def crowded(driver: Any, photographer: Photographer, players: Sequence[str]) -> 
 
     def on_step(_step: Any) -> None:
         view = app.session.view
-        if view.prompt.kind == "play_card" and view.state.get("departed"):
-            driver.settle()
+        # Mid-round: a ferry gone, or (two players rarely see one before the round ends) a
+        # dozen actions into the game.
+        mid_round = view.state.get("departed") or len(app.session.game.history) >= 12
+        if view.prompt.kind != "play_card" or not mid_round:
+            return
+        driver.settle()
+        if app.root.sm.current == "table":  # not a round's result still showing
             _long_refusal(driver)
             photographer.shoot(f"06-table-{count}p")
             app.root.alert.hide()
