@@ -12,7 +12,6 @@ and rendered offscreen (Mesa) at 800×480::
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -315,7 +314,7 @@ def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
                         f"{need_height:.0f} px, its box is {width:.0f}×{height:.0f}")
     broken = _broken_word(label)
     if broken:
-        problems.append(f"{text!r} breaks the word {broken!r} across two lines")
+        problems.append(f"{text!r} breaks a line where it must not: {broken!r}")
     limit = _window_box(view) if view is not None else (0, 0, *size)
     drawn = _text_box(label, box)
     if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1
@@ -339,18 +338,22 @@ def _needed(label: Any) -> tuple[float, float]:
 
 
 def _broken_word(label: Any) -> str | None:
-    """A word wider than the label's text width, which Kivy cuts letter by letter onto the
-    next line ("Chloé-Marguerit / e"); None when every word fits (or the text is shortened)."""
+    """Where a line of the label breaks at a place its language forbids (UAX #14,
+    :mod:`companion.ui.linebreak`): inside a word or a number ("Chloé-Marguerit / e", "C /
+    hloé"), before a closing mark ("。" starting a line) or after an opening one; None when every
+    break is allowed (or the text is shortened). Shown as the two sides of the break."""
     width = label.text_size[0] if label.text_size else None
-    if label.shorten or not width or label.markup:
+    if label.shorten or not width or label.markup or label._label is None:
         return None
-    measure = label._label.get_extents
-    return next((word for word in _WORD.findall(label.text) if measure(word)[0] > width), None)
+    from companion.ui.linebreak import break_positions, breaks_of
 
-
-#: A word for line breaking: Chinese breaks between any two characters (ideographs and
-#: full-width punctuation), other scripts at spaces.
-_WORD = re.compile(r"[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+    lines = ["".join(word.text for word in line.words) for line in label._label._cached_lines]
+    text = label.text
+    allowed = break_positions(text)
+    for end, start in breaks_of(lines, text):
+        if not allowed.intersection(range(end, start + 1)):
+            return f"{text[max(0, end - 6):end].lstrip()} / {text[start:start + 6].rstrip()}"
+    return None
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -110,3 +110,67 @@ def test_the_walker_finds_small_text_and_low_contrast(driver):
         Window.remove_widget(label)
     assert any("is 16 px" in p for p in found), found
     assert any("contrast of 3.1:1" in p for p in found), found
+
+
+CHINESE = "輪到Chloé-Marguerite的回合。請出牌，然後移動挪亞（第3艘駁船）。"
+
+
+def _narrow_chinese_labels(driver, widths=(110, 150, 190, 230)):
+    """Labels of a Chinese sentence with a Latin name, at several narrow widths, on the
+    window; their laid-out lines."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    from companion.ui import theme
+    from companion.ui.fonts import language_font
+
+    labels = [Label(text=CHINESE, font_name=language_font("zh", theme.FONT), font_size=22,
+                    size_hint=(None, None), size=(width, 300), text_size=(width, None),
+                    pos=(10 + i * 250 % 700, 100)) for i, width in enumerate(widths)]
+    for label in labels:
+        Window.add_widget(label)
+    driver.pump(2)
+    lines = [["".join(w.text for w in line.words) for line in label._label._cached_lines]
+             for label in labels]
+    return labels, lines
+
+
+def test_chinese_lines_break_between_characters_never_inside_a_name_nor_before_a_full_stop(
+        driver):
+    """Issue 15.7: a Latin name stays whole, 。，） never start a line, （ never ends one."""
+    from kivy.core.window import Window
+
+    from companion.ui.driver import layout_problems
+
+    labels, lines = _narrow_chinese_labels(driver)
+    try:
+        problems = [p for p in layout_problems() if "Chlo" in p and "must not" in p]
+    finally:
+        for label in labels:
+            Window.remove_widget(label)
+    for laid_out in lines:
+        assert len(laid_out) > 2, laid_out
+        assert any("Chloé-" in line for line in laid_out), laid_out
+        assert not any(line[:1] in "。，）」" or line[-1:] in "（「" for line in laid_out), laid_out
+    assert not problems, problems
+
+
+def test_the_walker_finds_a_name_cut_in_two_by_kivys_own_breaking(driver):
+    """The check can fail: Kivy's own core label cuts the line where it reaches the edge."""
+    import kivy.uix.label as uix_label
+    from kivy.core.window import Window
+
+    from companion.ui.driver import layout_problems
+
+    breaking = uix_label.CoreLabel
+    uix_label.CoreLabel = breaking.__mro__[1]  # Kivy's own
+    try:
+        labels, lines = _narrow_chinese_labels(driver, widths=(110,))
+    finally:
+        uix_label.CoreLabel = breaking
+    try:
+        problems = [p for p in layout_problems() if "must not" in p]
+    finally:
+        for label in labels:
+            Window.remove_widget(label)
+    assert problems, lines
