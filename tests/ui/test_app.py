@@ -191,7 +191,9 @@ def test_a_whole_game_played_through_the_touchscreen_in_simulator_mode(driver):
     assert app.simulator.shown >= 5 * 3  # at least the starting animals came by camera
 
 
-def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
+def test_an_illegal_move_shows_a_red_banner_saying_why(driver, clock):
+    from companion.ui.application import BANNER_SECONDS
+
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
@@ -201,6 +203,39 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     driver.settle()
     assert app.root.alert.opacity == 1
     assert app.root.alert.text.startswith("Refused: ")
+    clock.advance(BANNER_SECONDS - 0.5)
+    driver.pump(2)
+    assert app.root.alert.opacity == 1
+    clock.advance(1)
+    driver.pump(2)
+    assert app.root.alert.opacity == 0
+    app.leave_game()
+
+
+def test_a_refusal_banner_belongs_to_its_screen(driver, clock):
+    """Issue 15: a refusal raised on the table goes when the round's result (or any other
+    screen) comes, instead of lingering over its title; a refusal on the round-end screen goes
+    when the result is shown there."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
+    driver.settle()
+    app.root.alert.show("Refused: not now.", screen=app.root.sm.current)
+    app.act(app.session.enter_tears, (3, 4))
+    driver.settle()
+    assert app.showing_result and app.root.sm.current == "round_end"
+    assert app.root.alert.opacity == 0 and app.root.alert.text == ""
+    app.next_round()
+    driver.settle()
+    app.root.alert.show("Refused: not now.", screen=app.root.sm.current)
+    app.go("home")
+    driver.pump(2)
+    assert app.root.alert.opacity == 0
+    app.root.alert.show("The camera is back.")  # a banner of no screen stays
+    app.go("history")
+    driver.pump(2)
+    assert app.root.alert.opacity == 1
+    app.root.alert.hide()
+    app.leave_game()
 
 
 def tile_labels(app: Any) -> set[str]:
@@ -208,7 +243,7 @@ def tile_labels(app: Any) -> set[str]:
     return {w.text for w in app.root.sm.current_screen.walk() if type(w).__name__ == "CardTile"}
 
 
-def test_a_refusal_on_the_french_table_says_why_in_french(driver):
+def test_a_refusal_on_the_french_table_says_why_in_french(driver, clock):
     app = driver.app
     app.lang = "fr"
     try:
