@@ -718,6 +718,24 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     assert board.ids.ferry0.glow > 0 and board.ids.ferry0.glow_colour == list(theme.NOAH)
     assert board.ids.ferry1.glow > 0 and board.ids.ferry1.glow_colour == list(theme.HIGHLIGHT)
     assert board.ids.ferry2.glow == 0
+    # The moment is a frame and a halo: the animals' tiles read as before (not darkened).
+    from companion.ui.driver import _window_pixels
+
+    ferry = board.ids.ferry1
+    tiles = [w for w in ferry.walk() if type(w).__name__ == "CardTile"]
+
+    def tile_pixels() -> list:
+        driver.pump(2)
+        pixels = _window_pixels()
+        return [pixels[int(t.to_window(*t.center)[1]), int(t.to_window(*t.center)[0])].tolist()
+                for t in tiles]
+
+    Animation.cancel_all(ferry, "glow")
+    ferry.glow = 0
+    plain = tile_pixels()
+    ferry.glow = 1
+    assert tile_pixels() == plain and tiles
+    ferry.glow = 0
     app.go("home")
 
 
