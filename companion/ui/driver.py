@@ -177,8 +177,10 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
     has a WCAG contrast under ``theme.MIN_CONTRAST`` against what is drawn behind it, as
     sentences. The background is read from the window's pixels (the colour most of the
     text's box has), so a label on a button, a gauge or a tile is judged on what a player
-    sees. A disabled button's dimmed text is not meant to be read and is not judged."""
+    sees. A disabled button's dimmed text is not meant to be read and is not judged. A text
+    field is judged the same way on its text, or on its placeholder ("Player 3") when empty."""
     from kivy.core.window import Window
+    from kivy.uix.textinput import TextInput
 
     from companion.ui import theme
 
@@ -186,30 +188,55 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
     pixels = _window_pixels()
     problems = []
     found = [info for top in Window.children for info in _visible_labels(top)]
-    covers = _covers(found)
-    for label, box, layer, view in found:
-        text = _short(label.text)
-        chain = list(_ancestors(label))
+    fields = [info for top in Window.children for info in _visible_fields(top)]
+    covers = _covers(found + fields)
+    for widget, box, layer, view in found + fields:
+        field = isinstance(widget, TextInput)
+        text = _short(_field_text(widget)[0] if field else widget.text)
+        chain = list(_ancestors(widget))
         small_ok = any(type(w).__name__ in allowed for w in chain)
-        if label.font_size < theme.BODY - 0.5 and not small_ok:
-            problems.append(f"{text!r} is {label.font_size:.0f} px (at least {theme.BODY})")
-        drawn = _clipped(_text_box(label, box), view)
-        if label.disabled or any(cover is not layer and _overlap(drawn, area)
-                                 for cover, area in covers):
+        if widget.font_size < theme.BODY - 0.5 and not small_ok:
+            problems.append(f"{text!r} is {widget.font_size:.0f} px (at least {theme.BODY})")
+        drawn = _clipped(_field_box(widget, box) if field else _text_box(widget, box), view)
+        if widget.disabled or any(cover is not layer and _overlap(drawn, area)
+                                  for cover, area in covers):
             continue  # dimmed on purpose, or under a banner or popup: not what is seen
-        background = _background(pixels, drawn, label.color)
+        colour = _field_text(widget)[1] if field else widget.color
+        background = _background(pixels, drawn, colour)
         if background is None:
             continue
-        alpha = label.color[3]
-        for widget in chain:
-            alpha *= getattr(widget, "opacity", 1)
-        seen = [alpha * c + (1 - alpha) * b for c, b in zip(label.color[:3], background,
+        alpha = colour[3]
+        for ancestor in chain:
+            alpha *= getattr(ancestor, "opacity", 1)
+        seen = [alpha * c + (1 - alpha) * b for c, b in zip(colour[:3], background,
                                                                   strict=True)]
         ratio = theme.contrast(seen, background)
         if ratio < theme.MIN_CONTRAST:
             problems.append(f"{text!r} has a contrast of {ratio:.1f}:1 on its background "
                             f"({', '.join(f'{c:.2f}' for c in background)})")
     return problems
+
+
+def _visible_fields(top: Any) -> list[LabelInfo]:
+    """The text fields shown, as :func:`_visible_labels` gives labels (a field that shows
+    neither text nor placeholder has nothing to read)."""
+    from kivy.uix.textinput import TextInput
+
+    return [info for info in _visible_widgets(top, TextInput)
+            if _field_text(info[0])[0].strip()]
+
+
+def _field_text(field: Any) -> tuple[str, Any]:
+    """What a text field shows and in which colour: its text, else its placeholder."""
+    if field.text:
+        return field.text, field.foreground_color
+    return field.hint_text, field.hint_text_color
+
+
+def _field_box(field: Any, box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """Where a text field draws its text: inside its padding."""
+    left, top, right, bottom = field.padding
+    return (box[0] + left, box[1] + bottom, box[2] - right, box[3] - top)
 
 
 def _covers(found: list[LabelInfo]) -> list[tuple[Any, tuple[float, ...]]]:
@@ -268,9 +295,15 @@ def _visible_labels(top: Any) -> list[LabelInfo]:
     """(label, its box in window coordinates, its layer, its scroll view or None)."""
     from kivy.uix.label import Label
 
+    return [info for info in _visible_widgets(top, Label) if info[0].text.strip()]
+
+
+def _visible_widgets(top: Any, kind: type) -> list[LabelInfo]:
+    """The widgets of ``kind`` shown under ``top``, as (widget, its box in window coordinates,
+    its layer, its scroll view or None)."""
     found: list[LabelInfo] = []
     for widget in top.walk(restrict=True):
-        if not isinstance(widget, Label) or not widget.text.strip() or min(widget.size) < 1:
+        if not isinstance(widget, kind) or min(widget.size) < 1:
             continue
         chain = list(_ancestors(widget))
         if any(getattr(w, "opacity", 1) == 0 for w in chain):

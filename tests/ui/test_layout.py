@@ -112,6 +112,30 @@ def test_the_walker_finds_small_text_and_low_contrast(driver):
     assert any("contrast of 3.1:1" in p for p in found), found
 
 
+def test_the_walker_judges_a_name_fields_placeholder(driver):
+    """Issue 15: an empty name field shows its placeholder ("Player 3"); Kivy's own grey on
+    the field is 3.4:1, the app's theme.PLACEHOLDER at least 4.5:1."""
+    from kivy.core.window import Window
+    from kivy.uix.textinput import TextInput
+
+    from companion.ui import theme
+    from companion.ui.driver import legibility_problems
+
+    driver.app.go("home")
+    found = {}
+    for name, colour in (("kivy", (0.5, 0.5, 0.5, 1.0)), ("app", theme.PLACEHOLDER)):
+        field = TextInput(hint_text=f"Placeholder {name}", hint_text_color=colour,
+                          font_size=22, size_hint=(None, None), size=(300, 52), pos=(250, 200))
+        Window.add_widget(field)
+        try:
+            driver.pump(3)
+            found[name] = [p for p in legibility_problems() if "Placeholder" in p]
+        finally:
+            Window.remove_widget(field)
+    assert any("contrast of 3.4:1" in p for p in found["kivy"]), found
+    assert found["app"] == []
+
+
 CHINESE = "輪到Chloé-Marguerite的回合。請出牌，然後移動挪亞（第3艘駁船）。"
 
 
