@@ -298,7 +298,7 @@ def _visible_labels(top: Any) -> list[LabelInfo]:
     return [info for info in _visible_widgets(top, Label) if info[0].text.strip()]
 
 
-def _visible_widgets(top: Any, kind: type) -> list[LabelInfo]:
+def _visible_widgets(top: Any, kind: type[Any]) -> list[LabelInfo]:
     """The widgets of ``kind`` shown under ``top``, as (widget, its box in window coordinates,
     its layer, its scroll view or None)."""
     found: list[LabelInfo] = []

@@ -121,16 +121,16 @@ def _breaking_label(base: Any) -> Any:
 
         def render(self, real: bool = False) -> Any:
             width = self._text_size[0]
-            text = self._text
+            text: str = self.text
             if real or not width or self.options.get("shorten") or not CJK.search(text):
                 return super().render(real)
             padding = self.options["padding"]
             inner = max(0, width - padding[0] - padding[2])
-            self._text = "\n".join(wrap(text.strip(), inner,
-                                        lambda part: self.get_extents(part)[0]))
+            self.text = "\n".join(wrap(text.strip(), inner,
+                                       lambda part: self.get_extents(part)[0]))
             try:
                 return super().render(real)
             finally:
-                self._text = text
+                self.text = text
 
     return BreakingLabel
