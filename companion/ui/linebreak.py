@@ -118,6 +118,7 @@ def _breaking_label(base: Any) -> Any:
         """Kivy's core label, breaking Chinese lines where UAX #14 allows."""
 
         breaks_chinese = True
+        text: str  # Kivy's core label property (declared for mypy only)
 
         def render(self, real: bool = False) -> Any:
             width = self._text_size[0]
