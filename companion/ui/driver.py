@@ -364,10 +364,17 @@ def _needed(label: Any) -> tuple[float, float]:
     options = {k: v for k, v in core_label.options.items() if k != "text"}
     width = (label.text_size[0] if label.text_size and label.text_size[0] else None)
     options["text_size"] = (width, None)
-    free = type(core_label)(text=core_label.text, **options)
-    free.refresh()
-    needed = free.texture.size if free.texture is not None else (0, 0)
+    key = (type(core_label), core_label.text, repr(sorted(options.items())))
+    if key not in _NEEDED:
+        free = type(core_label)(text=core_label.text, **options)
+        free.resolve_font_name()
+        _NEEDED[key] = free.render()  # the layout only: no texture is drawn
+    needed = _NEEDED[key]
     return (needed[0] if width is None else min(needed[0], width), needed[1])
+
+
+#: The sizes :func:`_needed` measured, by label class, text and options (screens repeat).
+_NEEDED: dict[tuple[Any, str, str], tuple[int, int]] = {}
 
 
 def _broken_word(label: Any) -> str | None:

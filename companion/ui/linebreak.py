@@ -9,7 +9,9 @@ never before closing punctuation (。，、；：！？」』）) nor after open
 
 :func:`wrap` breaks a text into lines at those opportunities, greedily (as many units on a line
 as fit its width). :func:`install` makes every Kivy label use it for text with Chinese
-characters (Latin text keeps Kivy's own breaking at spaces, which is the same thing there).
+characters, and for text with a hyphenated word (a long name such as "Anne-Charlotte:" then
+breaks after its hyphen instead of being cut before its colon); other Latin text keeps Kivy's
+own breaking at spaces, which is the same thing there.
 
 >>> wrap("輪到Chloé的回合。", 5, len)
 ['輪到', 'Chloé', '的回合。']
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -49,7 +52,7 @@ def _wrap_paragraph(paragraph: str, width: float,
                     measure: Callable[[str], float]) -> list[str]:
     lines: list[str] = []
     line = ""
-    for unit in line_break_units(paragraph):
+    for unit in _units(paragraph):
         if line and measure((line + unit).rstrip()) > width:
             lines.append(line.rstrip())
             line = ""
@@ -63,6 +66,13 @@ def _wrap_paragraph(paragraph: str, width: float,
     return lines
 
 
+@lru_cache(maxsize=4096)
+def _units(paragraph: str) -> tuple[str, ...]:
+    """The unbreakable units of a paragraph (each with the spaces after it): uniseg takes a
+    few milliseconds a sentence, and a screen redraws the same sentences again and again."""
+    return tuple(line_break_units(paragraph))
+
+
 def _longest_fitting(text: str, width: float, measure: Callable[[str], float]) -> int:
     """How many characters of ``text`` fit ``width`` (at least one)."""
     cut = 1
@@ -71,13 +81,14 @@ def _longest_fitting(text: str, width: float, measure: Callable[[str], float]) -
     return cut
 
 
-def break_positions(text: str) -> set[int]:
+@lru_cache(maxsize=4096)
+def break_positions(text: str) -> frozenset[int]:
     """The offsets in ``text`` where a line may break (UAX #14), for checks.
 
     >>> sorted(break_positions("輪到Chloé。"))
     [1, 2, 8]
     """
-    return set(line_break_boundaries(text))
+    return frozenset(line_break_boundaries(text))
 
 
 def breaks_of(lines: list[str], text: str) -> Iterator[tuple[int, int]]:
@@ -96,6 +107,24 @@ def breaks_of(lines: list[str], text: str) -> Iterator[tuple[int, int]]:
             position += 1
         if following and text.startswith(following, position):
             yield end, position
+
+
+def needs_wrap(text: str, width: float, measure: Callable[[str], float]) -> bool:
+    """Whether Kivy's own breaking (at spaces) would break ``text`` badly at ``width``:
+    Chinese (no spaces), or a hyphenated word wider than the line ("Anne-Charlotte:" then
+    breaks after "Anne-" instead of being cut before its colon).
+
+    >>> needs_wrap("輪到你", 100, len), needs_wrap("Anne-Charlotte: go", 8, len)
+    (True, True)
+    >>> needs_wrap("Anne-Charlotte: go", 20, len), needs_wrap("a very long sentence", 8, len)
+    (False, False)
+    """
+    if CJK.search(text):
+        return True
+    return any(measure(word) > width for word in text.split() if _INNER_BREAK.search(word))
+
+
+_INNER_BREAK = re.compile(r"\w[-‐/]\w")
 
 
 def install() -> None:
@@ -123,12 +152,17 @@ def _breaking_label(base: Any) -> Any:
         def render(self, real: bool = False) -> Any:
             width = self._text_size[0]
             text: str = self.text
-            if real or not width or self.options.get("shorten") or not CJK.search(text):
+            if real or not width or self.options.get("shorten"):
                 return super().render(real)
             padding = self.options["padding"]
             inner = max(0, width - padding[0] - padding[2])
-            self.text = "\n".join(wrap(text.strip(), inner,
-                                       lambda part: self.get_extents(part)[0]))
+
+            def measure(part: str) -> float:
+                return float(self.get_extents(part)[0])
+
+            if not needs_wrap(text, inner, measure):
+                return super().render(real)
+            self.text = "\n".join(wrap(text.strip(), inner, measure))
             try:
                 return super().render(real)
             finally:

@@ -43,6 +43,13 @@ def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Butt
     return button
 
 
+def _grows(button: Button) -> Button:
+    """``button`` as tall as its text needs (five long names, a long answer), at least
+    :data:`theme.TOUCH <companion.ui.theme.TOUCH>`."""
+    button.bind(texture_size=lambda b, size: setattr(b, "height", max(theme.TOUCH, size[1] + 8)))
+    return button
+
+
 #: Prompts about one animal, shown with its picture beside the question (R43: the frog's
 #: declared weight; the snail's side; the crocodile's and the lion's effects).
 PROMPT_PICTURES = {"choose_snail_side": "snail", "choose_frog_weight": "frog",
@@ -210,13 +217,14 @@ class PromptPanel(BoxLayout):
     text = StringProperty("")
     verdict = StringProperty("")
     show_text = BooleanProperty(True)
+    named = BooleanProperty(True)  # False: whose turn it is is written above (the table)
     picture = StringProperty("")
     _shown: tuple = ()
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         prompt = view.prompt
-        self.text = app.catalog.prompt(prompt, view.players)
+        self.text = app.catalog.prompt(prompt, view.players, named=self.named)
         self.picture = prompt_picture(prompt)
         self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
         answers = self._answers(app, view)
@@ -235,11 +243,10 @@ class PromptPanel(BoxLayout):
             if answers else theme.BODY
         for text, action, picture in answers:
             button = _button(text, action, font_size=size, picture=picture)
-            if box.cols == 2:  # names side by side: a long one ends in "…"
-                button.shorten = True
+            if box.cols == 2:  # names side by side: a long one keeps its start ("Anne-Ch…")
+                button.shorten, button.shorten_from = True, "right"
             else:  # a long answer ("Je ne peux pas jouer") takes two lines, whole
-                button.bind(texture_size=lambda b, ts: setattr(
-                    b, "height", max(theme.TOUCH, ts[1] + 8)))
+                _grows(button)
             box.add_widget(button)
 
     @staticmethod
@@ -535,8 +542,8 @@ class HistoryScreen(Screen):
             "history.unfinished", round=summary.get("round", 1) or 1)
         text = f"{when}   {players}   ({state})"
         if record.finished or record.abandoned:
-            return _button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1))
-        return _button(text, lambda: resume_game(app, record.id))
+            return _grows(_button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1)))
+        return _grows(_button(text, lambda: resume_game(app, record.id)))
 
 
 class CardTray(ModalView):

@@ -233,3 +233,27 @@ def test_the_app_takes_its_language_from_the_command_line() -> None:
     assert build_parser().parse_args(["--language", "zh"]).language == "zh"
     with pytest.raises(fonts.UserError, match="en or fr or zh"):
         run_app(language="xx")  # refused before any window opens
+
+
+@pytest.mark.parametrize("language", languages())
+def test_a_prompt_addressed_to_a_player_starts_with_their_name_and_a_colon(language: str) -> None:
+    """The table shows a prompt without the name (it is the title above): every catalog words
+    an addressed prompt as ``{player}``, a colon, the sentence (i18n.ADDRESS)."""
+    from companion.ui.i18n import ADDRESS
+
+    addressed = [(key, text) for key, text in strings(language)
+                 if key.startswith("prompt.") and "{player}" in text]
+    assert addressed
+    assert [key for key, text in addressed if not re.match(r"\{player\}" + ADDRESS, text)] == []
+
+
+def test_the_table_words_a_prompt_without_the_name_its_title_shows() -> None:
+    class MoveNoah:
+        kind, player, choices, giraffe_targets = "move_noah", 1, (1, 3), ()
+
+    players = ["Ana", "Anne-Charlotte"]
+    assert Catalog("en").prompt(MoveNoah(), players) == "Anne-Charlotte: move Noah to ferry 2 / 4."
+    assert Catalog("en").prompt(MoveNoah(), players, named=False) == "Move Noah to ferry 2 / 4."
+    assert Catalog("fr").prompt(MoveNoah(), players, named=False) == \
+        f"Déplacez Noé vers l'embarcation{NBSP}2 / 4."
+    assert Catalog("zh").prompt(MoveNoah(), players, named=False) == "把挪亞移到駁船2 / 4。"

@@ -1,12 +1,15 @@
-"""Every screen with five long names in every language the app has a catalog for, and the
-2-player table: no label is cut off, lies outside the screen or overlaps another
-(companion.ui.driver.layout_problems); nothing a player reads is under 22 px and every text
-has a contrast of at least 4.5:1 on what is drawn behind it (legibility_problems).
+"""Every screen, for two to five players with long names, in every language the app has a
+catalog for: no label is cut off, breaks a line where its language forbids, lies outside the
+screen or overlaps another (companion.ui.driver.layout_problems); nothing a player reads is
+under 22 px and every text has a contrast of at least 4.5:1 on what is drawn behind it
+(legibility_problems); a glyph missing from the font is caught by the catalogs' own test
+(tests/ui/test_i18n_catalogs.py) and, for players' names, by the one here.
 
-The screens are reached by the screenshot script's own tour (companion.ui.screenshots): a whole
-seeded game with every prompt, the card tray, the gifts, a long refusal, round ends, game end,
-history, settings, a snail's side at set-up and the score-only round. One tour per language
-(the tour is what takes time; the screens for two players are checked once, in English).
+The screens are reached by the screenshot script's own tour (companion.ui.screenshots): per
+table size a whole seeded game with every prompt, the card tray, a long refusal, an undo's card,
+the gifts, round ends, game end, a snail's side at set-up and the score-only round; then the
+screens without a table once per language (home, history, both settings pages, a damaged game).
+Nothing is written: each screen is checked where the script would save it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ from typing import Any
 import pytest
 
 from companion.ui.i18n import languages
-from companion.ui.screenshots import LONG_NAMES, Photographer, crowded, tour
+from companion.ui.screenshots import (
+    LONG_NAMES,
+    ONCE_SCREENS,
+    PLAYER_COUNTS,
+    TABLE_SCREENS,
+    Photographer,
+    tour_once,
+    tour_table,
+)
 
 pytestmark = pytest.mark.ui
 
@@ -36,10 +47,11 @@ class Inspector(Photographer):
         from companion.ui.driver import layout_problems, legibility_problems
 
         self.names.add(name)
-        self.visited.append(name)
+        shown = self.file_name(name)
+        self.visited.append(shown)
         self.driver.pump(3)
         found = layout_problems() + legibility_problems() + self.turn_hidden()
-        self.problems += [f"{name} ({self.language}): {problem}" for problem in found]
+        self.problems += [f"{shown} ({self.language}): {problem}" for problem in found]
 
     def turn_hidden(self) -> list[str]:
         """A banner must never hide whose turn it is (the table's name in its colour)."""
@@ -55,13 +67,11 @@ class Inspector(Photographer):
         """No animation needs to finish before a check."""
 
 
-def inspect(driver: Any, language: str, players: tuple[str, ...], *, whole: bool) -> Inspector:
+def inspect(driver: Any, language: str, tour: Any) -> Inspector:
     inspector = Inspector(driver, language)
     driver.app.lang = language
     try:
-        if whole:
-            tour(driver, inspector, players=players, seed=2)
-        crowded(driver, inspector, players)
+        tour(inspector)
     finally:
         driver.app.lang = "en"
         driver.app.root.alert.hide()
@@ -69,21 +79,26 @@ def inspect(driver: Any, language: str, players: tuple[str, ...], *, whole: bool
     return inspector
 
 
+@pytest.mark.parametrize("count", PLAYER_COUNTS)
 @pytest.mark.parametrize("language", languages())
-def test_every_screen_fits_and_reads_with_five_long_names(driver, language):
-    inspector = inspect(driver, language, LONG_NAMES, whole=True)
-    for screen in ("02-new-game", "05-setup-starter", "06-table", "07-prompt-snail-side",
-                   "09-prompt-target", "11-give-cards", "12-round-end-scan", "13-round-result",
-                   "14-game-end", "16-settings", "17-card-tray", "18-refused",
-                   "20-score-only-tears", "28-setup-snail-side", "02-new-game-5p",
-                   "06-table-5p", "20-score-only-5p"):
-        assert screen in inspector.visited, screen
+def test_every_screen_of_a_table_fits_and_reads(driver, language, count):
+    """Issue 15.10: every screen that shows the table, for 2, 3, 4 and 5 players."""
+    inspector = inspect(driver, language, lambda inspector: tour_table(
+        driver, inspector, LONG_NAMES[:count]))
+    assert sorted(inspector.visited) == [f"{name}-{count}p" for name in TABLE_SCREENS]
     assert not inspector.problems, "\n".join(dict.fromkeys(inspector.problems))
 
 
-def test_the_two_player_table_fits_and_reads(driver):
-    inspector = inspect(driver, "en", LONG_NAMES[:2], whole=False)
-    assert inspector.visited == ["02-new-game-2p", "06-table-2p", "20-score-only-2p"]
+@pytest.mark.parametrize("language", languages())
+def test_the_screens_without_a_table_fit_and_read(driver, language):
+    def tour(inspector: Inspector) -> None:
+        driver.app.leave_game()
+        driver.settle()
+        inspector.shoot("01-home")
+        tour_once(driver, inspector)
+
+    inspector = inspect(driver, language, tour)
+    assert sorted(inspector.visited) == sorted(ONCE_SCREENS)
     assert not inspector.problems, "\n".join(dict.fromkeys(inspector.problems))
 
 
