@@ -196,10 +196,19 @@ class Catalog:
         return self.text("words.sentence_sep").join(part for part in worded if part)
 
     def error(self, error: Any) -> str:
-        """A :class:`~companion.errors.UserError` for a person: its key worded in this
-        language, else its English sentences."""
+        """A :class:`~companion.errors.UserError` for a person on the screen: its key worded
+        in this language (English too: the screen's sentence may differ from the terminal's,
+        e.g. no ``--db`` on a touchscreen), else its English sentences.
+
+        >>> from companion.config import yes_or_no
+        >>> try:
+        ...     yes_or_no("ui", "sounds", "maybe")
+        ... except Exception as error:
+        ...     print(Catalog("fr").error(error).replace("\xa0", " "))
+        [ui] sounds = « maybe » n'est ni yes ni no. Écrivez sounds = yes ou sounds = no.
+        """
         key = getattr(error, "key", None)
-        if self.language != FALLBACK and key and self.has(key):
+        if key and self.has(key):
             return self.text(key, **error.params)
         return str(error)
 
