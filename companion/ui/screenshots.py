@@ -22,6 +22,7 @@ at every screen, which a test overrides to check the screen instead of saving it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sqlite3
 import sys
 import tempfile
@@ -111,6 +112,14 @@ class Photographer:
             driver.settle()
             self.prompt_shot(kind, shot)
         driver.pump(self.frames_per_step)
+        if self.seen_every_step():
+            raise TableDone
+
+    def seen_every_step(self) -> bool:
+        """Every screen of a game in play has been taken (the game's end comes from the
+        score-only game, so the table need not play two more rounds for it)."""
+        wanted = {*SHOTS.values(), "04-setup-scan", "06-table", "13-round-result"}
+        return wanted - {"14-game-end"} <= self.names
 
     def prompt_shot(self, kind: str, name: str) -> None:
         from companion.ui.screens import GiftPopup
@@ -148,6 +157,10 @@ class Photographer:
         driver.settle()
 
 
+class TableDone(Exception):
+    """Every screen of the game in play has been taken: the simulated table stops."""
+
+
 def _close_popups(driver: Any) -> None:
     from kivy.core.window import Window
     from kivy.uix.modalview import ModalView
@@ -167,8 +180,10 @@ def _wait(driver: Any, seconds: float) -> None:
         time.sleep(0.01)
 
 
-def take_all(out: Path, *, seed: int = SEED, language: str = "en") -> list[Path]:
-    """Every screen for every table size, and the others once, saved in ``out``; the files."""
+def take_all(out: Path, *, seed: int = SEED, language: str = "en",
+             counts: Sequence[int] = PLAYER_COUNTS) -> list[Path]:
+    """Every screen for every table size (``counts``), and the others once, saved in ``out``;
+    the files."""
     from companion.ui.driver import HeadlessApp
 
     work = Path(tempfile.mkdtemp(prefix="noah-shots-"))
@@ -177,7 +192,7 @@ def take_all(out: Path, *, seed: int = SEED, language: str = "en") -> list[Path]
         photographer = Photographer(driver, out, language)
         driver.settle()
         photographer.shoot("01-home")
-        for count in PLAYER_COUNTS:
+        for count in counts:
             tour_table(driver, photographer, LONG_NAMES[:count], seed=seed)
         tour_once(driver, photographer)
     return photographer.taken
@@ -202,7 +217,8 @@ def tour_table(driver: Any, photographer: Photographer, players: Sequence[str], 
     table = SimulatedTable(app.session, players, seed=seed,
                            options=Options(hidden=True, frog=True, crocodile=count < 5),
                            on_step=photographer.on_step)
-    table.play()
+    with contextlib.suppress(TableDone):
+        table.play()
     driver.settle()
     _snail_side(driver, photographer, players)
     _score_only(driver, photographer, players)
@@ -279,7 +295,8 @@ def _snail_side(driver: Any, photographer: Photographer, players: Sequence[str])
 
 
 def _score_only(driver: Any, photographer: Photographer, players: Sequence[str]) -> None:
-    """The score-only round: the tears being entered, then the round's result."""
+    """The score-only round: the tears being entered, then the round's result; then two
+    more rounds to the game's end, unless the camera game's end was taken."""
     from companion.ui import theme
 
     app = driver.app
@@ -288,11 +305,20 @@ def _score_only(driver: Any, photographer: Photographer, players: Sequence[str])
                    score_only=True)
     driver.settle()
     photographer.shoot("20-score-only")
-    app.act(app.session.enter_tears, [3 + 4 * seat for seat in range(len(players))])
-    driver.settle()
-    photographer.pause(1.5)  # the tokens' move
-    photographer.shoot("21-score-only-result")
-    app.next_round()
+    for round_number in range(1, 4):
+        app.act(app.session.enter_tears, [(3 + 4 * seat) % 9 + round_number
+                                          for seat in range(len(players))])
+        driver.settle()
+        if round_number == 1:
+            photographer.pause(1.5)  # the tokens' move
+            photographer.shoot("21-score-only-result")
+        elif "14-game-end" in photographer.names:
+            break
+        app.next_round()
+        driver.settle()
+    if app.session.view.game_over and "14-game-end" not in photographer.names:
+        photographer.prompt_shot("game_over", "14-game-end")
+    app.leave_game()
 
 
 def _damaged_game(driver: Any, photographer: Photographer) -> None:
@@ -330,17 +356,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--language", choices=languages(),
                         help="only this language (default: every language)")
+    parser.add_argument("--players", type=int, choices=PLAYER_COUNTS, action="append",
+                        help="only the tables of this size (repeatable; default: 2 to 5)")
     args = parser.parse_args(argv)
+    counts = args.players or PLAYER_COUNTS
     if args.language is None:  # one process per language: Kivy has one window per process
         import subprocess
 
         for language in languages():
             subprocess.run([sys.executable, "-m", "companion.ui.screenshots", "--out",
-                            str(args.out), "--seed", str(args.seed), "--language", language],
-                           check=True)
+                            str(args.out), "--seed", str(args.seed), "--language", language,
+                            *(f"--players={count}" for count in counts)], check=True)
         return 0
     folder = args.out / args.language
-    taken = take_all(folder, seed=args.seed, language=args.language)
+    taken = take_all(folder, seed=args.seed, language=args.language, counts=counts)
     print(f"{len(taken)} screenshots in {folder}: " + ", ".join(p.name for p in taken))
     return 0
 

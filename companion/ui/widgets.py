@@ -75,13 +75,22 @@ def fitting_font(text: str, *, width: float, largest: int, smallest: int,
     >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
     True
     """
-    from kivy.core.text import Label as CoreLabel
-
-    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
-    needed = label.get_extents(text)[0]
+    needed = text_width(text, largest, bold=bold)
     if needed <= width:
         return largest
     return max(smallest, int(largest * width / needed))
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """How wide ``text`` is on one line in the app's font at ``size`` px.
+
+    >>> text_width("Ana", 22) < text_width("Anne-Charlotte", 22)
+    True
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=size, font_name=theme.FONT, bold=bold)
+    return float(label.get_extents(text)[0])
 
 
 class PictureButton(Button):
