@@ -12,6 +12,7 @@ and rendered offscreen (Mesa) at 800×480::
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -348,6 +349,9 @@ def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
     broken = _broken_word(label)
     if broken:
         problems.append(f"{text!r} breaks a line where it must not: {broken!r}")
+    missing = _missing_glyphs(label)
+    if missing:
+        problems.append(f"{text!r} has characters its font cannot draw (boxes): {missing!r}")
     limit = _window_box(view) if view is not None else (0, 0, *size)
     drawn = _text_box(label, box)
     if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1
@@ -394,6 +398,25 @@ def _broken_word(label: Any) -> str | None:
         if not allowed.intersection(range(end, start + 1)):
             return f"{text[max(0, end - 6):end].lstrip()} / {text[start:start + 6].rstrip()}"
     return None
+
+
+def _missing_glyphs(label: Any) -> str:
+    """The characters of the label's text that the font file it is drawn with has no glyph
+    for (SDL then draws an empty box, "tofu"), e.g. "✕" in the Chinese font."""
+    core = label._label
+    font = core.options.get("font_name_r") if core is not None else None
+    if not font:
+        return ""
+    drawn = _characters(str(font))
+    return "".join(sorted({c for c in label.text if not c.isspace() and ord(c) not in drawn}))
+
+
+@functools.cache
+def _characters(font: str) -> frozenset[int]:
+    """The code points a font file has glyphs for."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(font, lazy=True)["cmap"].getBestCmap())
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -460,7 +460,7 @@ class RoundEndScreen(Screen):
         box = self.ids.scanned
         box.clear_widgets()
         for ref in scanned:
-            button = _button(f"✕ {app.catalog.card_label(ref)}",
+            button = _button(f"× {app.catalog.card_label(ref)}",  # ✕: no glyph in Chinese
                              lambda r=ref: app.act(app.session.remove_scanned, r), picture=ref)
             button.shorten = True
             box.add_widget(button)

@@ -1,9 +1,8 @@
 """Every screen, for two to five players with long names, in every language the app has a
-catalog for: no label is cut off, breaks a line where its language forbids, lies outside the
-screen or overlaps another (companion.ui.driver.layout_problems); nothing a player reads is
-under 22 px and every text has a contrast of at least 4.5:1 on what is drawn behind it
-(legibility_problems); a glyph missing from the font is caught by the catalogs' own test
-(tests/ui/test_i18n_catalogs.py) and, for players' names, by the one here.
+catalog for: no label is cut off, breaks a line where its language forbids, has a character
+its font has no glyph for (drawn as a box), lies outside the screen or overlaps another
+(companion.ui.driver.layout_problems); nothing a player reads is under 22 px and every text
+has a contrast of at least 4.5:1 on what is drawn behind it (legibility_problems).
 
 The screens are reached by the screenshot script's own tour (companion.ui.screenshots): per
 table size a whole seeded game with every prompt, the card tray, a long refusal, an undo's card,
@@ -213,3 +212,27 @@ def test_the_walker_finds_a_name_cut_in_two_by_kivys_own_breaking(driver):
         for label in labels:
             Window.remove_widget(label)
     assert problems, lines
+
+
+def test_the_walker_finds_a_character_its_font_has_no_glyph_for(driver):
+    """A label in the Chinese font with "✕" (drawn as an empty box) is found; "×" is not."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    from companion.ui import theme
+    from companion.ui.driver import layout_problems
+    from companion.ui.fonts import language_font
+
+    driver.app.go("home")
+    labels = [Label(text=text, font_name=language_font("zh", theme.FONT), font_size=24,
+                    size_hint=(None, None), size=(60, 40), pos=(300 + 100 * i, 10))
+              for i, text in enumerate(("✕", "×"))]
+    for label in labels:
+        Window.add_widget(label)
+    try:
+        driver.pump(3)
+        found = [p for p in layout_problems() if "cannot draw" in p]
+    finally:
+        for label in labels:
+            Window.remove_widget(label)
+    assert found == ["'✕' has characters its font cannot draw (boxes): '✕'"]
