@@ -326,24 +326,40 @@ def _damaged_game(driver: Any, photographer: Photographer) -> None:
     from companion.ui.damaged import resume
 
     app = driver.app
-    app.start_game(list(LONG_NAMES[:2]), ["red", "blue"], {}, score_only=True)
-    driver.settle()
-    game = app.view.game_id
-    app.act(app.session.enter_tears, (1, 2))
-    driver.settle()
-    app.leave_game()
-    driver.settle()
-    with sqlite3.connect(app.session.store.path) as db:  # written behind the app's back
-        seq = db.execute("SELECT MAX(seq) + 1 FROM lines WHERE game_id = ?",
-                         (game,)).fetchone()[0]
-        db.execute("INSERT INTO lines VALUES (?, ?, ?, '2026-11-23T20:00:00+00:00')",
-                   (game, seq, '{"type": "undo", "count": 9}'))
+    game, _line = damaged_game(driver, LONG_NAMES[:2])
     resume(app, game)
     driver.pump(10)  # the popup's opening animation
     photographer.shoot("22-damaged-game")
     _close_popups(driver)
     app.act(app.session.delete_game, game)
     driver.settle()
+
+
+def damaged_game(driver: Any, players: Sequence[str],
+                 text: str = '{"type": "undo", "count": 9}') -> tuple[int, int]:
+    """A score-only game of one round, left, whose record then ends in ``text`` (see
+    :func:`damage`); its id and that line's table-log number."""
+    app = driver.app
+    app.start_game(list(players), ["red", "blue", "green", "yellow", "purple"][:len(players)],
+                   {}, score_only=True)
+    driver.settle()
+    game = app.view.game_id
+    app.act(app.session.enter_tears, [1 + seat for seat in range(len(players))])
+    driver.settle()
+    app.leave_game()
+    driver.settle()
+    return game, damage(app, game, text)
+
+
+def damage(app: Any, game: int, text: str) -> int:
+    """Write ``text`` as the last line of ``game``'s record behind the app's back (as a bad SD
+    card or a second copy of the app could); its table-log line number."""
+    with sqlite3.connect(app.session.store.path) as db:
+        seq = db.execute("SELECT MAX(seq) + 1 FROM lines WHERE game_id = ?",
+                         (game,)).fetchone()[0]
+        db.execute("INSERT INTO lines VALUES (?, ?, ?, '2026-11-23T20:00:00+00:00')",
+                   (game, seq, text))
+    return seq + 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -637,35 +637,15 @@ def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
                       "verbose": False}
 
 
-def _damage(app: Any, game: int, text: str) -> int:
-    """Write a line as it is at the end of ``game``'s record, behind the app's back; returns
-    its table-log line number."""
-    import sqlite3
-
-    db = sqlite3.connect(app.session.store.path)
-    seq = db.execute("SELECT MAX(seq) + 1 FROM lines WHERE game_id = ?", (game,)).fetchone()[0]
-    db.execute("INSERT INTO lines VALUES (?, ?, ?, '2026-11-23T20:00:00+00:00')",
-               (game, seq, text))
-    db.commit()
-    db.close()
-    return seq + 1
-
-
 def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delete(driver):
     """Issue 12.2: "Resume" on a damaged game never shows a developer message; the table
     chooses, and the dropped line is kept aside. Abandon is confirmed first."""
     from companion.ui.damaged import ConfirmPopup, DamagedGamePopup, explain
     from companion.ui.i18n import Catalog
+    from companion.ui.screenshots import damage, damaged_game
 
     app = driver.app
-    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
-    driver.settle()
-    game = app.view.game_id
-    app.act(app.session.enter_tears, (1, 2))
-    driver.settle()
-    app.leave_game()
-    driver.settle()
-    line = _damage(app, game, '{"type": "undo", "count": 9}')
+    game, line = damaged_game(driver, ["Ana", "Ben"])
     press(driver, app.t("home.resume"))
     [popup] = [p for p in popups() if isinstance(p, DamagedGamePopup)]
     assert f"Line {line} of its record cannot be used: This line is malformed" in popup.details
@@ -679,7 +659,7 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     app.leave_game()
     driver.settle()
 
-    _damage(app, game, "not JSON at all")
+    damage(app, game, "not JSON at all")
     press(driver, app.t("home.resume"))
     press(driver, app.t("damaged.abandon"))
     assert [p for p in popups() if isinstance(p, ConfirmPopup)]
