@@ -443,7 +443,8 @@ class RoundEndScreen(Screen):
         if self.mode != "scan":
             self.ids.scanned.clear_widgets()
         self.ids.legend.text = "\n".join(
-            f"{name}: {score}" for name, score in zip(view.players, view.scores, strict=False))
+            app.t("round.score", name=name, score=score)
+            for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
             self.detail = app.t("round.result", tears=", ".join(
