@@ -447,7 +447,7 @@ class RoundEndScreen(Screen):
             for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
-            self.detail = app.t("round.result", tears=", ".join(
+            self.detail = app.t("round.result", tears=app.t("words.list_sep").join(
                 f"{name} {t}" for name, t in zip(view.players, tears, strict=False)))
         elif self.mode == "scan":
             self.detail = app.catalog.prompt(prompt, view.players)
