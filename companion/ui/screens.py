@@ -448,7 +448,8 @@ class RoundEndScreen(Screen):
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
             self.detail = app.t("round.result", tears=app.t("words.list_sep").join(
-                f"{name} {t}" for name, t in zip(view.players, tears, strict=False)))
+                f"{name}\u00a0{t}"  # a no-break space: a score never starts a line alone
+                for name, t in zip(view.players, tears, strict=False)))
         elif self.mode == "scan":
             self.detail = app.catalog.prompt(prompt, view.players)
             self._scanned_buttons(app, prompt.scanned)
