@@ -3,8 +3,8 @@
 The table kit (``../shared/TABLE-KIT.md``) fixes two sizes the camera's detail can be measured
 with: every marker's black square is 20 mm, and a card sticker's QR code is 20 mm across 21
 modules. A mat's markers, found in a frame, therefore say how many pixels a sticker's module
-gets on that mat (the reader's :attr:`~vision.table.FerryView.px_per_module`): the reader needs about 2.5, and reads with a margin
-from 3 (docs/table-view.md).
+gets on that mat (the reader's :attr:`~vision.table.FerryView.px_per_module`): the reader
+needs about 2.5, and reads with a margin from 3 (docs/table-view.md).
 
 :func:`check_table` turns one frame into a :class:`TableCheck`: for each ferry 1–5 whether its
 mat was found, the pixels per module there and whether a lamp's reflection lies on it; whether
