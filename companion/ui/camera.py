@@ -131,9 +131,9 @@ class Simulator:
             self._next()
 
 
-def open_table_camera(config: Any) -> Any:
-    """The camera of ``[camera]`` (validated; a bad setting raises
-    :class:`~companion.errors.UserError`). It opens in the pipeline's thread, which reports a
+def open_hand_camera(config: Any) -> Any:
+    """The hand camera of ``[camera] source`` (validated; a bad setting raises
+    :class:`~vision.errors.VisionError`). It opens in the pipeline's thread, which reports a
     missing or lost camera as a status event and keeps trying: the app shows a banner and cards
     can be chosen by touch meanwhile."""
     from vision.sources import make_source
@@ -208,3 +208,8 @@ class TableLook:
         """Forget the last check (a camera opened afresh shows its own)."""
         with self._lock:
             self.check, self.latest, self._due = None, None, 0.0
+
+    def close(self) -> None:
+        """Let go of the reader (zxing-cpp's objects still alive when the interpreter ends
+        are reported as "leaked" on the terminal)."""
+        self.wanted, self._reader = False, None
