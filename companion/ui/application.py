@@ -68,7 +68,7 @@ BANNER_SECONDS = 5
 HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
 """The screens reached from the home screen, kept while no game is on."""
 TABLE_CHECK = "tablecam"
-"""The calibration screen: kept while a game goes on, until it is left (companion/ui/tablecam.py)."""
+"""The calibration screen (companion/ui/tablecam.py): kept during a game until it is left."""
 
 
 class Root(FloatLayout):
