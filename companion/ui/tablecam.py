@@ -86,7 +86,7 @@ class TableCameraScreen(Screen):
         rows.clear_widgets()
         problem = self._camera_problem(app, capture, status, check)
         self.ids.picture.opacity = 0 if check is None else 1
-        if problem:
+        if problem or check is None:
             self.verdict, self.verdict_back = problem, VERDICT["none"]
             return
         for row in check_rows(app, check):
