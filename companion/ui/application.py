@@ -123,6 +123,7 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.table_look, self.overhead = table_look, overhead
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
+        self._check_source: Any = None
         self._back_from_check = "home"
         self.lang = self.catalog.language
         self._config_file = config_file
@@ -210,11 +211,14 @@ class NoahApp(App):
         or ``None``."""
         return getattr(self.cameras, "table", None)
 
-    def open_table_check(self) -> None:
-        """The calibration screen ("Check the table camera"); its Back returns here."""
+    def open_table_check(self, source: Any = None) -> None:
+        """The calibration screen ("Check the table camera"); its Back returns here.
+        ``source``: a :class:`~vision.table_capture.TableSource` to look through this time
+        instead of the overhead camera (the screenshots' rendered table)."""
         current = self.root.sm.current
         if current != TABLE_CHECK:
             self._back_from_check = current
+        self._check_source = source
         self.go(TABLE_CHECK)
 
     def leave_table_check(self) -> None:
@@ -231,15 +235,15 @@ class NoahApp(App):
         if look is None:
             return None
         look.wanted = True
-        if self.table_camera is not None:
+        if self.table_camera is not None and self._check_source is None:
             return self.table_camera
-        if self.looking is None and self.overhead is not None:
+        if self.looking is None and (self.overhead or self._check_source) is not None:
             from companion.wiring import table_camera
             from vision.errors import VisionError
 
             look.clear()
             try:
-                source = self.overhead()
+                source = self._check_source or self.overhead()
             except VisionError as error:
                 log.warning("the table camera cannot be opened: %s", error)
                 return None
@@ -250,6 +254,7 @@ class NoahApp(App):
         """The calibration screen is left: stop checking, release a camera opened for it."""
         if self.table_look is not None:
             self.table_look.wanted = False
+        self._check_source = None
         looking, self.looking = self.looking, None
         if looking is not None:
             looking.stop()

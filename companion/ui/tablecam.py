@@ -63,7 +63,7 @@ class TableCameraScreen(Screen):
         self.refresh()
         self._event = Clock.schedule_interval(lambda _dt: self.refresh(), REFRESH_SECONDS)
 
-    def on_leave(self, *_args: Any) -> None:
+    def on_pre_leave(self, *_args: Any) -> None:
         if self._event is not None:
             self._event.cancel()
             self._event = None
@@ -154,6 +154,10 @@ def number(app: Any, value: float) -> str:
 
 def show_check(app: Any, frame: Any) -> None:
     """Open the calibration screen on ``frame`` (a :class:`~vision.table_capture.TableFrame`)
-    checked at once: the screenshot script's way to it, with no camera."""
-    app.table_look.update(frame)
-    app.open_table_check()
+    as if a camera filmed it: the screenshot script's way to it, with no camera. Its check
+    arrives once the camera's thread has read it (``app.table_look.check``)."""
+    from vision.table_capture import FedTableSource
+
+    source = FedTableSource(frame.name)
+    source.put(frame)
+    app.open_table_check(source)
