@@ -272,7 +272,7 @@ def draw_check(frame: np.ndarray, check: TableCheck, width: int = 800) -> np.nda
         colour = FOUND_BGR if ferry.detail == "good" else WEAK_BGR
         points = np.round(np.asarray(ferry.outline) * scale).astype(np.int32)
         cv2.polylines(picture, [points], True, colour, line, cv2.LINE_AA)
-        _label(picture, str(k), points.mean(axis=0), colour, size[0])
+        _label(picture, str(k), points[0], colour, size[0])  # its top corner: no code there
     if check.noah_at is not None:
         centre = tuple(round(v * scale) for v in check.noah_at)
         radius = max(6, round(_noah_radius(check) * scale))
@@ -291,13 +291,14 @@ def _noah_radius(check: TableCheck) -> float:
 
 def _label(picture: np.ndarray, text: str, at: Any, colour: tuple[int, int, int],
            width: int) -> None:
-    """The ferry's number, big, on a dark patch in the middle of its mat."""
+    """The ferry's number, big, on a dark patch centred on ``at`` (kept in the picture)."""
     import cv2
 
     scale = max(0.8, width / 500)
     thickness = max(2, round(scale * 2))
     (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-    x, y = round(float(at[0]) - w / 2), round(float(at[1]) + h / 2)
+    x = min(max(round(float(at[0]) - w / 2), 6), picture.shape[1] - w - 6)
+    y = min(max(round(float(at[1]) + h / 2), h + 6), picture.shape[0] - 6)
     cv2.rectangle(picture, (x - 6, y - h - 6), (x + w + 6, y + 6), (30, 30, 30), -1)
     cv2.putText(picture, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness,
                 cv2.LINE_AA)

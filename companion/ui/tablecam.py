@@ -161,3 +161,47 @@ def show_check(app: Any, frame: Any) -> None:
     source = FedTableSource(frame.name)
     source.put(frame)
     app.open_table_check(source)
+
+
+SCREENSHOT = "29-table-camera"
+
+
+def photograph(driver: Any, shoot: Any) -> None:
+    """The calibration screen for the screenshots and the layout test's tour: a rendered
+    table (cards on the mats, Noah beside ferry 2) whose ferry 4 mat is off the table, shown
+    from the technical settings page, handed to ``shoot(name)``."""
+    app = driver.app
+    app.go("settings_technical")
+    show_check(app, screenshot_frame())
+    screen = app.root.sm.get_screen("tablecam")
+    driver.pump_until(lambda: screen.ids.rows.children, timeout=60)
+    driver.pump(3)
+    shoot(SCREENSHOT)
+    app.leave_table_check()
+    app.go("home")
+
+
+def screenshot_frame() -> Any:
+    """The screenshot's table: the demo's camera (1920 × 1080, 3.3 px per module)."""
+    import random
+    from dataclasses import replace
+
+    import cv2
+
+    from vision.table_capture import SMALL_SIZE, TableFrame
+    from vision.table_render import (
+        SAMPLE_TEXTS,
+        OverheadCamera,
+        TableScene,
+        random_stacks,
+        render_table,
+        row_layout,
+    )
+
+    mats = tuple(m for m in row_layout(gap_mm=5) if m.ferry != 4)
+    scene = TableScene(mats=mats, noah=(mats[1].x_mm, 110.0), seed=4)
+    scene = scene.with_cards(random_stacks(random.Random(4), SAMPLE_TEXTS, max_cards=3))
+    scene = replace(scene, mats=tuple(m for m in scene.mats if m.ferry != 4))
+    shot = render_table(scene, OverheadCamera(width=1920, height=1080, hfov_deg=40.0))
+    small = cv2.resize(shot.frame, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+    return TableFrame(shot.frame, small, "rendered table", 0.0)

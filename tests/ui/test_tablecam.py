@@ -283,16 +283,16 @@ def test_the_calibration_screen_lists_each_mat_and_its_pixels_per_code_square(dr
         driver.pump(3)
         rows = [(row.badge, row.text) for row in screen.ids.rows.children[::-1]]
         assert rows == [
-            *[(str(k), "found, 3.3 pixels per code square — good") for k in (1, 2, 3)],
-            ("4", "not found: is the mat in view and flat?"),
-            ("5", "found, 3.3 pixels per code square — good"),
+            *[(str(k), "Found, 3.3 pixels per code square — good") for k in (1, 2, 3)],
+            ("4", "Not found: is the mat in view and flat?"),
+            ("5", "Found, 3.3 pixels per code square — good"),
             ("N", "Noah's marker: found, at ferry 3")]
         assert screen.verdict.startswith("Ferry 4 is not found: bring its mat into the picture")
         assert screen.ids.picture.opacity == 1
         assert not layout_problems() + legibility_problems()
         app.lang = "fr"
-        driver.pump_until(lambda: screen.ids.rows.children[-1].text.startswith("trouvée"))
-        assert screen.ids.rows.children[-1].text.startswith("trouvée, 3,3 pixels par carré")
+        driver.pump_until(lambda: screen.ids.rows.children[-1].text.startswith("Trouvée"))
+        assert screen.ids.rows.children[-1].text.startswith("Trouvée, 3,3 pixels par carré")
         assert screen.verdict.startswith("L'embarcation 4 est introuvable\u00a0:")
     finally:
         app.lang = "en"
