@@ -92,10 +92,14 @@ class RecordCamera:
         self._stopping.set()  # a read waiting for its time returns at once
 
 
+class StopFilming(Exception):
+    """The window was closed: the players stop at their next frame."""
+
+
 class ShownTable(OverheadTable):
     """The demo players' table, each frame also handed to ``show`` and kept in sight for
     ``pace`` seconds (the hand over the ferry, then the still table) before the referee reads
-    them; ``stopping`` set ends the wait at once."""
+    them; once ``stopping`` is set the next frame raises :class:`StopFilming`."""
 
     def __init__(self, deck_id: str, deck: Any, seed: int, *, show: Callable[[TableFrame], Any],
                  pace: float, stopping: threading.Event) -> None:
@@ -108,5 +112,6 @@ class ShownTable(OverheadTable):
             if index and shot is shots[index - 1]:
                 continue  # the still table is shown once, not three times
             self.show(shot)
-            self.stopping.wait(self.pace)
+            if self.stopping.wait(self.pace):
+                raise StopFilming
         return shots

@@ -355,3 +355,46 @@ def test_the_simulator_films_the_record_for_the_calibration_screen(driver):
     assert app.root.sm.current == "setup"
     app.leave_game()
 
+
+
+@pytest.mark.slow
+def test_the_table_view_demo_on_screen_shows_the_players_table(driver):
+    """Issue 14.8, ``demo --table-view --ui``: the table-view demo's players lay their cards
+    on a rendered table; the app's calibration screen shows that table (five mats, Noah's
+    marker) while the referee reads the plays from it, with no touch for a play."""
+    from companion.ui.demo import TableViewDemo
+    from vision.table_capture import FedTableSource
+
+    app = driver.app
+    overhead = FedTableSource("simulated overhead camera", wait=0.05)
+    demo = TableViewDemo(app, ("Zoé", "Yann"), seed=2, overhead=overhead, pace=0,
+                         frame_pace=0, result_pause=0)
+    app.table_look.clear()
+    app.open_table_check(overhead)
+    screen = app.root.sm.current_screen
+    demo.start()
+    try:
+        driver.pump_until(lambda: demo.report is not None and demo.report.plays >= 1,
+                          timeout=120)
+        driver.pump_until(lambda: app.table_look.check is not None
+                          and app.table_look.check.noah is not None, timeout=30)
+        assert [f.found for f in app.table_look.check.ferries.values()] == [True] * 5
+        assert app.root.sm.current == "tablecam" and screen.ids.rows.children
+    finally:
+        demo.stop()
+        overhead.end()
+    assert demo.error is None and demo.report.ordinary_touches == 0
+    app.leave_table_check()
+    app.leave_game()
+
+
+def test_demo_table_view_ui_opens_the_app_with_its_seed_players_and_db(monkeypatch, tmp_path):
+    from companion import cli
+
+    called = {}
+    monkeypatch.setattr("companion.ui.demo.run_table_demo_ui",
+                        lambda **kw: called.update(kw) or 0)
+    db = tmp_path / "mine.sqlite"
+    assert cli.main(["demo", "--table-view", "--ui", "--seed", "4", "--players", "Ana,Ben",
+                     "--db", str(db)]) == 0
+    assert called == {"seed": 4, "players": ["Ana", "Ben"], "db": db, "verbose": False}
