@@ -136,8 +136,7 @@ def _show_problem(problem: StartProblem, config_file: Path) -> int:
 
 
 def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiSettings(),  # noqa: B008
-               store: Any = None, config_file: Path | None = None, paced: bool = True,
-               overhead: Any = None) -> Any:
+               store: Any = None, config_file: Path | None = None, paced: bool = True) -> Any:
     """The app with its session, lights and cameras (nothing runs until it starts).
 
     ``store`` replaces the record of ``[store]`` (tests use a temporary one); ``paced=False``
@@ -147,9 +146,8 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     saying at which stage it stopped.
 
     With ``simulate`` the cameras are virtual: cards shown under the simulator's camera, and
-    the calibration screen films the record (:class:`companion.sim.overhead.RecordCamera`), or
-    what ``overhead()`` gives (a :class:`~vision.table_capture.TableSource`: the table-view
-    demo's rendered table).
+    the calibration screen films the record (:class:`companion.sim.overhead.RecordCamera`;
+    the table-view demo replaces ``app.overhead`` with its rendered table).
     """
     from companion.config import load_config
 
@@ -198,8 +196,7 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
         log.warning("ferry lights unavailable: %s", lights_problem)
     return NoahApp(session, settings=settings, simulator=simulator, cameras=cameras,
                    camera_tap=tap, lights=lights, config_file=config_file or config.path,
-                   table_look=look, overhead=overhead or _overhead_source(config, session,
-                                                                          simulate),
+                   table_look=look, overhead=_overhead_source(config, session, simulate),
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
 
 
