@@ -44,6 +44,7 @@ from vision.sources import (
     CAMERA_FIX,
     CameraLost,
     CameraMissing,
+    ChosenCamera,
     ImageFolder,
     PiCamera,
     Source,
@@ -201,7 +202,7 @@ image folder.
     return StillTableSource(make_source(spec, settings, realtime=False))
 
 
-class AutoTableCamera:
+class AutoTableCamera(ChosenCamera["TableFrame | None"]):
     """Whichever camera is there when it opens: the Pi camera (two streams), else the first
     USB camera. Choosing at each ``open()`` lets a reopening find a camera plugged in later;
     with none, ``open()`` raises :class:`~vision.sources.CameraMissing`.
@@ -215,29 +216,14 @@ with the Pi switched off), or choose another source in [camera] (see docs/vision
     """
 
     def __init__(self, settings: CameraSettings) -> None:
-        self.settings = settings
-        self.name = "camera (table view)"
-        self._camera: PiTableCamera | StillTableSource | None = None
+        super().__init__(settings, "camera (table view)")
 
-    def open(self) -> None:
+    def choose(self) -> PiTableCamera | StillTableSource:
         if PiCamera.available():
-            camera: PiTableCamera | StillTableSource = PiTableCamera(self.settings)
-        elif usb := UsbCamera.indexes():
-            camera = StillTableSource(UsbCamera(self.settings, usb[0]))
-        else:
-            raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
-        camera.open()
-        self._camera, self.name = camera, camera.name
-
-    def read(self) -> TableFrame | None:
-        if self._camera is None:
-            raise CameraLost("The camera is not open.", CAMERA_FIX)
-        return self._camera.read()
-
-    def close(self) -> None:
-        camera, self._camera = self._camera, None
-        if camera is not None:
-            camera.close()
+            return PiTableCamera(self.settings)
+        if usb := UsbCamera.indexes():
+            return StillTableSource(UsbCamera(self.settings, usb[0]))
+        raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
 
 
 class FedTableSource:

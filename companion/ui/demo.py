@@ -92,6 +92,7 @@ class DemoPlayers:
         self.error: BaseException | None = None
         self.done = threading.Event()
         self._rounds = 0
+        self.stops: tuple[type[Exception], ...] = (Stopped,)  # how the players are stopped
         self._thread = threading.Thread(target=self._play, name="demo-players", daemon=True)
 
     def start(self) -> None:
@@ -103,19 +104,22 @@ class DemoPlayers:
             self._thread.join(timeout)
 
     def _play(self) -> None:
-        from companion.sim.autoplay import SimulatedTable
-
         try:
-            table = SimulatedTable(self.app.session, self.players, seed=self.seed,
-                                   camera=self.camera, mishaps=True, on_step=self._step)
-            table.play()
-        except Stopped:
+            self._table().play()
+        except self.stops:
             pass
         except Exception as error:  # shown on screen: the demo stops, the app stays usable
             self.error = error
             self._say(str(error))
         finally:
             self.done.set()
+
+    def _table(self) -> Any:
+        """The seeded players at the app's session."""
+        from companion.sim.autoplay import SimulatedTable
+
+        return SimulatedTable(self.app.session, self.players, seed=self.seed,
+                              camera=self.camera, mishaps=True, on_step=self._step)
 
     def _step(self, _step: Any) -> None:
         """After each thing the players do: stop if asked, wait so people can follow, and
@@ -152,37 +156,34 @@ class TableViewDemo(DemoPlayers):
                  result_pause: float = RESULT_SECONDS) -> None:
         super().__init__(app, players, seed=seed, camera=None, pace=pace,
                          result_pause=result_pause)
-        self.overhead, self.frame_pace = overhead, frame_pace
-        self.report: Any = None
+        from companion.sim.overhead import StopFilming
+        from companion.sim.table_demo import TableDemoReport
 
-    def _play(self) -> None:
-        from companion.sim.overhead import ShownTable, StopFilming
-        from companion.sim.table_demo import TableDemoReport, TableViewPlayers
+        self.overhead, self.frame_pace = overhead, frame_pace
+        self.report = TableDemoReport()
+        self.stops = (Stopped, StopFilming)
+
+    def _table(self) -> Any:
+        """The table-view players, their table filmed for the app (each of their touches
+        paced as in :class:`DemoPlayers`)."""
+        from companion.sim.overhead import ShownTable
+        from companion.sim.table_demo import TableViewPlayers
 
         session = self.app.session
-        try:
-            self.report = TableDemoReport()
-            table = TableViewPlayers(session, self.players, seed=self.seed, options=None,
-                                     report=self.report)
-            table.table = ShownTable(session.deck_id, session.deck, self.seed,
-                                     show=self.overhead.put, pace=self.frame_pace,
-                                     stopping=self.stopping)
-            count = table.on_step
+        table = TableViewPlayers(session, self.players, seed=self.seed, options=None,
+                                 report=self.report)
+        table.table = ShownTable(session.deck_id, session.deck, self.seed,
+                                 show=self.overhead.put, pace=self.frame_pace,
+                                 stopping=self.stopping)
+        count = table.on_step
 
-            def on_step(step: Any) -> None:
-                if count is not None:
-                    count(step)
-                self._step(step)
+        def on_step(step: Any) -> None:
+            if count is not None:
+                count(step)
+            self._step(step)
 
-            table.on_step = on_step
-            table.play()
-        except (Stopped, StopFilming):
-            pass
-        except Exception as error:  # shown on screen: the demo stops, the app stays usable
-            self.error = error
-            self._say(str(error))
-        finally:
-            self.done.set()
+        table.on_step = on_step
+        return table
 
 
 def run_table_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),

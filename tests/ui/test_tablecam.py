@@ -374,8 +374,7 @@ def test_the_table_view_demo_on_screen_shows_the_players_table(driver):
     screen = app.root.sm.current_screen
     demo.start()
     try:
-        driver.pump_until(lambda: demo.report is not None and demo.report.plays >= 1,
-                          timeout=120)
+        driver.pump_until(lambda: demo.report.plays >= 1, timeout=120)
         driver.pump_until(lambda: app.table_look.check is not None
                           and app.table_look.check.noah is not None, timeout=30)
         assert [f.found for f in app.table_look.check.ferries.values()] == [True] * 5
