@@ -274,6 +274,7 @@ def test_the_calibration_screen_lists_each_mat_and_its_pixels_per_code_square(dr
     from companion.ui.tablecam import show_check
 
     app = driver.app
+    app.lang = "en"  # whatever another test left
     app.go("settings_technical")
     show_check(app, rendered_frame(away=(4,)))
     try:
