@@ -7,7 +7,8 @@ headless, and the first time each screen or prompt appears the window is saved a
 ``NN-name-Np.png`` (``06-table-5p.png``). The table mid-round also gets its card tray, a long
 refusal and an undo's "put back" card; a snail shown at set-up and the score-only round
 (entry, then result) follow each game. The screens that do not depend on the table are taken
-once, ``NN-name.png``: home, history, settings (both pages) and a damaged game.
+once, ``NN-name.png``: home, history, settings (both pages), the table camera's calibration
+and a damaged game.
 :data:`TABLE_SCREENS` and :data:`ONCE_SCREENS` list them all.
 
 Every language the app has a catalog for is taken, each in its own folder: ``--out
@@ -52,7 +53,7 @@ TABLE_SCREENS = ("02-new-game", "03-setup-noah", "04-setup-scan", "05-setup-star
                  "21-score-only-result", "24-setup-snail-side")
 #: The screens that show no table, taken once.
 ONCE_SCREENS = ("01-home", "15-history", "16-settings", "22-damaged-game",
-                "23-settings-technical")
+                "23-settings-technical", "29-table-camera")
 
 
 class Photographer:
@@ -225,7 +226,8 @@ def tour_table(driver: Any, photographer: Photographer, players: Sequence[str], 
 
 
 def tour_once(driver: Any, photographer: Photographer) -> None:
-    """The screens that show no table: history, both settings pages, a damaged game."""
+    """The screens that show no table: history, both settings pages, the table camera's
+    calibration, a damaged game."""
     app = driver.app
     app.leave_game()
     app.go("history")
@@ -238,6 +240,9 @@ def tour_once(driver: Any, photographer: Photographer) -> None:
     driver.pump(3)
     photographer.shoot("23-settings-technical")
     app.close_settings()
+    from companion.ui.tablecam import photograph  # the calibration screen (29-table-camera)
+
+    photograph(driver, photographer.shoot)
     _damaged_game(driver, photographer)
 
 

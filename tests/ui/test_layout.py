@@ -7,7 +7,8 @@ has a contrast of at least 4.5:1 on what is drawn behind it (legibility_problems
 The screens are reached by the screenshot script's own tour (companion.ui.screenshots): per
 table size a whole seeded game with every prompt, the card tray, a long refusal, an undo's card,
 the gifts, round ends, game end, a snail's side at set-up and the score-only round; then the
-screens without a table once per language (home, history, both settings pages, a damaged game).
+screens without a table once per language (home, history, both settings pages, the table
+camera's calibration, a damaged game).
 Nothing is written: each screen is checked where the script would save it.
 """
 
