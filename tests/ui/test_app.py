@@ -703,6 +703,10 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
 
     ferry = board.ids.ferry1
     tiles = [w for w in ferry.walk() if type(w).__name__ == "CardTile"]
+    for popup in popups():  # an earlier test's popup still fading out would cover the tiles
+        popup.dismiss(animation=False)
+    app.root.alert.hide()
+    driver.pump_until(lambda: not popups())
 
     def tile_pixels() -> list:
         driver.pump(2)
