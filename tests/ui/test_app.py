@@ -677,6 +677,8 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     from companion.ui import theme
 
     app = driver.app
+    app.leave_game()
+    driver.settle()  # no earlier test's view still on its way to redraw the table meanwhile
     app.go("table")
     board = app.root.sm.get_screen("table").ids.board
     ferries = [["cat:F#1"], ["lion:M#1", "lion:F#1"], [], [], []]
@@ -718,7 +720,8 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     ferry.glow = 0
     plain = tile_pixels()
     ferry.glow = 1
-    assert tile_pixels() == plain and tiles
+    assert app.root.sm.current == "table" and len(tiles) == 2
+    assert tile_pixels() == plain
     ferry.glow = 0
     app.go("home")
 
