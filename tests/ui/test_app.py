@@ -711,16 +711,25 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     driver.pump_until(lambda: not popups())
 
     def tile_pixels() -> list:
-        driver.pump(2)
-        pixels = _window_pixels()
-        return [pixels[int(t.to_window(*t.center)[1]), int(t.to_window(*t.center)[0])].tolist()
-                for t in tiles]
+        """Each tile's colour at its right end (beside its name, on the tile's own colour),
+        as the table screen was last drawn (the simulator's camera may publish a view that
+        takes the app home meanwhile: with no game, home is its screen)."""
+        for _ in range(20):
+            app.go("table")
+            driver.pump(5)
+            pixels = _window_pixels()
+            if app.root.sm.current == "table":
+                break
+        spots = [t.to_window(t.right - 6, t.center_y) for t in tiles]
+        return [[round(v, 2) for v in pixels[int(y), int(x)]] for x, y in spots]
 
     Animation.cancel_all(ferry, "glow")
     ferry.glow = 0
     plain = tile_pixels()
+    assert len(tiles) == 2 and plain == [
+        [round(v, 2) for v in theme.GENDER_COLOURS[tile.ref.split(":")[1][0]][:3]]
+        for tile in tiles]  # the tiles themselves are sampled
     ferry.glow = 1
-    assert app.root.sm.current == "table" and len(tiles) == 2
     assert tile_pixels() == plain
     ferry.glow = 0
     app.go("home")
