@@ -266,7 +266,7 @@ def laid_out(texts: Sequence[str | None], start: Point, end: Point, rng: random.
     card lies over part of the one before.
 
     >>> hand = laid_out(["A", "B", "C"], (-100.0, 120.0), (100.0, 120.0), random.Random(1))
-    >>> [round(card.x_mm) for card in hand], [card.text for card in hand]
+    >>> [int(round(card.x_mm, -1)) for card in hand], [card.text for card in hand]
     ([-100, 0, 100], ['A', 'B', 'C'])
     """
     count = len(texts)
