@@ -199,8 +199,8 @@ class NoahStartSeen:
 
 @dataclass(frozen=True)
 class HandSeen:
-    """Round end: the cards of ``seat``'s hand laid face up beside the mats (each one
-    ``choose_card`` in the session's hand scan)."""
+    """Round end: the cards of ``seat``'s hand laid face up beside the mats, in card order
+    (each one ``choose_card`` in the session's hand scan)."""
 
     seat: int
     cards: tuple[str, ...]
@@ -260,7 +260,7 @@ def _hand_seen(record: RecordTable, sight: TableSight) -> HandSeen | None:
     new = new_beside(record, sight)
     if record.seat is None or not record.hand_missing or len(new) != record.hand_missing:
         return None
-    return HandSeen(record.seat, tuple(c.card for c in new))
+    return HandSeen(record.seat, tuple(sorted(c.card for c in new)))
 
 
 # -- the audit ----------------------------------------------------------------------------------
