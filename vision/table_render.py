@@ -658,6 +658,8 @@ class Variation:
     blur: float = 0.7
     light: float = 1.0
     noise: float = 2.5
+    beside: int = 0
+    """Cards of a hand laid face up beside the mats (round end), in a free part of the table."""
     extras: dict[str, Any] = field(default_factory=dict)
 
 
@@ -680,11 +682,35 @@ def varied_scene(seed: int, variation: Variation) -> TableScene:
         target = rng.choice(mats)
         x, y = _on_table(target, rng.uniform(-20, 20), rng.uniform(-30, 30))
         scene = replace(scene, hands=(hand_polygon(x, y, rng.uniform(45, 135)),))
+    if variation.beside:
+        scene = replace(scene, loose=_hand_beside(scene, variation, turn, rng))
     if variation.glare:
         target = rng.choice([m for m in mats if m.cards] or list(mats))
         x, y = _on_table(target, rng.uniform(-25, 25), rng.uniform(-45, 0))
         scene = replace(scene, glare=(Glare(x, y, rng.uniform(12, 25), rng.uniform(0.4, 0.7)),))
     return scene
+
+
+#: Where each layout leaves room for a hand laid out (before the layout is turned): the first
+#: and last cards' centres (table mm) and how the cards are turned.
+HAND_ROOM: dict[str, tuple[Point, Point, float]] = {
+    "row": ((-380.0, 205.0), (380.0, 205.0), 90.0),
+    "arc": ((-380.0, -225.0), (380.0, -225.0), -90.0),
+    "board": ((-410.0, -190.0), (-410.0, 190.0), 0.0),
+}
+
+
+def _hand_beside(scene: TableScene, variation: Variation, turn_deg: float,
+                 rng: random.Random) -> tuple[CardOnTable, ...]:
+    """``variation.beside`` cards no ferry holds, laid out in the layout's free room."""
+    on_mats = {card.text for mat in scene.mats for card in mat.cards}
+    texts = [t for t in SAMPLE_TEXTS if t not in on_mats][: variation.beside]
+    start, end, angle = HAND_ROOM[variation.layout]
+    hand = laid_out(texts, start, end, rng, angle_deg=angle)
+    a = math.radians(turn_deg)
+    return tuple(replace(card, x_mm=card.x_mm * math.cos(a) - card.y_mm * math.sin(a),
+                         y_mm=card.x_mm * math.sin(a) + card.y_mm * math.cos(a),
+                         angle_deg=card.angle_deg + turn_deg) for card in hand)
 
 
 def _turned(mat: MatOnTable, turn_deg: float) -> MatOnTable:
