@@ -424,7 +424,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
 
     print(f"Noah Table Companion — demo with the table view (seed {seed})\n"
           f"{', '.join(players)} play at a table filmed from above: every play, every move of "
-          "Noah\nand every take-back is read from rendered overhead frames, with no touch.\n",
+          "Noah,\nevery take-back and every hand at round end is read from rendered overhead "
+          "frames, with no touch.\n",
           file=out, flush=True)
     from hardware.lights import FerryLights
 
