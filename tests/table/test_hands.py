@@ -399,3 +399,21 @@ def test_the_demo_lays_every_hand_where_the_camera_reads_it():
     overhead.lay_beside(overhead.hand_places(second))  # no room for 10 more: picked up first
     reading = READER.read(overhead._frame(None).full, loose=True)
     assert reading.loose_texts == {text_of(ref) for ref in second}
+
+
+def test_table_scan_lists_the_cards_beside_the_mats(tmp_path):
+    """`table scan --hands`: the readable line lists them; `--json` keeps the contract's keys."""
+    import json
+    import subprocess
+    import sys
+
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "a.png"),
+                shot(TableScene(stacked_mats(), loose=hand_below(HAND[:2]))).frame)
+    scan = [sys.executable, "-m", "companion.cli", "table", "scan", "--source", str(tmp_path),
+            "--hands"]
+    line = subprocess.run(scan, capture_output=True, text=True, check=True).stdout
+    assert f"beside the mats: {HAND[0]}, {HAND[1]}" in line
+    out = subprocess.run([*scan, "--json"], capture_output=True, text=True, check=True).stdout
+    assert set(json.loads(out)) == {"frame", "ferries", "noah", "ms"}
