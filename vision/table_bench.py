@@ -133,7 +133,8 @@ def measure_round_end(seeds: int, camera: OverheadCamera | None = None) -> dict[
                 started = time.perf_counter()
                 reading = reader.read(shot.frame, loose=True)
                 beside.append(time.perf_counter() - started)
-                visible, read = set(shot.truth.loose_visible), reading.loose_texts or set()
+                visible = set(shot.truth.loose_visible)
+                read: frozenset[str] = reading.loose_texts or frozenset()
                 counts["frames"] += 1
                 counts["visible"] += len(visible)
                 counts["not_read"] += reading.loose is None  # a mat not located: nothing said
