@@ -25,11 +25,19 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from vision.bench import _machine, _ms
 from vision.table import FERRIES, TableReader
-from vision.table_render import OverheadCamera, Variation, render_table, varied_scene
+from vision.table_render import (
+    OverheadCamera,
+    RenderedTable,
+    TableScene,
+    Variation,
+    render_table,
+    varied_scene,
+)
 
 VARIATIONS = {
     "plain": Variation(),
@@ -71,33 +79,28 @@ def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
     by_difficulty: dict[str, dict[str, int]] = {}
     times: list[float] = []
     bare: list[float] = []
-    for label, variation in VARIATIONS.items():
+    for label, _scene, shot in _shots(VARIATIONS, seeds, camera):
         row = by_difficulty.setdefault(label, {"visible_tops": 0, "read": 0, "zxing_read": 0})
-        for layout in ("row", "arc", "board"):
-            for seed in range(seeds):
-                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
-                                     _with_layout(variation, layout))
-                shot = render_table(scene, camera)
-                started = time.perf_counter()
-                reading = reader.read(shot.frame)
-                times.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                texts = {b.text for b in zxingcpp.read_barcodes(
-                    shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
-                bare.append(time.perf_counter() - started)
-                totals["frames"] += 1
-                for k in FERRIES:
-                    truth, top = shot.truth.ferries[k], reading.ferries[k].top
-                    if top is not None and (top != truth.top or not truth.top_visible):
-                        totals["wrong"] += 1
-                    if truth.top is not None and truth.top_visible:
-                        for counts in (totals, row):
-                            counts["visible_tops"] += 1
-                            counts["read"] += top == truth.top
-                            counts["zxing_read"] += truth.top in texts
-                if shot.truth.noah_visible:
-                    totals["noah_visible"] += 1
-                    totals["noah_right"] += reading.noah == shot.truth.noah
+        started = time.perf_counter()
+        reading = reader.read(shot.frame)
+        times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        texts = {b.text for b in zxingcpp.read_barcodes(
+            shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
+        bare.append(time.perf_counter() - started)
+        totals["frames"] += 1
+        for k in FERRIES:
+            truth, top = shot.truth.ferries[k], reading.ferries[k].top
+            if top is not None and (top != truth.top or not truth.top_visible):
+                totals["wrong"] += 1
+            if truth.top is not None and truth.top_visible:
+                for counts in (totals, row):
+                    counts["visible_tops"] += 1
+                    counts["read"] += top == truth.top
+                    counts["zxing_read"] += truth.top in texts
+        if shot.truth.noah_visible:
+            totals["noah_visible"] += 1
+            totals["noah_right"] += reading.noah == shot.truth.noah
     ratios = [t / b for t, b in zip(times, bare, strict=True)]
     median = statistics.median(times)
     return {
@@ -121,26 +124,21 @@ def measure_round_end(seeds: int, camera: OverheadCamera | None = None) -> dict[
     counts = {"frames": 0, "visible": 0, "read": 0, "wrong": 0, "not_read": 0}
     plain: list[float] = []
     beside: list[float] = []
-    for label, variation in ROUND_END.items():
-        for layout in ("row", "arc", "board"):
-            for seed in range(seeds):
-                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
-                                     _with_layout(variation, layout))
-                shot = render_table(scene, camera)
-                started = time.perf_counter()
-                reader.read(shot.frame)
-                plain.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                reading = reader.read(shot.frame, loose=True)
-                beside.append(time.perf_counter() - started)
-                visible = set(shot.truth.loose_visible)
-                read: frozenset[str] = reading.loose_texts or frozenset()
-                counts["frames"] += 1
-                counts["visible"] += len(visible)
-                counts["not_read"] += reading.loose is None  # a mat not located: nothing said
-                counts["read"] += len(visible & read)
-                # wrong: not a card of the hand (a card partly out of the frame still counts)
-                counts["wrong"] += len(read - {card.text for card in scene.loose})
+    for _label, scene, shot in _shots(ROUND_END, seeds, camera):
+        started = time.perf_counter()
+        reader.read(shot.frame)
+        plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        reading = reader.read(shot.frame, loose=True)
+        beside.append(time.perf_counter() - started)
+        visible = set(shot.truth.loose_visible)
+        read: frozenset[str] = reading.loose_texts or frozenset()
+        counts["frames"] += 1
+        counts["visible"] += len(visible)
+        counts["not_read"] += reading.loose is None  # a mat not located: nothing said
+        counts["read"] += len(visible & read)
+        # wrong: not a card of the hand (a card partly out of the frame still counts)
+        counts["wrong"] += len(read - {card.text for card in scene.loose})
     return {
         "counts": counts, "read_pct": _pct(counts["read"], counts["visible"]),
         "median_ms": _ms(statistics.median(beside)),
@@ -148,6 +146,17 @@ def measure_round_end(seeds: int, camera: OverheadCamera | None = None) -> dict[
         "ratio_to_plain": round(statistics.median(
             [b / p for b, p in zip(beside, plain, strict=True)]), 2),
     }
+
+
+def _shots(variations: dict[str, Variation], seeds: int, camera: OverheadCamera
+           ) -> Iterator[tuple[str, TableScene, RenderedTable]]:
+    """Each variation's scenes of every layout, ``seeds`` of each, rendered."""
+    for label, variation in variations.items():
+        for layout in ("row", "arc", "board"):
+            for seed in range(seeds):
+                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
+                                     _with_layout(variation, layout))
+                yield label, scene, render_table(scene, camera)
 
 
 def _with_layout(variation: Variation, layout: str) -> Variation:
