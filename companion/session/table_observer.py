@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from companion.game.deck import format_ref, parse_ref
+from companion.session.drafts import not_in_a_hand
 from companion.session.narrate import card_name, plural
 from companion.session.view import Phrase
 
@@ -510,7 +511,8 @@ class TableObserver:
     round-end hands from stable tables and audits every stable table against the record.
 
     ``intents``: the session (any object with ``choose_card``, ``move_noah``, ``take_back``,
-    ``choose_noah_start`` and a ``view``); ``card_of(text)``: a sticker text's card id in this
+    ``choose_noah_start``, a ``view`` and, for the round-end hand scan, its ``game``, read to
+    check each card before a hand is scanned); ``card_of(text)``: a sticker text's card id in this
     deck, or ``None``; ``flash(k)``: blink ferry k's light (the lights' ``flash_illegal``);
     ``on_finding(finding)``: shows an audit sentence; ``ledger``: shared with the hand camera
     when both report plays (:class:`PlayLedger`).
@@ -581,7 +583,7 @@ class TableObserver:
                 if isinstance(inference, PlaySeen):
                     self._refused.add((inference.card, inference.ferry, self.intents.view.seq))
                 break
-            if isinstance(inference, PlaySeen | NoahSeen):
+            if not isinstance(inference, TakeBackSeen | HandSeen):
                 self._note_departure(record)
         self.verdicts += verdicts
         self._instruct()
@@ -620,8 +622,6 @@ class TableObserver:
 
     def _why_not(self, card: str) -> Phrase | None:
         """Why ``card`` cannot be in a hand (the session's rule, as its notice), or ``None``."""
-        from companion.session.drafts import not_in_a_hand
-
         game = getattr(self.intents, "game", None)
         problem = not_in_a_hand(game, card) if game is not None else None
         return problem[1] if problem else None
