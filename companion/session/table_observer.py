@@ -478,6 +478,14 @@ class StillTable:
         self._still_since: float | None = None
         self.settled = False
 
+    def read_loose(self, loose: bool) -> None:
+        """Whether readings report the codes beside the mats. A change makes a settled table
+        be read again: a hand laid out before its scan was awaited is read without waiting for
+        something to move."""
+        if loose != self.loose:
+            self.loose, self.settled = loose, False
+            self._candidate, self._still_since = None, None
+
     def feed(self, frame: Any) -> tuple[Any, float] | None:
         """A :class:`vision.table_capture.TableFrame`; returns ``(reading, still_since)`` the
         moment the table is stable, else ``None``."""
@@ -551,7 +559,7 @@ class TableObserver:
         from vision.table_zones import zone_is_blank
 
         self._instruct()
-        self.still.loose = self.intents.view.prompt.kind == "scan_hand"
+        self.still.read_loose(self.intents.view.prompt.kind == "scan_hand")
         stable = self.still.feed(frame)
         if stable is None:
             if self.still.settled and self._sight is not None \

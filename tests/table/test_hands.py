@@ -263,6 +263,20 @@ def test_the_screen_says_whose_hand_to_lay_beside_the_ferries(round_end):
     assert session.view.notices[-1] is notice  # said once per hand
 
 
+def test_a_hand_laid_before_its_scan_is_read_without_waiting_for_a_move(round_end):
+    """The table settled (read without the codes beside the mats) before the scan was
+    awaited: it is read again at once, with them."""
+    session, table = round_end
+    seat = awaited(session)
+    obs, reader = observer(session)
+    reader.beside = hands_of(table)[seat]
+    for _ in range(3):
+        obs.still.feed(frame(10))
+    assert obs.still.settled and reader.asked == [False, False]
+    verdicts = obs.feed(frame(10)) + obs.feed(frame(10))
+    assert [v.inference for v in verdicts] == [HandSeen(seat, tuple(sorted(reader.beside)))]
+
+
 def test_fewer_cards_than_the_hand_wait(round_end):
     session, table = round_end
     seat = awaited(session)
