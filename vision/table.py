@@ -30,7 +30,7 @@ How a frame is read:
 6. only when asked (``read(frame, loose=True)``: the round-end hand scan), the codes lying
    *beside* the mats (:class:`LooseCode`): the full-resolution frame is read once more with
    every mat's area painted over, and a code counts only when its centre lies outside every
-   located mat's area (the zone of step 4 widened by :data:`LOOSE_MARGIN_MM` all round), so a
+   located mat's area (the zone of step 3 widened by :data:`LOOSE_MARGIN_MM` all round), so a
    ferry's card, top or buried, is never one of them. Not asked, or with a mat not located
    (the cards on it could not be told from loose ones), :attr:`TableReading.loose` is
    ``None``: unknown, not "none".
@@ -72,6 +72,10 @@ NOAH_DISC_MM = 36.0
 QR_MODULES_MM = 20.0 / 21  # a sticker's module: 20 mm across 21 modules
 ZONE_OVERHANG_MM = 28.0  # how far past the mat's long edges a top card's code may lie
 LOOSE_MARGIN_MM = 10.0  # a code beside the mats lies at least this far outside a mat's zone
+#: A mat's area (left, top, right, bottom in mat mm): the zone where its cards' codes may lie,
+#: widened all round by LOOSE_MARGIN_MM; a code beside the mats lies outside every mat's area.
+MAT_AREA_MM = (-ZONE_OVERHANG_MM - LOOSE_MARGIN_MM, -LOOSE_MARGIN_MM,
+               MAT_MM[0] + ZONE_OVERHANG_MM + LOOSE_MARGIN_MM, MAT_MM[1] + LOOSE_MARGIN_MM)
 ARUCO_MAX_WIDTH = 1536
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -278,18 +282,15 @@ class MatPose:
         return self.quad(-ZONE_OVERHANG_MM, 0.0, width + ZONE_OVERHANG_MM, height)
 
     def area(self) -> Quad:
-        """The mat's area: its search zone widened all round by :data:`LOOSE_MARGIN_MM`. A code
-        whose centre lies in it may be a ferry's card, so it is never read as a loose one."""
-        width, height = MAT_MM
-        side, end = ZONE_OVERHANG_MM + LOOSE_MARGIN_MM, LOOSE_MARGIN_MM
-        return self.quad(-side, -end, width + side, height + end)
+        """The mat's area (:data:`MAT_AREA_MM`) in the frame. A code whose centre lies in it
+        may be a ferry's card, so it is never read as a loose one."""
+        return self.quad(*MAT_AREA_MM)
 
     def holds(self, point: Point) -> bool:
         """Whether ``point`` (frame pixels) lies in the mat's :meth:`area`."""
         x, y = self.to_mat(np.array([point]))[0]
-        width, height = MAT_MM
-        side, end = ZONE_OVERHANG_MM + LOOSE_MARGIN_MM, LOOSE_MARGIN_MM
-        return bool(-side <= x <= width + side and -end <= y <= height + end)
+        left, top, right, bottom = MAT_AREA_MM
+        return bool(left <= x <= right and top <= y <= bottom)
 
 
 def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Marker]:
