@@ -177,6 +177,8 @@ def tour(driver: Any, photographer: Photographer, *, players: Sequence[str] = PL
     driver.pump(3)
     photographer.shoot("16-settings")
     app.close_settings()
+    from companion.ui.tablecam import photograph  # the calibration screen (29-table-camera)
+    photograph(driver, photographer.shoot)
     _snail_side(driver, photographer)
     _score_only(driver, photographer, players)
 

@@ -67,7 +67,7 @@ def validate_ui(values: Mapping[str, str]) -> UiSettings:
 
 SECTION_DEFAULTS: dict[str, dict[str, str]] = {
     "ui": UI_DEFAULTS,
-    "camera": {"source": "auto"},
+    "camera": {"source": "auto", "view": "hand", "table_source": "auto"},
     "decoder": {"name": "zxing"},
     "lights": {"pins": "17, 27, 22, 23, 24", "buttons": "no", "buzzer": "no", "rgb": "no"},
     "store": {"path": ""},
@@ -129,6 +129,9 @@ TECHNICAL = (
     Setting("ui", "fullscreen", ON_OFF),
     Setting("camera", "source", tuple((name, f"settings.camera.source.{name}")
                                       for name in ("auto", "picamera2", "usb", "synthetic"))),
+    Setting("camera", "view", tuple((name, f"settings.camera.view.{name}")
+                                    for name in ("hand", "table", "both"))),
+    Setting("camera", "table_source"),
     Setting("decoder", "name", (("zxing", "settings.decoder.name.zxing"),
                                 ("zbar", "settings.decoder.name.zbar"))),
     Setting("lights", "pins"),
