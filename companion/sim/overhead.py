@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.session.table_observer import physical
-from companion.sim.table_demo import OverheadTable
+from companion.sim.table_demo import OverheadTable, Point
 from vision.table_capture import TableFrame
 
 RECORD_FPS = 2.0  # the record's table changes at a player's pace: two frames a second show it
@@ -106,7 +106,7 @@ class ShownTable(OverheadTable):
         super().__init__(deck_id, deck, seed)
         self.show, self.pace, self.stopping = show, pace, stopping
 
-    def frames(self, hand_over: int | None) -> list[Any]:
+    def frames(self, hand_over: int | Point | None) -> list[Any]:
         shots = super().frames(hand_over)
         for index, shot in enumerate(shots):
             if index and shot is shots[index - 1]:
