@@ -88,6 +88,7 @@ class Root(FloatLayout):
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
+        self.sm.bind(current=lambda _sm, name: self.alert.leave(name))
 
 
 class NoahApp(App):
@@ -160,7 +161,8 @@ class NoahApp(App):
     def _say_font_problem(self) -> None:
         """A language whose font is missing is shown in English, and the table is told why."""
         if self.font_problem and self.root is not None:
-            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
+            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS,
+                                 self.root.sm.current)
 
     def next_language(self, _lang: str | None = None) -> str:
         """The language the home screen's language button switches to (en → fr → zh → en)."""
@@ -344,7 +346,6 @@ class NoahApp(App):
     def show_view(self, view: Any) -> None:
         """Draw ``view``: alert on new refusals, hold the round's result, pick the screen."""
         old, self.view = self.view, view
-        self._alert(view)
         if view.camera_ok:
             self.root.camera_banner.hide()
         else:
@@ -352,7 +353,9 @@ class NoahApp(App):
         if old is not None and len(view.round_scores) > len(old.round_scores) \
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
+            self.root.alert.hide()  # the result is a new page, even on the same screen
         self._draw(view)
+        self._alert(view)  # after the screen is chosen: the banner belongs to that screen
 
     def _draw(self, view: Any) -> None:
         name = self.screen_for(view)
@@ -389,11 +392,12 @@ class NoahApp(App):
             if notice.level == "refused":
                 self.refusals += 1
                 text = self.t("refused", text=self.catalog.notice(notice))
-                self.root.alert.show(text, theme.ILLEGAL, BANNER_SECONDS)
+                self.root.alert.show(text, theme.ILLEGAL, BANNER_SECONDS, self.root.sm.current)
                 if self._sound is not None:
                     self._sound.play()
             elif notice.level == "problem":
-                self.root.alert.show(self.catalog.notice(notice), theme.WARNING, BANNER_SECONDS)
+                self.root.alert.show(self.catalog.notice(notice), theme.WARNING, BANNER_SECONDS,
+                                     self.root.sm.current)
 
     @mainthread
     def _lights_changed(self, snapshot: Any) -> None:

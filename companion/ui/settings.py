@@ -56,11 +56,14 @@ def validate_ui(values: Mapping[str, str]) -> UiSettings:
     language = merged["language"].strip().lower()
     if language not in languages():
         raise setting_error("ui", f"language = {language!r} has no translation.",
-                     f"Write language = {' or '.join(languages())}.")
+                            f"Write language = {' or '.join(languages())}.",
+                            key="config.ui_language", value=language,
+                            choices=" / ".join(languages()))
     rotation = merged["rotation"].strip()
     if rotation not in ("0", "180"):
         raise setting_error("ui", f"rotation = {rotation!r} is not 0 or 180.",
-                     "Write rotation = 180 for a screen mounted upside down, else 0.")
+                            "Write rotation = 180 for a screen mounted upside down, else 0.",
+                            key="config.ui_rotation", value=rotation)
     return UiSettings(language, yes_or_no("ui", "sounds", merged["sounds"]), int(rotation),
                       yes_or_no("ui", "fullscreen", merged["fullscreen"]))
 
