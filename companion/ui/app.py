@@ -197,6 +197,7 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     return NoahApp(session, settings=settings, simulator=simulator, cameras=cameras,
                    camera_tap=tap, lights=lights, config_file=config_file or config.path,
                    table_look=look, overhead=_overhead_source(config, session, simulate),
+                   reading=view,
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
 
 

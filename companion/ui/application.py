@@ -20,6 +20,7 @@ from kivy.properties import (
     BooleanProperty,
     NumericProperty,
     ObjectProperty,
+    OptionProperty,
     StringProperty,
 )
 from kivy.uix.floatlayout import FloatLayout
@@ -98,7 +99,8 @@ class NoahApp(App):
     ``start``/``stop``, is the hand camera's alone); ``camera_tap`` feeds the live view;
     ``lights`` are mirrored as virtual LEDs. ``table_look`` is what the calibration screen
     shows of the overhead camera; ``overhead()`` opens that camera for the screen when no game
-    camera runs it (``view = hand``)."""
+    camera runs it (``view = hand``). ``reading`` is where the cards are read (the ``[camera]
+    view``: ``hand``, ``table`` or ``both``), for the sentences that say where to put them."""
 
     title = "Noah Table Companion"
     lang = StringProperty("en")
@@ -107,6 +109,7 @@ class NoahApp(App):
     simulator = ObjectProperty(None, allownone=True)
     showing_result = BooleanProperty(False)
     refusals = NumericProperty(0)
+    reading = OptionProperty("hand", options=("hand", "table", "both"))
 
     def __init__(self, session: Session, *, settings: UiSettings = UiSettings(),  # noqa: B008
                  simulator: Any = None, pipeline: Any = None, camera_tap: Any = None,

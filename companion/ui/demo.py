@@ -200,6 +200,7 @@ def run_table_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", 
 
     def prepare(app: Any) -> None:
         app.overhead = lambda: overhead
+        app.reading = "table"  # the players lay their cards, hands included, on the table
         demo = TableViewDemo(app, players, seed=seed, overhead=overhead)
 
         def started(*_args: Any) -> None:

@@ -146,14 +146,18 @@ class Catalog:
         return self.text("words.card_label", species=self.species(species),
                          sign=self.text("sign." + gender))
 
-    def prompt(self, prompt: Any, players: Sequence[str], *, named: bool = True) -> str:
+    def prompt(self, prompt: Any, players: Sequence[str], *, named: bool = True,
+               reading: str = "hand") -> str:
         """The one sentence saying what the table must do now, from the prompt's fields.
 
         A prompt addressed to a player starts with their name and a colon ("Ana: move Noah to
         ferry 2."); with ``named=False`` (the table, whose title already shows whose turn it
         is) the sentence comes alone ("Move Noah to ferry 2."), leaving room for the answers.
+        ``reading`` is where the cards are read (``hand``, ``table`` or ``both``, the
+        ``[camera] view``): the round-end hand scan asks to lay the hand beside the ferries
+        when the overhead camera reads it.
         """
-        text = self._prompt(prompt, players)
+        text = self._prompt(prompt, players, reading)
         if named or prompt.player is None or not players:
             return text
         name = players[prompt.player]
@@ -163,7 +167,7 @@ class Catalog:
         rest = text[found.end():]
         return rest[:1].upper() + rest[1:]
 
-    def _prompt(self, prompt: Any, players: Sequence[str]) -> str:
+    def _prompt(self, prompt: Any, players: Sequence[str], reading: str = "hand") -> str:
         kind = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
@@ -182,6 +186,8 @@ class Catalog:
                 fields[name] = getattr(prompt, name)
         if kind == "scan_hand":
             fields["scanned"] = len(prompt.scanned)
+            if reading != "hand":
+                return self.text(f"prompt.scan_hand_{reading}", **fields)
         return self.text(f"prompt.{kind}", **fields)
 
     def notice(self, notice: Any) -> str:

@@ -451,7 +451,7 @@ class RoundEndScreen(Screen):
                 f"{name}\u00a0{t}"  # a no-break space: a score never starts a line alone
                 for name, t in zip(view.players, tears, strict=False)))
         elif self.mode == "scan":
-            self.detail = app.catalog.prompt(prompt, view.players)
+            self.detail = app.catalog.prompt(prompt, view.players, reading=app.reading)
             self._scanned_buttons(app, prompt.scanned)
         else:
             self.detail = app.t("round.tears")

@@ -259,6 +259,22 @@ def test_the_table_words_a_prompt_without_the_name_its_title_shows() -> None:
     assert Catalog("zh").prompt(MoveNoah(), players, named=False) == "把挪亞移到駁船2 / 4。"
 
 
+def test_the_hand_scan_says_where_the_cards_are_read() -> None:
+    """With the overhead camera (``view = table``) a hand is laid beside the ferries, not shown
+    to a camera that is not there (issue 14: the round-end hand scan from the table)."""
+    from companion.session.prompts import ScanHand
+
+    scan = ScanHand(text="", player=0, expected=5, scanned=("cat:F#1",))
+    players = ["Ben", "Ana"]
+    assert Catalog("en").prompt(scan, players) == \
+        "Ben: show every card left in your hand (1 of 5)."
+    assert Catalog("en").prompt(scan, players, reading="table") == \
+        "Ben: lay every card left in your hand face up beside the ferries (1 of 5)."
+    assert "or show them to the camera" in Catalog("en").prompt(scan, players, reading="both")
+    assert "à côté des embarcations" in Catalog("fr").prompt(scan, players, reading="table")
+    assert "放在駁船旁邊" in Catalog("zh").prompt(scan, players, reading="table")
+
+
 #: Config files with one mistake each, and the catalog key of the error they raise.
 BAD_CONFIGS = {
     "[game]\nfrog = maybe\n": "config.not_yes_no",

@@ -148,6 +148,7 @@ def test_view_table_reads_a_play_from_the_overhead_camera(driver, tmp_path):
     app = app_with(tmp_path, f"view = table\ntable_source = {frames}")
     try:
         assert app.pipeline is None  # no hand camera with view = table
+        assert app.reading == "table"  # the hands are laid beside the ferries at round end
         assert app.table_camera is not None and app.cameras.observer is not None
         set_up(app.session)
         app.table_camera.start()
