@@ -648,7 +648,7 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     game, line = damaged_game(driver, ["Ana", "Ben"])
     press(driver, app.t("home.resume"))
     [popup] = [p for p in popups() if isinstance(p, DamagedGamePopup)]
-    assert f"Line {line} of its record cannot be used: This line is malformed" in popup.details
+    assert f"Line {line} of its record cannot be used. This line is malformed" in popup.details
     assert "sets 1 line aside" in popup.details
     french = "\n".join(explain(Catalog("fr"), popup.reading)).replace("\xa0", " ")
     assert f"Ligne {line} : une annulation de 9 actions" in french
