@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from . import legal
 from .actions import (
@@ -963,8 +964,9 @@ class Game:
         # counted at C speed; anything else is looked at card by card below, for its sentence.
         kinds = list(map(self._cards.kinds.get, itertools.chain(on_ferries, in_hands, departed)))
         if None not in kinds and "snail" not in on_ferries:
-            held = Counter(kinds)
-            if all(count <= self._copies[key] for key, count in held.items() if key):
+            held = Counter(cast("list[tuple[str, str]]", kinds))  # no None: checked above
+            # count <= copies for each kind held, at C speed (every kind here is in the deck)
+            if all(map(operator.le, held.values(), map(self._copies.__getitem__, held))):
                 return None
         seen: dict[tuple[str, str], int] = {}
         tagged: set[tuple[str, str, int | None]] = set()
@@ -1134,14 +1136,9 @@ class Game:
 
     # ----------------------------------------------------------------- enumeration (legal.py)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions accepted now, for the step awaited (R50); see :func:`.legal.legal_actions`.
-
-        Known hands: every choice (cards, targets, recipients; copies of a card are alike).
-        Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
-        Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
-        """
-        return legal.legal_actions(self)
+    #: The actions accepted now, for the step awaited (R50): see :func:`.legal.legal_actions`.
+    #: The function itself, not a method calling it: a random game asks before every action.
+    legal_actions = legal.legal_actions
 
     def legal_noah_moves(self) -> list[int]:
         """Positions Noah may move to now (empty unless the step is ``move_noah``)."""

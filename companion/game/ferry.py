@@ -12,8 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 POSITIONS = 5  # ferries in play (R3)
@@ -90,7 +89,8 @@ new_loading = partial(tuple.__new__, Loading)
 _new_facts = partial(tuple.__new__, FerryFacts)
 
 
-def ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
+@lru_cache(maxsize=4096)  # deals, departures and take-backs lay the same short ferries again
+def ferry_facts(ferry: tuple[Placed, ...]) -> FerryFacts:
     """R13, R15 for one ferry.
 
     >>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
