@@ -45,7 +45,9 @@ class FerryFacts(NamedTuple):
     capacity: int
     needed: str | None  # the gender the next card must have (R13), None if free
     pattern: str | None  # "same" or "alternate" once two cards fix it
-    species: frozenset[str]
+    #: the species aboard, each once (a tuple, not a frozenset: a ferry holds a few, and a
+    #: record of plain tuples leaves the cycle collector's watch, which every action pays for)
+    species: tuple[str, ...]
     top: Placed | None
     size: int  # cards aboard (not ``count``: tuple's own method)
 
@@ -64,7 +66,7 @@ class FerryFacts(NamedTuple):
         else:
             needed = pattern = None
         if kind not in species:
-            species = species | {kind}
+            species = (*species, kind)
         if kind == "woodpecker":
             capacity = WOODPECKER_CAPACITY
         return _new_facts((total + weight, capacity, needed, pattern, species, card, size + 1))
@@ -97,7 +99,7 @@ def ferry_facts(ferry: tuple[Placed, ...]) -> FerryFacts:
     >>> ferry_facts((cat, bear)).needed, ferry_facts((cat, bear)).total
     ('F', 9)
     """
-    species = frozenset(card.species for card in ferry)
+    species = tuple(dict.fromkeys(card.species for card in ferry))
     capacity = WOODPECKER_CAPACITY if "woodpecker" in species else CAPACITY
     needed = pattern = None
     if len(ferry) >= 2:

@@ -164,7 +164,7 @@ def loadings(game: Game, s: State) -> list[Action]:
     fits = cards.fits.get(fits_key)
     if fits is None:
         fits = cards.fits[fits_key] = {}
-    aboard = facts.species if game._options.roommates else frozenset()
+    aboard = facts.species if game._options.roommates else ()
     if not aboard and fits.keys() >= candidates.keys():
         # The usual case, every card met before on such a ferry: one C-level pass.
         return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
