@@ -453,7 +453,7 @@ class Game:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
                                     card=a.card, animal=_animal(species, printed))
             if copy is None:
-                copy = parse_ref(hand[hand_index]).copy
+                _, _, copy = parse_ref(hand[hand_index])  # unpacked, as above
         elif visible_count(s, species) >= self._species_copies[species]:
             return self._reject("card_unavailable", a, species=species)
         return placed_card(self._cards, format_ref(species, gender, copy)), hand_index
@@ -521,30 +521,31 @@ class Game:
         ``facts`` are the ferry's, if known. Returns the :class:`Loading`, or (reason code,
         params) when the card cannot be loaded.
         """
-        fled, species = None, card.species
+        _, species, gender, weight = card  # unpacked: a NamedTuple's fields are slow to read
+        fled = None
         if flight and species == "crocodile" and ferry:
             fled, ferry, facts = ferry[0], ferry[1:], None
         if facts is None:
             facts = ferry_facts(ferry)
-        total = facts.total
+        total, capacity, needed, _, aboard, below, _ = facts  # unpacked, as above
         if species == "woodpecker":
             if total > WOODPECKER_CAPACITY:
                 return "woodpecker_over_13", {"weight": total}
-            facts = facts._replace(capacity=WOODPECKER_CAPACITY)
+            capacity = WOODPECKER_CAPACITY
+            facts = facts._replace(capacity=capacity)
         if species == "frog" and frog_weight is not None and frog_weight != 1:
             if not (_is_int(frog_weight) and 2 <= frog_weight <= 5
-                    and total + frog_weight == facts.capacity):
-                return "frog_weight_invalid", {"weight": total, "capacity": facts.capacity}
-            card = card._replace(weight=frog_weight)
-        code = self._rule_broken(facts, card)
+                    and total + frog_weight == capacity):
+                return "frog_weight_invalid", {"weight": total, "capacity": capacity}
+            card, weight = card._replace(weight=frog_weight), frog_weight
+        code = self._rule_broken(total + weight, capacity, needed, aboard, species, gender)
         if code:
             return code, self._broken_rule_params(code, facts, ferry)
         # R26, R27, R29: a pair is the same species as the card below (after a flight; none on
         # an empty ferry) and, as a variant, another gender.
-        _, capacity, _, _, _, below, _ = facts  # unpacked: NamedTuple fields are slow to read
         pair = (below is not None and below.species == species
-                and not (self._options.pair_mf and below.gender == card.gender))
-        return new_loading(((*ferry, card), fled, total + card.weight == capacity, pair,
+                and not (self._options.pair_mf and below.gender == gender))
+        return new_loading(((*ferry, card), fled, total + weight == capacity, pair,
                             facts.after(card)))
 
     def _broken_rule_params(self, code: str, facts: FerryFacts,
@@ -555,11 +556,11 @@ class Game:
             return {"variant": facts.pattern, "needed": facts.needed, "top": ferry[-1].gender}
         return {}
 
-    def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
-        """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
-        total, capacity, needed, _, aboard, _, _ = facts  # unpacked: faster than by name
-        _, species, gender, weight = card
-        if total + weight > capacity:
+    def _rule_broken(self, weight: int, capacity: int, needed: str | None,
+                     aboard: tuple[str, ...], species: str, gender: str) -> str | None:
+        """The first golden rule broken by loading a card (``species``, ``gender``) on a ferry
+        then weighing ``weight`` (weight, gender, roommates), or None."""
+        if weight > capacity:
             return "weight"
         if needed is not None and gender != needed:
             return "gender"
@@ -834,9 +835,10 @@ class Game:
             return rejection
         loaded, noah = s.loaded, s.noah
         assert loaded is not None and noah is not None  # Noah moves after a loading (R22)
-        if a.to not in NOAH_MOVES[loaded.gender][noah]:
+        _, _, gender, _ = loaded  # unpacked: a NamedTuple's fields are slow to read
+        if a.to not in NOAH_MOVES[gender][noah]:
             return self._reject("noah_move_illegal", a, to=a.to + 1,
-                                variant="female" if loaded.gender == "F" else "male")
+                                variant="female" if gender == "F" else "male")
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
 from .deck import format_ref
-from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
+from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading, Placed
 from .state import CardInfo, Cards, State, card_info, placed_card, visible_species
 
 if TYPE_CHECKING:
@@ -155,35 +155,47 @@ def loadings(game: Game, s: State) -> list[Action]:
     ferry, facts = s.ferries[noah], s.facts[noah]
     if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
         return []
-    room, needed = facts.capacity - facts.total, facts.needed
+    total, capacity, needed, _, species_aboard, _, _ = facts  # unpacked: faster than by name
+    room = capacity - total
     # What each card gives on a ferry with this capacity, room and gender needed: its plays
     # (none, one, a snail's two sides, a frog's filling weight too), in enumeration order. Kept
     # with these cards (weights differ between decks), so bounded by them. A crocodile is never
     # kept: on a loaded ferry it is judged after its flight (R45), which these facts miss.
-    fits_key = (player, noah, facts.capacity, room, needed)
+    fits_key = (player, noah, capacity, room, needed)
     fits = cards.fits.get(fits_key)
     if fits is None:
         fits = cards.fits[fits_key] = {}
-    aboard = facts.species if game._options.roommates else ()
-    if not aboard and fits.keys() >= candidates.keys():
-        # The usual case, every card met before on such a ferry: one C-level pass.
-        return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
+    aboard = species_aboard if game._options.roommates else ()
+    if not aboard:
+        try:  # the usual case, every card met before on such a ferry: one C-level pass
+            return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
+        except KeyError:  # a card not met yet on such a ferry: the loop below
+            pass
     plays: list[Action] = []
     for text in candidates:
         info = card_info(cards, text)
-        if info.species == "crocodile":  # never kept (see above)
-            if not ferry:
-                plays += _fit(info, player, noah, text, facts.capacity, room, needed)
-            elif isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
-                plays.append(SHARED.shared((Play, player, text, noah)))  # R45, R46
+        species = info.species
+        if species == "crocodile":  # never kept (see above)
+            plays += _crocodile_plays(game, ferry, info, text, player, noah, capacity, room, needed)
             continue
-        if info.species in aboard:  # R47
+        if species in aboard:  # R47
             continue
         fit = fits.get(text)
         if fit is None:
-            fit = fits[text] = _fit(info, player, noah, text, facts.capacity, room, needed)
+            fit = fits[text] = _fit(info, player, noah, text, capacity, room, needed)
         plays += fit
     return plays
+
+
+def _crocodile_plays(game: Game, ferry: tuple[Placed, ...], info: CardInfo, text: str,
+                     player: int, noah: int, capacity: int, room: int,
+                     needed: str | None) -> tuple[Action, ...]:
+    """A crocodile's play: on an empty ferry like any card, else judged after its flight."""
+    if not ferry:
+        return _fit(info, player, noah, text, capacity, room, needed)
+    if isinstance(game._loading(ferry, placed_card(game._cards, text), None), Loading):
+        return (SHARED.shared((Play, player, text, noah)),)  # R45, R46
+    return ()
 
 
 def _candidates(cards: Cards, s: State, player: int) -> dict[str, None]:
@@ -224,11 +236,15 @@ def _fit(info: CardInfo, player: int, noah: int, text: str, capacity: int, room:
 def step_choices(game: Game, s: State) -> tuple[Action, ...]:
     """The choices of a step that depend on no hand (targets, Noah's moves, gift recipients),
     shared between games."""
-    key: tuple[Any, ...] = (len(game._players), s.phase, s.player)
-    if s.phase == "move_noah" and s.loaded is not None:
-        key += (s.loaded.gender, s.noah, s.giraffe)
-    elif s.phase == "give":
-        key += (s.gifts_owed,)
+    phase, players = s.phase, len(game._players)
+    key: tuple[Any, ...]
+    if phase == "move_noah" and s.loaded is not None:
+        _, _, gender, _ = s.loaded  # unpacked: a NamedTuple's fields are slow to read
+        key = (players, phase, s.player, gender, s.noah, s.giraffe)
+    elif phase == "give":
+        key = (players, phase, s.player, s.gifts_owed)
+    else:
+        key = (players, phase, s.player)
     choices: tuple[Action, ...] | None = SHARED.objects.get(key)
     if choices is None:
         choices = SHARED.keep(SHARED.objects, key, tuple(_list_step_choices(game, s)))
