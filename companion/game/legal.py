@@ -288,13 +288,33 @@ def lion_swaps(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list
     return swaps
 
 
+#: Gives of at most this many cards are shared, by player and cards given (for a 4-player deck
+#: 4 × 780 rows of 9 gives for two cards); longer ones are too many to keep, and are built each
+#: time (more than half of a random game's gives have one or two cards).
+SHARED_GIFTS = 2
+
+
 def gifts(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Action]:
     """Every distinct choice of cards and recipients with known hands (R20: all owed cards in
-    one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents. Gives are not shared:
-    there are too many."""
+    one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents, in the order of
+    :func:`gift_choices`."""
     player = _seat(s)
-    return [_give(player, choice)
-            for choice in gift_choices(hands[player], _opponents(game, player), s.gifts_owed)]
+    hand, opponents, owed = hands[player], _opponents(game, player), s.gifts_owed
+    if owed <= SHARED_GIFTS and len(set(hand)) == len(hand):
+        return _shared_gifts(player, opponents, sorted(hand), owed)
+    return [_give(player, choice) for choice in gift_choices(hand, opponents, owed)]
+
+
+def _shared_gifts(player: int, opponents: tuple[int, ...], cards: list[str],
+                  owed: int) -> list[Action]:
+    """:func:`gift_choices`'s gives for distinct ``cards`` (sorted), from rows shared between
+    games: one row per choice of cards, its gives to every choice of recipients."""
+    by_cards = SHARED.table((Give, player, opponents))
+    rows = [by_cards.get(choice) or SHARED.keep(by_cards, choice, tuple(
+                _give(player, gifts)
+                for gifts in itertools.product(*(_gifts_of(card, opponents) for card in choice))))
+            for choice in itertools.combinations(cards, owed)]
+    return list(itertools.chain.from_iterable(rows))
 
 
 _new_object = object.__new__
