@@ -317,14 +317,14 @@ class Game:
         self._undo.append(self._state)
         self._state = state
         self._history.append(action)
-        return Verdict(True, None, None, None, tuple(events))
+        return Verdict(True, None, None, None, events)
 
     def check(self, action: Action) -> Verdict:
         """The verdict ``push`` would give, without changing anything."""
         outcome = self._judge(action)
         if isinstance(outcome, Verdict):
             return outcome
-        return Verdict(True, None, None, None, tuple(outcome[1]))
+        return Verdict(True, None, None, None, outcome[1])
 
     def pop(self) -> Action:
         """Undo the last accepted action exactly (R55) and return it; IndexError if none."""
@@ -604,14 +604,13 @@ class Game:
         card = ferry[-1]
         ref, species, gender, _ = card  # unpacked: a NamedTuple's fields are slow to read
         name = self._players[player]
-        events = [("loaded", {"player": player, "name": name, "card": ref,
-                              "animal": _animal(species, gender),
-                              "ferry": noah + 1, "position": noah})]
+        # Events are (kind, values in verdict.EVENT_PARAMS order): named only when read.
+        events: list[RawEvent] = [
+            ("loaded", (player, name, ref, _animal(species, gender), noah + 1, noah))]
         if species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
             ns.scores = replace_at(s.scores, player, score)
-            events.append(("crocodile_tears", {"player": player, "name": name,
-                                               "score": score}))
+            events.append(("crocodile_tears", (player, name, score)))
         playing_on = counts[player] > 0  # R34: the last card ends the round at once
         ns.fleeing = fled
         ns.loaded = card
@@ -650,13 +649,10 @@ class Game:
             self._end_round(ns, events)
             return
         if ns.extra_turn:  # R26, R28: a whole new turn for the same player
-            events.append(("pair_bonus", {"player": player,
-                                          "name": self._players[player],
-                                          "species": ns.loaded.species}))
+            events.append(("pair_bonus", (player, self._players[player], ns.loaded.species)))
         else:
             ns.player = following = (player + 1) % len(self._players)  # R11
-            events.append(("turn", {"player": following,
-                                    "name": self._players[following]}))
+            events.append(("turn", (following, self._players[following])))
         ns.phase = "play"
         ns.loaded = None
 
@@ -673,22 +669,19 @@ class Game:
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
-        events.append(("departure", {"position": position, "ferry": position + 1,
-                                     "number": number, "cards": refs}))
+        events.append(("departure", (position, position + 1, number, refs)))
         if ns.gifts_owed:
-            events.append(("gifts_owed", {"player": player,
-                                          "name": self._players[player],
-                                          "owed": ns.gifts_owed}))
+            events.append(("gifts_owed", (player, self._players[player], ns.gifts_owed)))
 
     def _end_round(self, ns: State, events: list[RawEvent]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
         ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
-        events.append(("round_ended", {"round": ns.round}))
+        events.append(("round_ended", (ns.round,)))
         if ns.hands is None:
             ns.phase, ns.player = "scan", None
-            events.append(("scan_needed", {"hand_counts": ns.counts}))
+            events.append(("scan_needed", (ns.counts,)))
         else:
             self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
 
@@ -702,16 +695,13 @@ class Game:
         ns.player = None
         summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
                                                                      strict=True))
-        events.append(("round_scored", {"round": ns.round,
-                                        "round_scores": ns.round_scores,
-                                        "scores": ns.scores, "summary": summary}))
+        events.append(("round_scored", (ns.round, ns.round_scores, ns.scores, summary)))
         if is_game_over(ns.round, ns.scores, self._options.end_rule):
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
             names = tuple(self._players[seat] for seat in ns.winners)
-            events.append(("game_over", {"winners": ns.winners, "names": names,
-                                         "winner_names": " and ".join(names)}))
+            events.append(("game_over", (ns.winners, names, " and ".join(names))))
         else:
             ns.phase = "round_over"
             assert ns.starter is not None  # set by every deal, position and scored round
@@ -736,9 +726,8 @@ class Game:
         if s.hands is not None:
             taken = tuple(hand_form(card.ref) for card in ferry)
             ns.hands = replace_at(s.hands, a.player, s.hands[a.player] + taken)
-        return ns, [("took_back", {"player": a.player, "name": self._players[a.player],
-                                   "ferry": a.ferry + 1, "count": len(ferry),
-                                   "cards": tuple(card.ref for card in ferry)})]
+        return ns, [("took_back", (a.player, self._players[a.player], a.ferry + 1, len(ferry),
+                                   tuple(card.ref for card in ferry)))]
 
     def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
@@ -753,9 +742,8 @@ class Game:
         ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
             ns.hands = replace_at(s.hands, a.target, s.hands[a.target] + (hand_form(fled.ref),))
-        events = [("fled", {"player": a.player, "target": a.target, "card": fled.ref,
-                            "animal": _animal(fled.species, fled.gender),
-                            "target_name": self._players[a.target]})]
+        events = [("fled", (a.player, a.target, fled.ref, _animal(fled.species, fled.gender),
+                            self._players[a.target]))]
         self._advance(ns, events)
         return ns, events
 
@@ -772,9 +760,8 @@ class Game:
                 return swapped
             ns.hands = swapped
         ns.lion_due = False
-        events = [("lion_swap", {"player": a.player, "name": self._players[a.player],
-                                 "target": a.target,
-                                 "target_name": self._players[a.target]})]
+        events = [("lion_swap", (a.player, self._players[a.player], a.target,
+                                 self._players[a.target]))]
         self._advance(ns, events)
         return ns, events
 
@@ -821,9 +808,8 @@ class Game:
             return rejection
         ns = s.copy()
         ns.giraffe = False  # one look
-        return ns, [("giraffe_look", {"player": a.player, "name": self._players[a.player],
-                                      "target": a.target,
-                                      "target_name": self._players[a.target]})]
+        return ns, [("giraffe_look", (a.player, self._players[a.player], a.target,
+                                      self._players[a.target]))]
 
     def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
@@ -842,8 +828,7 @@ class Game:
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
-        events = [("noah_moved", {"player": a.player, "position": a.to,
-                                  "ferry": a.to + 1})]
+        events = [("noah_moved", (a.player, a.to, a.to + 1))]
         self._advance(ns, events)
         return ns, events
 
@@ -872,8 +857,8 @@ class Game:
                 return hands
             ns.hands = hands
         ns.gifts_owed = 0
-        events = [("gifts", {"player": a.player, "name": self._players[a.player],
-                             "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
+        events = [("gifts", (a.player, self._players[a.player], len(a.gifts),
+                             tuple(g.to for g in a.gifts)))]
         self._advance(ns, events)
         return ns, events
 
@@ -909,9 +894,8 @@ class Game:
         set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [("round_started", {"round": ns.round, "starter": starter,
-                                       "starter_name": self._players[starter],
-                                       "noah": a.noah, "noah_ferry": a.noah + 1})]
+        return ns, [("round_started", (ns.round, starter, self._players[starter], a.noah,
+                                       a.noah + 1))]
 
     def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
@@ -1066,9 +1050,7 @@ class Game:
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [("position", {"round": a.round, "current_name":
-                                  self._players[a.current_player],
-                                  "noah_ferry": a.noah + 1})]
+        return ns, [("position", (a.round, self._players[a.current_player], a.noah + 1))]
 
     def _position_problem(self, a: Position) -> str | None:
         return self._position_numbers_problem(a) or self._position_cards_problem(a)
