@@ -25,8 +25,9 @@ TakeBack(player=1, ferry=0)
 
 from __future__ import annotations
 
+import collections
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
@@ -302,7 +303,7 @@ def gifts(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Acti
     hand, opponents, owed = hands[player], _opponents(game, player), s.gifts_owed
     if owed <= SHARED_GIFTS and len(set(hand)) == len(hand):
         return _shared_gifts(player, opponents, sorted(hand), owed)
-    return [_give(player, choice) for choice in gift_choices(hand, opponents, owed)]
+    return _gives(player, gift_choices(hand, opponents, owed))
 
 
 def _shared_gifts(player: int, opponents: tuple[int, ...], cards: list[str],
@@ -310,9 +311,8 @@ def _shared_gifts(player: int, opponents: tuple[int, ...], cards: list[str],
     """:func:`gift_choices`'s gives for distinct ``cards`` (sorted), from rows shared between
     games: one row per choice of cards, its gives to every choice of recipients."""
     by_cards = SHARED.table((Give, player, opponents))
-    rows = [by_cards.get(choice) or SHARED.keep(by_cards, choice, tuple(
-                _give(player, gifts)
-                for gifts in itertools.product(*(_gifts_of(card, opponents) for card in choice))))
+    rows = [by_cards.get(choice) or SHARED.keep(by_cards, choice, tuple(_gives(
+                player, itertools.product(*(_gifts_of(card, opponents) for card in choice)))))
             for choice in itertools.combinations(cards, owed)]
     return list(itertools.chain.from_iterable(rows))
 
@@ -320,19 +320,24 @@ def _shared_gifts(player: int, opponents: tuple[int, ...], cards: list[str],
 _new_object = object.__new__
 _set_giver = vars(Give)["player"].__set__  # the slots the frozen dataclass's __init__ sets
 _set_gifts = vars(Give)["gifts"].__set__
+#: Runs an iterator to its end, at C speed.
+_consume: Callable[[Iterable[Any]], None] = collections.deque(maxlen=0).extend
 
 
-def _give(player: int, gifts: tuple[Gift, ...]) -> Give:
-    """``Give(player, gifts)`` at about half the cost of the frozen dataclass's ``__init__``
-    (with known hands a gift step enumerates hundreds of them).
+def _gives(player: int, choices: Iterable[tuple[Gift, ...]]) -> list[Action]:
+    """``[Give(player, gifts) for gifts in choices]`` in C-level loops: each give made empty,
+    then its two slots filled (with known hands a gift step enumerates hundreds of gives, and a
+    frozen dataclass's ``__init__`` costs several times as much).
 
-    >>> _give(0, (Gift(1, "cat:F"),)) == Give(0, (Gift(1, "cat:F"),))
+    >>> _gives(0, [(Gift(1, "cat:F"),), (Gift(2, "cat:F"),)]) == [
+    ...     Give(0, (Gift(1, "cat:F"),)), Give(0, (Gift(2, "cat:F"),))]
     True
     """
-    give: Give = _new_object(Give)
-    _set_giver(give, player)
-    _set_gifts(give, gifts)
-    return give
+    choices = list(choices)
+    gives: list[Action] = list(map(_new_object, itertools.repeat(Give, len(choices))))
+    _consume(map(_set_giver, gives, itertools.repeat(player)))
+    _consume(map(_set_gifts, gives, choices))
+    return gives
 
 
 def gift_choices(hand: Iterable[str], opponents: tuple[int, ...],
