@@ -57,7 +57,7 @@ setup() {
 }
 
 run_tests() {
-    "$VENV/bin/ruff" check companion vision hardware tests
+    "$VENV/bin/ruff" check companion vision hardware tests examples
     # Types: strict for companion/game, vision and hardware, the default level elsewhere
     # (pyproject.toml's [tool.mypy]).
     "$VENV/bin/mypy"

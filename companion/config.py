@@ -92,13 +92,16 @@ def shown_path(path: str | Path, limit: int = 80) -> str:
     return f"{text[:limit // 4]}…{text[-(limit - limit // 4):]}"
 
 
-def setting_error(section: str, what: str, fix: str = "") -> UserError:
-    """The error for a bad setting: ``[section] what``, and how to fix it.
+def setting_error(section: str, what: str, fix: str = "", *, key: str | None = None,
+                  **params: object) -> UserError:
+    """The error for a bad setting: ``[section] what``, and how to fix it (``key`` and
+    ``params``: the same in the app's catalogs, ``config.*``, with ``section`` added).
 
     >>> str(setting_error("ui", "rotation = '90' is not 0 or 180."))
     "[ui] rotation = '90' is not 0 or 180. Fix the config file (see docs/session.md)."
     """
-    return UserError(f"[{section}] {what}", fix or "Fix the config file (see docs/session.md).")
+    return UserError(f"[{section}] {what}", fix or "Fix the config file (see docs/session.md).",
+                     key=key, section=section, **params)
 
 
 def yes_or_no(section: str, key: str, text: str) -> bool:
@@ -113,7 +116,8 @@ def yes_or_no(section: str, key: str, text: str) -> bool:
     if value in _FALSE:
         return False
     raise setting_error(section, f"{key} = {text!r} is not yes or no.",
-                        f"Write {key} = yes or no.")
+                        f"Write {key} = yes or no.", key="config.not_yes_no", name=key,
+                        value=text)
 
 
 def reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, ...]) -> None:
@@ -124,7 +128,8 @@ def reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, ..
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise setting_error(section, f"has no setting '{key}'{hint}.",
-                                f"Fix the config file ({', '.join(known)} are known).")
+                                f"Fix the config file ({', '.join(known)} are known).",
+                                key="config.unknown_setting", name=key, known=", ".join(known))
 
 
 @dataclass(frozen=True)
@@ -153,11 +158,13 @@ class GameSettings:
         players = tuple(n.strip() for n in values.get("players", "").split(",") if n.strip())
         if len(players) > 5:
             raise setting_error("game", f"players lists {len(players)} names.",
-                                "Noah takes 2 to 5.")
+                                "Noah takes 2 to 5.", key="config.too_many_players",
+                                count=len(players))
         end_rule = values.get("end_rule", "rounds").strip()
         if end_rule not in ("rounds", "score26"):
             raise setting_error("game", f"end_rule = {end_rule!r} is unknown.",
-                                "Write end_rule = rounds (3 rounds) or score26 (until 26 tears).")
+                                "Write end_rule = rounds (3 rounds) or score26 (until 26 tears).",
+                                key="config.end_rule", value=end_rule)
         flags = {
             key: yes_or_no("game", key, values.get(key, "no"))
             for key in ("frog", "crocodile", "roommates", "pair_mf", "score_only")
@@ -196,7 +203,8 @@ class StoreSettings:
             return cls(default_store_path())
         if len(text) > MAX_PATH_CHARS or "\0" in text:
             raise setting_error("store", f"path = {shown_path(text)!r} cannot be a file name.",
-                                "Write the path of the game record, or leave it empty.")
+                                "Write the path of the game record, or leave it empty.",
+                                key="config.store_path", value=shown_path(text))
         path = Path(text).expanduser()
         if not path.is_absolute():
             path = (base or Path.cwd()).absolute() / path
@@ -205,8 +213,8 @@ class StoreSettings:
                 path = path / "games.sqlite"
         except OSError as error:  # a name component over 255 bytes, a loop of links…
             raise setting_error("store", f"path = {shown_path(text)!r}: {error.strerror}.",
-                                "Write the path of the game record, or leave it empty.") \
-                from None
+                                "Write the path of the game record, or leave it empty.",
+                                key="config.store_path", value=shown_path(text)) from None
         return cls(path)
 
 
@@ -227,17 +235,22 @@ class Config:
             interpolation=None, inline_comment_prefixes=("#", ";"), strict=True
         )
         where = f"The config file {shown_path(path)}" if path is not None else "The config file"
+        shown = shown_path(path) if path is not None else ""
         try:
             parser.read_string(text.removeprefix("\ufeff"), source=where)
         except configparser.Error as error:
-            raise UserError(f"{where} cannot be read: {_parse_problem(error)}",
-                            "Fix that line, or delete the file to start afresh.") from None
+            problem, key, params = _parse_problem(error)
+            raise UserError(f"{where} cannot be read: {problem}",
+                            "Fix that line, or delete the file to start afresh.", key=key,
+                            path=shown, **params) from None
         for name in parser.sections():
             if name not in SECTIONS:
                 close = difflib.get_close_matches(name, SECTIONS, n=1)
                 hint = f" (did you mean [{close[0]}]?)" if close else ""
                 raise UserError(f"{where} has an unknown section [{name}]{hint}.",
-                                f"Known sections: {', '.join(SECTIONS)}.")
+                                f"Known sections: {', '.join(SECTIONS)}.",
+                                key="config.unknown_section", path=shown, name=name,
+                                known=", ".join(SECTIONS))
         sections = {name: dict(parser[name]) if parser.has_section(name) else {}
                     for name in SECTIONS}
         base = path.parent if path is not None else None
@@ -296,7 +309,8 @@ def validate_section(name: str, values: Mapping[str, str],
         fix = getattr(error, "fix", "") or "Fix the config file."
         if not what.startswith("["):
             what = f"[{name}] {what}"
-        raise UserError(what, fix) from None
+        raise UserError(what, fix, key=getattr(error, "words", None),
+                        **getattr(error, "params", {})) from None
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -320,17 +334,21 @@ def read_config_text(path: Path) -> str:
             return ""
         raise UserError(f"The config file {shown} cannot be opened: {error.strerror}.",
                         "Check the path and its permissions, or delete the file to start "
-                        "afresh.") from None
+                        "afresh.", key="config.cannot_open", path=shown,
+                        reason=error.strerror) from None
     if not stat.S_ISREG(os.fstat(handle).st_mode):
         os.close(handle)
         raise UserError(f"The config file {shown} is not a regular file.",
-                        f"Name a text file in {ENV_CONFIG}, or unset it.")
+                        f"Name a text file in {ENV_CONFIG}, or unset it.",
+                        key="config.not_a_file", path=shown, variable=ENV_CONFIG)
     with os.fdopen(handle, "rb") as file:
         data = file.read(MAX_CONFIG_BYTES + 1)
     if len(data) > MAX_CONFIG_BYTES:
         raise UserError(f"The config file {shown} is larger than "
                         f"{MAX_CONFIG_BYTES // 1024} kB: it is not a config file.",
-                        f"Name the right file in {ENV_CONFIG}, or delete it to start afresh.")
+                        f"Name the right file in {ENV_CONFIG}, or delete it to start afresh.",
+                        key="config.too_large", path=shown, kb=MAX_CONFIG_BYTES // 1024,
+                        variable=ENV_CONFIG)
     return _decode(data, shown)
 
 
@@ -341,21 +359,29 @@ def _decode(data: bytes, shown: str) -> str:
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise UserError(f"The config file {shown} is not UTF-8 text (line {line}).",
-                        "Save it as UTF-8 (Notepad: Save as, Encoding UTF-8).") from None
+                        "Save it as UTF-8 (Notepad: Save as, Encoding UTF-8).",
+                        key="config.not_utf8", path=shown, line=line) from None
 
 
-def _parse_problem(error: configparser.Error) -> str:
-    """What configparser found wrong, as a sentence that names the line."""
+def _parse_problem(error: configparser.Error) -> tuple[str, str | None, dict[str, object]]:
+    """What configparser found wrong, as a sentence that names the line, with the catalog key
+    and params of the whole error (``config.line_*``; None: configparser's own words)."""
     if isinstance(error, configparser.MissingSectionHeaderError):
-        return (f"line {error.lineno} ({error.line.strip()[:40]!r}) comes before any "
-                f"[section] heading.")
+        text = error.line.strip()[:40]
+        return (f"line {error.lineno} ({text!r}) comes before any [section] heading.",
+                "config.line_before_section", {"line": error.lineno, "text": text})
     if isinstance(error, configparser.ParsingError):
         lineno, line = error.errors[0]  # the line as repr() wrote it
         with contextlib.suppress(ValueError, SyntaxError):
             line = ast.literal_eval(line)
-        return f"line {lineno} ({str(line).strip()[:40]!r}) is not 'key = value'."
+        text = str(line).strip()[:40]
+        return (f"line {lineno} ({text!r}) is not 'key = value'.", "config.line_not_setting",
+                {"line": lineno, "text": text})
     if isinstance(error, configparser.DuplicateSectionError):
-        return f"line {error.lineno} repeats the section [{error.section}]."
+        return (f"line {error.lineno} repeats the section [{error.section}].",
+                "config.line_repeats_section", {"line": error.lineno, "name": error.section})
     if isinstance(error, configparser.DuplicateOptionError):
-        return f"line {error.lineno} sets {error.option} a second time in [{error.section}]."
-    return f"{error.message.splitlines()[0]}."
+        return (f"line {error.lineno} sets {error.option} a second time in [{error.section}].",
+                "config.line_repeats_setting",
+                {"line": error.lineno, "name": error.option, "section": error.section})
+    return f"{error.message.splitlines()[0]}.", None, {}

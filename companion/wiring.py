@@ -11,7 +11,13 @@ connects them, the same way for the app (:mod:`companion.ui.app`), ``noah-compan
 * :func:`open_lights` — the ferry lights of ``[lights]``, virtual when the pins cannot be
   opened (not a Pi), with the reason;
 * :func:`camera_pipeline` — the vision pipeline on a camera source, keeping only our stickers
-  (:meth:`Session.is_ours`) and handing every event to :meth:`Session.on_vision_event`.
+  (:meth:`Session.is_ours`) and handing every event to :meth:`Session.on_vision_event`;
+* :func:`table_observer`, :func:`table_camera` — the overhead camera (``[camera] view = table``
+  or ``both``): its capture thread feeding the table observer, which plays what it sees
+  through the session's intents;
+* :func:`open_cameras` — the cameras a ``[camera] view`` asks for, wired together: with
+  ``both`` the two report plays through one :class:`~companion.session.table_observer.PlayLedger`
+  (a play is never counted twice) and their condition as one (:class:`CameraHealth`).
 
 It lives at the top of ``companion`` (not in ``session``, ``ui`` or ``sim``) because it is the
 only module that imports the session, the vision pipeline and the hardware together, and the
@@ -28,7 +34,9 @@ app, the demo and the tests all sit above it.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.game.deck import Deck
@@ -41,8 +49,10 @@ if TYPE_CHECKING:
     from companion.config import Config
     from companion.session.table_observer import PlayLedger, TableObserver
     from hardware.lights import FerryLights
+    from vision.events import CameraStatus
     from vision.pipeline import Pipeline
     from vision.sources import Source
+    from vision.table_capture import TableCapture, TableFrame, TableSource
     from vision.tracker import TrackerSettings
 
 
@@ -80,15 +90,19 @@ def open_lights(section: Mapping[str, str], *, virtual: bool) -> tuple[FerryLigh
 
 def camera_pipeline(source: Source, session: Session, *,
                     also: Callable[[Any], object] | None = None, decoding: Any = None,
-                    tracker: TrackerSettings | None = None) -> Pipeline:
+                    tracker: TrackerSettings | None = None,
+                    events: Callable[[object], object] | None = None) -> Pipeline:
     """The vision pipeline on ``source`` feeding ``session`` (not started). ``also(event)``
     runs after the session for each event (a driver waiting on the camera); ``decoding`` is a
     validated ``[decoder]`` section (its decoder and tracker), ``tracker`` other tracker
-    settings."""
+    settings; ``events`` replaces :meth:`Session.on_vision_event` (the hand camera with
+    ``view = both``: :func:`open_cameras`)."""
     from vision.pipeline import Pipeline
 
+    to_session = events or session.on_vision_event
+
     def on_event(event: object) -> None:
-        session.on_vision_event(event)
+        to_session(event)
         if also is not None:
             also(event)
 
@@ -131,3 +145,136 @@ def sticker_card(session: Session) -> Callable[[str], str | None]:
         return tag.card.id if isinstance(tag, TagOk) else None
 
     return card_of
+
+
+class CameraHealth:
+    """Two cameras' condition as one for the session (``view = both``): it is told of each
+    camera's :class:`~vision.events.CameraStatus` and tells the session
+    (:meth:`Session.camera_status`) when the pair changes: a camera lost while the other works
+    is still said (the banner: cards by touch meanwhile), and "back" only once both work.
+
+    >>> from vision.events import CameraState, CameraStatus
+    >>> said = []
+    >>> class Table:
+    ...     def camera_status(self, ok, message=""): said.append((ok, message))
+    >>> health = CameraHealth(Table())
+    >>> health.report("hand", CameraStatus(CameraState.OK, "Hand camera working.", at=0.0))
+    >>> health.report("table", CameraStatus(CameraState.LOST, "Table camera lost.", at=1.0))
+    >>> health.report("hand", CameraStatus(CameraState.LOST, "Hand camera lost.", at=2.0))
+    >>> health.report("table", CameraStatus(CameraState.OK, "Table camera back.", at=3.0))
+    >>> said
+    [(True, 'Hand camera working.'), (False, 'Table camera lost.'), (False, 'Hand camera lost.')]
+    """
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self._problems: dict[str, str] = {}
+        self._said: tuple[bool, str] | None = None
+        self._lock = threading.Lock()
+
+    def report(self, camera: str, status: CameraStatus) -> None:
+        """``camera`` ("hand" or "table") is in condition ``status`` (any thread)."""
+        with self._lock:
+            if status.ok:
+                self._problems.pop(camera, None)
+            else:
+                self._problems[camera] = status.message
+            ok = not self._problems
+            # this camera works again while the other does not: the other's sentence stays
+            others = iter(self._problems.values())
+            message = status.message if ok or not status.ok else next(others)
+            said = self._said
+            if said is not None and said[0] == ok and (ok or said[1] == message):
+                return  # nothing new for the table
+            self._said = (ok, message)
+        self.session.camera_status(ok, message)
+
+
+def table_camera(source: TableSource, *, observer: TableObserver | None = None,
+                 on_status: Callable[[CameraStatus], object] | None = None,
+                 also: Callable[[TableFrame], object] | None = None) -> TableCapture:
+    """The overhead camera's capture thread on ``source`` (not started): each frame goes to
+    ``observer.feed`` (when given: the referee's eye, :func:`table_observer`), then to
+    ``also(frame)`` (the calibration screen's look); the camera's condition to ``on_status``
+    (a session's, or :class:`CameraHealth`'s). Without an observer it is a camera to look
+    through only (the calibration screen with ``view = hand``)."""
+    from vision.table_capture import TableCapture
+
+    def on_frame(frame: TableFrame) -> None:
+        if observer is not None:
+            observer.feed(frame)
+        if also is not None:
+            also(frame)
+
+    return TableCapture(source, on_frame, on_status=on_status)
+
+
+@dataclass
+class Cameras:
+    """The cameras of one ``[camera] view``, wired to a session (:func:`open_cameras`):
+    ``hand`` the hand camera's pipeline, ``table`` the overhead camera's capture, ``observer``
+    the referee's eye over the table (each ``None`` when the view has none)."""
+
+    view: str
+    hand: Pipeline | None = None
+    table: TableCapture | None = None
+    observer: TableObserver | None = None
+
+    def start(self) -> None:
+        for camera in (self.hand, self.table):
+            if camera is not None:
+                camera.start()
+
+    def stop(self) -> None:
+        """Stop both threads and release both cameras."""
+        for camera in (self.hand, self.table):
+            if camera is not None:
+                camera.stop()
+
+
+def open_cameras(session: Session, view: str, *, hand: Source | None = None,
+                 table: TableSource | None = None, decoding: Any = None,
+                 also_hand: Callable[[Any], object] | None = None,
+                 also_table: Callable[[TableFrame], object] | None = None,
+                 reader: Any = None) -> Cameras:
+    """The cameras ``view`` asks for (``hand``, ``table`` or ``both``) on the sources given,
+    feeding ``session`` (nothing started). ``hand``: the hand camera's pipeline as ever;
+    ``table``: the overhead camera with the table observer, its condition the session's;
+    ``both``: both, their plays through one :class:`PlayLedger` and their condition through
+    :class:`CameraHealth`. ``also_hand``/``also_table`` see each event/frame after the session.
+
+    >>> import pathlib, tempfile
+    >>> from companion.session import GameStore
+    >>> session = assemble(GameStore(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite"))
+    >>> from vision.table_capture import FedTableSource
+    >>> cameras = open_cameras(session, "table", table=FedTableSource("rendered table"))
+    >>> cameras.hand is None, cameras.table.name, cameras.observer is not None
+    (True, 'rendered table', True)
+    """
+    from companion.session.table_observer import PlayLedger
+
+    cameras = Cameras(view)
+    if view == "hand":
+        if hand is not None:
+            cameras.hand = camera_pipeline(hand, session, also=also_hand, decoding=decoding)
+        return cameras
+    ledger = PlayLedger()
+    health = CameraHealth(session)
+    cameras.observer = table_observer(session, ledger=ledger, reader=reader)
+    if table is not None:
+        cameras.table = table_camera(table, observer=cameras.observer, also=also_table,
+                                     on_status=lambda status: health.report("table", status))
+    if view == "both" and hand is not None:
+        cards = hand_camera_events(session, ledger)
+
+        def hand_events(event: object) -> None:
+            from vision.events import CameraStatus
+
+            if isinstance(event, CameraStatus):
+                health.report("hand", event)
+            else:
+                cards(event)
+
+        cameras.hand = camera_pipeline(hand, session, also=also_hand, decoding=decoding,
+                                       events=hand_events)
+    return cameras

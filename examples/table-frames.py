@@ -1,10 +1,10 @@
 """Render examples/table-frames/: overhead frames of a Noah table, as the table view sees it.
 
 Each frame is what a Camera Module 3 (standard lens) 75 cm above the table gives, scaled to
-3072 × 1728 and saved as JPEG (3 px per sticker module; the full 4608 × 2592 gives 4.5, but its files
-are larger than an example should be): the five ferry mats and the Noah marker of the table kit, stacks of
-stickered cards (squared, fanned, askew), in a row, an arc and around a board, with a hand, a
-lamp's glare and a tilted camera. Read them with::
+3072 × 1728 and saved as JPEG (3 px per sticker module; the full 4608 × 2592 gives 4.5, but its
+files are larger than an example should be): the five ferry mats and the Noah marker of the table
+kit, stacks of stickered cards (squared, fanned, askew), in a row, an arc and around a board, with
+a hand, a lamp's glare and a tilted camera. Read them with::
 
     noah-companion table scan --source examples/table-frames
     noah-companion table scan --source examples/table-frames --json

@@ -129,11 +129,13 @@ use view = table.
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         raise VisionError(f"[camera] view = '{text}' is not a view{hint}.",
                           "Write view = hand (cards shown to the camera), view = table (one "
-                          "camera above the table) or view = both.", key="view")
+                          "camera above the table) or view = both.", key="view",
+                          words="config.camera_view", value=text)
     if view == "both" and source == table_source:
         raise VisionError(f"[camera] view = both needs two cameras, but source and table_source "
                           f"are both '{source}'.", "Name the overhead camera, e.g. table_source "
-                          "= picamera2:1, or use view = table.", key="view")
+                          "= picamera2:1, or use view = table.", key="view",
+                          words="config.camera_two_cameras", source=source)
     return view
 
 
@@ -148,7 +150,8 @@ def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:
     name = get("name", DEFAULT_DECODER) or DEFAULT_DECODER
     if name not in DECODERS:
         raise VisionError(f"[decoder] name = '{name}' is not a decoder.",
-                          f"Write name = {' or name = '.join(DECODERS)}.", key="name")
+                          f"Write name = {' or name = '.join(DECODERS)}.", key="name",
+                          words="config.decoder_name", value=name, choices=" / ".join(DECODERS))
 
     def frames(key: str, default: int) -> int:
         return int(_number("decoder", key, get(key, str(default)), low=1, high=100,
@@ -161,7 +164,9 @@ def decoder_settings(values: Mapping[str, str]) -> DecoderSettings:
     rescue = get("rescue", "yes").lower()
     if rescue not in ("yes", "no"):
         raise VisionError(f"[decoder] rescue = '{rescue}' is not yes or no.",
-                          "Write rescue = yes or rescue = no.", key="rescue")
+                          "Write rescue = yes or rescue = no.", key="rescue",
+                          words="config.not_yes_no", section="decoder", name="rescue",
+                          value=rescue)
     tracker = TrackerSettings(
         confirm_frames=frames("confirm_frames", 2),
         confirm_seconds=seconds("confirm_ms", 250),
@@ -181,7 +186,9 @@ def _reject_unknown(section: str, values: Mapping[str, str], known: tuple[str, .
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise VisionError(f"[{section}] has no setting '{key}'{hint}.",
-                              f"Known settings: {', '.join(known)}.", key=key)
+                              f"Known settings: {', '.join(known)}.", key=key,
+                              words="config.unknown_setting", section=section, name=key,
+                              known=", ".join(known))
 
 
 def _number(
@@ -189,15 +196,19 @@ def _number(
     whole: bool = False,
 ) -> float:
     kind = "a whole number" if whole else "a number"
+    facts = {"section": section, "name": key, "value": text, "example": example}
     try:
         value = int(text) if whole else float(text)
     except ValueError:
         raise VisionError(f"[{section}] {key} = '{text}' is not {kind}.",
-                          f"Write e.g. {key} = {example}.", key=key) from None
+                          f"Write e.g. {key} = {example}.", key=key,
+                          words="config.not_whole_number" if whole else "config.not_number",
+                          **facts) from None
     if not low <= value <= high:
         raise VisionError(f"[{section}] {key} = {text} is out of range.",
                           f"Use {kind} from {low:g} to {high:g}, e.g. {key} = {example}.",
-                          key=key)
+                          key=key, words="config.out_of_range", low=f"{low:g}",
+                          high=f"{high:g}", **facts)
     return value
 
 
@@ -213,10 +224,12 @@ def _resolution(text: str) -> tuple[int, int]:
         width, height = (int(part) for part in parts)
     except ValueError:
         raise VisionError(f"[camera] resolution = '{text}' is not width x height.",
-                          "Write e.g. resolution = 1280x720.", key="resolution") from None
+                          "Write e.g. resolution = 1280x720.", key="resolution",
+                          words="config.resolution_format", value=text) from None
     if not (160 <= width <= 4096 and 120 <= height <= 3072):
         raise VisionError(f"[camera] resolution = {text} is out of range.",
-                          "Use e.g. 640x480, 1280x720 or 1920x1080.", key="resolution")
+                          "Use e.g. 640x480, 1280x720 or 1920x1080.", key="resolution",
+                          words="config.resolution_range", value=text)
     return width, height
 
 
@@ -229,8 +242,9 @@ def _roi(text: str) -> Roi:
         left, top, width, height = (float(part) for part in text.split(","))
     except ValueError:
         raise VisionError(f"[camera] roi = '{text}' is not four numbers.", fix,
-                          key="roi") from None
+                          key="roi", words="config.roi_format", value=text) from None
     inside = 0 <= left < 1 and 0 <= top < 1 and width > 0 and height > 0
     if not (inside and left + width <= 1.0001 and top + height <= 1.0001):
-        raise VisionError(f"[camera] roi = {text} does not fit in the frame.", fix, key="roi")
+        raise VisionError(f"[camera] roi = {text} does not fit in the frame.", fix, key="roi",
+                          words="config.roi_outside", value=text)
     return left, top, width, height

@@ -154,6 +154,25 @@ class CameraStatus:
         return self.state is CameraState.OK
 
 
+def state_after_fault(status: CameraStatus | None, *, missing: bool) -> CameraState:
+    """The camera's state after it failed to open or to give a frame, from its last status:
+    a camera never seen is missing (``missing``: no camera answered) or lost; one that worked
+    is lost; one already missing stays so (said once); one lost is reconnecting. Shared by
+    every camera thread (the hand camera's pipeline, the overhead camera's capture).
+
+    >>> state_after_fault(None, missing=True).value, state_after_fault(
+    ...     CameraStatus(CameraState.OK, "", at=0.0), missing=True).value
+    ('no camera', 'lost')
+    """
+    if status is None:
+        return CameraState.NO_CAMERA if missing else CameraState.LOST
+    if status.ok:
+        return CameraState.LOST
+    if status.state is CameraState.NO_CAMERA:
+        return CameraState.NO_CAMERA
+    return CameraState.RECONNECTING
+
+
 @dataclass(frozen=True)
 class PipelineStats:
     """Counters since the pipeline started, reported now and then and when it stops.

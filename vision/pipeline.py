@@ -44,6 +44,7 @@ from vision.events import (
     Detection,
     PipelineStats,
     Point,
+    state_after_fault,
 )
 from vision.sources import CameraMissing, Source, make_source
 from vision.tracker import Tracker, TrackerSettings
@@ -275,15 +276,7 @@ class Pipeline:
 
     def _report_fault(self, error: Exception, retry: float) -> None:
         what = getattr(error, "what", None) or f"The camera failed ({error})."
-        status = self.status
-        if status is None:
-            state = CameraState.NO_CAMERA if isinstance(error, CameraMissing) else CameraState.LOST
-        elif status.ok:
-            state = CameraState.LOST
-        elif status.state is CameraState.NO_CAMERA:
-            state = CameraState.NO_CAMERA  # still none: said once already
-        else:
-            state = CameraState.RECONNECTING
+        state = state_after_fault(self.status, missing=isinstance(error, CameraMissing))
         self._set_status(state, f"{what} Trying again in {retry:g} s.", retry_in=retry)
 
     # -- decode thread --------------------------------------------------------------------

@@ -29,7 +29,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from vision.config import CameraSettings
 from vision.errors import VisionError
 
 log = logging.getLogger(__name__)
+FrameT = TypeVar("FrameT")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 #: The largest image a folder scan decodes. A 48-megapixel phone photo fits; a small file that
@@ -388,34 +389,45 @@ def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -
     )
 
 
-class AutoCamera:
-    """Whichever camera is there when it opens: the Pi camera, else the first USB camera.
+class ChosenCamera(Generic[FrameT]):
+    """A camera chosen when it opens (:meth:`choose`, by a subclass), so that reopening finds
+    one plugged in later; ``read`` and ``close`` go to the camera chosen."""
 
-    Choosing at each ``open()`` lets the pipeline's reconnection find a camera plugged in later.
-    """
+    def __init__(self, settings: CameraSettings, name: str = "camera") -> None:
+        self.settings, self.name = settings, name
+        self._camera: Any = None
 
-    def __init__(self, settings: CameraSettings) -> None:
-        self.settings = settings
-        self.name = "camera"
-        self._camera: PiCamera | UsbCamera | None = None
+    def choose(self) -> Any:
+        """The camera to open now (raises :class:`CameraMissing` when there is none)."""
+        raise NotImplementedError
 
     def open(self) -> None:
-        usb = UsbCamera.indexes()
-        if PiCamera.available():
-            camera: PiCamera | UsbCamera = PiCamera(self.settings)
-        elif usb:
-            camera = UsbCamera(self.settings, usb[0])
-        else:
-            raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
+        camera = self.choose()
         camera.open()
         self._camera, self.name = camera, camera.name
 
-    def read(self) -> np.ndarray:
+    def read(self) -> FrameT:
         if self._camera is None:
             raise CameraLost("The camera is not open.", CAMERA_FIX)
-        return self._camera.read()
+        frame: FrameT = self._camera.read()
+        return frame
 
     def close(self) -> None:
         camera, self._camera = self._camera, None
         if camera is not None:
             camera.close()
+
+
+class AutoCamera(ChosenCamera[np.ndarray]):
+    """Whichever camera is there when it opens: the Pi camera, else the first USB camera.
+
+    Choosing at each ``open()`` lets the pipeline's reconnection find a camera plugged in later.
+    """
+
+    def choose(self) -> PiCamera | UsbCamera:
+        usb = UsbCamera.indexes()
+        if PiCamera.available():
+            return PiCamera(self.settings)
+        if usb:
+            return UsbCamera(self.settings, usb[0])
+        raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)

@@ -27,6 +27,13 @@ How a frame is read:
    but could not be read (it may be the real top card's, under glare or a hand), the reading
    says nothing for that ferry: the referee never guesses.
 5. Noah is at the located mat whose centre is nearest to marker 10.
+6. only when asked (``read(frame, loose=True)``: the round-end hand scan), the codes lying
+   *beside* the mats (:class:`LooseCode`): the full-resolution frame is read once more with
+   every mat's area painted over, and a code counts only when its centre lies outside every
+   located mat's area (the zone of step 3 widened by :data:`LOOSE_MARGIN_MM` all round), so a
+   ferry's card, top or buried, is never one of them. Not asked, or with a mat not located
+   (the cards on it could not be told from loose ones), :attr:`TableReading.loose` is
+   ``None``: unknown, not "none".
 
 >>> reader = TableReader()
 >>> blank = np.full((720, 1280), 200, np.uint8)
@@ -64,6 +71,11 @@ CARD_ZONE_MM = (15.0, 27.0, 85.0, 123.0)  # left, top, right, bottom inside the 
 NOAH_DISC_MM = 36.0
 QR_MODULES_MM = 20.0 / 21  # a sticker's module: 20 mm across 21 modules
 ZONE_OVERHANG_MM = 28.0  # how far past the mat's long edges a top card's code may lie
+LOOSE_MARGIN_MM = 10.0  # a code beside the mats lies at least this far outside a mat's zone
+#: A mat's area (left, top, right, bottom in mat mm): the zone where its cards' codes may lie,
+#: widened all round by LOOSE_MARGIN_MM; a code beside the mats lies outside every mat's area.
+MAT_AREA_MM = (-ZONE_OVERHANG_MM - LOOSE_MARGIN_MM, -LOOSE_MARGIN_MM,
+               MAT_MM[0] + ZONE_OVERHANG_MM + LOOSE_MARGIN_MM, MAT_MM[1] + LOOSE_MARGIN_MM)
 ARUCO_MAX_WIDTH = 1536
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -147,21 +159,46 @@ class FerryView:
 
 
 @dataclass(frozen=True)
+class LooseCode:
+    """A code read beside the mats (a card laid face up on the table, not on a ferry): its
+    text, its centre in full-resolution frame pixels (whatever crop or enlargement it was read
+    on) and the ferry whose mat centre is nearest to it."""
+
+    text: str
+    centre: Point
+    near: int
+
+
+@dataclass(frozen=True)
 class TableReading:
-    """What one frame shows: the five ferry positions and the ferry where Noah is.
+    """What one frame shows: the five ferry positions and the ferry where Noah is, and (when
+    asked) the codes beside the mats.
+
+    ``loose``: the codes read outside every mat's area (:class:`LooseCode`), or ``None`` when
+    they were not read (not asked, or a mat not located: a card on it could not be told from a
+    loose one).
 
     >>> reading = TableReading({k: FerryView() for k in FERRIES}, noah=None)
     >>> reading.to_json()["ferries"]["3"]
     {'seen': False, 'top': None}
+    >>> reading.loose_texts is None
+    True
     """
 
     ferries: Mapping[int, FerryView]
     noah: int | None
     noah_at: Point | None = None
     ms: float = 0.0
+    loose: tuple[LooseCode, ...] | None = None
+
+    @property
+    def loose_texts(self) -> frozenset[str] | None:
+        """The texts of the codes beside the mats (``None``: not read)."""
+        return None if self.loose is None else frozenset(c.text for c in self.loose)
 
     def to_json(self) -> dict[str, Any]:
-        """The reading as ``table scan --json`` prints it (without the frame's name)."""
+        """The reading as ``table scan --json`` prints it (without the frame's name): the
+        contract of issue 14, so the codes beside the mats are not in it."""
         return {
             "ferries": {str(k): {"seen": self.ferries[k].seen, "top": self.ferries[k].top}
                         for k in FERRIES},
@@ -170,13 +207,16 @@ class TableReading:
         }
 
     def agrees_with(self, other: TableReading) -> bool:
-        """The same mats seen, the same top cards and Noah at the same ferry.
+        """The same mats seen, the same top cards, Noah at the same ferry and the same codes
+        beside the mats (or neither read them).
 
         >>> a = TableReading({k: FerryView() for k in FERRIES}, noah=2)
         >>> a.agrees_with(a), a.agrees_with(TableReading(a.ferries, noah=3))
         (True, False)
+        >>> a.agrees_with(TableReading(a.ferries, noah=2, loose=()))
+        False
         """
-        return self.noah == other.noah and all(
+        return self.noah == other.noah and self.loose_texts == other.loose_texts and all(
             (self.ferries[k].seen, self.ferries[k].top) == (other.ferries[k].seen,
                                                             other.ferries[k].top)
             for k in FERRIES)
@@ -240,6 +280,17 @@ class MatPose:
         """Where this ferry's top-card code may lie: the mat, widened at its long edges."""
         width, height = MAT_MM
         return self.quad(-ZONE_OVERHANG_MM, 0.0, width + ZONE_OVERHANG_MM, height)
+
+    def area(self) -> Quad:
+        """The mat's area (:data:`MAT_AREA_MM`) in the frame. A code whose centre lies in it
+        may be a ferry's card, so it is never read as a loose one."""
+        return self.quad(*MAT_AREA_MM)
+
+    def holds(self, point: Point) -> bool:
+        """Whether ``point`` (frame pixels) lies in the mat's :meth:`area`."""
+        x, y = self.to_mat(np.array([point]))[0]
+        left, top, right, bottom = MAT_AREA_MM
+        return bool(left <= x <= right and top <= y <= bottom)
 
 
 def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Marker]:
@@ -615,8 +666,11 @@ class TableReader:
             try_invert=False, try_downscale=False, text_mode=zxingcpp.TextMode.Plain,
             return_errors=True)
 
-    def read(self, frame: np.ndarray) -> TableReading:
-        """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first)."""
+    def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading:
+        """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first).
+
+        ``loose``: also read the codes beside the mats (one more pass over the whole frame:
+        the round-end hand scan asks for it; an ordinary reading does not pay for it)."""
         started = time.perf_counter()
         gray = _gray(frame)
         markers = find_markers(gray, self.marker_width)
@@ -626,8 +680,9 @@ class TableReader:
         noah_at = next((m.centre for m in markers if m.id == NOAH_MARKER), None)
         centres = {k: pose.centre for k, pose in poses.items()}
         noah = nearest_ferry(noah_at, centres) if noah_at is not None else None
+        beside = self._loose_codes(gray, poses) if loose else None
         ms = (time.perf_counter() - started) * 1000
-        return TableReading(ferries, noah, noah_at, ms)
+        return TableReading(ferries, noah, noah_at, ms, beside)
 
     def _ferry_view(self, pose: MatPose | None, codes: Sequence[Code]) -> FerryView:
         if pose is None:
@@ -647,8 +702,7 @@ class TableReader:
         """Every code read in the mats' zones, each assigned to the mat it lies on."""
         zones = {k: np.array(pose.search_zone(), np.float32) for k, pose in poses.items()}
         boxes = merge_boxes([_box(zone, gray.shape) for zone in zones.values()])
-        px_per_module = min((p.px_per_mm * QR_MODULES_MM for p in poses.values()), default=0)
-        enlarge = 2.0 if 0 < px_per_module < self.enlarge_below else 1.0
+        enlarge = self._enlargement(poses)
         found: dict[int, list[Code]] = {}
         seen: set[tuple[str, int, int]] = set()
         for left, top, right, bottom in boxes:
@@ -660,8 +714,39 @@ class TableReader:
                     found.setdefault(ferry, []).append(code)
         return found
 
+    def _enlargement(self, poses: Mapping[int, MatPose]) -> float:
+        """2 when the stickers' modules are too small for zxing-cpp as they are, else 1."""
+        px_per_module = min((p.px_per_mm * QR_MODULES_MM for p in poses.values()), default=0)
+        return 2.0 if 0 < px_per_module < self.enlarge_below else 1.0
+
+    def _loose_codes(self, gray: np.ndarray, poses: Mapping[int, MatPose]
+                     ) -> tuple[LooseCode, ...] | None:
+        """The codes whose centre lies outside every mat's area, from the whole frame with the
+        mats' areas painted over (their codes are the ferries' and were read already); ``None``
+        unless all five mats are located."""
+        import cv2
+
+        if len(poses) < len(FERRIES):
+            return None
+        beside = gray.copy()
+        level = int(gray[::16, ::16].mean())  # a flat patch: nothing there to decode
+        for pose in poses.values():
+            area = np.round(np.array(pose.area(), np.float32)).astype(np.int32)
+            cv2.fillConvexPoly(beside, area, level)
+        height, width = gray.shape
+        centres = {k: pose.centre for k, pose in poses.items()}
+        found: dict[str, LooseCode] = {}
+        for code in self._decode_crop(beside, 0, 0, width, height, self._enlargement(poses),
+                                      judge=False):
+            if code.readable and not any(p.holds(code.centre) for p in poses.values()):
+                near = min(centres, key=lambda k: math.dist(code.centre, centres[k]))
+                found.setdefault(code.text, LooseCode(code.text, code.centre, near))
+        return tuple(sorted(found.values(), key=lambda c: c.text))
+
     def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
-                     enlarge: float) -> list[Code]:
+                     enlarge: float, *, judge: bool = True) -> list[Code]:
+        """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
+        covered or unsure (:func:`visibility`; only a top card needs it)."""
         import cv2
 
         crop = gray[top:bottom, left:right]
@@ -675,7 +760,7 @@ class TableReader:
             if not barcode.valid:
                 codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
                 continue
-            seen = visibility(barcode, crop)
+            seen = visibility(barcode, crop) if judge else "whole"
             codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
                               unsure=seen == "unsure"))
         return codes

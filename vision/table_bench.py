@@ -10,7 +10,11 @@ core, against bare whole-frame zxing-cpp on the same frames:
 * wrong top cards (a reading that names a code that is not the ferry's visible top card);
 * Noah at the right ferry, over frames where his marker is visible;
 * the median time per frame and its ratio to zxing-cpp's (paired, same frame, back to back),
-  and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES.
+  and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES;
+* the round end (``read(frame, loose=True)``, asked for only during the hand scan), on frames
+  of every layout with six cards of a hand laid face up beside the mats: the share of those
+  cards read, codes wrongly reported beside the mats (a ferry's card, or a code not lying
+  there), and the time per frame against the ordinary reading of the same frame.
 
 Benchmarks report; they never pass or fail.
 """
@@ -21,11 +25,19 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from vision.bench import _machine, _ms
 from vision.table import FERRIES, TableReader
-from vision.table_render import OverheadCamera, Variation, render_table, varied_scene
+from vision.table_render import (
+    OverheadCamera,
+    RenderedTable,
+    TableScene,
+    Variation,
+    render_table,
+    varied_scene,
+)
 
 VARIATIONS = {
     "plain": Variation(),
@@ -36,6 +48,11 @@ VARIATIONS = {
     "dim, noisy": Variation(light=0.5, noise=5.0),
 }
 PI_FACTORS = {"Pi 4": (3.0, 5.0), "Pi 5": (1.5, 2.5)}  # one core's slowness, PLATFORM-NOTES
+ROUND_END = {
+    "plain": Variation(beside=6),
+    "tilt 10°": Variation(beside=6, tilt_deg=10.0),
+    "dim, noisy": Variation(beside=6, light=0.5, noise=5.0),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     cv2.setNumThreads(1)
     seeds = 1 if args.quick else args.seeds
-    report = {"machine": _machine(), **measure(seeds)}
+    report = {"machine": _machine(), **measure(seeds), "round_end": measure_round_end(seeds)}
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else _text(report))
     return 0
 
@@ -62,33 +79,28 @@ def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
     by_difficulty: dict[str, dict[str, int]] = {}
     times: list[float] = []
     bare: list[float] = []
-    for label, variation in VARIATIONS.items():
+    for label, _scene, shot in _shots(VARIATIONS, seeds, camera):
         row = by_difficulty.setdefault(label, {"visible_tops": 0, "read": 0, "zxing_read": 0})
-        for layout in ("row", "arc", "board"):
-            for seed in range(seeds):
-                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
-                                     _with_layout(variation, layout))
-                shot = render_table(scene, camera)
-                started = time.perf_counter()
-                reading = reader.read(shot.frame)
-                times.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                texts = {b.text for b in zxingcpp.read_barcodes(
-                    shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
-                bare.append(time.perf_counter() - started)
-                totals["frames"] += 1
-                for k in FERRIES:
-                    truth, top = shot.truth.ferries[k], reading.ferries[k].top
-                    if top is not None and (top != truth.top or not truth.top_visible):
-                        totals["wrong"] += 1
-                    if truth.top is not None and truth.top_visible:
-                        for counts in (totals, row):
-                            counts["visible_tops"] += 1
-                            counts["read"] += top == truth.top
-                            counts["zxing_read"] += truth.top in texts
-                if shot.truth.noah_visible:
-                    totals["noah_visible"] += 1
-                    totals["noah_right"] += reading.noah == shot.truth.noah
+        started = time.perf_counter()
+        reading = reader.read(shot.frame)
+        times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        texts = {b.text for b in zxingcpp.read_barcodes(
+            shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
+        bare.append(time.perf_counter() - started)
+        totals["frames"] += 1
+        for k in FERRIES:
+            truth, top = shot.truth.ferries[k], reading.ferries[k].top
+            if top is not None and (top != truth.top or not truth.top_visible):
+                totals["wrong"] += 1
+            if truth.top is not None and truth.top_visible:
+                for counts in (totals, row):
+                    counts["visible_tops"] += 1
+                    counts["read"] += top == truth.top
+                    counts["zxing_read"] += truth.top in texts
+        if shot.truth.noah_visible:
+            totals["noah_visible"] += 1
+            totals["noah_right"] += reading.noah == shot.truth.noah
     ratios = [t / b for t, b in zip(times, bare, strict=True)]
     median = statistics.median(times)
     return {
@@ -102,6 +114,49 @@ def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
         "pi_estimate_ms": {name: [_ms(median * low), _ms(median * high)]
                            for name, (low, high) in PI_FACTORS.items()},
     }
+
+
+def measure_round_end(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
+    """The codes beside the mats (the round-end hand scan): read, wrong, and the time of a
+    reading that asks for them against an ordinary reading of the same frame."""
+    camera = camera or OverheadCamera()
+    reader = TableReader()
+    counts = {"frames": 0, "visible": 0, "read": 0, "wrong": 0, "not_read": 0}
+    plain: list[float] = []
+    beside: list[float] = []
+    for _label, scene, shot in _shots(ROUND_END, seeds, camera):
+        started = time.perf_counter()
+        reader.read(shot.frame)
+        plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        reading = reader.read(shot.frame, loose=True)
+        beside.append(time.perf_counter() - started)
+        visible = set(shot.truth.loose_visible)
+        read: frozenset[str] = reading.loose_texts or frozenset()
+        counts["frames"] += 1
+        counts["visible"] += len(visible)
+        counts["not_read"] += reading.loose is None  # a mat not located: nothing said
+        counts["read"] += len(visible & read)
+        # wrong: not a card of the hand (a card partly out of the frame still counts)
+        counts["wrong"] += len(read - {card.text for card in scene.loose})
+    return {
+        "counts": counts, "read_pct": _pct(counts["read"], counts["visible"]),
+        "median_ms": _ms(statistics.median(beside)),
+        "plain_median_ms": _ms(statistics.median(plain)),
+        "ratio_to_plain": round(statistics.median(
+            [b / p for b, p in zip(beside, plain, strict=True)]), 2),
+    }
+
+
+def _shots(variations: dict[str, Variation], seeds: int, camera: OverheadCamera
+           ) -> Iterator[tuple[str, TableScene, RenderedTable]]:
+    """Each variation's scenes of every layout, ``seeds`` of each, rendered."""
+    for label, variation in variations.items():
+        for layout in ("row", "arc", "board"):
+            for seed in range(seeds):
+                scene = varied_scene(1000 * seed + len(label) + 7 * len(layout),
+                                     _with_layout(variation, layout))
+                yield label, scene, render_table(scene, camera)
 
 
 def _with_layout(variation: Variation, layout: str) -> Variation:
@@ -134,4 +189,15 @@ def _text(r: dict[str, Any]) -> str:
     for label, row in r["by_difficulty"].items():
         lines.append(f"  {label:<11} read {row['read']}/{row['visible_tops']}, "
                      f"zxing-cpp {row['zxing_read']}/{row['visible_tops']}")
+    end = r["round_end"]
+    e = end["counts"]
+    lines += [
+        f"Round end, {e['frames']} frames with a hand laid beside the mats "
+        f"({', '.join(ROUND_END)}): {end['read_pct']} % of {e['visible']} visible hand cards "
+        f"read, {e['wrong']} codes wrongly reported beside the mats, {e['not_read']} frames "
+        "with a mat not located (nothing said)",
+        f"  median time per frame {end['median_ms']} ms; the ordinary reading of the same "
+        f"frames {end['plain_median_ms']} ms; ratio {end['ratio_to_plain']}× (asked for only "
+        "during the hand scan)",
+    ]
     return "\n".join(lines)

@@ -8,11 +8,14 @@ small frame at every tick. :class:`TableFrame` carries both.
   one camera: ``main`` at the sensor's full resolution and ``lores`` (320 × 180 by default),
   both YUV420, whose Y planes are the grayscale frames at no cost;
 * :class:`StillTableSource`: any :mod:`vision.sources` source (a USB camera, a video, a folder
-  of stills), each frame turned grayscale and scaled down for the small copy.
+  of stills), each frame turned grayscale and scaled down for the small copy;
+* :class:`FedTableSource`: frames handed in by someone else (a simulator that renders them).
 
 :func:`open_table_source` picks one from a ``--source``/``[camera] source`` text. Camera faults
 are the same :class:`~vision.sources.CameraMissing` and :class:`~vision.sources.CameraLost` as
-elsewhere.
+elsewhere. :class:`TableCapture` runs a source on a thread of its own, hands each frame on and
+reports the camera's condition as :class:`~vision.events.CameraStatus` events, reopening a
+camera that is missing or lost.
 
 >>> import tempfile, pathlib, cv2
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -25,7 +28,10 @@ elsewhere.
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,10 +39,12 @@ import numpy as np
 
 from vision.config import CameraSettings
 from vision.errors import VisionError
+from vision.events import CameraState, CameraStatus, state_after_fault
 from vision.sources import (
     CAMERA_FIX,
     CameraLost,
     CameraMissing,
+    ChosenCamera,
     ImageFolder,
     PiCamera,
     Source,
@@ -45,7 +53,11 @@ from vision.sources import (
     picamera_controls,
 )
 
+log = logging.getLogger(__name__)
+
 SMALL_SIZE = (320, 180)
+GRAB_TIMEOUT = 5.0  # seconds a Pi camera may take to give a frame before it counts as lost
+RETRY = (0.5, 10.0)  # seconds before the first reopening of a missing or lost camera, and at most
 
 
 @dataclass(frozen=True)
@@ -112,8 +124,8 @@ class PiTableCamera:
         self._camera = camera
 
     def read(self) -> TableFrame:
-        try:
-            (main, lores), _ = self._camera.capture_arrays(["main", "lores"])
+        try:  # picamera2 raises TimeoutError after ``wait`` seconds: a grab never hangs for ever
+            (main, lores), _ = self._camera.capture_arrays(["main", "lores"], wait=GRAB_TIMEOUT)
         except Exception as error:  # libcamera errors have no common type
             raise CameraLost(f"The Pi camera stopped sending pictures ({error}).",
                              CAMERA_FIX) from None
@@ -181,15 +193,203 @@ image folder.
     settings = settings or CameraSettings()
     kind, _, number = spec.partition(":")
     if kind in ("camera", "auto"):
-        if PiCamera.available():
-            return PiTableCamera(settings)
-        usb = UsbCamera.indexes()
-        if not usb:
-            raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
-        return StillTableSource(UsbCamera(settings, usb[0]))
+        return AutoTableCamera(settings)
     if kind == "picamera2":
         if number and not number.isdigit():
             raise VisionError(f"The camera source '{spec}' has a bad number.",
                               "Write e.g. picamera2:0.", key="source")
         return PiTableCamera(settings, int(number or 0))
     return StillTableSource(make_source(spec, settings, realtime=False))
+
+
+class AutoTableCamera(ChosenCamera["TableFrame | None"]):
+    """Whichever camera is there when it opens: the Pi camera (two streams), else the first
+    USB camera. Choosing at each ``open()`` lets a reopening find a camera plugged in later;
+    with none, ``open()`` raises :class:`~vision.sources.CameraMissing`.
+
+    >>> camera = AutoTableCamera(CameraSettings())
+    >>> camera.read()
+    Traceback (most recent call last):
+    ...
+    vision.sources.CameraLost: The camera is not open. Check the camera's cable (connect it \
+with the Pi switched off), or choose another source in [camera] (see docs/vision.md).
+    """
+
+    def __init__(self, settings: CameraSettings) -> None:
+        super().__init__(settings, "camera (table view)")
+
+    def choose(self) -> PiTableCamera | StillTableSource:
+        if PiCamera.available():
+            return PiTableCamera(self.settings)
+        if usb := UsbCamera.indexes():
+            return StillTableSource(UsbCamera(self.settings, usb[0]))
+        raise CameraMissing("No camera found (no Pi camera, no USB camera).", CAMERA_FIX)
+
+
+class FedTableSource:
+    """Frames handed in from elsewhere (:meth:`put`), e.g. a simulator rendering the table.
+
+    :meth:`read` gives the newest frame put since the last read, waiting up to ``wait``
+    seconds for one; with none it gives the last one again (the table has not changed), or
+    ``None`` once :meth:`end` was called.
+
+    >>> fed = FedTableSource("simulated overhead camera", wait=0.0)
+    >>> fed.open(); fed.read() is None
+    False
+    >>> fed.put(TableFrame(np.zeros((4, 4), np.uint8), np.zeros((2, 2), np.uint8), "a", 0.0))
+    >>> fed.read().name, fed.read().name
+    ('a', 'a')
+    """
+
+    def __init__(self, name: str, wait: float = 0.5) -> None:
+        self.name, self.wait = name, wait
+        self._frame: TableFrame | None = None
+        self._fresh = threading.Condition()
+        self._new = False
+        self._ended = False
+
+    def put(self, frame: TableFrame) -> None:
+        with self._fresh:
+            self._frame, self._new = frame, True
+            self._fresh.notify_all()
+
+    def end(self) -> None:
+        with self._fresh:
+            self._ended = True
+            self._fresh.notify_all()
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> TableFrame | None:
+        with self._fresh:
+            if not self._new and not self._ended:
+                self._fresh.wait(self.wait)
+            if self._ended:
+                return None
+            self._new = False
+            frame = self._frame
+        if frame is None:  # nothing rendered yet: an empty table of the smallest size
+            blank = np.zeros((2, 2), np.uint8)
+            return TableFrame(blank, blank, "no frame yet", time.monotonic())
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
+class TableCapture:
+    """The overhead camera's thread: each frame of ``source`` to ``on_frame`` (on this thread).
+
+    A frame is read once the previous one has been handled: a camera's driver keeps only its
+    newest frame (picamera2 with ``queue=False``, V4L2 with one buffer), so the reader always
+    gets a fresh table, and a folder or a video gives every frame once. ``latest`` and
+    ``count`` are the newest frame and how many were read (for a live view).
+
+    The camera's condition goes to ``on_status`` as :class:`~vision.events.CameraStatus`
+    events, one per change: a camera missing at start or lost (an error from ``open`` or
+    ``read``: :class:`~vision.sources.CameraMissing`, :class:`~vision.sources.CameraLost`, or
+    anything else) is reported and reopened after pauses growing from ``retry[0]`` to
+    ``retry[1]`` seconds; a folder or video at its end is ``STOPPED`` and ``finished`` is set.
+    An exception in ``on_frame`` is logged and the next frame read. :meth:`stop` ends the
+    thread and closes the source.
+
+    >>> import tempfile, pathlib, cv2
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("a.png", "b.png"):
+    ...     _ = cv2.imwrite(str(folder / name), np.zeros((90, 160), np.uint8))
+    >>> seen = []
+    >>> capture = TableCapture(open_table_source(str(folder)), lambda f: seen.append(f.name))
+    >>> _ = capture.start(); capture.finished.wait(10)
+    True
+    >>> capture.stop(); seen, capture.status.state.value
+    (['a.png', 'b.png'], 'stopped')
+    """
+
+    def __init__(self, source: TableSource, on_frame: Callable[[TableFrame], object], *,
+                 on_status: Callable[[CameraStatus], object] | None = None,
+                 retry: tuple[float, float] = RETRY) -> None:
+        self.source, self.on_frame, self.on_status, self.retry = source, on_frame, on_status, retry
+        self.name = source.name
+        self.latest: TableFrame | None = None
+        self.count = 0
+        self.status: CameraStatus | None = None
+        self.finished = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="table-capture", daemon=True)
+
+    def start(self) -> TableCapture:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = GRAB_TIMEOUT + 1) -> None:
+        """End the thread (after the frame in hand) and release the camera."""
+        self._stopping.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout)
+        if not self._thread.is_alive():  # never close under a grab still going on
+            _close_quietly(self.source)
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        first, most = self.retry
+        pause = first
+        while not self._stopping.is_set():
+            opened_at = self.count
+            try:
+                self.source.open()
+                self._read_frames()
+                return  # the folder or video has no more frames, or stopping
+            except Exception as error:  # any camera failure is reported, then retried
+                if self._stopping.is_set():
+                    return
+                _close_quietly(self.source)
+                if self.count > opened_at:
+                    pause = first  # it worked for a while: start the pauses afresh
+                self._report_fault(error, pause)
+            if self._stopping.wait(pause):
+                return
+            pause = min(most, pause * 2)
+
+    def _read_frames(self) -> None:
+        """Frames until the source ends or this capture stops; a failure is raised."""
+        while not self._stopping.is_set():
+            frame = self.source.read()
+            if frame is None:
+                self._set_status(CameraState.STOPPED, f"The {self.name} has no more frames.")
+                self.finished.set()
+                return
+            if self.status is None or not self.status.ok:
+                self._set_status(CameraState.OK, f"The camera ({self.name}) is working.")
+            self.latest, self.count = frame, self.count + 1
+            try:
+                self.on_frame(frame)
+            except Exception:  # the user's callback must not stop the camera
+                log.exception("handling a table frame failed")
+
+    def _report_fault(self, error: Exception, pause: float) -> None:
+        what = getattr(error, "what", None) or f"The camera failed ({error})."
+        state = state_after_fault(self.status, missing=isinstance(error, CameraMissing))
+        self._set_status(state, f"{what} Trying again in {pause:g} s.", retry_in=pause)
+
+    def _set_status(self, state: CameraState, message: str,
+                    retry_in: float | None = None) -> None:
+        if self.status is not None and self.status.state is state:
+            return  # one status per change, not one per retry
+        self.status = CameraStatus(state, message, at=time.monotonic(), source=self.name,
+                                   retry_in=retry_in)
+        if self.on_status is not None:
+            try:
+                self.on_status(self.status)
+            except Exception:
+                log.exception("the camera status callback failed on %r", self.status)
+
+
+def _close_quietly(source: TableSource) -> None:
+    try:
+        source.close()
+    except Exception:  # a camera already gone may fail to close
+        log.debug("closing %s failed", source.name, exc_info=True)

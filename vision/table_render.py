@@ -108,6 +108,18 @@ class MatOnTable:
 
 
 @dataclass(frozen=True)
+class CardOnTable:
+    """A card lying face up on the table, off the mats (a hand laid out at round end): its
+    sticker text, its centre (table mm), how far it is turned and where its code sits on it."""
+
+    text: str | None
+    x_mm: float
+    y_mm: float
+    angle_deg: float = 0.0
+    sticker_at: Point = STICKER_AT
+
+
+@dataclass(frozen=True)
 class Glare:
     """A lamp's reflection: a soft bright spot (table mm; strength 0–1)."""
 
@@ -121,15 +133,17 @@ class Glare:
 class TableScene:
     """Everything on the table and how the camera sees it.
 
-    ``noah``: the Noah marker disc's centre (table mm), or ``None``; ``hands``: polygons (table
-    mm, e.g. from :func:`hand_polygon`); ``tilt_deg``: the camera leans this far from vertical,
-    toward ``tilt_toward_deg`` (0 = the frame's right); ``blur``: Gaussian sigma in pixels (soft
-    focus; 0.7 is a sharp lens); ``noise``: sensor noise (grey levels); ``light``: 1 normal,
-    0.4 a dim room.
+    ``noah``: the Noah marker disc's centre (table mm), or ``None``; ``loose``: cards lying
+    face up off the mats, in the order they were laid (e.g. from :func:`laid_out`);
+    ``hands``: polygons (table mm, e.g. from :func:`hand_polygon`); ``tilt_deg``: the camera
+    leans this far from vertical, toward ``tilt_toward_deg`` (0 = the frame's right);
+    ``blur``: Gaussian sigma in pixels (soft focus; 0.7 is a sharp lens); ``noise``: sensor
+    noise (grey levels); ``light``: 1 normal, 0.4 a dim room.
     """
 
     mats: tuple[MatOnTable, ...]
     noah: Point | None = None
+    loose: tuple[CardOnTable, ...] = ()
     hands: tuple[tuple[Point, ...], ...] = ()
     glare: tuple[Glare, ...] = ()
     tilt_deg: float = 0.0
@@ -163,6 +177,9 @@ class TableTruth:
     noah: int | None
     """The ferry whose mat centre is nearest to Noah's marker (``None`` without the marker)."""
     noah_visible: bool
+    loose_visible: tuple[str, ...] = ()
+    """The texts of the cards off the mats whose code is wholly in the frame, under no hand and
+    under no card laid after it."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +258,27 @@ def random_stacks(rng: random.Random, texts: Sequence[str], *, fanned: float = 0
     return stacks
 
 
+def laid_out(texts: Sequence[str | None], start: Point, end: Point, rng: random.Random, *,
+             angle_deg: float = 0.0, askew_deg: float = 8.0) -> tuple[CardOnTable, ...]:
+    """A hand laid face up on the table: the cards' centres spread evenly from ``start`` to
+    ``end`` (table mm), each turned ``angle_deg`` and askew by up to ``askew_deg`` either way,
+    a little off the line. Spaced when the cards are a card's width apart or more; closer, each
+    card lies over part of the one before.
+
+    >>> hand = laid_out(["A", "B", "C"], (-100.0, 120.0), (100.0, 120.0), random.Random(1))
+    >>> [int(round(card.x_mm, -1)) for card in hand], [card.text for card in hand]
+    ([-100, 0, 100], ['A', 'B', 'C'])
+    """
+    count = len(texts)
+    cards = []
+    for index, text in enumerate(texts):
+        share = index / (count - 1) if count > 1 else 0.5
+        x = start[0] + share * (end[0] - start[0]) + rng.uniform(-2, 2)
+        y = start[1] + share * (end[1] - start[1]) + rng.uniform(-2, 2)
+        cards.append(CardOnTable(text, x, y, angle_deg + rng.uniform(-askew_deg, askew_deg)))
+    return tuple(cards)
+
+
 def noah_beside(mat: MatOnTable, rng: random.Random) -> Point:
     """A spot just in front of or behind ``mat`` (past one of its short edges)."""
     side = rng.choice((-1.0, 1.0))
@@ -263,6 +301,9 @@ def render_table(scene: TableScene, camera: OverheadCamera | None = None) -> Ren
         for card in mat.cards:
             _paste(frame, _card_image(card.text, card.sticker_at, scale),
                    place @ _card_on_mat(card), scale)
+    for loose in scene.loose:
+        _paste(frame, _card_image(loose.text, loose.sticker_at, scale),
+               to_frame @ _placement(loose.x_mm, loose.y_mm, loose.angle_deg, CARD_MM), scale)
     if scene.noah is not None:
         side = NOAH_DISC_MM
         place = to_frame @ _placement(scene.noah[0], scene.noah[1], 0.0, (side, side))
@@ -540,10 +581,7 @@ def _truth(scene: TableScene, to_frame: np.ndarray, hands: np.ndarray,
         top = mat.cards[-1] if mat.cards else None
         top_visible, code_hand = False, False
         if top is not None and top.text is not None:
-            half = (STICKER_CODE_MM / 21) * (21 + 2) / 2  # the code and one module around it
-            sx, sy = top.sticker_at
-            code = _transform(place @ _card_on_mat(top), _rect(sx - half, sy - half,
-                                                              sx + half, sy + half))
+            code = _transform(place @ _card_on_mat(top), _code_square(top.sticker_at))
             in_frame, code_hand = covered(code)
             top_visible = in_frame and not code_hand
         ferries[mat.ferry] = FerryTruth(mat_in_view, top.text if top else None, top_visible,
@@ -557,7 +595,40 @@ def _truth(scene: TableScene, to_frame: np.ndarray, hands: np.ndarray,
         noah_visible = in_frame and not hand
     for ferry in FERRIES:
         ferries.setdefault(ferry, FerryTruth(False, None, False, False))
-    return TableTruth(ferries, noah, noah_visible)
+    return TableTruth(ferries, noah, noah_visible, _loose_visible(scene, covered))
+
+
+def _loose_visible(scene: TableScene,
+                   covered: Callable[[np.ndarray], tuple[bool, bool]]) -> tuple[str, ...]:
+    """The texts of the loose cards whose code (and one module around it) is wholly in the
+    frame, under no hand and under no card laid after it (table mm, so :func:`_overlaps`
+    compares shapes on the table itself)."""
+    visible = []
+    places = [_placement(c.x_mm, c.y_mm, c.angle_deg, CARD_MM) for c in scene.loose]
+    for index, card in enumerate(scene.loose):
+        if card.text is None:
+            continue
+        code = _transform(places[index], _code_square(card.sticker_at))
+        in_frame, hand = covered(code)
+        later = [_transform(place, _rect(0, 0, *CARD_MM)) for place in places[index + 1:]]
+        if in_frame and not hand and not any(_overlaps(code, other) for other in later):
+            visible.append(card.text)
+    return tuple(visible)
+
+
+def _code_square(sticker_at: Point) -> np.ndarray:
+    """A sticker's code and one module around it, on the card (mm)."""
+    half = (STICKER_CODE_MM / 21) * (21 + 2) / 2
+    sx, sy = sticker_at
+    return _rect(sx - half, sy - half, sx + half, sy + half)
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex quadrilaterals (table mm) overlap."""
+    import cv2
+
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return bool(area > 0)
 
 
 def _rect(left: float, top: float, right: float, bottom: float) -> np.ndarray:
@@ -587,6 +658,8 @@ class Variation:
     blur: float = 0.7
     light: float = 1.0
     noise: float = 2.5
+    beside: int = 0
+    """Cards of a hand laid face up beside the mats (round end), in a free part of the table."""
     extras: dict[str, Any] = field(default_factory=dict)
 
 
@@ -609,11 +682,35 @@ def varied_scene(seed: int, variation: Variation) -> TableScene:
         target = rng.choice(mats)
         x, y = _on_table(target, rng.uniform(-20, 20), rng.uniform(-30, 30))
         scene = replace(scene, hands=(hand_polygon(x, y, rng.uniform(45, 135)),))
+    if variation.beside:
+        scene = replace(scene, loose=_hand_beside(scene, variation, turn, rng))
     if variation.glare:
         target = rng.choice([m for m in mats if m.cards] or list(mats))
         x, y = _on_table(target, rng.uniform(-25, 25), rng.uniform(-45, 0))
         scene = replace(scene, glare=(Glare(x, y, rng.uniform(12, 25), rng.uniform(0.4, 0.7)),))
     return scene
+
+
+#: Where each layout leaves room for a hand laid out (before the layout is turned): the first
+#: and last cards' centres (table mm) and how the cards are turned.
+HAND_ROOM: dict[str, tuple[Point, Point, float]] = {
+    "row": ((-380.0, 205.0), (380.0, 205.0), 90.0),
+    "arc": ((-380.0, -225.0), (380.0, -225.0), -90.0),
+    "board": ((-410.0, -190.0), (-410.0, 190.0), 0.0),
+}
+
+
+def _hand_beside(scene: TableScene, variation: Variation, turn_deg: float,
+                 rng: random.Random) -> tuple[CardOnTable, ...]:
+    """``variation.beside`` cards no ferry holds, laid out in the layout's free room."""
+    on_mats = {card.text for mat in scene.mats for card in mat.cards}
+    texts = [t for t in SAMPLE_TEXTS if t not in on_mats][: variation.beside]
+    start, end, angle = HAND_ROOM[variation.layout]
+    hand = laid_out(texts, start, end, rng, angle_deg=angle)
+    a = math.radians(turn_deg)
+    return tuple(replace(card, x_mm=card.x_mm * math.cos(a) - card.y_mm * math.sin(a),
+                         y_mm=card.x_mm * math.sin(a) + card.y_mm * math.cos(a),
+                         angle_deg=card.angle_deg + turn_deg) for card in hand)
 
 
 def _turned(mat: MatOnTable, turn_deg: float) -> MatOnTable:

@@ -1,6 +1,8 @@
 """``noah-companion demo``: a whole simulated game through the real pipeline (no Pi, camera or
 screen needed), narrated in the terminal. ``--ui`` plays the same seeded game on the app's
-screen (simulator mode), with the same ``--seed``, ``--players`` and ``--db``."""
+screen (simulator mode), with the same ``--seed``, ``--players`` and ``--db``; ``--table-view``
+referees from rendered overhead frames (with ``--ui``: on the app's screen, which shows the
+rendered table on its calibration screen)."""
 
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="print only the results")
     parser.add_argument("--ui", action="store_true",
                         help="play the game on the touchscreen app's screen instead (virtual "
-                             "cards and lights)")
+                             "cards and lights; with --table-view, the rendered table is shown "
+                             "on the table camera's screen)")
     parser.add_argument("--table-view", action="store_true",
                         help="referee from one camera above the table: plays and Noah's moves "
                              "are read from rendered overhead frames, with no touch")
@@ -35,12 +38,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     players = list(args.players)
-    if args.table_view:
-        if args.ui:
-            from companion.errors import UserError
+    if args.table_view and args.ui:
+        from companion.ui.demo import run_table_demo_ui
 
-            raise UserError("--table-view and --ui cannot be combined yet.",
-                            "Run 'noah-companion demo --table-view' in the terminal.")
+        return run_table_demo_ui(seed=args.seed, players=players,
+                                 db=Path(args.db) if args.db else None,
+                                 verbose=getattr(args, "verbose", False))
+    if args.table_view:
         from companion.sim.table_demo import run_table_demo
 
         run_table_demo(seed=args.seed, players=players,

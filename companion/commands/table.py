@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="a folder of photos, a video file, 'camera' (the Pi camera, else a "
                            "USB camera), picamera2, usb or usb:N")
     scan.add_argument("--json", action="store_true", help="one JSON object per frame and line")
+    scan.add_argument("--hands", action="store_true",
+                      help="also read the cards laid face up beside the mats (the round-end "
+                           "hand scan) and list them on each line (not in --json)")
     scan.add_argument("--frames", type=int, metavar="N",
                       help="stop after N frames (default: the end of the video or folder; a "
                            "camera runs until Ctrl-C)")
@@ -68,9 +71,9 @@ def _scan(args: argparse.Namespace) -> int:
             if frame is None:
                 break
             count += 1
-            reading = reader.read(frame.full)
-            print(_json_line(frame.name, reading) if args.json else describe(frame.name, reading),
-                  flush=True)
+            reading = reader.read(frame.full, loose=args.hands)
+            print(_json_line(frame.name, reading) if args.json
+                  else describe(frame.name, reading, hands=args.hands), flush=True)
     finally:
         source.close()
     if count == 0:
@@ -85,8 +88,9 @@ def _json_line(name: str, reading: Any) -> str:
     return json.dumps({"frame": name, **reading.to_json()}, ensure_ascii=False)
 
 
-def describe(name: str, reading: Any) -> str:
-    """One readable line: ``a.png: 1 CAF2 · 2 empty? · 3 not found … Noah at 3 (24 ms)``."""
+def describe(name: str, reading: Any, *, hands: bool = False) -> str:
+    """One readable line: ``a.png: 1 CAF2 · 2 empty? · 3 not found … Noah at 3 (24 ms)``;
+    ``hands``: with the codes read beside the mats (``… · beside the mats: CAF1, LIM2``)."""
     parts = []
     for ferry, view in sorted(reading.ferries.items()):
         if not view.seen:
@@ -96,4 +100,9 @@ def describe(name: str, reading: Any) -> str:
         else:
             parts.append(f"{ferry} {view.top}")
     noah = f"Noah at ferry {reading.noah}" if reading.noah else "Noah not seen"
-    return f"{name}: {' · '.join(parts)} · {noah} ({reading.ms:.0f} ms)"
+    parts.append(noah)
+    if hands:
+        texts = "not read (a mat not found)" if reading.loose is None \
+            else ", ".join(code.text for code in reading.loose) or "no card"
+        parts.append(f"beside the mats: {texts}")
+    return f"{name}: {' · '.join(parts)} ({reading.ms:.0f} ms)"

@@ -7,12 +7,24 @@ person would otherwise make, and checks the table against the record all game lo
 * :func:`infer` — one step of the game seen on the table: a new top card on Noah's ferry is the
   play (the same intent as a card shown to the hand camera, ``choose_card``); Noah's marker at
   a new ferry is his move; Noah's ferry emptied is the take-back (R25); at a round's setup the
-  starting animal on the ferry awaited and Noah's marker where the table put him.
+  starting animal on the ferry awaited and Noah's marker where the table put him; at round end
+  the hand of the player whose scan is awaited, laid face up beside the ferries (below, "The
+  round-end hand scan").
 * :func:`audit` — every difference between the table and the record as one sentence naming
   what to put where (:class:`Finding`), with the ferry whose light flashes.
 
 No game rules here: the engine judges every inferred action through the session's intents and
 only what it accepts is written. The audit never changes the record.
+
+The round-end hand scan. The camera cannot tell whose hand a card laid on the table is, so the
+hands are read one at a time, in the session's order (``Drafts.scan_seat``): the screen says
+"Ben: lay your 5 cards face up beside the ferries"; when a still table shows exactly as many
+cards beside the mats (never a ferry's card: :attr:`vision.table.TableReading.loose`) as Ben
+still has to scan, not counting the cards already in the scan (earlier hands may stay on the
+table), those cards are Ben's hand, each sent through the session's usual hand-scan intent
+(``choose_card``: the same checks, notices and record). More of them than Ben holds, or one that
+cannot be in a hand (``drafts.not_in_a_hand``: not in this game, on a ferry, departed), gives one
+sentence saying what to take away, and nothing is scanned. Fewer: the table waits.
 
 Ferries are positions 0-4 here (the record's); sentences say 1-5.
 
@@ -30,11 +42,12 @@ PlaySeen(ferry=1, card='lion:M#2')
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from companion.game.deck import format_ref, parse_ref
-from companion.session.narrate import card_name
+from companion.session.drafts import not_in_a_hand
+from companion.session.narrate import card_name, plural
 from companion.session.view import Phrase
 
 POSITIONS = range(5)
@@ -66,6 +79,12 @@ class RecordTable:
     player: str | None = None
     departed: tuple[str, ...] = ()
     setup_ferry: int | None = None
+    seat: int | None = None
+    """Who acts (at round end: whose hand is awaited)."""
+    hand_missing: int = 0
+    """Round end: how many cards of ``seat``'s hand are still to be scanned."""
+    hand_known: frozenset[str] = frozenset()
+    """Round end: the cards already in the hand scan (this hand's and earlier ones')."""
 
     @classmethod
     def from_view(cls, view: Any) -> RecordTable:
@@ -73,13 +92,20 @@ class RecordTable:
         state: Mapping[str, Any] = view.state or {}
         ferries = tuple(None if f is None else tuple(physical(r) for r in f)
                         for f in state.get("ferries") or (None,) * 5)
-        seat = view.prompt.player
+        prompt = view.prompt
+        seat = prompt.player
         player = view.players[seat] if seat is not None and seat < len(view.players) else None
-        return cls(step=view.prompt.kind, noah=state.get("noah"), ferries=ferries,
+        scanned = tuple(physical(r) for r in getattr(prompt, "scanned", ())) \
+            if prompt.kind == "scan_hand" else ()
+        return cls(step=prompt.kind, noah=state.get("noah"), ferries=ferries,
                    player=player,
                    departed=tuple(physical(r) for r in state.get("departed_cards") or ()),
-                   setup_ferry=getattr(view.prompt, "ferry", None)
-                   if view.prompt.kind == "scan_setup_card" else None)
+                   setup_ferry=getattr(prompt, "ferry", None)
+                   if prompt.kind == "scan_setup_card" else None,
+                   seat=seat,
+                   hand_missing=max(0, getattr(prompt, "expected", 0) - len(scanned))
+                   if prompt.kind == "scan_hand" else 0,
+                   hand_known=frozenset(scanned))
 
     def top(self, ferry: int) -> str | None:
         cards = self.ferries[ferry]
@@ -89,15 +115,25 @@ class RecordTable:
         return next((k for k in POSITIONS if card in (self.ferries[k] or ())), None)
 
 
+class CardBeside(NamedTuple):
+    """A card of this deck lying face up beside the mats, and the position (0-4) of the mat
+    nearest to it (to say where it lies)."""
+
+    card: str
+    near: int
+
+
 @dataclass(frozen=True)
 class TableSight:
     """A stable table as the camera saw it: Noah's position (``None``: not seen), each ferry's
     top card (a card id; ``None``: nothing read) and whether its card zone is seen empty (mat
-    located, no code at all, a blank zone: an empty ferry, not one the camera cannot read)."""
+    located, no code at all, a blank zone: an empty ferry, not one the camera cannot read);
+    ``beside``: the cards laid face up beside the mats (``None``: not read)."""
 
     noah: int | None
     tops: tuple[str | None, ...]
     empty: tuple[bool, ...]
+    beside: tuple[CardBeside, ...] | None = None
 
 
 def sight_of(reading: Any, card_of: Callable[[str], str | None],
@@ -116,7 +152,11 @@ def sight_of(reading: Any, card_of: Callable[[str], str | None],
         tops.append(physical(top) if top else None)
         empty.append(bool(view.seen and view.top is None and not view.codes and blank(k)))
     noah = reading.noah - 1 if reading.noah is not None else None
-    return TableSight(noah, tuple(tops), tuple(empty))
+    beside = None
+    if reading.loose is not None:
+        cards = ((card_of(code.text), code.near - 1) for code in reading.loose)
+        beside = tuple(CardBeside(physical(card), near) for card, near in cards if card)
+    return TableSight(noah, tuple(tops), tuple(empty), beside)
 
 
 # -- inference ----------------------------------------------------------------------------------
@@ -158,7 +198,16 @@ class NoahStartSeen:
     ferry: int
 
 
-Inference = PlaySeen | NoahSeen | TakeBackSeen | SetupCardSeen | NoahStartSeen
+@dataclass(frozen=True)
+class HandSeen:
+    """Round end: the cards of ``seat``'s hand laid face up beside the mats, in card order
+    (each one ``choose_card`` in the session's hand scan)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+Inference = PlaySeen | NoahSeen | TakeBackSeen | SetupCardSeen | NoahStartSeen | HandSeen
 
 
 def infer(record: RecordTable, sight: TableSight) -> Inference | None:
@@ -171,6 +220,8 @@ def infer(record: RecordTable, sight: TableSight) -> Inference | None:
     True
     """
     step, noah = record.step, record.noah
+    if step == "scan_hand":
+        return _hand_seen(record, sight)
     if step == "choose_noah_start" and sight.noah is not None:
         return NoahStartSeen(sight.noah)
     if step == "scan_setup_card" and record.setup_ferry is not None:
@@ -192,14 +243,36 @@ def infer(record: RecordTable, sight: TableSight) -> Inference | None:
     return PlaySeen(noah, top)
 
 
+def new_beside(record: RecordTable, sight: TableSight) -> list[CardBeside]:
+    """The cards beside the mats that are not yet in the hand scan (round end).
+
+    >>> record = RecordTable(step="scan_hand", noah=None, ferries=((),) * 5, seat=1,
+    ...                      hand_missing=1, hand_known=frozenset({"cat:F#1"}))
+    >>> sight = TableSight(None, (None,) * 5, (True,) * 5,
+    ...                    (CardBeside("cat:F#1", 0), CardBeside("bear:M#1", 3)))
+    >>> new_beside(record, sight), infer(record, sight)
+    ([CardBeside(card='bear:M#1', near=3)], HandSeen(seat=1, cards=('bear:M#1',)))
+    """
+    return [c for c in sight.beside or () if c.card not in record.hand_known]
+
+
+def _hand_seen(record: RecordTable, sight: TableSight) -> HandSeen | None:
+    """The awaited hand, when exactly its missing count of new cards lies beside the mats."""
+    new = new_beside(record, sight)
+    if record.seat is None or not record.hand_missing or len(new) != record.hand_missing:
+        return None
+    return HandSeen(record.seat, tuple(sorted(c.card for c in new)))
+
+
 # -- the audit ----------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Finding:
     """One difference between the table and the record: the sentence (English), the same as
-    data (catalog key ``audit.<name>``) and the position whose light flashes."""
+    data (catalog key ``audit.<name>``) and the position whose light flashes (``None``: no
+    light, e.g. too many cards beside the ferries)."""
 
-    ferry: int
+    ferry: int | None
     text: str
     phrase: Phrase
 
@@ -221,6 +294,43 @@ def audit(record: RecordTable, sight: TableSight) -> list[Finding]:
             and record.step != "move_noah":
         findings.append(_finding(sight.noah, "noah_elsewhere", noah=record.noah + 1,
                                  ferry=sight.noah + 1))
+    return findings
+
+
+#: Why a card cannot be in a hand (``drafts.not_in_a_hand``'s notice) → the sentence to take it
+#: away from beside the ferries.
+NOT_A_HAND_CARD = {"notice.not_in_game": "not_in_game", "notice.on_ferry_not_hand": "on_ferry",
+                   "notice.departed_not_hand": "departed"}
+
+
+def hand_findings(record: RecordTable, sight: TableSight,
+                  why_not: Callable[[str], Phrase | None]) -> list[Finding]:
+    """Round end: what keeps the cards beside the mats from being the awaited hand, one
+    sentence each: a card that cannot be in a hand (``why_not(card)``: the session's reason as
+    a ``notice.*`` phrase, or ``None``), else more new cards than the hand holds.
+
+    >>> record = RecordTable(step="scan_hand", noah=None, ferries=((),) * 5, player="Ben",
+    ...                      seat=1, hand_missing=1)
+    >>> sight = TableSight(None, (None,) * 5, (True,) * 5,
+    ...                    (CardBeside("cat:F#1", 0), CardBeside("bear:M#1", 3)))
+    >>> [finding] = hand_findings(record, sight, lambda card: None)
+    >>> finding.text.startswith("Ben holds 1 card but 2 unread cards lie beside the ferries")
+    True
+    """
+    if record.step != "scan_hand" or record.seat is None or not record.hand_missing:
+        return []
+    new = new_beside(record, sight)
+    findings = []
+    for card, near in new:
+        phrase = why_not(card)
+        if phrase is not None:
+            params = {"card": card, "near": near + 1, "name": record.player}
+            if "ferry" in phrase.params:
+                params["home"] = phrase.params["ferry"]
+            findings.append(_finding(near, f"hand_card.{NOT_A_HAND_CARD[phrase.key]}", **params))
+    if not findings and len(new) > record.hand_missing:
+        findings.append(_finding(None, "hand_too_many", name=record.player,
+                                 count=record.hand_missing, seen=len(new)))
     return findings
 
 
@@ -262,9 +372,11 @@ TABLE_KEYS = frozenset({
     "audit.should_be_empty.ferry", "audit.should_be_empty.departed",
     "audit.should_be_empty.hand", "audit.wrong_top.ferry", "audit.wrong_top.departed",
     "audit.wrong_top.hand", "audit.departing", "audit.departure_seen",
+    "audit.lay_hand", "audit.hand_too_many", "audit.hand_card.not_in_game",
+    "audit.hand_card.on_ferry", "audit.hand_card.departed",
 })
 #: Instructions and confirmations, not differences: never counted as audit warnings.
-NOT_WARNINGS = frozenset({"audit.departing", "audit.departure_seen"})
+NOT_WARNINGS = frozenset({"audit.departing", "audit.departure_seen", "audit.lay_hand"})
 
 
 def english(phrase: Phrase) -> str:
@@ -300,7 +412,27 @@ def english(phrase: Phrase) -> str:
         return f"Ferry {p['ferry']} departs: take its animals off the table."
     if kind == "departure_seen":
         return f"Ferry {p['ferry']}'s animals have left the table: its departure is confirmed."
-    raise KeyError(phrase.key)
+    return _hand_english(kind, where, p, card)
+
+
+def _hand_english(kind: str, where: str, p: Mapping[str, Any], card: str) -> str:
+    """The round-end hand scan's sentences (``audit.lay_hand``, ``audit.hand_*``)."""
+    if kind == "lay_hand":
+        if p["count"] == 1:
+            return f"{p['name']}: lay your card face up beside the ferries."
+        return (f"{p['name']}: lay your {p['count']} cards face up beside the ferries, side by "
+                "side.")
+    if kind == "hand_too_many":
+        return (f"{p['name']} holds {plural(p['count'], 'card')} but {p['seen']} unread cards "
+                f"lie beside the ferries: take away those that are not {p['name']}'s.")
+    beside = f"{card.capitalize()} beside ferry {p.get('near')}"
+    if kind == "hand_card" and where == "not_in_game":
+        return f"{beside} is not used in this game: take it away and put it back in the box."
+    if kind == "hand_card" and where == "on_ferry":
+        return f"{beside} belongs to ferry {p.get('home')}, not to a hand: take it away."
+    if kind == "hand_card" and where == "departed":
+        return f"{beside} left on a ferry this round, so it is not in a hand: take it away."
+    raise KeyError(f"audit.{kind}")
 
 
 def _cards(refs: Sequence[str]) -> str:
@@ -309,7 +441,7 @@ def _cards(refs: Sequence[str]) -> str:
         if names else ""
 
 
-def _finding(light: int, key: str, /, **params: Any) -> Finding:
+def _finding(light: int | None, key: str, /, **params: Any) -> Finding:
     phrase = Phrase(f"audit.{key}", params)
     return Finding(light, english(phrase), phrase)
 
@@ -334,15 +466,25 @@ class StillTable:
     and :func:`vision.table.occluded_ferries` for a hand over a card zone); once nothing moves,
     the full frame is read, and a reading counts when the next still frame's reading agrees
     with it. The table is then *settled*: no more readings until something moves again.
+    ``loose``: the readings also report the codes beside the mats (the round-end hand scan).
     """
 
     def __init__(self, reader: Any) -> None:
         self.reader = reader
+        self.loose = False
         self._small: Any = None
         self._zones: Any = None  # the last reading, for the card zones' places
         self._candidate: Any = None
         self._still_since: float | None = None
         self.settled = False
+
+    def read_loose(self, loose: bool) -> None:
+        """Whether readings report the codes beside the mats. A change makes a settled table
+        be read again: a hand laid out before its scan was awaited is read without waiting for
+        something to move."""
+        if loose != self.loose:
+            self.loose, self.settled = loose, False
+            self._candidate, self._still_since = None, None
 
     def feed(self, frame: Any) -> tuple[Any, float] | None:
         """A :class:`vision.table_capture.TableFrame`; returns ``(reading, still_since)`` the
@@ -362,7 +504,8 @@ class StillTable:
             return None
         if self._still_since is None:
             self._still_since = frame.captured_at
-        reading = self.reader.read(frame.full)
+        reading = self.reader.read(frame.full, loose=True) if self.loose \
+            else self.reader.read(frame.full)
         self._zones = reading
         candidate, self._candidate = self._candidate, reading
         if candidate is None or not candidate.agrees_with(reading):
@@ -372,11 +515,12 @@ class StillTable:
 
 
 class TableObserver:
-    """Feeds a session from the overhead camera: infers plays, Noah's moves and take-backs from
-    stable tables and audits every stable table against the record.
+    """Feeds a session from the overhead camera: infers plays, Noah's moves, take-backs and the
+    round-end hands from stable tables and audits every stable table against the record.
 
     ``intents``: the session (any object with ``choose_card``, ``move_noah``, ``take_back``,
-    ``choose_noah_start`` and a ``view``); ``card_of(text)``: a sticker text's card id in this
+    ``choose_noah_start``, a ``view`` and, for the round-end hand scan, its ``game``, read to
+    check each card before a hand is scanned); ``card_of(text)``: a sticker text's card id in this
     deck, or ``None``; ``flash(k)``: blink ferry k's light (the lights' ``flash_illegal``);
     ``on_finding(finding)``: shows an audit sentence; ``ledger``: shared with the hand camera
     when both report plays (:class:`PlayLedger`).
@@ -406,11 +550,16 @@ class TableObserver:
         self._departing: set[int] = set()
         self._told_departing: set[int] = set()
         self._audited_seq: int | None = None
+        self._hands: dict[str, int] = {}  # round end: each card the table scanned → its seat
+        self._hands_round: Any = None
+        self._instructed: tuple[Any, int] | None = None
 
     def feed(self, frame: Any) -> list[Verdict]:
         """One frame of the overhead camera; returns the verdicts it led to."""
         from vision.table_zones import zone_is_blank
 
+        self._instruct()
+        self.still.read_loose(self.intents.view.prompt.kind == "scan_hand")
         stable = self.still.feed(frame)
         if stable is None:
             if self.still.settled and self._sight is not None \
@@ -429,9 +578,10 @@ class TableObserver:
     def _act(self, sight: TableSight, since: float) -> list[Verdict]:
         verdicts = []
         for _ in range(self.MAX_STEPS):
-            record = RecordTable.from_view(self.intents.view)
+            record = self._record()
             inference = infer(record, sight)
-            if inference is None or self._tried(inference, record):
+            if inference is None or self._tried(inference, record) \
+                    or self._cannot_be_a_hand(inference):
                 break
             outcome = self._submit(inference, record)
             verdict = Verdict(inference, outcome.accepted, outcome.message,
@@ -441,11 +591,54 @@ class TableObserver:
                 if isinstance(inference, PlaySeen):
                     self._refused.add((inference.card, inference.ferry, self.intents.view.seq))
                 break
-            if not isinstance(inference, TakeBackSeen):
+            if not isinstance(inference, TakeBackSeen | HandSeen):
                 self._note_departure(record)
         self.verdicts += verdicts
+        self._instruct()
         self._check(sight)
         return verdicts
+
+    def _record(self) -> RecordTable:
+        """The record's table, with the cards of earlier hands this observer scanned at round
+        end (the session's view shows only the hand being scanned). Cards scanned for the hand
+        awaited or a later one are forgotten: the session dropped them (undo, cancel, a hand
+        scan refused)."""
+        view = self.intents.view
+        record = RecordTable.from_view(view)
+        round_ = (view.state or {}).get("round")
+        if record.step != "scan_hand" or record.seat is None or round_ != self._hands_round:
+            self._hands, self._hands_round = {}, round_
+            return record
+        seat = record.seat
+        self._hands = {card: s for card, s in self._hands.items() if s < seat}
+        return replace(record, hand_known=record.hand_known | set(self._hands))
+
+    def _instruct(self) -> None:
+        """Round end: tell the player whose hand is awaited to lay it beside the ferries (once
+        per hand)."""
+        view = self.intents.view
+        if view.prompt.kind != "scan_hand" or view.prompt.player is None:
+            self._instructed = None
+            return
+        hand = ((view.state or {}).get("round"), view.prompt.player)
+        if hand == self._instructed:
+            return
+        self._instructed = hand
+        record = self._record()
+        self._say(_finding(None, "lay_hand", name=record.player, count=record.hand_missing),
+                  flash=False)
+
+    def _why_not(self, card: str) -> Phrase | None:
+        """Why ``card`` cannot be in a hand (the session's rule, as its notice), or ``None``."""
+        game = getattr(self.intents, "game", None)
+        problem = not_in_a_hand(game, card) if game is not None else None
+        return problem[1] if problem else None
+
+    def _cannot_be_a_hand(self, inference: Inference) -> bool:
+        """A hand with a card that cannot be in one is not scanned at all (the audit says
+        which card to take away)."""
+        return isinstance(inference, HandSeen) and any(
+            self._why_not(card) is not None for card in inference.cards)
 
     def _tried(self, inference: Inference, record: RecordTable) -> bool:
         """A play the engine refused is not tried again until the record changes."""
@@ -460,7 +653,20 @@ class TableObserver:
             return intents.move_noah(inference.ferry)
         if isinstance(inference, NoahStartSeen):
             return intents.choose_noah_start(inference.ferry)
+        if isinstance(inference, HandSeen):
+            return self._scan_hand(inference)
         return intents.take_back()
+
+    def _scan_hand(self, hand: HandSeen) -> Any:
+        """Each card of the hand through the session's hand scan, as if shown one by one; stops
+        at a refusal (the cards accepted so far stay in the session's scan)."""
+        outcome: Any = None
+        for card in hand.cards:
+            outcome = self.intents.choose_card(card)
+            if not outcome.accepted:
+                break
+            self._hands[card] = hand.seat
+        return outcome
 
     def _note_departure(self, before: RecordTable) -> None:
         """A ferry that held cards and holds none in the record after a play or a Noah move
@@ -475,7 +681,7 @@ class TableObserver:
         ferry; confirm departures whose cards have left the table."""
         view = self.intents.view
         self._audited_seq = view.seq
-        record = RecordTable.from_view(view)
+        record = self._record()
         for k in sorted(self._departing):
             if sight.empty[k] or (record.ferries[k] is None and sight.tops[k] is None):
                 self._departing.discard(k)
@@ -485,6 +691,7 @@ class TableObserver:
         # that is the next thing to do, not a mistake (one instruction, no warning).
         findings = [f for f in audit(record, sight) if f.ferry not in self._departing
                     or f.phrase.key == "audit.noah_elsewhere"]
+        findings += hand_findings(record, sight, self._why_not)
         for k in sorted(self._departing - self._told_departing):
             self._told_departing.add(k)
             self._say(_finding(k, "departing", ferry=k + 1), flash=False)
@@ -498,7 +705,7 @@ class TableObserver:
         self.findings.append(finding)
         if self.on_finding is not None:
             self.on_finding(finding)
-        if flash and self.flash is not None:
+        if flash and self.flash is not None and finding.ferry is not None:
             self.flash(finding.ferry)
 
 

@@ -3,13 +3,14 @@
 The simulated players (:class:`~companion.sim.autoplay.SimulatedTable`) play as usual, but
 nobody shows a card to a camera or presses a ferry button for an ordinary turn: they lay the card
 on Noah's ferry (a hand passes over the mat), put Noah's marker beside another mat, take a ferry
-back, take a departed ferry's cards off the table. A synthetic overhead camera
-(:mod:`vision.table_render`) renders the table from what lies on it — the five mats, the stacked
-cards with their stickers, some askew or turned round, Noah's marker, the hand, uneven light and
-sensor noise — and the :class:`~companion.session.table_observer.TableObserver` alone tells the
-session what happened. What a camera cannot see is answered on the screen (the snail's side, a
-frog's weight, lion/giraffe/crocodile targets, gifts, the first player) and the round-end hands
-are chosen by touch (reading hands laid outside the mats is not done yet: docs/table-view.md).
+back, take a departed ferry's cards off the table, and at round end lay their hands face up
+beside the mats, one player after the other, a few cards at a time (earlier hands stay on the
+table while there is room). A synthetic overhead camera (:mod:`vision.table_render`) renders the
+table from what lies on it — the five mats, the stacked cards with their stickers, some askew
+or turned round, Noah's marker, the hands laid out, the hand, uneven light and sensor noise —
+and the :class:`~companion.session.table_observer.TableObserver` alone tells the session what
+happened. What a camera cannot see is answered on the screen (the snail's side, a frog's
+weight, lion/giraffe/crocodile targets, gifts, the first player).
 
 The frames are 1920 × 1080 px from a narrower lens (40°): the stickers get 3.3 px per module,
 as from a Camera Module 3 at about 90 cm, in a fifth of its pixels, so a whole game takes a
@@ -18,6 +19,7 @@ minute or two.
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import tempfile
@@ -35,6 +37,7 @@ from companion.session.store import GameStore
 from companion.session.table_observer import (
     NOT_WARNINGS,
     Finding,
+    HandSeen,
     NoahSeen,
     NoahStartSeen,
     PlaySeen,
@@ -50,6 +53,13 @@ NUDGES = 3  # times a player straightens a card the camera is not sure of
 #: The camera of the demo (see the module's docstring) and the mats' places under it.
 DEMO_CAMERA = {"width": 1920, "height": 1080, "height_mm": 750.0, "hfov_deg": 40.0}
 MAT_GAP_MM = 8.0
+Point = tuple[float, float]
+#: Round end: where the hands are laid, in two rows beside the row of mats (table mm): below
+#: them cards turned a quarter one way, above them the other way (the players on either side
+#: of the table), each row's card centres from ``-HAND_REACH_MM`` to ``HAND_REACH_MM``.
+HAND_ROWS = ((118.0, 90.0), (-118.0, -90.0))
+HAND_REACH_MM = 225.0
+SPACED_MM = 95.0  # cards side by side, a little apart
 
 
 @dataclass
@@ -60,6 +70,8 @@ class TableDemoReport:
     noah_moves: int = 0
     take_backs: int = 0
     setup: int = 0
+    hands: int = 0
+    hand_cards: int = 0
     touches: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     departures_seen: int = 0
@@ -77,10 +89,11 @@ class TableDemoReport:
 
     @property
     def ordinary_touches(self) -> int:
-        """Touches or buttons for a play, a Noah move or a take-back: the table view's promise
-        is none."""
+        """Touches or buttons for a play, a Noah move, a take-back or a card of a hand: the
+        table view's promise is none."""
         return sum(self.touches.get(name, 0) for name in ("choose_card", "move_noah",
-                                                          "ferry_pressed", "take_back"))
+                                                          "ferry_pressed", "take_back",
+                                                          "hand scan"))
 
 
 class _Enough(Exception):
@@ -100,6 +113,8 @@ class OverheadTable:
         self.rng = random.Random(seed)
         self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed)
         self.cards: list[list[Any]] = [[] for _ in range(5)]
+        self.beside: list[Any] = []  # cards laid face up beside the mats (round end)
+        self._row_used = [0, 0]  # of HAND_ROWS' places
         self.noah: int | None = None
         self._noah_side = 1.0
         self._cache: dict[Any, Any] = {}
@@ -146,16 +161,52 @@ class OverheadTable:
     def place_noah(self, ferry: int) -> None:
         self.noah, self._noah_side = ferry, self.rng.choice((-1.0, 1.0))
 
-    def frames(self, hand_over: int | None) -> list[Any]:
-        """What the camera sees now: a hand over ``hand_over`` (if any) leaving the table, then
-        three frames of the still table."""
+    def hand_places(self, refs: Sequence[str]) -> list[Any]:
+        """Where a hand will lie beside the mats (:class:`vision.table_render.CardOnTable`s in
+        the order they are laid): spaced, in the room the earlier hands leave, else once those
+        are picked up; a hand longer than both rows' room is spread closer."""
+        from vision.table_render import laid_out
+
+        per_row = int(2 * HAND_REACH_MM // SPACED_MM) + 1
+        if len(refs) > sum(per_row - used for used in self._row_used):
+            self.beside, self._row_used = [], [0, 0]  # earlier hands are picked up
+        texts = [encode(self.deck_id, self.deck[physical(r)]) for r in refs]
+        long_hand = len(texts) > 2 * per_row
+        places: list[Any] = []
+        for row, (y, angle) in enumerate(HAND_ROWS):
+            used = self._row_used[row]
+            room = math.ceil(len(refs) / 2) if long_hand else per_row - used
+            chunk, texts = texts[:room], texts[room:]
+            if not chunk:
+                continue
+            pitch = min(SPACED_MM, 2 * HAND_REACH_MM / max(len(chunk) - 1, 1))
+            # A quarter turn puts the sticker (near the card's top edge) at one end of the
+            # card: the next card goes to the other side, so it never lies over a sticker.
+            direction = -math.copysign(1.0, angle)
+            first = math.copysign(HAND_REACH_MM, angle) + direction * SPACED_MM * used
+            last = first + direction * pitch * (len(chunk) - 1)
+            places += laid_out(chunk, (first, y), (last, y), self.rng, angle_deg=angle,
+                               askew_deg=6.0)
+            self._row_used[row] = used + len(chunk)
+        return places
+
+    def lay_beside(self, cards: Sequence[Any]) -> None:
+        """Cards laid face up beside the mats (from :meth:`hand_places`)."""
+        self.beside.extend(cards)
+
+    def pick_up_hands(self) -> None:
+        self.beside, self._row_used = [], [0, 0]
+
+    def frames(self, hand_over: int | Point | None) -> list[Any]:
+        """What the camera sees now: a hand over ``hand_over`` (a ferry, or a place on the
+        table in mm; if any) leaving the table, then three frames of the still table."""
         shots = []
         if hand_over is not None:
             shots.append(self._frame(hand_over))
         still = self._frame(None)
         return [*shots, still, still, still]
 
-    def _frame(self, hand_over: int | None) -> Any:
+    def _frame(self, hand_over: int | Point | None) -> Any:
         import cv2
 
         from vision.table_capture import SMALL_SIZE, TableFrame
@@ -167,10 +218,13 @@ class OverheadTable:
             mat = mats[self.noah]
             noah = (mat.x_mm, mat.y_mm + self._noah_side * 101.0)
         hands: tuple[Any, ...] = ()
-        if hand_over is not None:
+        if isinstance(hand_over, tuple):  # beside the mats: the arm comes from that side
+            x, y = hand_over
+            hands = (hand_polygon(x, y, 90.0 if y > 0 else 270.0),)
+        elif hand_over is not None:
             mat = mats[hand_over]
             hands = (hand_polygon(mat.x_mm + 10, mat.y_mm + 20, 90.0),)
-        scene = replace(self.scene, mats=mats, noah=noah, hands=hands)
+        scene = replace(self.scene, mats=mats, noah=noah, loose=tuple(self.beside), hands=hands)
         shot = render_table(scene, self.camera)
         small = cv2.resize(shot.frame, SMALL_SIZE, interpolation=cv2.INTER_AREA)
         self.clock += 0.1
@@ -249,26 +303,48 @@ class TableViewPlayers(SimulatedTable):
                 self._watch(k, expect_change=False)
 
     def _scan_hands(self) -> None:
+        """Round end: the round's animals are gathered, then each player in turn lays their
+        hand face up beside the mats, a few cards at a time (:meth:`show`); the camera reads
+        each hand (the base class checks the scores after the last one)."""
         self._scanning = True
         for k in range(5):
-            self.table.clear(k)  # the round's animals are gathered
+            self.table.clear(k)
         self.table.noah = None
+        self._hands = [list(hand) for hand in self.truth.state()["hands"]]
+        self._places: dict[str, Any] = {}
         super()._scan_hands()
+        self.table.pick_up_hands()
+
+    def show(self, refs: Sequence[str], *, expect: bool = True, hold: bool = False) -> None:
+        """Round end: ``refs`` (part of one player's hand) laid face up beside the mats; once
+        the whole hand lies there the camera must have read it."""
+        if not self._scanning:
+            super().show(refs, expect=expect, hold=hold)
+            return
+        hand = next(h for h in self._hands if refs[0] in h)
+        if refs[0] == hand[0]:  # the first cards of a hand: the room for all of it
+            self._places.update(zip(hand, self.table.hand_places(hand), strict=True))
+        laid = [self._places[ref] for ref in refs]
+        self.table.lay_beside(laid)
+        complete = refs[-1] == hand[-1]
+        self._watch((laid[-1].x_mm, laid[-1].y_mm), expect_change=complete, hand=hand)
 
     def _touch(self, name: str, *args: Any) -> Any:
         return self.do(getattr(self.session, name), *args)
 
     # -- the camera ----------------------------------------------------------------------------
 
-    def _watch(self, hand_over: int | None, *, expect_change: bool = True) -> None:
+    def _watch(self, hand_over: int | Point | None, *, expect_change: bool = True,
+               hand: Sequence[str] = ()) -> None:
         """Film the table until the observer has said what it saw. When it says nothing (its
-        reader was not sure of a top card), the player straightens the card, as people do when
-        the screen waits: at most :data:`NUDGES` times."""
+        reader was not sure of a top card, or of a card of the ``hand`` laid out), the player
+        straightens the card (or the hand), as people do when the screen waits: at most
+        :data:`NUDGES` times."""
         before = self.session.view.seq, self.session.view.prompt
         for attempt in range(NUDGES + 1):
             if attempt:
                 self.report.nudges += 1
-                self.table.nudge(hand_over)
+                self._straighten(hand_over, hand)
             for frame in self.table.frames(hand_over):
                 self.report.frames += 1
                 for verdict in self.observer.feed(frame):
@@ -276,10 +352,20 @@ class TableViewPlayers(SimulatedTable):
             if not expect_change or (self.session.view.seq,
                                      self.session.view.prompt) != before:
                 return
-            if hand_over is None or not self.table.cards[hand_over]:
+            if hand_over is None or (isinstance(hand_over, int) \
+                    and not self.table.cards[hand_over]):
                 break
-        raise DriftError(f"the table view did not see the change at ferry "
-                         f"{hand_over}: {self.session.view.prompt.text}")
+        raise DriftError(f"the table view did not see the change at {hand_over}: "
+                         f"{self.session.view.prompt.text}")
+
+    def _straighten(self, hand_over: int | Point | None, hand: Sequence[str]) -> None:
+        if isinstance(hand_over, int):
+            self.table.nudge(hand_over)
+        elif hand:  # the hand laid again, at a new place
+            self.table.beside = [c for c in self.table.beside
+                                 if c not in [self._places[r] for r in hand]]
+            self._places.update(zip(hand, self.table.hand_places(hand), strict=True))
+            self.table.lay_beside([self._places[r] for r in hand])
 
     def _verdict(self, verdict: Any) -> None:
         self.report.seconds_to_verdict.append(verdict.seconds)
@@ -296,6 +382,9 @@ class TableViewPlayers(SimulatedTable):
             self.report.take_backs += 1
         elif isinstance(kind, SetupCardSeen):
             self.report.setup += 1
+        elif isinstance(kind, HandSeen):
+            self.report.hands += 1
+            self.report.hand_cards += len(kind.cards)
 
     def _finding(self, finding: Finding) -> None:
         if finding.phrase.key == "audit.departure_seen":
@@ -335,7 +424,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
 
     print(f"Noah Table Companion — demo with the table view (seed {seed})\n"
           f"{', '.join(players)} play at a table filmed from above: every play, every move of "
-          "Noah\nand every take-back is read from rendered overhead frames, with no touch.\n",
+          "Noah,\nevery take-back and every hand at round end is read from rendered overhead "
+          "frames, with no touch.\n",
           file=out, flush=True)
     from hardware.lights import FerryLights
 
@@ -369,10 +459,11 @@ def _summary(out: TextIO, report: TableDemoReport, session: Session) -> None:
     touches = ", ".join(f"{name} {count}" for name, count in sorted(report.touches.items()))
     print(f"\n{session.view.prompt.text}\n"
           f"Table view: {report.plays} plays, {report.noah_moves} Noah moves, "
-          f"{report.take_backs} take-backs and {report.setup} setup steps inferred from "
-          f"{report.frames} rendered frames ({report.nudges} cards straightened for the camera); "
+          f"{report.take_backs} take-backs, {report.setup} setup steps and {report.hands} hands "
+          f"({report.hand_cards} cards) inferred from {report.frames} rendered frames "
+          f"({report.nudges} cards straightened for the camera); "
           f"{report.departures_seen} departures confirmed.\n"
-          f"Touches for plays, Noah moves and take-backs: {report.ordinary_touches}; "
+          f"Touches for plays, Noah moves, take-backs and hands: {report.ordinary_touches}; "
           f"other answers on the screen: {touches or 'none'}.\n"
           f"Audit warnings: {len(report.warnings)} (ferry lights flashed {report.flashes} times)."
           "\n"

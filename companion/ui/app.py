@@ -4,6 +4,11 @@
 tests, the screenshot script and the benchmark (call :func:`prepare_environment` first: Kivy
 reads its environment when first imported).
 
+The cameras follow ``[camera] view`` (docs/table-view.md): ``hand`` the camera cards are
+shown to, ``table`` the overhead camera (``table_source``) whose observer referees what lies on
+the table, ``both`` the two through one ledger (:func:`companion.wiring.open_cameras`). Each
+runs on its own thread; a missing or lost camera is a banner, never a stop.
+
 Start-up fails visibly: with no screen at all, one sentence on the terminal and exit status 2
 (before any window); any other :class:`~companion.errors.UserError` while starting (a bad config
 or deck file, a bad ``[camera]`` setting, the record held by another copy) opens the error
@@ -132,13 +137,17 @@ def _show_problem(problem: StartProblem, config_file: Path) -> int:
 
 def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiSettings(),  # noqa: B008
                store: Any = None, config_file: Path | None = None, paced: bool = True) -> Any:
-    """The app with its session, lights and camera (nothing runs until it starts).
+    """The app with its session, lights and cameras (nothing runs until it starts).
 
     ``store`` replaces the record of ``[store]`` (tests use a temporary one); ``paced=False``
     drops the 60 frames per second pacing (headless runs). Off the Pi, or
     with ``simulate``, the lights run on virtual pins; without a camera the app says so and
     cards are chosen by touch. A problem raises :class:`StartFailed` (a :class:`UserError`)
     saying at which stage it stopped.
+
+    With ``simulate`` the cameras are virtual: cards shown under the simulator's camera, and
+    the calibration screen films the record (:class:`companion.sim.overhead.RecordCamera`;
+    the table-view demo replaces ``app.overhead`` with its rendered table).
     """
     from companion.config import load_config
 
@@ -148,14 +157,24 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     from companion.session.store import GameStore
     from companion.tags.tagged_deck import load_tagged_deck
     from companion.ui.application import NoahApp
-    from companion.ui.camera import FrameTap, Simulator
+    from companion.ui.camera import (
+        FrameTap,
+        Simulator,
+        TableLook,
+        open_hand_camera,
+        open_overhead_camera,
+    )
     from companion.ui.sounds import refusal_sound
-    from companion.wiring import assemble, camera_pipeline, open_lights
+    from companion.wiring import assemble, open_cameras, open_lights
 
     tagged = _stage("deck", lambda: _in_section("game", load_tagged_deck, config.game.deck,
                                                 config.game.deck_id))
     decoding = _stage("camera", lambda: config.validated("decoder"))
-    camera = None if simulate else _stage("camera", lambda: _table_camera(config))
+    view = "hand" if simulate else _stage("camera", lambda: config.validated("camera")).view
+    hand = None if simulate or view == "table" else _stage(
+        "camera", lambda: _camera(open_hand_camera, config))
+    table = None if simulate or view == "hand" else _stage(
+        "camera", lambda: _camera(open_overhead_camera, config))
     lights, lights_problem = open_lights(config.section("lights"), virtual=simulate)
     try:
         record = store or _stage("record", lambda: GameStore(config.store.path))
@@ -163,17 +182,35 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
         lights.close()
         raise
     session = assemble(record, lights=lights, deck=tagged.deck, deck_id=tagged.deck_id)
-    simulator = pipeline = tap = None
+    look = TableLook()
+    simulator = tap = None
     if simulate:
         simulator = Simulator(session, decoding=decoding)
+        cameras = open_cameras(session, "hand")
+        cameras.hand = simulator.pipeline
     else:
-        tap = FrameTap(camera)
-        pipeline = camera_pipeline(tap, session, decoding=decoding)
+        tap = FrameTap(hand) if hand is not None else None
+        cameras = open_cameras(session, view, hand=tap, table=table, decoding=decoding,
+                               also_table=look.on_frame)
     if lights_problem:
         log.warning("ferry lights unavailable: %s", lights_problem)
-    return NoahApp(session, settings=settings, simulator=simulator, pipeline=pipeline,
+    return NoahApp(session, settings=settings, simulator=simulator, cameras=cameras,
                    camera_tap=tap, lights=lights, config_file=config_file or config.path,
+                   table_look=look, overhead=_overhead_source(config, session, simulate),
+                   reading=view,
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
+
+
+def _overhead_source(config: Any, session: Any, simulate: bool) -> Any:
+    """How the calibration screen opens the overhead camera when no game camera runs it
+    (``view = hand``): in simulator mode the rendered record, else ``[camera] table_source``."""
+    if simulate:
+        from companion.sim.overhead import RecordCamera
+
+        return lambda: RecordCamera(session)
+    from companion.ui.camera import open_overhead_camera
+
+    return lambda: open_overhead_camera(config)
 
 
 def _in_section(section: str, step: Any, *args: Any) -> Any:
@@ -187,22 +224,26 @@ def _in_section(section: str, step: Any, *args: Any) -> Any:
                         **error.params) from None
 
 
-def _table_camera(config: Any) -> Any:
-    """The camera source of ``[camera]``; a source that cannot be (``source = usb:x``, a file
-    that is not there) is a :class:`UserError` naming the section. A camera that is simply
-    missing is not an error here: the pipeline keeps looking and the app shows a banner."""
-    from companion.ui.camera import open_table_camera
+def _camera(step: Any, *args: Any) -> Any:
+    """``step(*args)`` (a camera or the ``[camera]`` settings); a setting that cannot be
+    (``source = usb:x``, ``view = tabel``, a file that is not there) is a :class:`UserError`
+    naming the section. A camera that is simply missing is not an error here: its thread keeps
+    looking and the app shows a banner."""
     from vision.errors import VisionError
 
     try:
-        return open_table_camera(config)
+        return step(*args)
     except VisionError as error:
-        raise UserError(f"[camera] {error.what}", error.fix) from None
+        what = error.what if error.what.startswith("[") else f"[camera] {error.what}"
+        raise UserError(what, error.fix) from None
 
 
 def close_app(app: Any) -> None:
-    """Release what the app opened: the camera pipeline (the simulator's too), the lights,
-    the record."""
+    """Release what the app opened: the cameras (the simulator's and the calibration
+    screen's too), the lights, the record."""
+    app.stop_looking()
+    if app.cameras is not None:
+        app.cameras.stop()
     for pipeline in (app.pipeline, getattr(app.simulator, "pipeline", None)):
         if pipeline is not None:
             pipeline.stop()
@@ -210,7 +251,9 @@ def close_app(app: Any) -> None:
     # the interpreter ends, and zxing-cpp's objects still alive then are each reported as
     # "leaked" on the terminal. (``pipeline`` is a plain attribute, ``simulator`` a Kivy
     # property the screens watch: only its own attribute is cleared.)
-    app.pipeline = None
+    app.pipeline = app.cameras = None
+    if app.table_look is not None:
+        app.table_look.close()
     if app.simulator is not None:
         app.simulator.pipeline = None
     if app.lights is not None:

@@ -20,6 +20,7 @@ from kivy.properties import (
     BooleanProperty,
     NumericProperty,
     ObjectProperty,
+    OptionProperty,
     StringProperty,
 )
 from kivy.uix.floatlayout import FloatLayout
@@ -44,6 +45,7 @@ from companion.ui.screens import (
 )
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
+from companion.ui.tablecam import TableCameraScreen
 from companion.ui.widgets import Banner
 
 if TYPE_CHECKING:
@@ -66,6 +68,8 @@ SCREEN_OF = {
 BANNER_SECONDS = 5
 HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
 """The screens reached from the home screen, kept while no game is on."""
+TABLE_CHECK = "tablecam"
+"""The calibration screen (companion/ui/tablecam.py): kept during a game until it is left."""
 
 
 class Root(FloatLayout):
@@ -78,19 +82,25 @@ class Root(FloatLayout):
                        SetupScreen(name="setup"), TableScreen(name="table"),
                        RoundEndScreen(name="round_end"), GameEndScreen(name="game_end"),
                        HistoryScreen(name="history"), SettingsScreen(name="settings"),
-                       TechnicalScreen(name="settings_technical")):
+                       TechnicalScreen(name="settings_technical"),
+                       TableCameraScreen(name=TABLE_CHECK)):
             self.sm.add_widget(screen)
         self.alert = Banner()
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
+        self.sm.bind(current=lambda _sm, name: self.alert.leave(name))
 
 
 class NoahApp(App):
     """The touchscreen app. ``session`` referees; ``simulator`` (simulator mode) puts touched
-    tray cards under a synthetic camera; ``pipeline`` (anything with ``start``/``stop``) reads
-    the camera off the UI thread; ``camera_tap`` feeds the live view; ``lights`` are mirrored
-    as virtual LEDs."""
+    tray cards under a synthetic camera; ``cameras`` (:class:`companion.wiring.Cameras`) read
+    the hand camera and the overhead camera off the UI thread (``pipeline``, anything with
+    ``start``/``stop``, is the hand camera's alone); ``camera_tap`` feeds the live view;
+    ``lights`` are mirrored as virtual LEDs. ``table_look`` is what the calibration screen
+    shows of the overhead camera; ``overhead()`` opens that camera for the screen when no game
+    camera runs it (``view = hand``). ``reading`` is where the cards are read (the ``[camera]
+    view``: ``hand``, ``table`` or ``both``), for the sentences that say where to put them."""
 
     title = "Noah Table Companion"
     lang = StringProperty("en")
@@ -99,18 +109,26 @@ class NoahApp(App):
     simulator = ObjectProperty(None, allownone=True)
     showing_result = BooleanProperty(False)
     refusals = NumericProperty(0)
+    reading = OptionProperty("hand", options=("hand", "table", "both"))
 
     def __init__(self, session: Session, *, settings: UiSettings = UiSettings(),  # noqa: B008
                  simulator: Any = None, pipeline: Any = None, camera_tap: Any = None,
-                 lights: Any = None,
+                 lights: Any = None, cameras: Any = None, table_look: Any = None,
+                 overhead: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
                  **kwargs: Any) -> None:
         self.catalog, self.font_problem = catalog_for(settings.language, theme.FONT)
         super().__init__(**kwargs)
         self.session, self.lights, self.settings = session, lights, settings
         self.simulator = simulator
-        self.pipeline = pipeline or (simulator.pipeline if simulator else None)
+        self.cameras = cameras
+        self.pipeline = pipeline or getattr(cameras, "hand", None) or (
+            simulator.pipeline if simulator else None)
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
+        self.table_look, self.overhead = table_look, overhead
+        self.looking: Any = None  # the calibration screen's own capture (view = hand)
+        self._check_source: Any = None
+        self._back_from_check = "home"
         self.lang = self.catalog.language
         self._config_file = config_file
         self._sound_file = sound
@@ -146,7 +164,8 @@ class NoahApp(App):
     def _say_font_problem(self) -> None:
         """A language whose font is missing is shown in English, and the table is told why."""
         if self.font_problem and self.root is not None:
-            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS)
+            self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS,
+                                 self.root.sm.current)
 
     def next_language(self, _lang: str | None = None) -> str:
         """The language the home screen's language button switches to (en → fr → zh → en)."""
@@ -164,7 +183,7 @@ class NoahApp(App):
     # -- life cycle --------------------------------------------------------------------------
 
     def build(self) -> Root:
-        for name in ("widgets.kv", "screens.kv", "settings_page.kv"):
+        for name in ("widgets.kv", "screens.kv", "settings_page.kv", "tablecam.kv"):
             Builder.load_file(str(HERE / name))
         self.use_kivy_settings = False
         return Root()
@@ -174,6 +193,8 @@ class NoahApp(App):
             self.lights.when_changed = self._lights_changed
         if self.pipeline is not None:
             self.pipeline.start()
+        if self.table_camera is not None:
+            self.table_camera.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
         self._say_font_problem()
 
@@ -183,6 +204,65 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.stop()
             self.pipeline = None
+        self.stop_looking()
+        if self.table_camera is not None:
+            self.table_camera.stop()
+
+    # -- the overhead camera and its calibration screen (companion/ui/tablecam.py) ----------
+
+    @property
+    def table_camera(self) -> Any:
+        """The overhead camera's capture refereeing the game (``view = table`` or ``both``),
+        or ``None``."""
+        return getattr(self.cameras, "table", None)
+
+    def open_table_check(self, source: Any = None) -> None:
+        """The calibration screen ("Check the table camera"); its Back returns here.
+        ``source``: a :class:`~vision.table_capture.TableSource` to look through this time
+        instead of the overhead camera (the screenshots' rendered table)."""
+        current = self.root.sm.current
+        if current != TABLE_CHECK:
+            self._back_from_check = current
+        self._check_source = source
+        self.go(TABLE_CHECK)
+
+    def leave_table_check(self) -> None:
+        """Back from the calibration screen: to the page it was opened from, or the game."""
+        self.go(self._back_from_check)
+        if self.view is not None and self.view.has_game:
+            self._draw(self.view)  # the game's screen: a game goes on under the check
+
+    def start_looking(self) -> Any:
+        """The calibration screen is shown: check the overhead camera's frames; with no
+        game camera on the table (``view = hand``) open one for as long as the screen shows.
+        Returns the capture looked through (``None``: none can be opened)."""
+        look = self.table_look
+        if look is None:
+            return None
+        look.wanted = True
+        if self.table_camera is not None and self._check_source is None:
+            return self.table_camera
+        if self.looking is None and (self.overhead or self._check_source) is not None:
+            from companion.wiring import table_camera
+            from vision.errors import VisionError
+
+            look.clear()
+            try:
+                source = self._check_source or self.overhead()
+            except VisionError as error:
+                log.warning("the table camera cannot be opened: %s", error)
+                return None
+            self.looking = table_camera(source, also=look.on_frame).start()
+        return self.looking
+
+    def stop_looking(self) -> None:
+        """The calibration screen is left: stop checking, release a camera opened for it."""
+        if self.table_look is not None:
+            self.table_look.wanted = False
+        self._check_source = None
+        looking, self.looking = self.looking, None
+        if looking is not None:
+            looking.stop()
 
     # -- the app's own config file (the one companion/config.py reads) ---------------------
 
@@ -269,7 +349,6 @@ class NoahApp(App):
     def show_view(self, view: Any) -> None:
         """Draw ``view``: alert on new refusals, hold the round's result, pick the screen."""
         old, self.view = self.view, view
-        self._alert(view)
         if view.camera_ok:
             self.root.camera_banner.hide()
         else:
@@ -277,7 +356,9 @@ class NoahApp(App):
         if old is not None and len(view.round_scores) > len(old.round_scores) \
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
+            self.root.alert.hide()  # the result is a new page, even on the same screen
         self._draw(view)
+        self._alert(view)  # after the screen is chosen: the banner belongs to that screen
 
     def _draw(self, view: Any) -> None:
         name = self.screen_for(view)
@@ -289,8 +370,12 @@ class NoahApp(App):
         self.root.sm.current = name
 
     def screen_for(self, view: Any) -> str:
-        """The screen for a view: the prompt's, except the round's result until "Next round"
-        is touched, and the home screen's neighbours (new game, history) when no game is on."""
+        """The screen for a view: the prompt's, except the calibration screen until it is left,
+        the round's result until "Next round" is touched, and the home screen's neighbours
+        (new game, history) when no game is on."""
+        current = self.root.sm.current
+        if current == TABLE_CHECK:
+            return current  # left by its Back button only
         if self.showing_result:
             return "round_end"
         kind = view.prompt.kind
@@ -298,7 +383,6 @@ class NoahApp(App):
                 "round_over", None):
             return "setup"
         name = SCREEN_OF.get(kind, "table")
-        current = self.root.sm.current
         if name == "home" and current in HOME_NEIGHBOURS:
             return current
         return name
@@ -311,11 +395,12 @@ class NoahApp(App):
             if notice.level == "refused":
                 self.refusals += 1
                 text = self.t("refused", text=self.catalog.notice(notice))
-                self.root.alert.show(text, theme.ILLEGAL, BANNER_SECONDS)
+                self.root.alert.show(text, theme.ILLEGAL, BANNER_SECONDS, self.root.sm.current)
                 if self._sound is not None:
                     self._sound.play()
             elif notice.level == "problem":
-                self.root.alert.show(self.catalog.notice(notice), theme.WARNING, BANNER_SECONDS)
+                self.root.alert.show(self.catalog.notice(notice), theme.WARNING, BANNER_SECONDS,
+                                     self.root.sm.current)
 
     @mainthread
     def _lights_changed(self, snapshot: Any) -> None:

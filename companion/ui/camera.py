@@ -1,5 +1,5 @@
-"""The app's camera side, off the UI thread: a capture source, the vision pipeline, and the
-simulator's virtual cards.
+"""The app's camera side, off the UI thread: a capture source, the vision pipeline, the
+simulator's virtual cards, and what the calibration screen shows of the overhead camera.
 
 The pipeline reads and decodes frames on its own thread and hands its events to the session
 (which publishes views the UI picks up on its own thread). :class:`FrameTap` keeps the newest
@@ -9,11 +9,16 @@ In simulator mode (:class:`Simulator`) a touched card of the virtual tray is ren
 sticker (:mod:`companion.tags`), put in front of the synthetic camera
 (:class:`vision.synthetic.SyntheticSource`) and read by the real decoders and tracker; once the
 pipeline has reported it, the card is taken away again, as a player would.
+
+The overhead camera (``[camera] view = table`` or ``both``, docs/table-view.md) runs on its own
+thread (:func:`companion.wiring.open_cameras`); :class:`TableLook` checks some of its frames for
+the calibration screen (:mod:`companion.ui.tablecam`).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from typing import Any
 
@@ -126,12 +131,85 @@ class Simulator:
             self._next()
 
 
-def open_table_camera(config: Any) -> Any:
-    """The camera of ``[camera]`` (validated; a bad setting raises
-    :class:`~companion.errors.UserError`). It opens in the pipeline's thread, which reports a
+def open_hand_camera(config: Any) -> Any:
+    """The hand camera of ``[camera] source`` (validated; a bad setting raises
+    :class:`~vision.errors.VisionError`). It opens in the pipeline's thread, which reports a
     missing or lost camera as a status event and keeps trying: the app shows a banner and cards
     can be chosen by touch meanwhile."""
     from vision.sources import make_source
 
     settings = config.validated("camera")
     return make_source(settings.source, settings)
+
+
+def open_overhead_camera(config: Any) -> Any:
+    """The overhead camera of ``[camera] table_source`` (a
+    :class:`~vision.table_capture.TableSource`; a bad setting raises
+    :class:`~vision.errors.VisionError`). It opens in its capture thread, which reports a
+    missing camera and keeps trying, as for the hand camera."""
+    from vision.table_capture import open_table_source
+
+    settings = config.validated("camera")
+    return open_table_source(settings.table_source, settings)
+
+
+PICTURE_WIDTH = 640  # the calibration screen's picture: its frame drawn this wide, then fitted
+
+
+class TableLook:
+    """What the calibration screen shows of the overhead camera: the newest
+    :class:`~vision.table_check.TableCheck` and its picture (the frame with the mats found
+    outlined: ``latest``, BGR, and ``count``, as :class:`FrameTap` has them for the live view).
+
+    :meth:`on_frame` is called on the camera's thread with every frame; while ``wanted`` (the
+    screen is shown), one frame every ``every`` seconds is read and checked there, so the UI
+    thread only draws. :meth:`update` checks a frame at once (screenshots, tests).
+
+    >>> import numpy as np
+    >>> from vision.table_capture import TableFrame
+    >>> look = TableLook()
+    >>> look.update(TableFrame(np.full((360, 640), 200, np.uint8), np.zeros((9, 16), np.uint8),
+    ...                        "blank", 0.0))
+    >>> look.count, look.check.advice, look.latest.shape
+    (1, ('no_mats',), (360, 640, 3))
+    """
+
+    def __init__(self, every: float = 0.5) -> None:
+        self.every = every
+        self.wanted = False
+        self.check: Any = None
+        self.latest: Any = None
+        self.count = 0
+        self._due = 0.0
+        self._reader: Any = None
+        self._lock = threading.Lock()
+
+    def on_frame(self, frame: Any) -> None:
+        """The camera's thread: check this frame if the screen wants one and it is time."""
+        now = time.monotonic()
+        if not self.wanted or now < self._due:
+            return
+        self._due = now + self.every
+        self.update(frame)
+
+    def update(self, frame: Any) -> None:
+        """Check ``frame`` (a :class:`~vision.table_capture.TableFrame`) and draw it."""
+        from vision.table import TableReader
+        from vision.table_check import check_table, draw_check
+
+        if self._reader is None:
+            self._reader = TableReader()
+        check = check_table(frame.full, reader=self._reader)
+        picture = draw_check(frame.full, check, PICTURE_WIDTH)
+        with self._lock:
+            self.check, self.latest, self.count = check, picture, self.count + 1
+
+    def clear(self) -> None:
+        """Forget the last check (a camera opened afresh shows its own)."""
+        with self._lock:
+            self.check, self.latest, self._due = None, None, 0.0
+
+    def close(self) -> None:
+        """Let go of the reader (zxing-cpp's objects still alive when the interpreter ends
+        are reported as "leaked" on the terminal)."""
+        self.wanted, self._reader = False, None

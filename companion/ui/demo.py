@@ -1,4 +1,5 @@
-"""``noah-companion demo --ui``: the seeded demo game played on the app's screen.
+"""``noah-companion demo --ui``: the seeded demo game played on the app's screen; with
+``--table-view`` the table-view demo's players, seen from above.
 
 The same seeded players as the terminal demo (:class:`~companion.sim.autoplay.SimulatedTable`
 with its round-1 mishaps) play at the app's table, at a pace a person can follow: every card
@@ -7,6 +8,12 @@ by the real vision pipeline and refereed by the app's session, exactly as a card
 tray. The players act on a thread of their own; the screen follows through the session's views
 like any other game. Closing the window stops them; the record is ``--db`` (default: a new one
 in a temporary folder, never the user's own record).
+
+``demo --table-view --ui`` (:func:`run_table_demo_ui`): the players of ``demo --table-view``
+(:class:`~companion.sim.table_demo.TableViewPlayers`) lay their cards on a rendered table
+and move Noah's marker, with no touch for a play; the app opens on the calibration screen,
+which shows that table as the overhead camera sees it (each mat found, its pixels per code
+square), frame by frame; **Back** shows the game's screen, where the referee's answers appear.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from typing import Any
 from companion.errors import UserError
 
 PACE_SECONDS = 0.6  # between two things the players do: time to see each on the screen
+FRAME_SECONDS = 0.5  # each rendered overhead frame stays this long (the hand, the still table)
 RESULT_SECONDS = 4.0  # the round's result stays this long before the next round's setup
 SEEN_TIMEOUT = 10.0  # seconds the camera may take to report a card
 
@@ -84,6 +92,7 @@ class DemoPlayers:
         self.error: BaseException | None = None
         self.done = threading.Event()
         self._rounds = 0
+        self.stops: tuple[type[Exception], ...] = (Stopped,)  # how the players are stopped
         self._thread = threading.Thread(target=self._play, name="demo-players", daemon=True)
 
     def start(self) -> None:
@@ -95,19 +104,22 @@ class DemoPlayers:
             self._thread.join(timeout)
 
     def _play(self) -> None:
-        from companion.sim.autoplay import SimulatedTable
-
         try:
-            table = SimulatedTable(self.app.session, self.players, seed=self.seed,
-                                   camera=self.camera, mishaps=True, on_step=self._step)
-            table.play()
-        except Stopped:
+            self._table().play()
+        except self.stops:
             pass
         except Exception as error:  # shown on screen: the demo stops, the app stays usable
             self.error = error
             self._say(str(error))
         finally:
             self.done.set()
+
+    def _table(self) -> Any:
+        """The seeded players at the app's session."""
+        from companion.sim.autoplay import SimulatedTable
+
+        return SimulatedTable(self.app.session, self.players, seed=self.seed,
+                              camera=self.camera, mishaps=True, on_step=self._step)
 
     def _step(self, _step: Any) -> None:
         """After each thing the players do: stop if asked, wait so people can follow, and
@@ -132,6 +144,78 @@ class DemoPlayers:
 
     def _say(self, text: str) -> None:
         self._on_ui(lambda: self.app.message(text))
+
+
+class TableViewDemo(DemoPlayers):
+    """The table-view demo's players at the app's table (see the module's docstring): each
+    frame of their rendered table goes to ``overhead`` (the app's simulated overhead camera)
+    and stays ``frame_pace`` seconds before the referee reads it."""
+
+    def __init__(self, app: Any, players: Sequence[str], *, seed: int, overhead: Any,
+                 pace: float = PACE_SECONDS, frame_pace: float = FRAME_SECONDS,
+                 result_pause: float = RESULT_SECONDS) -> None:
+        super().__init__(app, players, seed=seed, camera=None, pace=pace,
+                         result_pause=result_pause)
+        from companion.sim.overhead import StopFilming
+        from companion.sim.table_demo import TableDemoReport
+
+        self.overhead, self.frame_pace = overhead, frame_pace
+        self.report = TableDemoReport()
+        self.stops = (Stopped, StopFilming)
+
+    def _table(self) -> Any:
+        """The table-view players, their table filmed for the app (each of their touches
+        paced as in :class:`DemoPlayers`)."""
+        from companion.sim.overhead import ShownTable
+        from companion.sim.table_demo import TableViewPlayers
+
+        session = self.app.session
+        table = TableViewPlayers(session, self.players, seed=self.seed, options=None,
+                                 report=self.report)
+        table.table = ShownTable(session.deck_id, session.deck, self.seed,
+                                 show=self.overhead.put, pace=self.frame_pace,
+                                 stopping=self.stopping)
+        count = table.on_step
+
+        def on_step(step: Any) -> None:
+            if count is not None:
+                count(step)
+            self._step(step)
+
+        table.on_step = on_step
+        return table
+
+
+def run_table_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
+                      db: Path | None = None, verbose: bool = False) -> int:
+    """``demo --table-view --ui``: the app in simulator mode on record ``db``, its overhead
+    camera the players' rendered table, opened on the calibration screen; returns the exit
+    status when the window is closed."""
+    from companion.session import GameStore
+    from companion.ui.app import run_app
+    from vision.table_capture import FedTableSource
+
+    db = db or Path(tempfile.mkdtemp(prefix="noah-table-demo-")) / "games.sqlite"
+    overhead = FedTableSource("simulated overhead camera")
+
+    def prepare(app: Any) -> None:
+        app.overhead = lambda: overhead
+        app.reading = "table"  # the players lay their cards, hands included, on the table
+        demo = TableViewDemo(app, players, seed=seed, overhead=overhead)
+
+        def started(*_args: Any) -> None:
+            demo.start()
+            app.open_table_check()
+
+        def stopped(*_args: Any) -> None:
+            demo.stop()
+            overhead.end()
+
+        app.bind(on_start=started, on_stop=stopped)
+
+    print(f"Table-view demo (seed {seed}) for {', '.join(players)} on screen; record: {db}",
+          flush=True)
+    return run_app(simulate=True, verbose=verbose, store=GameStore(db), prepare=prepare)
 
 
 def run_demo_ui(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),

@@ -12,7 +12,7 @@ and rendered offscreen (Mesa) at 800×480::
 
 from __future__ import annotations
 
-import re
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -178,8 +178,10 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
     has a WCAG contrast under ``theme.MIN_CONTRAST`` against what is drawn behind it, as
     sentences. The background is read from the window's pixels (the colour most of the
     text's box has), so a label on a button, a gauge or a tile is judged on what a player
-    sees. A disabled button's dimmed text is not meant to be read and is not judged."""
+    sees. A disabled button's dimmed text is not meant to be read and is not judged. A text
+    field is judged the same way on its text, or on its placeholder ("Player 3") when empty."""
     from kivy.core.window import Window
+    from kivy.uix.textinput import TextInput
 
     from companion.ui import theme
 
@@ -187,30 +189,55 @@ def legibility_problems(exceptions: dict[str, str] | None = None) -> list[str]:
     pixels = _window_pixels()
     problems = []
     found = [info for top in Window.children for info in _visible_labels(top)]
-    covers = _covers(found)
-    for label, box, layer, view in found:
-        text = _short(label.text)
-        chain = list(_ancestors(label))
+    fields = [info for top in Window.children for info in _visible_fields(top)]
+    covers = _covers(found + fields)
+    for widget, box, layer, view in found + fields:
+        field = isinstance(widget, TextInput)
+        text = _short(_field_text(widget)[0] if field else widget.text)
+        chain = list(_ancestors(widget))
         small_ok = any(type(w).__name__ in allowed for w in chain)
-        if label.font_size < theme.BODY - 0.5 and not small_ok:
-            problems.append(f"{text!r} is {label.font_size:.0f} px (at least {theme.BODY})")
-        drawn = _clipped(_text_box(label, box), view)
-        if label.disabled or any(cover is not layer and _overlap(drawn, area)
-                                 for cover, area in covers):
+        if widget.font_size < theme.BODY - 0.5 and not small_ok:
+            problems.append(f"{text!r} is {widget.font_size:.0f} px (at least {theme.BODY})")
+        drawn = _clipped(_field_box(widget, box) if field else _text_box(widget, box), view)
+        if widget.disabled or any(cover is not layer and _overlap(drawn, area)
+                                  for cover, area in covers):
             continue  # dimmed on purpose, or under a banner or popup: not what is seen
-        background = _background(pixels, drawn, label.color)
+        colour = _field_text(widget)[1] if field else widget.color
+        background = _background(pixels, drawn, colour)
         if background is None:
             continue
-        alpha = label.color[3]
-        for widget in chain:
-            alpha *= getattr(widget, "opacity", 1)
-        seen = [alpha * c + (1 - alpha) * b for c, b in zip(label.color[:3], background,
+        alpha = colour[3]
+        for ancestor in chain:
+            alpha *= getattr(ancestor, "opacity", 1)
+        seen = [alpha * c + (1 - alpha) * b for c, b in zip(colour[:3], background,
                                                                   strict=True)]
         ratio = theme.contrast(seen, background)
         if ratio < theme.MIN_CONTRAST:
             problems.append(f"{text!r} has a contrast of {ratio:.1f}:1 on its background "
                             f"({', '.join(f'{c:.2f}' for c in background)})")
     return problems
+
+
+def _visible_fields(top: Any) -> list[LabelInfo]:
+    """The text fields shown, as :func:`_visible_labels` gives labels (a field that shows
+    neither text nor placeholder has nothing to read)."""
+    from kivy.uix.textinput import TextInput
+
+    return [info for info in _visible_widgets(top, TextInput)
+            if _field_text(info[0])[0].strip()]
+
+
+def _field_text(field: Any) -> tuple[str, Any]:
+    """What a text field shows and in which colour: its text, else its placeholder."""
+    if field.text:
+        return field.text, field.foreground_color
+    return field.hint_text, field.hint_text_color
+
+
+def _field_box(field: Any, box: tuple[float, ...]) -> tuple[float, float, float, float]:
+    """Where a text field draws its text: inside its padding."""
+    left, top, right, bottom = field.padding
+    return (box[0] + left, box[1] + bottom, box[2] - right, box[3] - top)
 
 
 def _covers(found: list[LabelInfo]) -> list[tuple[Any, tuple[float, ...]]]:
@@ -269,9 +296,15 @@ def _visible_labels(top: Any) -> list[LabelInfo]:
     """(label, its box in window coordinates, its layer, its scroll view or None)."""
     from kivy.uix.label import Label
 
+    return [info for info in _visible_widgets(top, Label) if info[0].text.strip()]
+
+
+def _visible_widgets(top: Any, kind: type[Any]) -> list[LabelInfo]:
+    """The widgets of ``kind`` shown under ``top``, as (widget, its box in window coordinates,
+    its layer, its scroll view or None)."""
     found: list[LabelInfo] = []
     for widget in top.walk(restrict=True):
-        if not isinstance(widget, Label) or not widget.text.strip() or min(widget.size) < 1:
+        if not isinstance(widget, kind) or min(widget.size) < 1:
             continue
         chain = list(_ancestors(widget))
         if any(getattr(w, "opacity", 1) == 0 for w in chain):
@@ -315,7 +348,10 @@ def _fit_problems(info: tuple, size: tuple[float, float]) -> list[str]:
                         f"{need_height:.0f} px, its box is {width:.0f}×{height:.0f}")
     broken = _broken_word(label)
     if broken:
-        problems.append(f"{text!r} breaks the word {broken!r} across two lines")
+        problems.append(f"{text!r} breaks a line where it must not: {broken!r}")
+    missing = _missing_glyphs(label)
+    if missing:
+        problems.append(f"{text!r} has characters its font cannot draw (boxes): {missing!r}")
     limit = _window_box(view) if view is not None else (0, 0, *size)
     drawn = _text_box(label, box)
     if view is None and (drawn[0] < limit[0] - 1 or drawn[1] < limit[1] - 1
@@ -332,25 +368,55 @@ def _needed(label: Any) -> tuple[float, float]:
     options = {k: v for k, v in core_label.options.items() if k != "text"}
     width = (label.text_size[0] if label.text_size and label.text_size[0] else None)
     options["text_size"] = (width, None)
-    free = type(core_label)(text=core_label.text, **options)
-    free.refresh()
-    needed = free.texture.size if free.texture is not None else (0, 0)
+    key = (type(core_label), core_label.text, repr(sorted(options.items())))
+    if key not in _NEEDED:
+        free = type(core_label)(text=core_label.text, **options)
+        free.resolve_font_name()
+        _NEEDED[key] = free.render()  # the layout only: no texture is drawn
+    needed = _NEEDED[key]
     return (needed[0] if width is None else min(needed[0], width), needed[1])
 
 
+#: The sizes :func:`_needed` measured, by label class, text and options (screens repeat).
+_NEEDED: dict[tuple[Any, str, str], tuple[int, int]] = {}
+
+
 def _broken_word(label: Any) -> str | None:
-    """A word wider than the label's text width, which Kivy cuts letter by letter onto the
-    next line ("Chloé-Marguerit / e"); None when every word fits (or the text is shortened)."""
+    """Where a line of the label breaks at a place its language forbids (UAX #14,
+    :mod:`companion.ui.linebreak`): inside a word or a number ("Chloé-Marguerit / e", "C /
+    hloé"), before a closing mark ("。" starting a line) or after an opening one; None when every
+    break is allowed (or the text is shortened). Shown as the two sides of the break."""
     width = label.text_size[0] if label.text_size else None
-    if label.shorten or not width or label.markup:
+    if label.shorten or not width or label.markup or label._label is None:
         return None
-    measure = label._label.get_extents
-    return next((word for word in _WORD.findall(label.text) if measure(word)[0] > width), None)
+    from companion.ui.linebreak import break_positions, breaks_of
+
+    lines = ["".join(word.text for word in line.words) for line in label._label._cached_lines]
+    text = label.text
+    allowed = break_positions(text)
+    for end, start in breaks_of(lines, text):
+        if not allowed.intersection(range(end, start + 1)):
+            return f"{text[max(0, end - 6):end].lstrip()} / {text[start:start + 6].rstrip()}"
+    return None
 
 
-#: A word for line breaking: Chinese breaks between any two characters (ideographs and
-#: full-width punctuation), other scripts at spaces.
-_WORD = re.compile(r"[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+def _missing_glyphs(label: Any) -> str:
+    """The characters of the label's text that the font file it is drawn with has no glyph
+    for (SDL then draws an empty box, "tofu"), e.g. "✕" in the Chinese font."""
+    core = label._label
+    font = core.options.get("font_name_r") if core is not None else None
+    if not font:
+        return ""
+    drawn = _characters(str(font))
+    return "".join(sorted({c for c in label.text if not c.isspace() and ord(c) not in drawn}))
+
+
+@functools.cache
+def _characters(font: str) -> frozenset[int]:
+    """The code points a font file has glyphs for."""
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(font, lazy=True)["cmap"].getBestCmap())
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -148,16 +148,25 @@ def render(problem: StartProblem, language: str, out: Path | None = None) -> dic
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m companion.ui.errorscreen --out DIR``: the error screen for a bad config
-    file, in English and French (``DIR/start-problem-en.png`` and ``-fr.png``)."""
+    file, in every language (``DIR/start-problem-en.png``, ``-fr.png``, ``-zh.png``; one
+    process each, Kivy has one window per process), or in ``--language`` only."""
     import argparse
+    import subprocess
+    import sys
     import tempfile
 
     from companion.ui.environment import prepare_environment
+    from companion.ui.i18n import languages
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--language", default="en")
+    parser.add_argument("--language", choices=languages())
     args = parser.parse_args(argv)
+    if args.language is None:
+        for language in languages():
+            subprocess.run([sys.executable, "-m", "companion.ui.errorscreen", "--out",
+                            str(args.out), "--language", language], check=True)
+        return 0
     from companion.cli import configure_logging
 
     configure_logging(verbose=False)  # Kivy's first-start notes are not for this output

@@ -161,9 +161,13 @@ def use_font_for(language: str, name: str) -> str:
 
 
 def catalog_for(language: str, name: str) -> tuple[Catalog, str]:
-    """The catalog to show for ``language`` with Kivy's font ``name`` set to draw it, and ""
+    """The catalog to show for ``language`` with Kivy's font ``name`` set to draw it (and
+    labels breaking Chinese lines as Chinese is broken, :mod:`companion.ui.linebreak`), and ""
     or the sentence saying why English is shown instead (its font is not installed)."""
+    from companion.ui import linebreak
     from companion.ui.i18n import Catalog
+
+    linebreak.install()
 
     try:
         use_font_for(language, name)

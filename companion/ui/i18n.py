@@ -28,6 +28,7 @@ covers 0 and 1), Chinese has only "other".
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -44,6 +45,9 @@ LOCALES = Path(__file__).with_name("locales")
 #: Params that are a player's name (``of_<param>`` says "of" that player: ``d'Ana``).
 NAMES = ("name", "holder", "target", "target_name", "current_name", "starter_name")
 FALLBACK = "en"
+#: How every catalog addresses a prompt to a player: the name, then a colon ("Ana: …",
+#: "Ana : …", "Ana：…"; tests/ui/test_i18n_catalogs.py checks each catalog keeps to it).
+ADDRESS = r"[ \u00a0\u202f]?[:：][ \u00a0]?"
 
 
 def languages() -> list[str]:
@@ -142,8 +146,28 @@ class Catalog:
         return self.text("words.card_label", species=self.species(species),
                          sign=self.text("sign." + gender))
 
-    def prompt(self, prompt: Any, players: Sequence[str]) -> str:
-        """The one sentence saying what the table must do now, from the prompt's fields."""
+    def prompt(self, prompt: Any, players: Sequence[str], *, named: bool = True,
+               reading: str = "hand") -> str:
+        """The one sentence saying what the table must do now, from the prompt's fields.
+
+        A prompt addressed to a player starts with their name and a colon ("Ana: move Noah to
+        ferry 2."); with ``named=False`` (the table, whose title already shows whose turn it
+        is) the sentence comes alone ("Move Noah to ferry 2."), leaving room for the answers.
+        ``reading`` is where the cards are read (``hand``, ``table`` or ``both``, the
+        ``[camera] view``): the round-end hand scan asks to lay the hand beside the ferries
+        when the overhead camera reads it.
+        """
+        text = self._prompt(prompt, players, reading)
+        if named or prompt.player is None or not players:
+            return text
+        name = players[prompt.player]
+        found = re.match(re.escape(name) + ADDRESS, text)
+        if not found:
+            return text
+        rest = text[found.end():]
+        return rest[:1].upper() + rest[1:]
+
+    def _prompt(self, prompt: Any, players: Sequence[str], reading: str = "hand") -> str:
         kind = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
@@ -162,6 +186,8 @@ class Catalog:
                 fields[name] = getattr(prompt, name)
         if kind == "scan_hand":
             fields["scanned"] = len(prompt.scanned)
+            if reading != "hand":
+                return self.text(f"prompt.scan_hand_{reading}", **fields)
         return self.text(f"prompt.{kind}", **fields)
 
     def notice(self, notice: Any) -> str:
@@ -176,10 +202,19 @@ class Catalog:
         return self.text("words.sentence_sep").join(part for part in worded if part)
 
     def error(self, error: Any) -> str:
-        """A :class:`~companion.errors.UserError` for a person: its key worded in this
-        language, else its English sentences."""
+        """A :class:`~companion.errors.UserError` for a person on the screen: its key worded
+        in this language (English too: the screen's sentence may differ from the terminal's,
+        e.g. no ``--db`` on a touchscreen), else its English sentences.
+
+        >>> from companion.config import yes_or_no
+        >>> try:
+        ...     yes_or_no("ui", "sounds", "maybe")
+        ... except Exception as error:
+        ...     print(Catalog("fr").error(error).replace("\xa0", " "))
+        [ui] sounds = « maybe » n'est ni yes ni no. Écrivez sounds = yes ou sounds = no.
+        """
         key = getattr(error, "key", None)
-        if self.language != FALLBACK and key and self.has(key):
+        if key and self.has(key):
             return self.text(key, **error.params)
         return str(error)
 

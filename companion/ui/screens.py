@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from kivy.animation import Animation
 from kivy.app import App
@@ -24,7 +24,7 @@ from kivy.uix.screenmanager import Screen
 from companion.game.deck import parse_ref
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
-from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of
+from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of, text_width
 
 MAX_PLAYERS = 5
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
@@ -40,6 +40,13 @@ def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Butt
                            picture=picture_of(picture) if picture else "",
                            font_name=theme.FONT, **kwargs)
     button.bind(on_release=lambda _button: action())
+    return button
+
+
+def _grows(button: Button) -> Button:
+    """``button`` as tall as its text needs (five long names, a long answer), at least
+    :data:`theme.TOUCH <companion.ui.theme.TOUCH>`."""
+    button.bind(texture_size=lambda b, size: setattr(b, "height", max(theme.TOUCH, size[1] + 8)))
     return button
 
 
@@ -203,6 +210,16 @@ def last_table(store: Any) -> tuple[list[str], tuple[str, ...]]:
     return newest.players, stored_tokens(newest.header)
 
 
+class Answer(NamedTuple):
+    """One answer button of a prompt: its words, what it does, the animal's picture (a card
+    reference, or "") and the colour of the player it names (None: the theme's button)."""
+
+    text: str
+    action: Callable[[], object]
+    picture: str = ""
+    colour: tuple[float, ...] | None = None
+
+
 class PromptPanel(BoxLayout):
     """The right-hand panel of the setup and table screens: what is awaited, in one sentence,
     with exactly the answers the rules allow now as buttons."""
@@ -210,69 +227,93 @@ class PromptPanel(BoxLayout):
     text = StringProperty("")
     verdict = StringProperty("")
     show_text = BooleanProperty(True)
+    named = BooleanProperty(True)  # False: whose turn it is is written above (the table)
     picture = StringProperty("")
     _shown: tuple = ()
 
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         prompt = view.prompt
-        self.text = app.catalog.prompt(prompt, view.players)
+        self.text = app.catalog.prompt(prompt, view.players, named=self.named)
         self.picture = prompt_picture(prompt)
         self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
         answers = self._answers(app, view)
-        shown = (view.prompt.kind, [text for text, _action, _picture in answers])
+        shown = (view.prompt.kind, [answer.text for answer in answers])
         if shown == self._shown:
             return  # same buttons (their actions follow from kind and text): no redrawing
         self._shown = shown
+        self._answers_shown = answers
+        self._lay_out(answers)
+
+    def on_height(self, *_args: Any) -> None:
+        """The panel's room changed (the players' list folded away for a question): the
+        answers may now fit in one column."""
+        answers = getattr(self, "_answers_shown", [])
+        if answers and self._columns([a.text for a in answers]) != self.ids.buttons.cols:
+            self._lay_out(answers)
+
+    def _lay_out(self, answers: list[Answer]) -> None:
         box = self.ids.buttons
         box.clear_widgets()
-        box.cols = 2 if len(answers) > 3 else 1  # four or five players: two columns fit
-        # every answer on one line, at one size: as large as the longest fits (a name longer
-        # still ends in "…" rather than breaking mid-word)
-        width = (self.width if self.width > 100 else PANEL_WIDTH) / box.cols - 12
-        size = min(fitting_font(text, width=width, largest=theme.BODY, smallest=theme.BODY,
-                                bold=False) for text, _action, _picture in answers) \
-            if answers else theme.BODY
-        for text, action, picture in answers:
-            button = _button(text, action, font_size=size, picture=picture)
-            if box.cols == 2:  # names side by side: a long one ends in "…"
-                button.shorten = True
+        box.cols = self._columns([answer.text for answer in answers])
+        for answer in answers:
+            colours = {} if answer.colour is None else {
+                "background_color": answer.colour, "color": theme.text_on(answer.colour)}
+            button = _button(answer.text, answer.action, picture=answer.picture, **colours)
+            if box.cols == 2:  # names side by side: a long one keeps its start ("Anne-Ch…")
+                button.shorten, button.shorten_from = True, "right"
             else:  # a long answer ("Je ne peux pas jouer") takes two lines, whole
-                button.bind(texture_size=lambda b, ts: setattr(
-                    b, "height", max(theme.TOUCH, ts[1] + 8)))
+                _grows(button)
             box.add_widget(button)
 
+    def _columns(self, texts: list[str]) -> int:
+        """One column of answers; two side by side for four or five names when each fits
+        half the panel, or when one column would not fit its height (a long name then keeps
+        its start, "Anne-Ch…", on the player's own colour)."""
+        if len(texts) <= 3:
+            return 1
+        width = self.width if self.width > 100 else PANEL_WIDTH
+        if all(text_width(text, theme.BODY) <= width / 2 - 12 for text in texts):
+            return 2
+        question = self.ids.question
+        question.texture_update()
+        room = self.height - (question.height if self.show_text else 0) - 8
+        return 1 if len(texts) * (theme.TOUCH + 4) <= room else 2
+
     @staticmethod
-    def _answers(app: Any, view: Any) -> list[tuple[str, Any, str]]:
-        """(text, action, picture) of every answer the rules allow now."""
+    def _answers(app: Any, view: Any) -> list[Answer]:
+        """Every answer the rules allow now (a player's name on their token's colour)."""
         prompt, kind, session = view.prompt, view.prompt.kind, app.session
 
         def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
             return lambda: app.act(intent, *args)
 
-        players = [(seat, _name(view, seat)) for seat in getattr(prompt, "choices", ())]
-        if kind == "choose_starter":
-            return [(name, act(session.choose_starter, seat), "") for seat, name in players]
-        if kind == "choose_target":
-            return [(name, act(session.choose_target, seat), "") for seat, name in players]
+        def player(seat: int, intent: Callable[..., object]) -> Answer:
+            return Answer(_name(view, seat), act(intent, seat),
+                          colour=theme.player_colour(view.tokens, seat))
+
+        choose_player = {"choose_starter": session.choose_starter,
+                         "choose_target": session.choose_target}.get(kind)
+        if choose_player is not None:
+            return [player(seat, choose_player) for seat in getattr(prompt, "choices", ())]
         if kind == "choose_snail_side":
-            return [(app.t("table.up", sign=app.t("sign." + side)),
-                     act(session.choose_snail_side, side), "") for side in prompt.legal]
+            return [Answer(app.t("table.up", sign=app.t("sign." + side)),
+                           act(session.choose_snail_side, side)) for side in prompt.legal]
         if kind == "choose_frog_weight":
-            return [(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
-                     act(session.choose_frog_weight, w), "") for w in prompt.choices]
+            return [Answer(app.t("table.frog_weight", n=w) if w > 1 else app.t("table.frog_none"),
+                           act(session.choose_frog_weight, w)) for w in prompt.choices]
         if kind == "choose_card":
-            return [(app.catalog.card_label(ref), act(session.choose_card, ref), ref)
-                    for ref in prompt.candidates] + [(app.t("table.cancel"), act(session.cancel),
-                                                      "")]
+            return [Answer(app.catalog.card_label(ref), act(session.choose_card, ref), ref)
+                    for ref in prompt.candidates] + [Answer(app.t("table.cancel"),
+                                                            act(session.cancel))]
         if kind == "move_noah" and prompt.giraffe_targets:
-            looks = [(_name(view, seat), act(session.choose_target, seat), "")  # "look"
+            looks = [player(seat, session.choose_target)  # "look at this one's hand"
                      for seat in prompt.giraffe_targets]
-            return [*looks, (app.t("table.no_look"), act(session.skip), "")]
+            return [*looks, Answer(app.t("table.no_look"), act(session.skip))]
         if kind == "give_cards":
-            return [(app.t("table.give"), lambda: GiftPopup(app.view).open(), "")]
+            return [Answer(app.t("table.give"), lambda: GiftPopup(app.view).open())]
         if kind == "play_card" and prompt.can_take_back:
-            return [(app.t("table.cannot_play"), act(session.take_back), "")]
+            return [Answer(app.t("table.cannot_play"), act(session.take_back))]
         return []
 
 
@@ -402,13 +443,15 @@ class RoundEndScreen(Screen):
         if self.mode != "scan":
             self.ids.scanned.clear_widgets()
         self.ids.legend.text = "\n".join(
-            f"{name}: {score}" for name, score in zip(view.players, view.scores, strict=False))
+            app.t("round.score", name=name, score=score)
+            for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
-            self.detail = app.t("round.result", tears=", ".join(
-                f"{name} {t}" for name, t in zip(view.players, tears, strict=False)))
+            self.detail = app.t("round.result", tears=app.t("words.list_sep").join(
+                f"{name}\u00a0{t}"  # a no-break space: a score never starts a line alone
+                for name, t in zip(view.players, tears, strict=False)))
         elif self.mode == "scan":
-            self.detail = app.catalog.prompt(prompt, view.players)
+            self.detail = app.catalog.prompt(prompt, view.players, reading=app.reading)
             self._scanned_buttons(app, prompt.scanned)
         else:
             self.detail = app.t("round.tears")
@@ -419,7 +462,7 @@ class RoundEndScreen(Screen):
         box = self.ids.scanned
         box.clear_widgets()
         for ref in scanned:
-            button = _button(f"✕ {app.catalog.card_label(ref)}",
+            button = _button(f"× {app.catalog.card_label(ref)}",  # ✕: no glyph in Chinese
                              lambda r=ref: app.act(app.session.remove_scanned, r), picture=ref)
             button.shorten = True
             box.add_widget(button)
@@ -535,8 +578,8 @@ class HistoryScreen(Screen):
             "history.unfinished", round=summary.get("round", 1) or 1)
         text = f"{when}   {players}   ({state})"
         if record.finished or record.abandoned:
-            return _button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1))
-        return _button(text, lambda: resume_game(app, record.id))
+            return _grows(_button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1)))
+        return _grows(_button(text, lambda: resume_game(app, record.id)))
 
 
 class CardTray(ModalView):

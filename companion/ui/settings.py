@@ -56,18 +56,21 @@ def validate_ui(values: Mapping[str, str]) -> UiSettings:
     language = merged["language"].strip().lower()
     if language not in languages():
         raise setting_error("ui", f"language = {language!r} has no translation.",
-                     f"Write language = {' or '.join(languages())}.")
+                            f"Write language = {' or '.join(languages())}.",
+                            key="config.ui_language", value=language,
+                            choices=" / ".join(languages()))
     rotation = merged["rotation"].strip()
     if rotation not in ("0", "180"):
         raise setting_error("ui", f"rotation = {rotation!r} is not 0 or 180.",
-                     "Write rotation = 180 for a screen mounted upside down, else 0.")
+                            "Write rotation = 180 for a screen mounted upside down, else 0.",
+                            key="config.ui_rotation", value=rotation)
     return UiSettings(language, yes_or_no("ui", "sounds", merged["sounds"]), int(rotation),
                       yes_or_no("ui", "fullscreen", merged["fullscreen"]))
 
 
 SECTION_DEFAULTS: dict[str, dict[str, str]] = {
     "ui": UI_DEFAULTS,
-    "camera": {"source": "auto"},
+    "camera": {"source": "auto", "view": "hand", "table_source": "auto"},
     "decoder": {"name": "zxing"},
     "lights": {"pins": "17, 27, 22, 23, 24", "buttons": "no", "buzzer": "no", "rgb": "no"},
     "store": {"path": ""},
@@ -129,6 +132,9 @@ TECHNICAL = (
     Setting("ui", "fullscreen", ON_OFF),
     Setting("camera", "source", tuple((name, f"settings.camera.source.{name}")
                                       for name in ("auto", "picamera2", "usb", "synthetic"))),
+    Setting("camera", "view", tuple((name, f"settings.camera.view.{name}")
+                                    for name in ("hand", "table", "both"))),
+    Setting("camera", "table_source"),
     Setting("decoder", "name", (("zxing", "settings.decoder.name.zxing"),
                                 ("zbar", "settings.decoder.name.zbar"))),
     Setting("lights", "pins"),

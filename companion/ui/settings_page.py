@@ -74,6 +74,14 @@ class MoreRow(SettingRow):
         self.ids.controls.add_widget(Factory.MoreButton())
 
 
+class TableCameraRow(SettingRow):
+    """The way to the calibration screen (companion/ui/tablecam.py)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ids.controls.add_widget(Factory.TableCameraButton())
+
+
 class ShutDownRow(SettingRow):
     """The big red Shut down button."""
 
@@ -172,6 +180,8 @@ class SettingsScreen(SettingsPageBase):
             except (OSError, ValueError):
                 pass
         rows: list[Any] = [BrightnessRow(page=self)] if self.has_backlight else []
+        if app.setting("camera", "view").strip().lower() in ("table", "both"):
+            rows.append(TableCameraRow())  # the table view is on: its check is an everyday one
         return [*rows, MoreRow(), ShutDownRow(page=self)]
 
     def choose_language(self, code: str) -> None:
@@ -198,12 +208,16 @@ class SettingsScreen(SettingsPageBase):
 
 
 class TechnicalScreen(SettingsPageBase):
-    """The technical page: camera, decoder, pins, full screen, the game record's file."""
+    """The technical page: camera, decoder, pins, full screen, the game record's file, and
+    the way to the table camera's check."""
 
     settings = TECHNICAL
 
     def rows_before(self, app: Any) -> list[Any]:
         return [SettingRow(title="", hint=app.t("settings.technical.next_start"))]
+
+    def rows_after(self, app: Any) -> list[Any]:
+        return [TableCameraRow()]
 
 
 class ShutDownPopup(ModalView):

@@ -1,4 +1,4 @@
-"""Screenshots of the settings page at 800×480, English and French, with a backlight and
+"""Screenshots of the settings page at 800×480, in every language, with a backlight and
 without one (then the page has no Brightness row), top and bottom of each page, and the
 question before shutting down::
 
@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.system import Backlight, fake_backlight
+from companion.ui.i18n import languages
 
 if TYPE_CHECKING:
     from companion.ui.driver import HeadlessApp
 
-LANGUAGES = ("en", "fr")
 
 
 def shoot(out: Path) -> list[Path]:
@@ -35,7 +35,7 @@ def shoot(out: Path) -> list[Path]:
 
         app = driver.app
         app.camera_tap = None
-        for language in LANGUAGES:
+        for language in languages():
             app.lang = language
             for name, backlight in (("backlight", light), ("no-backlight", None)):
                 app.backlight = backlight

@@ -75,13 +75,22 @@ def fitting_font(text: str, *, width: float, largest: int, smallest: int,
     >>> fitting_font("Éloïse-Amandine", width=218, largest=42, smallest=20) < 42
     True
     """
-    from kivy.core.text import Label as CoreLabel
-
-    label = CoreLabel(text=text, font_size=largest, font_name=theme.FONT, bold=bold)
-    needed = label.get_extents(text)[0]
+    needed = text_width(text, largest, bold=bold)
     if needed <= width:
         return largest
     return max(smallest, int(largest * width / needed))
+
+
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
+    """How wide ``text`` is on one line in the app's font at ``size`` px.
+
+    >>> text_width("Ana", 22) < text_width("Anne-Charlotte", 22)
+    True
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=size, font_name=theme.FONT, bold=bold)
+    return float(label.get_extents(text)[0])
 
 
 class PictureButton(Button):
@@ -358,16 +367,32 @@ def _fit(frame: Any, size: Sequence[float]) -> Any:
 
 
 class Banner(Label):
-    """A full-width message over the screen: red for a refused play, orange for the camera."""
+    """A full-width message over the screen: red for a refused play, orange for the camera.
+
+    A banner raised on a screen (``screen``) belongs to it: :meth:`leave` hides it when another
+    screen comes, so a refusal never lingers over the round's result."""
 
     back = ListProperty(theme.ILLEGAL)
 
-    def show(self, text: str, colour: Sequence[float] = theme.ILLEGAL, seconds: float = 0) -> None:
-        self.text, self.back, self.opacity = text, list(colour), 1
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.screen = ""
+
+    def show(self, text: str, colour: Sequence[float] = theme.ILLEGAL, seconds: float = 0,
+             screen: str = "") -> None:
+        """Show ``text`` (for ``seconds``, 0: until hidden), on ``screen`` only if named."""
+        self.text, self.back, self.opacity, self.screen = text, list(colour), 1, screen
         Clock.unschedule(self.hide)
         if seconds:
             Clock.schedule_once(self.hide, seconds)
 
+    def leave(self, screen: str) -> None:
+        """``screen`` is now shown: a banner raised on another one goes."""
+        if self.screen and self.screen != screen:
+            self.hide()
+
     def hide(self, *_args: Any) -> None:
+        Clock.unschedule(self.hide)
         self.opacity = 0
         self.text = ""
+        self.screen = ""

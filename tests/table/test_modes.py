@@ -49,6 +49,6 @@ def test_the_table_view_demo_plays_with_no_touch_for_plays_and_noah(tmp_path):
     assert report.ordinary_touches == 0
     assert report.warnings == []
     assert set(report.touches) <= {"choose_snail_side", "choose_frog_weight", "choose_target",
-                                   "give_cards", "choose_starter", "hand scan", "skip"}
-    assert "Touches for plays, Noah moves and take-backs: 0" in out.getvalue()
+                                   "give_cards", "choose_starter", "skip"}
+    assert "Touches for plays, Noah moves, take-backs and hands: 0" in out.getvalue()
     assert "Median time from still table to verdict" in out.getvalue()

@@ -191,7 +191,7 @@ def test_every_audit_sentence_is_in_the_catalogs(language):
 
 def test_every_key_has_an_english_sentence():
     params = {"ferry": 2, "noah": 3, "card": "cat:F#1", "expected": "bear:M#1",
-              "cards": ["cat:F#1"], "name": "Ana", "home": 4}
+              "cards": ["cat:F#1"], "name": "Ana", "home": 4, "count": 2, "seen": 3, "near": 1}
     from companion.session.view import Phrase
 
     for key in TABLE_KEYS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes.util
 import faulthandler
+from collections.abc import Callable
 
 import pytest
 
@@ -43,3 +44,42 @@ def driver(ui_driver):
     faulthandler.dump_traceback_later(WATCHDOG_SECONDS, exit=True)
     yield ui_driver
     faulthandler.cancel_dump_traceback_later()
+
+
+class ManualTime:
+    """Kivy's clock time: the real time (plus how far tests moved it), or standing still while
+    a test holds it (``freeze``, ``advance``, ``thaw``). It never goes back: Kivy sleeps until
+    its next frame is due, so a clock behind its last frame would stall every frame."""
+
+    def __init__(self, real: Callable[[], float]) -> None:
+        self.real, self.offset = real, 0.0
+        self.frozen_at: float | None = None
+
+    def __call__(self) -> float:
+        return self.frozen_at if self.frozen_at is not None else self.real() + self.offset
+
+    def freeze(self) -> None:
+        self.frozen_at = self()
+
+    def advance(self, seconds: float) -> None:
+        assert self.frozen_at is not None, "freeze first"
+        self.frozen_at += seconds
+
+    def thaw(self) -> None:
+        if self.frozen_at is not None:
+            self.offset = self.frozen_at - self.real()
+            self.frozen_at = None
+
+
+@pytest.fixture
+def clock(ui_driver):
+    """Kivy's clock stands still unless the test moves it (``clock.advance(seconds)`` then a
+    pump): what is scheduled for later (a banner's end) happens when the test says, however
+    slow the machine. Afterwards it runs on from there."""
+    from kivy.clock import Clock
+
+    if not isinstance(Clock.time, ManualTime):
+        Clock.time = ManualTime(Clock.time)
+    Clock.time.freeze()
+    yield Clock.time
+    Clock.time.thaw()

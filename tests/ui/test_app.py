@@ -191,7 +191,9 @@ def test_a_whole_game_played_through_the_touchscreen_in_simulator_mode(driver):
     assert app.simulator.shown >= 5 * 3  # at least the starting animals came by camera
 
 
-def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
+def test_an_illegal_move_shows_a_red_banner_saying_why(driver, clock):
+    from companion.ui.application import BANNER_SECONDS
+
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
@@ -201,6 +203,39 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver):
     driver.settle()
     assert app.root.alert.opacity == 1
     assert app.root.alert.text.startswith("Refused: ")
+    clock.advance(BANNER_SECONDS - 0.5)
+    driver.pump(2)
+    assert app.root.alert.opacity == 1
+    clock.advance(1)
+    driver.pump(2)
+    assert app.root.alert.opacity == 0
+    app.leave_game()
+
+
+def test_a_refusal_banner_belongs_to_its_screen(driver, clock):
+    """Issue 15: a refusal raised on the table goes when the round's result (or any other
+    screen) comes, instead of lingering over its title; a refusal on the round-end screen goes
+    when the result is shown there."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
+    driver.settle()
+    app.root.alert.show("Refused: not now.", screen=app.root.sm.current)
+    app.act(app.session.enter_tears, (3, 4))
+    driver.settle()
+    assert app.showing_result and app.root.sm.current == "round_end"
+    assert app.root.alert.opacity == 0 and app.root.alert.text == ""
+    app.next_round()
+    driver.settle()
+    app.root.alert.show("Refused: not now.", screen=app.root.sm.current)
+    app.go("home")
+    driver.pump(2)
+    assert app.root.alert.opacity == 0
+    app.root.alert.show("The camera is back.")  # a banner of no screen stays
+    app.go("history")
+    driver.pump(2)
+    assert app.root.alert.opacity == 1
+    app.root.alert.hide()
+    app.leave_game()
 
 
 def tile_labels(app: Any) -> set[str]:
@@ -208,7 +243,7 @@ def tile_labels(app: Any) -> set[str]:
     return {w.text for w in app.root.sm.current_screen.walk() if type(w).__name__ == "CardTile"}
 
 
-def test_a_refusal_on_the_french_table_says_why_in_french(driver):
+def test_a_refusal_on_the_french_table_says_why_in_french(driver, clock):
     app = driver.app
     app.lang = "fr"
     try:
@@ -602,38 +637,18 @@ def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
                       "verbose": False}
 
 
-def _damage(app: Any, game: int, text: str) -> int:
-    """Write a line as it is at the end of ``game``'s record, behind the app's back; returns
-    its table-log line number."""
-    import sqlite3
-
-    db = sqlite3.connect(app.session.store.path)
-    seq = db.execute("SELECT MAX(seq) + 1 FROM lines WHERE game_id = ?", (game,)).fetchone()[0]
-    db.execute("INSERT INTO lines VALUES (?, ?, ?, '2026-11-23T20:00:00+00:00')",
-               (game, seq, text))
-    db.commit()
-    db.close()
-    return seq + 1
-
-
 def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delete(driver):
     """Issue 12.2: "Resume" on a damaged game never shows a developer message; the table
     chooses, and the dropped line is kept aside. Abandon is confirmed first."""
     from companion.ui.damaged import ConfirmPopup, DamagedGamePopup, explain
     from companion.ui.i18n import Catalog
+    from companion.ui.screenshots import damage, damaged_game
 
     app = driver.app
-    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=True)
-    driver.settle()
-    game = app.view.game_id
-    app.act(app.session.enter_tears, (1, 2))
-    driver.settle()
-    app.leave_game()
-    driver.settle()
-    line = _damage(app, game, '{"type": "undo", "count": 9}')
+    game, line = damaged_game(driver, ["Ana", "Ben"])
     press(driver, app.t("home.resume"))
     [popup] = [p for p in popups() if isinstance(p, DamagedGamePopup)]
-    assert f"Line {line} of its record cannot be used: This line is malformed" in popup.details
+    assert f"Line {line} of its record cannot be used. This line is malformed" in popup.details
     assert "sets 1 line aside" in popup.details
     french = "\n".join(explain(Catalog("fr"), popup.reading)).replace("\xa0", " ")
     assert f"Ligne {line} : une annulation de 9 actions" in french
@@ -644,7 +659,7 @@ def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delet
     app.leave_game()
     driver.settle()
 
-    _damage(app, game, "not JSON at all")
+    damage(app, game, "not JSON at all")
     press(driver, app.t("home.resume"))
     press(driver, app.t("damaged.abandon"))
     assert [p for p in popups() if isinstance(p, ConfirmPopup)]
@@ -662,6 +677,8 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     from companion.ui import theme
 
     app = driver.app
+    app.leave_game()
+    driver.settle()  # no earlier test's view still on its way to redraw the table meanwhile
     app.go("table")
     board = app.root.sm.get_screen("table").ids.board
     ferries = [["cat:F#1"], ["lion:M#1", "lion:F#1"], [], [], []]
@@ -683,6 +700,38 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
     assert board.ids.ferry0.glow > 0 and board.ids.ferry0.glow_colour == list(theme.NOAH)
     assert board.ids.ferry1.glow > 0 and board.ids.ferry1.glow_colour == list(theme.HIGHLIGHT)
     assert board.ids.ferry2.glow == 0
+    # The moment is a frame and a halo: the animals' tiles read as before (not darkened).
+    from companion.ui.driver import _window_pixels
+
+    ferry = board.ids.ferry1
+    tiles = [w for w in ferry.walk() if type(w).__name__ == "CardTile"]
+    for popup in popups():  # an earlier test's popup still fading out would cover the tiles
+        popup.dismiss(animation=False)
+    app.root.alert.hide()
+    driver.pump_until(lambda: not popups())
+
+    def tile_pixels() -> list:
+        """Each tile's colour at its right end (beside its name, on the tile's own colour),
+        as the table screen was last drawn (the simulator's camera may publish a view that
+        takes the app home meanwhile: with no game, home is its screen)."""
+        for _ in range(20):
+            app.go("table")
+            driver.pump(5)
+            pixels = _window_pixels()
+            if app.root.sm.current == "table":
+                break
+        spots = [t.to_window(t.right - 6, t.center_y) for t in tiles]
+        return [[round(v, 2) for v in pixels[int(y), int(x)]] for x, y in spots]
+
+    Animation.cancel_all(ferry, "glow")
+    ferry.glow = 0
+    plain = tile_pixels()
+    assert len(tiles) == 2 and plain == [
+        [round(v, 2) for v in theme.GENDER_COLOURS[tile.ref.split(":")[1][0]][:3]]
+        for tile in tiles]  # the tiles themselves are sampled
+    ferry.glow = 1
+    assert tile_pixels() == plain
+    ferry.glow = 0
     app.go("home")
 
 

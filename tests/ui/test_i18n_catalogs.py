@@ -233,3 +233,114 @@ def test_the_app_takes_its_language_from_the_command_line() -> None:
     assert build_parser().parse_args(["--language", "zh"]).language == "zh"
     with pytest.raises(fonts.UserError, match="en or fr or zh"):
         run_app(language="xx")  # refused before any window opens
+
+
+@pytest.mark.parametrize("language", languages())
+def test_a_prompt_addressed_to_a_player_starts_with_their_name_and_a_colon(language: str) -> None:
+    """The table shows a prompt without the name (it is the title above): every catalog words
+    an addressed prompt as ``{player}``, a colon, the sentence (i18n.ADDRESS)."""
+    from companion.ui.i18n import ADDRESS
+
+    addressed = [(key, text) for key, text in strings(language)
+                 if key.startswith("prompt.") and "{player}" in text]
+    assert addressed
+    assert [key for key, text in addressed if not re.match(r"\{player\}" + ADDRESS, text)] == []
+
+
+def test_the_table_words_a_prompt_without_the_name_its_title_shows() -> None:
+    class MoveNoah:
+        kind, player, choices, giraffe_targets = "move_noah", 1, (1, 3), ()
+
+    players = ["Ana", "Anne-Charlotte"]
+    assert Catalog("en").prompt(MoveNoah(), players) == "Anne-Charlotte: move Noah to ferry 2 / 4."
+    assert Catalog("en").prompt(MoveNoah(), players, named=False) == "Move Noah to ferry 2 / 4."
+    assert Catalog("fr").prompt(MoveNoah(), players, named=False) == \
+        f"Déplacez Noé vers l'embarcation{NBSP}2 / 4."
+    assert Catalog("zh").prompt(MoveNoah(), players, named=False) == "把挪亞移到駁船2 / 4。"
+
+
+def test_the_hand_scan_says_where_the_cards_are_read() -> None:
+    """With the overhead camera (``view = table``) a hand is laid beside the ferries, not shown
+    to a camera that is not there (issue 14: the round-end hand scan from the table)."""
+    from companion.session.prompts import ScanHand
+
+    scan = ScanHand(text="", player=0, expected=5, scanned=("cat:F#1",))
+    players = ["Ben", "Ana"]
+    assert Catalog("en").prompt(scan, players) == \
+        "Ben: show every card left in your hand (1 of 5)."
+    assert Catalog("en").prompt(scan, players, reading="table") == \
+        "Ben: lay every card left in your hand face up beside the ferries (1 of 5)."
+    assert "or show them to the camera" in Catalog("en").prompt(scan, players, reading="both")
+    assert "à côté des embarcations" in Catalog("fr").prompt(scan, players, reading="table")
+    assert "放在駁船旁邊" in Catalog("zh").prompt(scan, players, reading="table")
+
+
+#: Config files with one mistake each, and the catalog key of the error they raise.
+BAD_CONFIGS = {
+    "[game]\nfrog = maybe\n": "config.not_yes_no",
+    "[game]\nfrogs = yes\n": "config.unknown_setting",
+    "[game]\nplayers = a, b, c, d, e, f\n": "config.too_many_players",
+    "[game]\nend_rule = never\n": "config.end_rule",
+    "frog = yes\n": "config.line_before_section",
+    "[game]\nfrog\n": "config.line_not_setting",
+    "[game]\n[game]\n": "config.line_repeats_section",
+    "[game]\nfrog = yes\nfrog = no\n": "config.line_repeats_setting",
+    "[games]\n": "config.unknown_section",
+    "[ui]\nlanguage = de\n": "config.ui_language",
+    "[ui]\nrotation = 90\n": "config.ui_rotation",
+    "[camera]\nview = sky\n": "config.camera_view",
+    "[camera]\nview = both\nsource = usb:0\ntable_source = usb:0\n": "config.camera_two_cameras",
+    "[camera]\nfps = fast\n": "config.not_number",
+    "[camera]\nfps = 500\n": "config.out_of_range",
+    "[camera]\nresolution = big\n": "config.resolution_format",
+    "[camera]\nresolution = 10x10\n": "config.resolution_range",
+    "[camera]\nroi = 1, 2\n": "config.roi_format",
+    "[camera]\nroi = 0.5, 0, 0.9, 1\n": "config.roi_outside",
+    "[camera]\nzoom = 2\n": "config.unknown_setting",
+    "[decoder]\nname = eyes\n": "config.decoder_name",
+    "[decoder]\nrescue = perhaps\n": "config.not_yes_no",
+    "[decoder]\nconfirm_frames = 1.5\n": "config.not_whole_number",
+}
+
+
+def config_error(text: str):
+    from companion.config import Config
+    from companion.errors import UserError
+    from companion.ui.settings import validate_ui
+
+    try:
+        config = Config.from_text(text, Path("/home/pi/.config/noah-companion/companion.ini"))
+        for section in ("camera", "decoder"):
+            config.validated(section)
+        config.validated("ui", validate_ui)
+    except UserError as error:
+        return error
+    raise AssertionError(f"no error for {text!r}")
+
+
+@pytest.mark.parametrize(("text", "key"), BAD_CONFIGS.items())
+def test_a_config_files_mistake_is_said_in_the_tables_language(text: str, key: str) -> None:
+    """Issue 15: the error screen words a config file's mistake in French and Chinese, with
+    the same facts (the line, the setting, the value) as the terminal's English sentence."""
+    error = config_error(text)
+    assert error.key == key
+    facts = [str(value) for value in error.params.values() if isinstance(value, (str, int))]
+    for language in languages():
+        worded = Catalog(language).error(error)
+        assert language == "en" or worded != str(error), worded
+        assert "{" not in worded and all(fact in worded for fact in facts), (worded, facts)
+
+
+def test_the_record_in_use_says_what_to_do_at_the_touchscreen() -> None:
+    """On the screen, --db means nothing: close the other copy, or restart the Pi."""
+    from datetime import datetime
+
+    from companion.session.store import RecordInUse
+
+    error = RecordInUse(Path("g.sqlite"), 1234, datetime.now().astimezone())
+    assert "--db" in str(error)  # the terminal's advice
+    for language in languages():
+        worded = Catalog(language).error(error)
+        assert "--db" not in worded and "1234" in worded, worded
+    assert Catalog("en").error(error).endswith("Close the other copy of the referee, or "
+                                               "restart the Pi.")

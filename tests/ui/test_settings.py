@@ -201,9 +201,10 @@ def test_an_unreadable_backlight_is_hidden_and_an_unwritable_one_says_what_to_do
     page.refresh()
     driver.pump(2)
     press(driver, "+")
-    assert [p.text for p in popups()] == ["The screen's brightness cannot be changed "
-                                          "(Permission denied). Install the app with "
-                                          "deploy/install.sh."]
+    # the screen's sentence (system.brightness_denied), which says what to do at the table
+    assert [p.text for p in popups()] == ["The screen's brightness cannot be changed. Install "
+                                          "the app with deploy/install.sh, which allows it, "
+                                          "then restart the Raspberry Pi."]
     assert page.brightness == 50
 
 

@@ -87,15 +87,17 @@ def run_app_in_child(tmp_path: Path, config_text: str | None, *, simulate: bool 
     ("fr", "L'arbitre ne peut pas démarrer", "Démarrer avec les réglages d'origine"),
 ])
 def test_a_bad_config_opens_the_error_screen_with_the_fix(tmp_path, language, title, fix):
-    """The touchscreen shows the sentence with its line and fix, and what still works; the
-    journal (stderr) has the same sentence; nothing ends in a traceback."""
+    """The touchscreen shows the sentence with its line and fix in the table's language, and
+    what still works; the journal (stderr) has it in English; nothing ends in a traceback."""
     shown, stderr = run_app_in_child(
         tmp_path, f"[ui]\nlanguage = {language}\n[game]\nplayers = Ana, Ben\nfrog yes\n")
     assert shown["status"] == 2 and shown["stage"] == "config" and shown["offers_defaults"]
     assert shown["title"] == title and shown["retry"] and shown["defaults"] == fix
-    assert "line 5 ('frog yes')" in shown["what"] and "Fix that line" in shown["what"]
+    words = {"en": ("line 5 ('frog yes')", "Fix that line"),
+             "fr": ("la ligne 5 («\xa0frog yes\xa0»)", "Corrigez cette ligne")}[language]
+    assert all(word in shown["what"] for word in words), shown["what"]
     assert shown["still_works"]
-    assert f"noah-companion: {shown['what']}" in stderr
+    assert "noah-companion: The config file " in stderr and "line 5 ('frog yes')" in stderr
     assert "Traceback" not in stderr
 
 
