@@ -21,7 +21,7 @@ def random_start_round(game: Game, rng: random.Random) -> StartRound:
     >>> game.push(deal).accepted, [len(hand) for hand in deal.hands]
     (True, [8, 8, 8])
     """
-    cards = [card.ref for card in game.cards_in_play]
+    cards = list(game.cards_in_play.refs)
     rng.shuffle(cards)
     ferries = tuple(
         f"snail:{rng.choice('MF')}" if ref == "snail" else ref for ref in cards[:FERRY_CARDS]

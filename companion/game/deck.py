@@ -147,12 +147,13 @@ class Deck(Sequence[Card]):
     ``source`` names where it came from, for messages.
     """
 
-    __slots__ = ("_by_id", "_cards", "_hash", "source")
+    __slots__ = ("_by_id", "_cards", "_hash", "_refs", "source")
 
     def __init__(self, cards: Sequence[Card], source: str = "deck") -> None:
         self._cards = tuple(cards)
         self._by_id = {card.id: card for card in self._cards}
         self._hash: int | None = None
+        self._refs: tuple[str, ...] | None = None
         self.source = source
 
     @overload
@@ -187,6 +188,17 @@ class Deck(Sequence[Card]):
 
     def __repr__(self) -> str:
         return f"<Deck {self.source!r}: {len(self)} cards>"
+
+    @property
+    def refs(self) -> tuple[str, ...]:
+        """Every card's reference without copy number, in deck order (what a deal shuffles).
+
+        >>> default_deck().refs[:3]
+        ('woodpecker:M', 'woodpecker:F', 'parrot:M')
+        """
+        if self._refs is None:  # built once: every simulated deal reads them
+            self._refs = tuple(card.ref for card in self._cards)
+        return self._refs
 
     def get(self, card_id: str) -> Card | None:
         """The card with this id, or None."""

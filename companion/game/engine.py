@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from . import legal
 from .actions import (
@@ -316,14 +317,14 @@ class Game:
         self._undo.append(self._state)
         self._state = state
         self._history.append(action)
-        return Verdict(True, None, None, None, tuple(events))
+        return Verdict(True, None, None, None, events)
 
     def check(self, action: Action) -> Verdict:
         """The verdict ``push`` would give, without changing anything."""
         outcome = self._judge(action)
         if isinstance(outcome, Verdict):
             return outcome
-        return Verdict(True, None, None, None, tuple(outcome[1]))
+        return Verdict(True, None, None, None, outcome[1])
 
     def pop(self) -> Action:
         """Undo the last accepted action exactly (R55) and return it; IndexError if none."""
@@ -452,7 +453,7 @@ class Game:
                 return self._reject("card_not_in_hand", a, holder=self._name(a.player),
                                     card=a.card, animal=_animal(species, printed))
             if copy is None:
-                copy = parse_ref(hand[hand_index]).copy
+                _, _, copy = parse_ref(hand[hand_index])  # unpacked, as above
         elif visible_count(s, species) >= self._species_copies[species]:
             return self._reject("card_unavailable", a, species=species)
         return placed_card(self._cards, format_ref(species, gender, copy)), hand_index
@@ -520,30 +521,31 @@ class Game:
         ``facts`` are the ferry's, if known. Returns the :class:`Loading`, or (reason code,
         params) when the card cannot be loaded.
         """
-        fled, species = None, card.species
+        _, species, gender, weight = card  # unpacked: a NamedTuple's fields are slow to read
+        fled = None
         if flight and species == "crocodile" and ferry:
             fled, ferry, facts = ferry[0], ferry[1:], None
         if facts is None:
             facts = ferry_facts(ferry)
-        total = facts.total
+        total, capacity, needed, _, aboard, below, _ = facts  # unpacked, as above
         if species == "woodpecker":
             if total > WOODPECKER_CAPACITY:
                 return "woodpecker_over_13", {"weight": total}
-            facts = facts._replace(capacity=WOODPECKER_CAPACITY)
+            capacity = WOODPECKER_CAPACITY
+            facts = facts._replace(capacity=capacity)
         if species == "frog" and frog_weight is not None and frog_weight != 1:
             if not (_is_int(frog_weight) and 2 <= frog_weight <= 5
-                    and total + frog_weight == facts.capacity):
-                return "frog_weight_invalid", {"weight": total, "capacity": facts.capacity}
-            card = card._replace(weight=frog_weight)
-        code = self._rule_broken(facts, card)
+                    and total + frog_weight == capacity):
+                return "frog_weight_invalid", {"weight": total, "capacity": capacity}
+            card, weight = card._replace(weight=frog_weight), frog_weight
+        code = self._rule_broken(total + weight, capacity, needed, aboard, species, gender)
         if code:
             return code, self._broken_rule_params(code, facts, ferry)
         # R26, R27, R29: a pair is the same species as the card below (after a flight; none on
         # an empty ferry) and, as a variant, another gender.
-        _, capacity, _, _, _, below, _ = facts  # unpacked: NamedTuple fields are slow to read
         pair = (below is not None and below.species == species
-                and not (self._options.pair_mf and below.gender == card.gender))
-        return new_loading(((*ferry, card), fled, total + card.weight == capacity, pair,
+                and not (self._options.pair_mf and below.gender == gender))
+        return new_loading(((*ferry, card), fled, total + weight == capacity, pair,
                             facts.after(card)))
 
     def _broken_rule_params(self, code: str, facts: FerryFacts,
@@ -554,11 +556,11 @@ class Game:
             return {"variant": facts.pattern, "needed": facts.needed, "top": ferry[-1].gender}
         return {}
 
-    def _rule_broken(self, facts: FerryFacts, card: Placed) -> str | None:
-        """The first golden rule a card breaks on a ferry (weight, gender, roommates), or None."""
-        total, capacity, needed, _, aboard, _, _ = facts  # unpacked: faster than by name
-        _, species, gender, weight = card
-        if total + weight > capacity:
+    def _rule_broken(self, weight: int, capacity: int, needed: str | None,
+                     aboard: tuple[str, ...], species: str, gender: str) -> str | None:
+        """The first golden rule broken by loading a card (``species``, ``gender``) on a ferry
+        then weighing ``weight`` (weight, gender, roommates), or None."""
+        if weight > capacity:
             return "weight"
         if needed is not None and gender != needed:
             return "gender"
@@ -602,14 +604,13 @@ class Game:
         card = ferry[-1]
         ref, species, gender, _ = card  # unpacked: a NamedTuple's fields are slow to read
         name = self._players[player]
-        events = [("loaded", {"player": player, "name": name, "card": ref,
-                              "animal": _animal(species, gender),
-                              "ferry": noah + 1, "position": noah})]
+        # Events are (kind, values in verdict.EVENT_PARAMS order): named only when read.
+        events: list[RawEvent] = [
+            ("loaded", (player, name, ref, _animal(species, gender), noah + 1, noah))]
         if species == "crocodile":  # R44: tears at once, never below 0
             score = max(0, s.scores[player] - CROCODILE_TEARS)
             ns.scores = replace_at(s.scores, player, score)
-            events.append(("crocodile_tears", {"player": player, "name": name,
-                                               "score": score}))
+            events.append(("crocodile_tears", (player, name, score)))
         playing_on = counts[player] > 0  # R34: the last card ends the round at once
         ns.fleeing = fled
         ns.loaded = card
@@ -648,13 +649,10 @@ class Game:
             self._end_round(ns, events)
             return
         if ns.extra_turn:  # R26, R28: a whole new turn for the same player
-            events.append(("pair_bonus", {"player": player,
-                                          "name": self._players[player],
-                                          "species": ns.loaded.species}))
+            events.append(("pair_bonus", (player, self._players[player], ns.loaded.species)))
         else:
             ns.player = following = (player + 1) % len(self._players)  # R11
-            events.append(("turn", {"player": following,
-                                    "name": self._players[following]}))
+            events.append(("turn", (following, self._players[following])))
         ns.phase = "play"
         ns.loaded = None
 
@@ -671,22 +669,19 @@ class Game:
         set_ferry(ns, position, () if number <= RESERVE else None)
         ns.departing = None
         ns.gifts_owed = min(number, ns.counts[player])  # R20, R21 (R34: 0 with no card)
-        events.append(("departure", {"position": position, "ferry": position + 1,
-                                     "number": number, "cards": refs}))
+        events.append(("departure", (position, position + 1, number, refs)))
         if ns.gifts_owed:
-            events.append(("gifts_owed", {"player": player,
-                                          "name": self._players[player],
-                                          "owed": ns.gifts_owed}))
+            events.append(("gifts_owed", (player, self._players[player], ns.gifts_owed)))
 
     def _end_round(self, ns: State, events: list[RawEvent]) -> None:
         """R33-R35: nothing pending survives; score now with known hands, else await the scan."""
         ns.extra_turn = ns.lion_due = ns.noah_due = ns.giraffe = False
         ns.loaded = ns.fleeing = ns.departing = None
         ns.gifts_owed = 0
-        events.append(("round_ended", {"round": ns.round}))
+        events.append(("round_ended", (ns.round,)))
         if ns.hands is None:
             ns.phase, ns.player = "scan", None
-            events.append(("scan_needed", {"hand_counts": ns.counts}))
+            events.append(("scan_needed", (ns.counts,)))
         else:
             self._score_round(ns, [self._hand_tears(hand) for hand in ns.hands], events)
 
@@ -700,16 +695,13 @@ class Game:
         ns.player = None
         summary = ", ".join(f"{name} {score}" for name, score in zip(self._players, ns.scores,
                                                                      strict=True))
-        events.append(("round_scored", {"round": ns.round,
-                                        "round_scores": ns.round_scores,
-                                        "scores": ns.scores, "summary": summary}))
+        events.append(("round_scored", (ns.round, ns.round_scores, ns.scores, summary)))
         if is_game_over(ns.round, ns.scores, self._options.end_rule):
             ns.phase = "game_over"
             ns.winners = winners(ns.scores)
             ns.next_starter = None
             names = tuple(self._players[seat] for seat in ns.winners)
-            events.append(("game_over", {"winners": ns.winners, "names": names,
-                                         "winner_names": " and ".join(names)}))
+            events.append(("game_over", (ns.winners, names, " and ".join(names))))
         else:
             ns.phase = "round_over"
             assert ns.starter is not None  # set by every deal, position and scored round
@@ -734,9 +726,8 @@ class Game:
         if s.hands is not None:
             taken = tuple(hand_form(card.ref) for card in ferry)
             ns.hands = replace_at(s.hands, a.player, s.hands[a.player] + taken)
-        return ns, [("took_back", {"player": a.player, "name": self._players[a.player],
-                                   "ferry": a.ferry + 1, "count": len(ferry),
-                                   "cards": tuple(card.ref for card in ferry)})]
+        return ns, [("took_back", (a.player, self._players[a.player], a.ferry + 1, len(ferry),
+                                   tuple(card.ref for card in ferry)))]
 
     def _croc_flee(self, s: State, a: CrocFlee) -> Verdict | Outcome:
         if not (_is_int(a.player) and _is_int(a.target)):
@@ -751,9 +742,8 @@ class Game:
         ns.counts = replace_at(s.counts, a.target, s.counts[a.target] + 1)
         if s.hands is not None:
             ns.hands = replace_at(s.hands, a.target, s.hands[a.target] + (hand_form(fled.ref),))
-        events = [("fled", {"player": a.player, "target": a.target, "card": fled.ref,
-                            "animal": _animal(fled.species, fled.gender),
-                            "target_name": self._players[a.target]})]
+        events = [("fled", (a.player, a.target, fled.ref, _animal(fled.species, fled.gender),
+                            self._players[a.target]))]
         self._advance(ns, events)
         return ns, events
 
@@ -770,9 +760,8 @@ class Game:
                 return swapped
             ns.hands = swapped
         ns.lion_due = False
-        events = [("lion_swap", {"player": a.player, "name": self._players[a.player],
-                                 "target": a.target,
-                                 "target_name": self._players[a.target]})]
+        events = [("lion_swap", (a.player, self._players[a.player], a.target,
+                                 self._players[a.target]))]
         self._advance(ns, events)
         return ns, events
 
@@ -819,9 +808,8 @@ class Game:
             return rejection
         ns = s.copy()
         ns.giraffe = False  # one look
-        return ns, [("giraffe_look", {"player": a.player, "name": self._players[a.player],
-                                      "target": a.target,
-                                      "target_name": self._players[a.target]})]
+        return ns, [("giraffe_look", (a.player, self._players[a.player], a.target,
+                                      self._players[a.target]))]
 
     def _move_noah(self, s: State, a: MoveNoah) -> Verdict | Outcome:
         if not (type(a.player) is int and type(a.to) is int):
@@ -833,14 +821,14 @@ class Game:
             return rejection
         loaded, noah = s.loaded, s.noah
         assert loaded is not None and noah is not None  # Noah moves after a loading (R22)
-        if a.to not in NOAH_MOVES[loaded.gender][noah]:
+        _, _, gender, _ = loaded  # unpacked: a NamedTuple's fields are slow to read
+        if a.to not in NOAH_MOVES[gender][noah]:
             return self._reject("noah_move_illegal", a, to=a.to + 1,
-                                variant="female" if loaded.gender == "F" else "male")
+                                variant="female" if gender == "F" else "male")
         ns = s.copy()
         ns.noah = a.to
         ns.noah_due = ns.giraffe = False
-        events = [("noah_moved", {"player": a.player, "position": a.to,
-                                  "ferry": a.to + 1})]
+        events = [("noah_moved", (a.player, a.to, a.to + 1))]
         self._advance(ns, events)
         return ns, events
 
@@ -869,8 +857,8 @@ class Game:
                 return hands
             ns.hands = hands
         ns.gifts_owed = 0
-        events = [("gifts", {"player": a.player, "name": self._players[a.player],
-                             "count": len(a.gifts), "to": tuple(g.to for g in a.gifts)})]
+        events = [("gifts", (a.player, self._players[a.player], len(a.gifts),
+                             tuple(g.to for g in a.gifts)))]
         self._advance(ns, events)
         return ns, events
 
@@ -906,9 +894,8 @@ class Game:
         set_ferries(ns, tuple((placed_card(self._cards, ref),) for ref in a.ferries))
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [("round_started", {"round": ns.round, "starter": starter,
-                                       "starter_name": self._players[starter],
-                                       "noah": a.noah, "noah_ferry": a.noah + 1})]
+        return ns, [("round_started", (ns.round, starter, self._players[starter], a.noah,
+                                       a.noah + 1))]
 
     def _set_hands(self, ns: State, hands: Any, counts: Any) -> None:
         if self._options.hidden:
@@ -963,8 +950,9 @@ class Game:
         # counted at C speed; anything else is looked at card by card below, for its sentence.
         kinds = list(map(self._cards.kinds.get, itertools.chain(on_ferries, in_hands, departed)))
         if None not in kinds and "snail" not in on_ferries:
-            held = Counter(kinds)
-            if all(count <= self._copies[key] for key, count in held.items() if key):
+            held = Counter(cast("list[tuple[str, str]]", kinds))  # no None: checked above
+            # count <= copies for each kind held, at C speed (every kind here is in the deck)
+            if all(map(operator.le, held.values(), map(self._copies.__getitem__, held))):
                 return None
         seen: dict[tuple[str, str], int] = {}
         tagged: set[tuple[str, str, int | None]] = set()
@@ -1062,9 +1050,7 @@ class Game:
         ns.extra_turn = bool(a.extra_turn)
         ns.phase = "play"
         self._set_hands(ns, a.hands, a.hand_counts)
-        return ns, [("position", {"round": a.round, "current_name":
-                                  self._players[a.current_player],
-                                  "noah_ferry": a.noah + 1})]
+        return ns, [("position", (a.round, self._players[a.current_player], a.noah + 1))]
 
     def _position_problem(self, a: Position) -> str | None:
         return self._position_numbers_problem(a) or self._position_cards_problem(a)
@@ -1134,14 +1120,9 @@ class Game:
 
     # ----------------------------------------------------------------- enumeration (legal.py)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions accepted now, for the step awaited (R50); see :func:`.legal.legal_actions`.
-
-        Known hands: every choice (cards, targets, recipients; copies of a card are alike).
-        Hidden hands: loadings of every card that may still be in a hand, take-back, targets,
-        Noah's moves and gift recipients. Empty between rounds (a deal is not enumerated).
-        """
-        return legal.legal_actions(self)
+    #: The actions accepted now, for the step awaited (R50): see :func:`.legal.legal_actions`.
+    #: The function itself, not a method calling it: a random game asks before every action.
+    legal_actions = legal.legal_actions
 
     def legal_noah_moves(self) -> list[int]:
         """Positions Noah may move to now (empty unless the step is ``move_noah``)."""

@@ -12,8 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 POSITIONS = 5  # ferries in play (R3)
@@ -46,7 +45,9 @@ class FerryFacts(NamedTuple):
     capacity: int
     needed: str | None  # the gender the next card must have (R13), None if free
     pattern: str | None  # "same" or "alternate" once two cards fix it
-    species: frozenset[str]
+    #: the species aboard, each once (a tuple, not a frozenset: a ferry holds a few, and a
+    #: record of plain tuples leaves the cycle collector's watch, which every action pays for)
+    species: tuple[str, ...]
     top: Placed | None
     size: int  # cards aboard (not ``count``: tuple's own method)
 
@@ -65,7 +66,7 @@ class FerryFacts(NamedTuple):
         else:
             needed = pattern = None
         if kind not in species:
-            species = species | {kind}
+            species = (*species, kind)
         if kind == "woodpecker":
             capacity = WOODPECKER_CAPACITY
         return _new_facts((total + weight, capacity, needed, pattern, species, card, size + 1))
@@ -90,14 +91,15 @@ new_loading = partial(tuple.__new__, Loading)
 _new_facts = partial(tuple.__new__, FerryFacts)
 
 
-def ferry_facts(ferry: Sequence[Placed]) -> FerryFacts:
+@lru_cache(maxsize=4096)  # deals, departures and take-backs lay the same short ferries again
+def ferry_facts(ferry: tuple[Placed, ...]) -> FerryFacts:
     """R13, R15 for one ferry.
 
     >>> cat, bear = Placed("cat:F", "cat", "F", 2), Placed("bear:M", "bear", "M", 7)
     >>> ferry_facts((cat, bear)).needed, ferry_facts((cat, bear)).total
     ('F', 9)
     """
-    species = frozenset(card.species for card in ferry)
+    species = tuple(dict.fromkeys(card.species for card in ferry))
     capacity = WOODPECKER_CAPACITY if "woodpecker" in species else CAPACITY
     needed = pattern = None
     if len(ferry) >= 2:

@@ -25,13 +25,14 @@ TakeBack(player=1, ferry=0)
 
 from __future__ import annotations
 
+import collections
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, CrocFlee, Gift, GiraffeLook, Give, LionSwap, MoveNoah, Play, TakeBack
 from .deck import format_ref
-from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading
+from .ferry import NOAH_MOVES, WOODPECKER_CAPACITY, Loading, Placed
 from .state import CardInfo, Cards, State, card_info, placed_card, visible_species
 
 if TYPE_CHECKING:
@@ -49,10 +50,10 @@ class SharedActions:
     Why "empty when full" and not ``functools.lru_cache``: lookups stay a plain ``dict.get``
     in the engine's hottest loop (an LRU's bookkeeping would be paid on every hit), and a miss
     costs only the rebuilding of one small frozen action, so which entries go does not matter.
-    The working set is small: about 7,000 entries for 4-player games with one deck and one set
-    of options, about 35,000 for every seat count and option set at once, so the default limit
-    (50,000 entries, a few MB) is never reached by one table and bounds a long-lived process
-    whatever decks and options it meets.
+    The working set is small: about 8,500 entries for 4-player games with one deck and one set
+    of options (a row of up to 9 shared gives counts as one), about 16,000 for the four seat
+    counts, so the default limit (50,000 entries, a few MB) is never reached by one table and
+    bounds a long-lived process whatever decks and options it meets.
 
     >>> store = SharedActions(limit=2)
     >>> store.shared((MoveNoah, 0, 2)) is store.shared((MoveNoah, 0, 2))
@@ -155,35 +156,47 @@ def loadings(game: Game, s: State) -> list[Action]:
     ferry, facts = s.ferries[noah], s.facts[noah]
     if ferry is None or facts is None:  # never in the play step: Noah stands on a ferry (R24)
         return []
-    room, needed = facts.capacity - facts.total, facts.needed
+    total, capacity, needed, _, species_aboard, _, _ = facts  # unpacked: faster than by name
+    room = capacity - total
     # What each card gives on a ferry with this capacity, room and gender needed: its plays
     # (none, one, a snail's two sides, a frog's filling weight too), in enumeration order. Kept
     # with these cards (weights differ between decks), so bounded by them. A crocodile is never
     # kept: on a loaded ferry it is judged after its flight (R45), which these facts miss.
-    fits_key = (player, noah, facts.capacity, room, needed)
+    fits_key = (player, noah, capacity, room, needed)
     fits = cards.fits.get(fits_key)
     if fits is None:
         fits = cards.fits[fits_key] = {}
-    aboard = facts.species if game._options.roommates else frozenset()
-    if not aboard and fits.keys() >= candidates.keys():
-        # The usual case, every card met before on such a ferry: one C-level pass.
-        return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
+    aboard = species_aboard if game._options.roommates else ()
+    if not aboard:
+        try:  # the usual case, every card met before on such a ferry: one C-level pass
+            return list(itertools.chain.from_iterable(map(fits.__getitem__, candidates)))
+        except KeyError:  # a card not met yet on such a ferry: the loop below
+            pass
     plays: list[Action] = []
     for text in candidates:
         info = card_info(cards, text)
-        if info.species == "crocodile":  # never kept (see above)
-            if not ferry:
-                plays += _fit(info, player, noah, text, facts.capacity, room, needed)
-            elif isinstance(game._loading(ferry, placed_card(cards, text), None), Loading):
-                plays.append(SHARED.shared((Play, player, text, noah)))  # R45, R46
+        species = info.species
+        if species == "crocodile":  # never kept (see above)
+            plays += _crocodile_plays(game, ferry, info, text, player, noah, capacity, room, needed)
             continue
-        if info.species in aboard:  # R47
+        if species in aboard:  # R47
             continue
         fit = fits.get(text)
         if fit is None:
-            fit = fits[text] = _fit(info, player, noah, text, facts.capacity, room, needed)
+            fit = fits[text] = _fit(info, player, noah, text, capacity, room, needed)
         plays += fit
     return plays
+
+
+def _crocodile_plays(game: Game, ferry: tuple[Placed, ...], info: CardInfo, text: str,
+                     player: int, noah: int, capacity: int, room: int,
+                     needed: str | None) -> tuple[Action, ...]:
+    """A crocodile's play: on an empty ferry like any card, else judged after its flight."""
+    if not ferry:
+        return _fit(info, player, noah, text, capacity, room, needed)
+    if isinstance(game._loading(ferry, placed_card(game._cards, text), None), Loading):
+        return (SHARED.shared((Play, player, text, noah)),)  # R45, R46
+    return ()
 
 
 def _candidates(cards: Cards, s: State, player: int) -> dict[str, None]:
@@ -224,11 +237,15 @@ def _fit(info: CardInfo, player: int, noah: int, text: str, capacity: int, room:
 def step_choices(game: Game, s: State) -> tuple[Action, ...]:
     """The choices of a step that depend on no hand (targets, Noah's moves, gift recipients),
     shared between games."""
-    key: tuple[Any, ...] = (len(game._players), s.phase, s.player)
-    if s.phase == "move_noah" and s.loaded is not None:
-        key += (s.loaded.gender, s.noah, s.giraffe)
-    elif s.phase == "give":
-        key += (s.gifts_owed,)
+    phase, players = s.phase, len(game._players)
+    key: tuple[Any, ...]
+    if phase == "move_noah" and s.loaded is not None:
+        _, _, gender, _ = s.loaded  # unpacked: a NamedTuple's fields are slow to read
+        key = (players, phase, s.player, gender, s.noah, s.giraffe)
+    elif phase == "give":
+        key = (players, phase, s.player, s.gifts_owed)
+    else:
+        key = (players, phase, s.player)
     choices: tuple[Action, ...] | None = SHARED.objects.get(key)
     if choices is None:
         choices = SHARED.keep(SHARED.objects, key, tuple(_list_step_choices(game, s)))
@@ -272,31 +289,55 @@ def lion_swaps(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list
     return swaps
 
 
+#: Gives of at most this many cards are shared, by player and cards given (for a 4-player deck
+#: 4 × 780 rows of 9 gives for two cards); longer ones are too many to keep, and are built each
+#: time (more than half of a random game's gives have one or two cards).
+SHARED_GIFTS = 2
+
+
 def gifts(game: Game, s: State, hands: tuple[tuple[str, ...], ...]) -> list[Action]:
     """Every distinct choice of cards and recipients with known hands (R20: all owed cards in
-    one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents. Gives are not shared:
-    there are too many."""
+    one ``give``): 1,215 when 4 of 6 distinct cards go to 3 opponents, in the order of
+    :func:`gift_choices`."""
     player = _seat(s)
-    return [_give(player, choice)
-            for choice in gift_choices(hands[player], _opponents(game, player), s.gifts_owed)]
+    hand, opponents, owed = hands[player], _opponents(game, player), s.gifts_owed
+    if owed <= SHARED_GIFTS and len(set(hand)) == len(hand):
+        return _shared_gifts(player, opponents, sorted(hand), owed)
+    return _gives(player, gift_choices(hand, opponents, owed))
+
+
+def _shared_gifts(player: int, opponents: tuple[int, ...], cards: list[str],
+                  owed: int) -> list[Action]:
+    """:func:`gift_choices`'s gives for distinct ``cards`` (sorted), from rows shared between
+    games: one row per choice of cards, its gives to every choice of recipients."""
+    by_cards = SHARED.table((Give, player, opponents))
+    rows = [by_cards.get(choice) or SHARED.keep(by_cards, choice, tuple(_gives(
+                player, itertools.product(*(_gifts_of(card, opponents) for card in choice)))))
+            for choice in itertools.combinations(cards, owed)]
+    return list(itertools.chain.from_iterable(rows))
 
 
 _new_object = object.__new__
 _set_giver = vars(Give)["player"].__set__  # the slots the frozen dataclass's __init__ sets
 _set_gifts = vars(Give)["gifts"].__set__
+#: Runs an iterator to its end, at C speed.
+_consume: Callable[[Iterable[Any]], None] = collections.deque(maxlen=0).extend
 
 
-def _give(player: int, gifts: tuple[Gift, ...]) -> Give:
-    """``Give(player, gifts)`` at about half the cost of the frozen dataclass's ``__init__``
-    (with known hands a gift step enumerates hundreds of them).
+def _gives(player: int, choices: Iterable[tuple[Gift, ...]]) -> list[Action]:
+    """``[Give(player, gifts) for gifts in choices]`` in C-level loops: each give made empty,
+    then its two slots filled (with known hands a gift step enumerates hundreds of gives, and a
+    frozen dataclass's ``__init__`` costs several times as much).
 
-    >>> _give(0, (Gift(1, "cat:F"),)) == Give(0, (Gift(1, "cat:F"),))
+    >>> _gives(0, [(Gift(1, "cat:F"),), (Gift(2, "cat:F"),)]) == [
+    ...     Give(0, (Gift(1, "cat:F"),)), Give(0, (Gift(2, "cat:F"),))]
     True
     """
-    give: Give = _new_object(Give)
-    _set_giver(give, player)
-    _set_gifts(give, gifts)
-    return give
+    choices = list(choices)
+    gives: list[Action] = list(map(_new_object, itertools.repeat(Give, len(choices))))
+    _consume(map(_set_giver, gives, itertools.repeat(player)))
+    _consume(map(_set_gifts, gives, choices))
+    return gives
 
 
 def gift_choices(hand: Iterable[str], opponents: tuple[int, ...],

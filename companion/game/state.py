@@ -18,6 +18,7 @@ so that neither judging nor enumerating rescans the table.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
@@ -242,9 +243,10 @@ class CardInfo(NamedTuple):
 NamedCard = tuple[Ref, str, str | None]
 
 
-class Cards(NamedTuple):
+@dataclass(frozen=True, slots=True)  # slots, not a NamedTuple: its fields are read per action
+class Cards:
     """The cards of a game as the engine looks them up: computed once per deck, player count and
-    options, and shared by every game with them (only the two memos grow, and only with the
+    options, and shared by every game with them (only the memos grow, and only with the
     references of these cards)."""
 
     in_play: Deck
@@ -275,7 +277,7 @@ def cards_of(deck: Deck, source: str, players: int, options: Options) -> Cards:
     """
     in_play = deck.for_game(players, options)
     return Cards(
-        in_play,
+        in_play=in_play,
         weight={card.species: card.weight for card in in_play},
         tears={card.species: card.tears for card in in_play},
         copies=Counter((card.species, card.gender) for card in in_play),

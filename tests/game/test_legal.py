@@ -8,7 +8,7 @@ import random
 import pytest
 
 from companion.game import Game, Options, legal
-from companion.game.actions import Play
+from companion.game.actions import Give, Play
 from companion.game.legal import SharedActions
 from companion.game.simulate import play_random_game
 from tests.game.support import rejected, table
@@ -59,3 +59,16 @@ def test_a_refused_card_is_not_remembered_as_checked(card):
     rejected(game, Play(0, card, 0), reason)
     rejected(game, Play(0, card, 0), reason)
     assert card not in game._cards.cards_named and game._cards.cards_named.keys() >= before.keys()
+
+
+@pytest.mark.parametrize("owed", [1, 2])
+def test_shared_gives_are_every_choice_in_order(monkeypatch, owed):
+    """R20: gives of one or two cards come from rows shared between games, built or found,
+    and are exactly gift_choices' gives, in its order."""
+    monkeypatch.setattr(legal, "SHARED", SharedActions())
+    hand = ("rhino:F", "cat:M", "bear:F", "lion:M", "woodpecker:F")
+    expected = [Give(2, choice) for choice in legal.gift_choices(hand, (0, 1, 3), owed)]
+    built = legal._shared_gifts(2, (0, 1, 3), sorted(hand), owed)
+    found = legal._shared_gifts(2, (0, 1, 3), sorted(hand), owed)
+    assert built == found == expected
+    assert all(a is b for a, b in zip(built, found, strict=True))
