@@ -33,6 +33,13 @@ from uniseg.linebreak import line_break_boundaries, line_break_units
 #: punctuation and full-width forms): a text with one of them is broken by :func:`wrap`.
 CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 
+#: The Chinese edition's words for the game's things (ferry, Noah, ark, tears): a line never
+#: breaks inside one.
+WORDS = re.compile("駁船|挪亞|方舟|眼淚")
+
+#: An animal's sign is written against its name (獅子♂): it never starts a line.
+GENDER_SIGNS = "♂♀"
+
 
 def wrap(text: str, width: float, measure: Callable[[str], float]) -> list[str]:
     """The lines of ``text`` (paragraphs kept) no wider than ``width`` as ``measure`` measures
@@ -71,19 +78,26 @@ def _units(paragraph: str) -> tuple[str, ...]:
     """The unbreakable units of a paragraph (each with the spaces after it): uniseg takes a
     few milliseconds a sentence, and a screen redraws the same sentences again and again.
 
-    One tailoring of UAX #14: a number stays with the ideograph before or after it (駁船4,
-    第3行, 26滴), as the Chinese edition prints them — "駁船" at a line's end and "4。" alone
-    on the next read as two things.
+    Three tailorings of UAX #14, as the Chinese edition prints its text: a number stays with
+    the ideograph before or after it (駁船4, 第3行, 26滴), the game's own words
+    (:data:`WORDS`) are never split — "駁" at a line's end and "船4。" on the next read as
+    two things — and a gender sign stays with its animal (獅子♂).
 
     >>> _units("把動物送上駁船4。")
-    ('把', '動', '物', '送', '上', '駁', '船4。')
+    ('把', '動', '物', '送', '上', '駁船4。')
+    >>> _units("獅子♂送上")
+    ('獅', '子♂', '送', '上')
     """
+    inside = {k for word in WORDS.finditer(paragraph) for k in range(word.start() + 1, word.end())}
     units: list[str] = []
+    at = 0
     for unit in line_break_units(paragraph):
-        if units and _number_meets_ideograph(units[-1], unit):
+        if units and (at in inside or unit[:1] in GENDER_SIGNS
+                      or _number_meets_ideograph(units[-1], unit)):
             units[-1] += unit
         else:
             units.append(unit)
+        at += len(unit)
     return tuple(units)
 
 
