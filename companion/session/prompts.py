@@ -168,7 +168,7 @@ class EnterTears(Prompt):
 @dataclass(frozen=True)
 class GameOver(Prompt):
     """The game is over. ``winners`` are seats; ``bgstats_url`` is the link a phone opens in the
-    BG Stats app (``Session.bgstats_qr()`` renders it as a QR code)."""
+    BG Stats app (``bgstats.qr_code(url)`` draws it as a QR code)."""
 
     kind: ClassVar[str] = "game_over"
     winners: tuple[int, ...] = ()

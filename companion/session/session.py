@@ -54,9 +54,6 @@ from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
 from vision.events import CameraStatus, CardShown, ForeignCode
 
-if TYPE_CHECKING:
-    import segno
-
 Listener = Callable[[SessionView], None]
 MAX_NOTICES = 6
 
@@ -675,22 +672,13 @@ class Session:
             setup_ferries=tuple(setup.ferries) if setup else (),
         )
 
-    # -- BG Stats --------------------------------------------------------------------------
-
     def bgstats_url(self) -> str:
-        """The link that pushes this finished game to the BG Stats app ("" before the end)."""
+        """The link that pushes this finished game to the BG Stats app ("" before the end;
+        ``bgstats.qr_code(url)`` draws it as a QR code)."""
         from companion.session.bgstats import game_url
 
         with self._lock:  # close_game on another thread must not clear the game mid-read
             return game_url(self.store, self._game_id, self._game)
-
-    def bgstats_qr(self) -> segno.QRCode | None:
-        """A :mod:`segno` QR code of :meth:`bgstats_url` (``.save("x.png")``, ``.terminal()``),
-        or None before the end of the game."""
-        from companion.session.bgstats import qr_code
-
-        url = self.bgstats_url()
-        return qr_code(url) if url else None
 
 
 # -- helpers -------------------------------------------------------------------------------

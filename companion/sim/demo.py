@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from companion.errors import UserError
 from companion.game import Options
+from companion.session.bgstats import qr_code
 from companion.session.narrate import plural
 from companion.session.session import Session
 from companion.session.store import GameStore
@@ -278,11 +279,11 @@ def _conclude(out: TextIO, session: Session, report: DemoReport) -> None:
     print("\nScores (tears per round; fewest wins):", file=out)
     for line in score_table(summary):
         print("  " + line, file=out)
-    view, qr = session.view, session.bgstats_qr()
-    assert qr is not None and report.db is not None, "the demo plays its game to the end"
+    view, url = session.view, session.bgstats_url()
+    assert url and report.db is not None, "the demo plays its game to the end"
     print(f"\n{view.prompt.text}", file=out)
     qr_png = report.db.with_name(f"bgstats-game-{report.game_id}.png")
-    qr.save(str(qr_png), scale=4)
+    qr_code(url).save(str(qr_png), scale=4)
     print(f"To log it in the BG Stats app, scan this QR code with a phone: {qr_png}", file=out)
     latency = statistics.median(report.latencies) * 1000 if report.latencies else 0.0
     print(f"\nCamera: {report.cards_seen} cards read (median latency {latency:.0f} ms), "

@@ -541,12 +541,14 @@ class GameEndScreen(Screen):
 
         from kivy.core.image import Image as CoreImage
 
-        qr = app.session.bgstats_qr()
-        if qr is None:
+        from companion.session.bgstats import qr_code
+
+        url = app.session.bgstats_url()
+        if not url:
             self.ids.qr.texture = None
             return
         buffer = io.BytesIO()
-        qr.save(buffer, kind="png", scale=6, border=2)
+        qr_code(url).save(buffer, kind="png", scale=6, border=2)
         buffer.seek(0)
         self.ids.qr.texture = CoreImage(buffer, ext="png").texture
 

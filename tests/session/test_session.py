@@ -15,6 +15,7 @@ from companion.errors import UserError
 from companion.game import Options
 from companion.game.tablelog import replay
 from companion.session import Session
+from companion.session.bgstats import qr_code
 from companion.session.history import export, history
 from companion.sim.autoplay import SimulatedTable
 from vision.decoders import decode
@@ -374,7 +375,7 @@ def test_game_end_offers_a_bg_stats_link(session):
     assert [p["score"] for p in data["players"]] == list(view.scores)
     assert data["game"]["highestWins"] is False
     png = io.BytesIO()
-    session.bgstats_qr().save(png, kind="png", scale=4)
+    qr_code(session.bgstats_url()).save(png, kind="png", scale=4)
     image = np.array(Image.open(png).convert("RGB"))
     assert [d.text for d in decode(image)] == [url]  # a phone camera reads the same link
 
