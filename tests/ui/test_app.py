@@ -258,9 +258,10 @@ def test_a_refusal_on_the_french_table_says_why_in_french(driver, clock):
         app.act(app.session.move_noah, 3)  # R50: Ana must load an animal first
         driver.settle()
         alert = app.root.alert.text.replace("\xa0", " ")
-        assert alert == "Refusé : Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
+        assert alert == "Coup refusé. Noé ne bouge pas maintenant : Ana doit d'abord charger un " \
             "animal sur l'embarcation 1."
-        assert app.root.sm.current_screen.ids.panel.verdict == app.root.alert.text[9:]
+        verdict = app.root.alert.text.removeprefix("Coup refusé. ")
+        assert app.root.sm.current_screen.ids.panel.verdict == verdict
         assert "Chat ♀" in tile_labels(app)
         app.lang = "en"
         driver.pump(2)
