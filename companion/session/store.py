@@ -10,11 +10,12 @@ it is a cache the session refreshes after each round's scoring and can always be
 replaying the lines.
 
 One writer per record: a process that opens the record to write (the app, ``demo``, the crash
-drill) holds an exclusive lock on it for as long as it has it open (``flock`` on the sidecar
-file ``games.sqlite.lock``, which names the holder); a second writer is refused at once with
-:class:`RecordInUse`. The lock belongs to the open file, so it dies with its process: a
-``kill -9`` leaves nothing stale. Readers (``history``, ``export``, ``doctor``) open the record
-read-only with :meth:`GameStore.reader` and never need the lock, nor write access.
+drill) holds an exclusive lock on it for as long as it has it open (``flock`` on the record's
+file itself, so a symbolic or hard link is the same record; :class:`RecordLock`); a second
+writer is refused at once with :class:`RecordInUse`, which names the holder's process. The lock
+belongs to the open file, so it dies with its process: a ``kill -9`` leaves nothing stale.
+Readers (``history``, ``export``, ``doctor``) open the record read-only with
+:meth:`GameStore.reader` and never need the lock, nor write access.
 
 Nothing here interprets a game: rows come back as stored (a damaged header or line included)
 and :mod:`companion.session.record` judges them.
@@ -41,11 +42,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from companion.errors import UserError
-from companion.paths import default_store_path  # noqa: F401 (re-exported: the record's home)
+from companion.paths import (  # default_store_path re-exported: the record's home
+    PRIVATE_FILE,
+    default_store_path,  # noqa: F401
+    make_private_dir,
+)
 
 SCHEMA_VERSION = 1
 
@@ -125,10 +130,19 @@ def _clock(moment: datetime) -> str:
 
 
 class RecordLock:
-    """The one-writer lock of a record: ``flock`` on ``<record>.lock`` next to it, which holds
-    the writer's pid and start time. The lock belongs to the open file, so the kernel drops it
-    when the process ends, however it ends; the file itself stays (removing it would race with
-    the next writer) and means nothing while nobody holds it.
+    """The one-writer lock of a record: ``flock`` on the record's file itself, so it belongs to
+    the file (its inode), whatever name opens it: the same path, a symbolic link, a hard link.
+    No file beside the record is needed, so deleting one cannot let a second writer in. The
+    lock belongs to the open file, so the kernel drops it when the process ends, however it
+    ends (a ``kill -9`` leaves nothing stale).
+
+    ``flock`` and SQLite's own locks (POSIX ``fcntl`` byte ranges) are independent on Linux, so
+    SQLite's WAL readers and writers work as before. One POSIX rule matters here: closing *any*
+    descriptor of a file drops every POSIX lock the process holds on it, SQLite's included.
+    So the lock's descriptor is closed only after SQLite's connection (see
+    :meth:`GameStore.close`), a writer refused by its own process opens no descriptor at all,
+    and :meth:`holder` asks the kernel's lock table (``/proc/locks``) instead of opening the
+    file. The holder is named from that table: its pid and the time its process started.
 
     >>> import tempfile
     >>> lock = RecordLock(Path(tempfile.mkdtemp()) / "g.sqlite")
@@ -138,59 +152,91 @@ class RecordLock:
     (None, None)
     """
 
+    #: The records this process holds, by (device, inode).
+    _held: ClassVar[set[tuple[int, int]]] = set()
+
     def __init__(self, record: Path) -> None:
         self.record = record
-        self.path = record.with_name(record.name + ".lock")
         self._fd: int | None = None
+        self._inode: tuple[int, int] | None = None
 
     def acquire(self) -> None:
-        """Take the lock at once or raise :class:`RecordInUse` (never waits)."""
+        """Take the lock at once or raise :class:`RecordInUse` (never waits). Creates the
+        record's file (empty, private: SQLite makes an empty file a new database)."""
+        inode = _inode(self.record)
+        if inode in self._held:  # this process writes it already: open no descriptor
+            raise RecordInUse(self.record, os.getpid(), _process_start(os.getpid()))
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            writable = True
-        except PermissionError:  # left by another user (e.g. root): flock works read-only too
-            fd, writable = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC), False
+            fd = os.open(self.record, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_FILE)
+        except PermissionError:  # another user's file (e.g. root's): flock works read-only
+            fd = os.open(self.record, os.O_RDONLY | os.O_CLOEXEC)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise RecordInUse(self.record, *self._written_holder()) from None
-        self._fd = fd
-        if writable:
-            info = {"pid": os.getpid(), "since": datetime.now(UTC).isoformat(timespec="seconds")}
-            try:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, json.dumps(info).encode(), 0)
-            except OSError:  # a full disk: the lock holds all the same, only unnamed
-                pass
+            raise RecordInUse(self.record, *self.holder()) from None
+        opened = os.fstat(fd)
+        self._fd, self._inode = fd, (opened.st_dev, opened.st_ino)
+        self._held.add(self._inode)
 
     def release(self) -> None:
+        """Drop the lock (after SQLite's connection to the record is closed)."""
         if self._fd is not None:
             os.close(self._fd)  # closing the file drops the lock
-            self._fd = None
+            if self._inode is not None:
+                self._held.discard(self._inode)
+            self._fd = self._inode = None
 
     def holder(self) -> tuple[int | None, datetime | None]:
-        """The pid and start of the process holding the lock; ``(None, None)`` if free."""
-        if self._fd is not None:
-            return self._written_holder()
-        try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            return None, None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return self._written_holder()
-        finally:
-            os.close(fd)  # also drops the shared lock just taken
-        return None, None
+        """The pid and start of the process holding the lock; ``(None, None)`` if free (or
+        when the system does not say: no ``/proc``)."""
+        pid = _flock_holder(self._inode or _inode(self.record))
+        return (pid, _process_start(pid)) if pid is not None else (None, None)
 
-    def _written_holder(self) -> tuple[int | None, datetime | None]:
-        try:
-            info = json.loads(self.path.read_text(encoding="utf-8")[:200])
-            return int(info["pid"]), datetime.fromisoformat(info["since"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None, None
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of a file, ``None`` if there is none yet."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _flock_holder(inode: tuple[int, int] | None) -> int | None:
+    """The pid holding an exclusive ``flock`` on the file ``inode``, from the kernel's lock
+    table. A line of ``/proc/locks`` reads ``1: FLOCK  ADVISORY  WRITE 1234 b3:02:5678 0 EOF``
+    (device major:minor in hex, then the inode); waiters' lines hold ``->`` and are skipped.
+
+    >>> _flock_holder(None) is None
+    True
+    """
+    if inode is None:
+        return None
+    device, number = inode
+    wanted = f"{os.major(device):02x}:{os.minor(device):02x}:{number}"
+    try:
+        table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    for line in table.splitlines():
+        fields = line.split()
+        if len(fields) >= 6 and fields[1:4] == ["FLOCK", "ADVISORY", "WRITE"] \
+                and fields[5] == wanted and fields[4].isascii() and fields[4].isdigit():
+            return int(fields[4])
+    return None
+
+
+def _process_start(pid: int) -> datetime | None:
+    """When process ``pid`` started (from ``/proc``), ``None`` if the system does not say."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+        ticks = int(stat.rpartition(")")[2].split()[19])  # field 22: start, in ticks after boot
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return datetime.fromtimestamp(boot + ticks / os.sysconf("SC_CLK_TCK"), UTC)
 
 
 @dataclass(frozen=True)
@@ -327,7 +373,7 @@ class GameStore:
 
     def _open_writer(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(self.path.parent)
             self._lock = RecordLock(self.path)
             self._lock.acquire()  # before anything is written: a refused writer writes nothing
         except OSError as error:

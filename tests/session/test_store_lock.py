@@ -71,12 +71,83 @@ def test_kill_9_of_a_writer_leaves_no_stale_lock(writer):
     path, child = writer
     child.send_signal(signal.SIGKILL)
     child.wait()
-    assert (path.with_name("games.sqlite.lock")).exists()  # the file stays, the lock does not
     with GameStore(path) as store:
         [game] = store.games()
         store.append(game.id, {"type": "note", "text": "second life"})
         assert store.holder()[0] == os.getpid()
     assert GameStore.reader(path).holder() == (None, None)
+
+
+def _refused_while(child, path):
+    """A second writer opening ``path`` is refused with the sentence naming ``child``."""
+    with pytest.raises(RecordInUse) as refused:
+        GameStore(path)
+    assert refused.value.pid == child.pid
+    assert refused.value.what.startswith(
+        f"The referee is already running on this record (process {child.pid}, since ")
+
+
+@pytest.mark.parametrize("link", ["symlink_to", "hardlink_to"])
+def test_a_link_to_the_record_is_the_same_record_and_is_refused(writer, link,
+                                                                tmp_path_factory):
+    """Issue 20.1: the lock is on the record's file (its inode), not on the name opened."""
+    path, child = writer
+    other = tmp_path_factory.mktemp("elsewhere") / "same.sqlite"
+    getattr(other, link)(path)
+    before = _snapshot(path)
+    _refused_while(child, other)
+    assert _snapshot(path) == before
+
+
+def test_deleting_every_file_beside_the_record_does_not_let_a_second_writer_in(writer):
+    """Issue 20.1: nothing beside the record holds the lock (an older version's
+    ``games.sqlite.lock`` included): delete all that is not SQLite's own, still refused."""
+    path, child = writer
+    (path.parent / "games.sqlite.lock").write_text('{"pid": 1}')
+    sqlites_own = {path.name + tail for tail in ("", "-wal", "-shm", "-journal")}
+    for stray in path.parent.iterdir():
+        if stray.name not in sqlites_own:
+            stray.unlink()
+    assert {p.name for p in path.parent.iterdir()} <= sqlites_own
+    _refused_while(child, path)
+
+
+def test_the_record_stays_in_wal_mode_under_the_lock(tmp_path):
+    """flock and SQLite's own POSIX locks are independent: WAL still works, and a reader in
+    the same process beside the writer leaves the writer able to write."""
+    path = tmp_path / "games.sqlite"
+    with GameStore(path) as store:
+        assert store._db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        game = store.create_game(HEADER)
+        with GameStore.reader(path) as reader:
+            assert reader.holder()[0] == os.getpid()
+        store.append(game, {"type": "note", "text": "after the reader"})
+        assert path.with_name("games.sqlite-wal").exists()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"  # the family's record only
+
+
+def test_two_real_demos_on_one_record_the_second_is_refused(tmp_path):
+    """Issue 20.1's check: two ``noah-companion demo --db`` processes, the second through a
+    symbolic link, is refused with a sentence naming the first (exit 2, no traceback)."""
+    path = tmp_path / "games.sqlite"
+    command = [sys.executable, "-m", "companion.cli", "demo", "--db"]
+    first = subprocess.Popen([*command, str(path)], stdout=subprocess.PIPE, text=True,
+                             stderr=subprocess.DEVNULL)
+    try:
+        for line in first.stdout:  # the game starts once its record is open (and locked)
+            if "New game for" in line:
+                break
+        link = tmp_path / "link.sqlite"
+        link.symlink_to(path)
+        second = subprocess.run([*command, str(link)], capture_output=True, text=True,
+                                timeout=120)
+    finally:
+        first.kill()
+        first.wait()
+    assert second.returncode == 2, second.stderr
+    assert "Traceback" not in second.stderr
+    assert (f"The referee is already running on this record (process {first.pid}, since "
+            in second.stderr)
 
 
 def test_one_process_cannot_open_the_same_record_twice_to_write(tmp_path):
