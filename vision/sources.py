@@ -348,27 +348,59 @@ CAMERA_FIX = ("Check the camera's cable (connect it with the Pi switched off), o
                "another source in [camera] (see docs/vision.md).")
 
 
+#: The source names that are cameras (``camera`` is ``auto``'s other name, as in table scan).
+CAMERA_KINDS = ("auto", "camera", "picamera2", "usb")
+_SOURCES_FIX = ("Use auto, picamera2, usb, usb:1, synthetic, or the path of a video or image "
+                "folder.")
+
+
+def camera_spec(spec: str) -> tuple[str, int] | None:
+    """The camera a source names, as ``(kind, index)``: one of :data:`CAMERA_KINDS` with an
+    optional ``:N`` (a bare ``N`` is ``usb:N``); ``None`` when it names no camera (a video, a
+    folder, ``synthetic``). The one parser of camera names, the hand's and the table's.
+
+    >>> camera_spec("picamera2:1"), camera_spec("3"), camera_spec("auto"), camera_spec("a.mp4")
+    (('picamera2', 1), ('usb', 3), ('auto', 0), None)
+    >>> camera_spec("picamera2:²")  # not str.isdigit(): it takes "²", which int() then refuses
+    Traceback (most recent call last):
+    ...
+    vision.errors.VisionError: The camera source 'picamera2:²' has a bad number. Write e.g. \
+usb:0 or picamera2:0.
+    >>> camera_spec("")
+    Traceback (most recent call last):
+    ...
+    vision.errors.VisionError: No source given (an empty name). Use auto, picamera2, usb, usb:1, \
+synthetic, or the path of a video or image folder.
+    """
+    if not spec.strip():  # Path("") is the current folder: never read it by accident
+        raise VisionError("No source given (an empty name).", _SOURCES_FIX, key="source")
+    if _CAMERA_NUMBER.fullmatch(spec):
+        return "usb", int(spec)
+    kind, colon, number = spec.partition(":")
+    if kind not in CAMERA_KINDS:
+        return None
+    if colon and not _CAMERA_NUMBER.fullmatch(number):
+        raise VisionError(f"The camera source {spec!r} has a bad number.",
+                          "Write e.g. usb:0 or picamera2:0.", key="source")
+    return kind, int(number or 0)
+
+
 def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -> Source:
     """The source that ``spec`` names (``[camera] source`` or ``scan --source``).
 
     ``auto``, ``picamera2`` (or ``picamera2:N``), ``usb`` (or ``usb:N``, or just ``N``),
-    ``synthetic``, or the path of a video file or of a folder of images.
+    ``synthetic``, or the path of a video file or of a folder of images (see
+    :func:`camera_spec`).
     """
-    kind, _, number = spec.partition(":")
-    if _CAMERA_NUMBER.fullmatch(spec):
-        kind, number = "usb", spec
-    # not str.isdigit(): it takes "²", which int() then refuses
-    if kind in ("auto", "picamera2", "usb") and number and not _CAMERA_NUMBER.fullmatch(number):
-        raise VisionError(f"The camera source {spec!r} has a bad number.",
-                          "Write e.g. usb:0 or picamera2:0.", key="source")
-    index = int(number or 0)
-    if kind == "auto":
+    camera = camera_spec(spec)
+    if camera is not None:
+        kind, index = camera
+        if kind == "picamera2":
+            return PiCamera(settings, index)
+        if kind == "usb":
+            return UsbCamera(settings, index)
         return AutoCamera(settings)
-    if kind == "picamera2":
-        return PiCamera(settings, index)
-    if kind == "usb":
-        return UsbCamera(settings, index)
-    if kind == "synthetic":
+    if spec.partition(":")[0] == "synthetic":
         from vision.synthetic import Scene, SyntheticSource
 
         return SyntheticSource(Scene(width=settings.width, height=settings.height), settings.fps)
@@ -380,12 +412,10 @@ def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -
             return VideoFile(path, realtime=realtime)
     except OSError as error:  # e.g. a name too long for the file system
         raise VisionError(f"The camera source cannot be opened: {error.strerror}.",
-                          "Use auto, picamera2, usb, usb:1, synthetic, or the path of a video "
-                          "or image folder.", key="source") from None
+                          _SOURCES_FIX, key="source") from None
     raise VisionError(
         f"The camera source {spec[:80]!r} is neither a camera nor an existing file or folder.",
-        "Use auto, picamera2, usb, usb:1, synthetic, or the path of a video or image folder.",
-        key="source",
+        _SOURCES_FIX, key="source",
     )
 
 

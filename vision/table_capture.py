@@ -38,7 +38,6 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.config import CameraSettings
-from vision.errors import VisionError
 from vision.events import CameraState, CameraStatus, state_after_fault
 from vision.sources import (
     CAMERA_FIX,
@@ -49,6 +48,7 @@ from vision.sources import (
     PiCamera,
     Source,
     UsbCamera,
+    camera_spec,
     make_source,
     picamera_controls,
 )
@@ -191,14 +191,11 @@ existing file or folder. Use auto, picamera2, usb, usb:1, synthetic, or the path
 image folder.
     """
     settings = settings or CameraSettings()
-    kind, _, number = spec.partition(":")
+    kind, index = camera_spec(spec) or ("", 0)
     if kind in ("camera", "auto"):
         return AutoTableCamera(settings)
     if kind == "picamera2":
-        if number and not number.isdigit():
-            raise VisionError(f"The camera source '{spec}' has a bad number.",
-                              "Write e.g. picamera2:0.", key="source")
-        return PiTableCamera(settings, int(number or 0))
+        return PiTableCamera(settings, index)
     return StillTableSource(make_source(spec, settings, realtime=False))
 
 

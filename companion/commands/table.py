@@ -14,7 +14,6 @@ frame (fetching and decoding the image file excluded). See docs/table-view.md.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -85,12 +84,26 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _json_line(name: str, reading: Any) -> str:
-    return json.dumps({"frame": name, **reading.to_json()}, ensure_ascii=False)
+    """The frame's JSON line, inert in a terminal and valid UTF-8 (codes and a file name that
+    is not UTF-8 escaped: ``scan``'s :func:`~companion.commands.scan.json_line`)."""
+    from companion.commands.scan import json_line
+
+    return json_line({"frame": name, **reading.to_json()})
 
 
 def describe(name: str, reading: Any, *, hands: bool = False) -> str:
     """One readable line: ``a.png: 1 CAF2 · 2 empty? · 3 not found … Noah at 3 (24 ms)``;
-    ``hands``: with the codes read beside the mats (``… · beside the mats: CAF1, LIM2``)."""
+    ``hands``: with the codes read beside the mats (``… · beside the mats: CAF1, LIM2``).
+    What comes from outside (the file name, the codes) is shown escaped, as ``scan`` shows it:
+    a sticker's control characters or a newline cannot reach the terminal raw.
+
+    >>> from types import SimpleNamespace as Seen
+    >>> reading = Seen(ferries={1: Seen(seen=True, top="A\\x1b]0;x\\x07\\nB")}, noah=None, ms=3.0)
+    >>> print(describe("a\\udcff.png", reading))
+    a\\udcff.png: 1 A\\x1b]0;x\\x07\\nB · Noah not seen (3 ms)
+    """
+    from companion.game.errors import shown
+
     parts = []
     for ferry, view in sorted(reading.ferries.items()):
         if not view.seen:
@@ -98,11 +111,11 @@ def describe(name: str, reading: Any, *, hands: bool = False) -> str:
         elif view.top is None:
             parts.append(f"{ferry} no top card read")
         else:
-            parts.append(f"{ferry} {view.top}")
+            parts.append(f"{ferry} {shown(view.top, None)}")
     noah = f"Noah at ferry {reading.noah}" if reading.noah else "Noah not seen"
     parts.append(noah)
     if hands:
         texts = "not read (a mat not found)" if reading.loose is None \
-            else ", ".join(code.text for code in reading.loose) or "no card"
+            else ", ".join(shown(code.text, None) for code in reading.loose) or "no card"
         parts.append(f"beside the mats: {texts}")
-    return f"{name}: {' · '.join(parts)} ({reading.ms:.0f} ms)"
+    return f"{shown(name, None)}: {' · '.join(parts)} ({reading.ms:.0f} ms)"
