@@ -27,6 +27,7 @@ from companion import __version__, commands
 from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
+from companion.paths import protect_new_files
 
 
 def build_parser() -> Parser:
@@ -90,6 +91,7 @@ def _quiet_libraries(record: logging.LogRecord) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    protect_new_files()  # whatever the login's umask: nothing the app makes is others' to write
     parser = build_parser()
     # A command that sets ``passes_options`` parses the rest itself (``bench TARGET ...``).
     args, extra = parser.parse_known_args(argv)
