@@ -176,17 +176,23 @@ def _one_life(
     stdout = child.stdout
     assert stdout is not None, "stdout is a pipe"
     early = rng.random() < 0.15
+    seen: list[str] = []
     if early:  # during start-up or the resume's replay
         time.sleep(rng.uniform(0.0, 0.2))
     else:
-        first = stdout.readline()
-        if first.startswith("ready"):
-            time.sleep(rng.uniform(0.0, 0.12))
+        # After a drawn number of acknowledged lines (not after a drawn delay: a loaded machine
+        # must not change where the kills fall), then a moment more, often inside a write.
+        for _ in range(rng.randint(1, 8)):
+            line = stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+        time.sleep(rng.uniform(0.0, 0.003))
     killed = child.poll() is None
     if killed:
         child.send_signal(signal.SIGKILL)
     child.wait()
-    output = ([] if early else [first]) + stdout.read().split("\n")
+    output = seen + stdout.read().split("\n")
     stdout.close()
     numbers = [int(line.split()[-1]) for line in output if line.strip()]
     return (numbers[-1] if numbers else None), int(killed), int(killed and early), child.returncode

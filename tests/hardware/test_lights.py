@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cli import main
 from companion.commands import lights as lights_command
-from hardware import FerryLights, HardwareError, LightsConfig
+from hardware import FerryLights, HardwareError, LightsConfig, patterns
 from hardware.config import DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +54,35 @@ def led(factory, ferry: int) -> MockPWMPin:
 
 def values(pin: MockPWMPin, since: int = 0) -> list[float]:
     return [float(state.state) for state in pin.states[since:]]
+
+
+class FrameClock:
+    """The lights' clock for the tests that count flashes exactly: real time, except that only
+    the lights' drawing thread moves it, by at most ``step`` from one frame it draws to the
+    next. A thread that runs late (a loaded machine) then slows the pattern down instead of
+    skipping a phase of it: every flash is drawn, and counting them does not depend on the
+    machine's speed (issue 20.2). ``step`` must be shorter than the shortest phase."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = self.real = time.monotonic()
+
+    def monotonic(self) -> float:
+        if threading.current_thread().name == "ferry-lights":
+            real = time.monotonic()
+            self.now += min(real - self.real, self.step)
+            self.real = real
+        return self.now
+
+
+@pytest.fixture
+def frame_clock(monkeypatch):
+    """Strobes at speed 2 (40 ms phases) drawn on a :class:`FrameClock` of 20 ms steps."""
+    import hardware.lights
+
+    clock = FrameClock(step=patterns.STROBE_SECONDS / 2 / 2)
+    monkeypatch.setattr(hardware.lights, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    return clock
 
 
 def wait_until(condition, timeout: float = 5.0) -> None:
@@ -93,7 +123,7 @@ def test_a_newer_call_replaces_a_pattern_with_no_stale_frame(lights, factory):
     assert len(led(factory, 0).states) == marks[0]
 
 
-def test_illegal_flash_strobes_beeps_and_returns_to_the_destinations(factory):
+def test_illegal_flash_strobes_beeps_and_returns_to_the_destinations(factory, frame_clock):
     with make_lights(factory, speed=2.0, buzzer=25) as lights:  # 40 ms flashes
         lights.show_destinations(1, [3])
         mark = len(led(factory, 1).states)
@@ -183,7 +213,7 @@ def test_ferry_buttons_report_their_position(lights_with_buttons, factory):
     assert pressed == [2, 0]
 
 
-def test_rgb_leds_show_the_ferry_colour_and_a_red_illegal_flash(factory):
+def test_rgb_leds_show_the_ferry_colour_and_a_red_illegal_flash(factory, frame_clock):
     with make_lights(factory, speed=2.0, rgb=True, leds=RGB_PINS) as lights:
         lights.set_colour(1, (0.0, 1.0, 0.0))
         lights.show_noah(1)
