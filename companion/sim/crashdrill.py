@@ -5,7 +5,8 @@ mishaps, undo and redo) in memory first; that gives the script of intents and th
 engine state after every line of the record. Then, again and again, a child process opens the
 record (resuming the unfinished game, as the app does at start), replays the rest of the script
 and prints the record's length after each acknowledged intent; the parent kills it with SIGKILL
-after a random delay (sometimes during start-up or resume), and checks that
+after a random number of acknowledged lines and a random moment of at most 3 ms more (often
+inside the next write), or after a random delay during start-up or resume, and checks that
 
 * ``PRAGMA integrity_check`` is ``ok``;
 * the record holds every acknowledged line and at most one more (written, but killed before it
@@ -18,15 +19,16 @@ Run it: ``python -m companion.sim.crashdrill --kills 50`` (figures in docs/sessi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
+import multiprocessing
 import random
-import signal
-import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,12 @@ from companion.session.store import GameStore
 from companion.sim.autoplay import SimulatedTable
 
 PLAYERS = ("Ana", "Ben", "Chloé")
+HANG_SECONDS = 120  # a child silent this long is stuck: only bounds a hang
+
+# The children's fork server: started once, with the session imported (not this module: run as
+# ``python -m``, it is each child's ``__main__`` and would be imported twice).
+_CHILDREN = multiprocessing.get_context("forkserver")
+_CHILDREN.set_forkserver_preload(["companion.session.session", "companion.session.store"])
 
 
 @dataclass
@@ -87,8 +95,9 @@ def make_script(path: Path, *, seed: int, workdir: Path) -> dict[str, Any]:
     return _normal(script)
 
 
-def run_child(db: Path, script_path: Path) -> int:
-    """One life of the game: resume (or start) and carry on with the script."""
+def run_child(db: Path, script_path: Path, say: Callable[[int], None]) -> int:
+    """One life of the game: resume (or start) and carry on with the script; ``say`` gets the
+    record's length when it is ready, then after each acknowledged intent."""
     script = json.loads(script_path.read_text(encoding="utf-8"))
     with GameStore(db) as store:
         session = Session(store)
@@ -99,12 +108,17 @@ def run_child(db: Path, script_path: Path) -> int:
         else:
             return 0  # the game is over
         done = session.view.seq
-        print(f"ready {done}", flush=True)
+        say(done)
         start = next((i for i, step in enumerate(script["steps"]) if step[2] == done), None)
         for intent, args, _ in script["steps"][start:] if start is not None else ():
             getattr(session, intent)(*_arguments(intent, args))
-            print(session.view.seq, flush=True)
+            say(session.view.seq)
     return 0
+
+
+def _life(db: Path, script_path: Path, told: Connection) -> None:
+    """A child process's life (run in a process forked from the fork server)."""
+    sys.exit(run_child(db, script_path, told.send))
 
 
 def _arguments(intent: str, args: list) -> list:
@@ -167,47 +181,47 @@ def _one_life(
     db: Path, script_path: Path, rng: random.Random
 ) -> tuple[int | None, int, int, int]:
     """Run a child, kill it at a random moment; returns the last record length it acknowledged
-    (None if none), whether it was killed, killed early, and its exit status."""
-    child = subprocess.Popen(
-        [sys.executable, "-m", "companion.sim.crashdrill", "--child", "--db", str(db),
-         "--script", str(script_path)],
-        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    stdout = child.stdout
-    assert stdout is not None, "stdout is a pipe"
+    (None if none), whether it was killed, killed early, and its exit status.
+
+    Children are forked from a fork server that has already imported the app (a fresh Python
+    spent most of the drill's time importing): each is still a process of its own, opening the
+    record itself and killed with SIGKILL."""
+    listen, told = _CHILDREN.Pipe(duplex=False)
+    child = _CHILDREN.Process(target=_life, args=(db, script_path, told), daemon=True)
+    child.start()
+    told.close()
     early = rng.random() < 0.15
-    seen: list[str] = []
+    said: list[int] = []
     if early:  # during start-up or the resume's replay
-        time.sleep(rng.uniform(0.0, 0.2))
+        time.sleep(rng.uniform(0.0, 0.02))
     else:
-        # After a drawn number of acknowledged lines (not after a drawn delay: a loaded machine
-        # must not change where the kills fall), then a moment more, often inside a write.
-        for _ in range(rng.randint(1, 8)):
-            line = stdout.readline()
-            if not line:
+        # After its "ready" and a drawn number of acknowledged lines (a count, not a delay: a
+        # loaded machine must not change where the kills fall), then a moment more, often
+        # inside the next write.
+        for _ in range(rng.randint(1, 40)):
+            if not listen.poll(HANG_SECONDS):
                 break
-            seen.append(line)
+            try:
+                said.append(listen.recv())
+            except EOFError:  # the game ended before
+                break
         time.sleep(rng.uniform(0.0, 0.003))
-    killed = child.poll() is None
+    killed = child.is_alive()
     if killed:
-        child.send_signal(signal.SIGKILL)
-    child.wait()
-    output = seen + stdout.read().split("\n")
-    stdout.close()
-    numbers = [int(line.split()[-1]) for line in output if line.strip()]
-    return (numbers[-1] if numbers else None), int(killed), int(killed and early), child.returncode
+        child.kill()
+    child.join()
+    with contextlib.suppress(EOFError):
+        while listen.poll(0):  # what it said before it died
+            said.append(listen.recv())
+    listen.close()
+    return (said[-1] if said else None), int(killed), int(killed and early), child.exitcode or 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--db", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--script", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.child:
-        return run_child(args.db, args.script)
     report = drill(args.kills, seed=args.seed)
     print(report.summary())
     for failure in report.failures:

@@ -7,15 +7,19 @@ acknowledged when the kill came), replay to exactly the expected state, and pass
 
 from __future__ import annotations
 
+import pytest
+
 from companion.sim.crashdrill import drill
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_action(tmp_path):
     report = drill(50, seed=1, workdir=tmp_path)
     print(report.summary())
     assert report.failures == []
     assert report.kills >= 50
     assert report.kills_before_ready > 0  # some kills hit start-up or the resume itself
-    # Kill moments depend on timing: under load more kills land on a finished game, so this only
-    # checks they spread over many points of the game (19 to 40 distinct points seen).
-    assert len(set(report.lines_checked)) > 10
+    # Kills come after a drawn number of acknowledged lines, not after a drawn delay, so where
+    # they fall does not depend on the machine's load: many points of the game, a finished one.
+    assert len(set(report.lines_checked)) > 20
+    assert report.games_finished >= 1
