@@ -3,7 +3,6 @@ id is found by cv2.aruco, at 20 mm, on A4 and Letter."""
 
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -33,12 +32,11 @@ def test_every_marker_at_its_size(paper, tmp_path):
         assert abs(side_mm - MARKER_MM) < 0.6
 
 
-def test_kit_print_command(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "companion.cli", "kit", "print", "--out",
-                          str(tmp_path / "kit.pdf"), "--paper", "letter"],
-                         capture_output=True, text=True, check=True)
+def test_kit_print_command(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["kit", "print", "--out", str(tmp_path / "kit.pdf"), "--paper", "letter"]) == 0
     assert (tmp_path / "kit.pdf").read_bytes().startswith(b"%PDF")
-    assert "letter" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "companion.cli", "kit", "print", "--out",
-                          str(tmp_path / "no" / "kit.pdf")], capture_output=True, text=True)
-    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "letter" in capsys.readouterr().out
+    assert main(["kit", "print", "--out", str(tmp_path / "no" / "kit.pdf")]) == 2
+    assert "Traceback" not in capsys.readouterr().err
