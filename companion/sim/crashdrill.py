@@ -2,11 +2,12 @@
 
 A seeded :class:`~companion.sim.autoplay.SimulatedTable` plays one whole game (with its
 mishaps, undo and redo) in memory first; that gives the script of intents and the expected
-engine state after every line of the record. Then, again and again, a child process opens the
-record (resuming the unfinished game, as the app does at start), replays the rest of the script
-and prints the record's length after each acknowledged intent; the parent kills it with SIGKILL
-after a random number of acknowledged lines and a random moment of at most 3 ms more (often
-inside the next write), or after a random delay during start-up or resume, and checks that
+engine state after every line of the record. Then, again and again, a child process (forked
+from a :class:`Zygote` that has imported the app once) opens the record (resuming the unfinished
+game, as the app does at start), replays the rest of the script and says the record's length
+after each acknowledged intent; the parent kills it with SIGKILL after a random number of
+acknowledged lines and a random moment of at most 3 ms more (often inside the next write), or
+after a random delay during start-up or resume, and checks that
 
 * ``PRAGMA integrity_check`` is ``ok``;
 * the record holds every acknowledged line and at most one more (written, but killed before it
@@ -21,14 +22,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import multiprocessing
+import os
 import random
+import select
+import signal
+import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +44,6 @@ from companion.sim.autoplay import SimulatedTable
 PLAYERS = ("Ana", "Ben", "Chloé")
 HANG_SECONDS = 120  # a child silent this long is stuck: only bounds a hang
 
-# The children's fork server: started once, with the session imported (not this module: run as
-# ``python -m``, it is each child's ``__main__`` and would be imported twice).
-_CHILDREN = multiprocessing.get_context("forkserver")
-_CHILDREN.set_forkserver_preload(["companion.session.session", "companion.session.store"])
 
 
 @dataclass
@@ -95,7 +95,7 @@ def make_script(path: Path, *, seed: int, workdir: Path) -> dict[str, Any]:
     return _normal(script)
 
 
-def run_child(db: Path, script_path: Path, say: Callable[[int], None]) -> int:
+def run_child(db: Path, script_path: Path, say: Callable[[int], object]) -> int:
     """One life of the game: resume (or start) and carry on with the script; ``say`` gets the
     record's length when it is ready, then after each acknowledged intent."""
     script = json.loads(script_path.read_text(encoding="utf-8"))
@@ -116,9 +116,65 @@ def run_child(db: Path, script_path: Path, say: Callable[[int], None]) -> int:
     return 0
 
 
-def _life(db: Path, script_path: Path, told: Connection) -> None:
-    """A child process's life (run in a process forked from the fork server)."""
-    sys.exit(run_child(db, script_path, told.send))
+class Zygote:
+    """A Python that has imported the app and forks each life of the game on request, so that
+    a life starts in milliseconds (a fresh Python spent most of the drill importing). Each life
+    is still a process of its own that opens the record itself and dies by SIGKILL; the zygote
+    is single-threaded, so forking it is safe.
+
+    Its stdout carries short lines (atomic in a pipe): ``pid P`` when a life starts, ``said N``
+    for each record length the life acknowledges, ``exit S`` when it ended (S: its exit code,
+    negative for a signal).
+    """
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from companion.sim.crashdrill import Zygote; Zygote.serve()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert self.process.stdin is not None and self.process.stdout is not None, "pipes"
+        self._stdin, self._stdout = self.process.stdin, self.process.stdout
+
+    def start(self, db: Path, script_path: Path) -> int:
+        """Start a life; returns its pid."""
+        self._stdin.write(f"{json.dumps([str(db), str(script_path)])}\n".encode())
+        self._stdin.flush()
+        kind, value = self.next()
+        assert kind == "pid", f"the zygote said {kind} {value}"
+        return value
+
+    def next(self) -> tuple[str, int]:
+        """The next line: ``("said", N)``, ``("exit", S)``, ``("pid", P)``."""
+        if not select.select([self._stdout], [], [], HANG_SECONDS)[0]:
+            raise TimeoutError(f"the game said nothing for {HANG_SECONDS} s")
+        line = self._stdout.readline().decode()
+        if not line:
+            raise EOFError("the zygote ended")
+        kind, value = line.split()
+        return kind, int(value)
+
+    def close(self) -> None:
+        self._stdin.close()
+        self.process.wait(timeout=HANG_SECONDS)
+        self._stdout.close()
+
+    @staticmethod
+    def serve() -> None:
+        """The zygote's loop: one life per line of stdin (``[db, script]``)."""
+        for line in sys.stdin:
+            db, script_path = json.loads(line)
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    code = run_child(Path(db), Path(script_path),
+                                     lambda n: os.write(1, f"said {n}\n".encode()))
+                except BaseException:
+                    traceback.print_exc()  # the drill reports the status, this says why
+                finally:
+                    os._exit(code)  # never back into the zygote's loop
+            os.write(1, f"pid {pid}\n".encode())
+            _, status = os.waitpid(pid, 0)
+            os.write(1, f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
 
 
 def _arguments(intent: str, args: list) -> list:
@@ -154,8 +210,9 @@ def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> Dri
     started = time.monotonic()
     db = workdir / "game-0.sqlite"
     stored = 0  # lines the record held after the previous life: what a resume shows
+    zygote = Zygote()
     while report.kills < kills:
-        acknowledged, killed, early, status = _one_life(db, script_path, rng)
+        acknowledged, killed, early, status = _one_life(zygote, db, script_path, rng)
         if not killed and status != 0:
             report.failures.append(f"life {report.lives + 1}: the program stopped with status "
                                    f"{status} (see its error above)")
@@ -173,25 +230,20 @@ def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> Dri
             report.games_finished += 1
             db = workdir / f"game-{report.games_finished}.sqlite"
             stored = 0
+    zygote.close()
     report.seconds = time.monotonic() - started
     return report
 
 
 def _one_life(
-    db: Path, script_path: Path, rng: random.Random
+    zygote: Zygote, db: Path, script_path: Path, rng: random.Random
 ) -> tuple[int | None, int, int, int]:
-    """Run a child, kill it at a random moment; returns the last record length it acknowledged
-    (None if none), whether it was killed, killed early, and its exit status.
-
-    Children are forked from a fork server that has already imported the app (a fresh Python
-    spent most of the drill's time importing): each is still a process of its own, opening the
-    record itself and killed with SIGKILL."""
-    listen, told = _CHILDREN.Pipe(duplex=False)
-    child = _CHILDREN.Process(target=_life, args=(db, script_path, told), daemon=True)
-    child.start()
-    told.close()
+    """Run a life, kill it at a random moment; returns the last record length it acknowledged
+    (None if none), whether it was killed, killed early, and its exit status."""
+    pid = zygote.start(db, script_path)
     early = rng.random() < 0.15
     said: list[int] = []
+    ended: int | None = None
     if early:  # during start-up or the resume's replay
         time.sleep(rng.uniform(0.0, 0.02))
     else:
@@ -199,22 +251,23 @@ def _one_life(
         # loaded machine must not change where the kills fall), then a moment more, often
         # inside the next write.
         for _ in range(rng.randint(1, 40)):
-            if not listen.poll(HANG_SECONDS):
+            kind, value = zygote.next()
+            if kind == "exit":  # the game ended before
+                ended = value
                 break
-            try:
-                said.append(listen.recv())
-            except EOFError:  # the game ended before
-                break
+            said.append(value)
         time.sleep(rng.uniform(0.0, 0.003))
-    killed = child.is_alive()
-    if killed:
-        child.kill()
-    child.join()
-    with contextlib.suppress(EOFError):
-        while listen.poll(0):  # what it said before it died
-            said.append(listen.recv())
-    listen.close()
-    return (said[-1] if said else None), int(killed), int(killed and early), child.exitcode or 0
+    if ended is None:
+        with contextlib.suppress(ProcessLookupError):  # it may have ended meanwhile
+            os.kill(pid, signal.SIGKILL)
+    while ended is None:  # what it said before it died, then how it ended
+        kind, value = zygote.next()
+        if kind == "exit":
+            ended = value
+        else:
+            said.append(value)
+    killed = ended == -signal.SIGKILL
+    return (said[-1] if said else None), int(killed), int(killed and early), ended
 
 
 def main(argv: list[str] | None = None) -> int:
