@@ -75,10 +75,10 @@ def pytest_handlecrashitem(crashitem: str, report: pytest.TestReport, sched: Any
     folder = getattr(getattr(worker, "config", None), "_noah_crash_dir", None)
     if worker is None or folder is None:
         return
-    name = worker.gateway.id
-    log = Path(folder) / f"{name}.log"
+    ended = _how_it_ended(worker)  # first: the dump is whole once the process is gone
+    log = Path(folder) / f"{worker.gateway.id}.log"
     dump = log.read_text(errors="replace").strip() if log.exists() else ""
-    report.longrepr = (f"{report.longrepr}\n{_how_it_ended(worker)}\n"
+    report.longrepr = (f"{report.longrepr}\n{ended}\n"
                        + (f"Its fault dump ({log}):\n{dump}" if dump else
                           "It wrote no fault dump: it was killed from outside (SIGKILL: see "
                           "'dmesg' for the out-of-memory killer) or exited on its own."))
