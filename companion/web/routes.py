@@ -1,0 +1,150 @@
+"""The page's routes (aiohttp): GET only, every one behind the token, nothing else served.
+
+====================  ==========================================================
+``/``                 the page (401 and "scan the QR code again" without the token)
+``/app.js``           its script, ``/app.css`` its style (no outside source)
+``/pictures/NAME``    an animal's picture (companion/ui/pictures)
+``/api/state``        everything the page shows, as JSON
+``/events``           the same, again after every change (server-sent events)
+``/download/N.log``   game N's table log, ``N.csv`` its scores (the export code)
+``/bgstats/N``        a redirect to BG Stats' import link of finished game N
+====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from aiohttp import web
+
+from companion.errors import UserError
+from companion.web import server as srv
+
+Server = Any  # companion.web.server.WebServer (a cycle otherwise)
+
+
+def make_app(server: Server) -> web.Application:
+    app = web.Application(client_max_size=1024, middlewares=[_guard(server)],
+                          handler_args=None)
+    app.on_response_prepare.append(_secure)
+    app["server"] = server
+    app.router.add_get("/", _page)
+    app.router.add_get("/app.js", _static)
+    app.router.add_get("/app.css", _static)
+    app.router.add_get("/pictures/{name}", _picture)
+    app.router.add_get("/api/state", _state)
+    app.router.add_get("/events", _events)
+    app.router.add_get("/download/{file}", _download)
+    app.router.add_get("/bgstats/{game}", _bgstats)
+    return app
+
+
+def _guard(server: Server) -> Any:
+    @web.middleware
+    async def guard(request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            return _text(405, "This page is read-only.")
+        if not server.allowed(request.query.get("token")):
+            if request.path == "/":
+                return web.Response(status=401, text=server.refusal_page(),
+                                    content_type="text/html", charset="utf-8")
+            return _text(403, "The address needs the table's current token: scan the QR code "
+                              "on the table's screen again.")
+        return await handler(request)
+
+    return guard
+
+
+async def _secure(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in srv.SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    response.headers["Server"] = "Noah table"  # not the library's name and version
+
+
+def _text(status: int, text: str) -> web.Response:
+    return web.Response(status=status, text=text + "\n", content_type="text/plain",
+                        charset="utf-8")
+
+
+async def _page(request: web.Request) -> web.Response:
+    return web.Response(text=request.app["server"].page(), content_type="text/html",
+                        charset="utf-8")
+
+
+async def _static(request: web.Request) -> web.Response:
+    name = request.path.lstrip("/")
+    return web.Response(body=srv.asset(name), content_type=srv.STATIC[name], charset="utf-8")
+
+
+async def _picture(request: web.Request) -> web.Response:
+    name = request.match_info["name"].removesuffix(".png")
+    if name not in srv.PICTURES:
+        return _text(404, "No such picture.")
+    response = web.Response(body=srv.asset(name), content_type="image/png")
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response
+
+
+async def _state(request: web.Request) -> web.Response:
+    return web.Response(body=request.app["server"].feed.payload(),
+                        content_type="application/json", charset="utf-8")
+
+
+async def _events(request: web.Request) -> web.StreamResponse:
+    server = request.app["server"]
+    if len(server.followers) >= server.settings.max_clients:
+        response = _text(503, "Too many phones follow this table now: try again in a minute.")
+        response.headers["Retry-After"] = "30"
+        return response
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    await response.prepare(request)
+    follower = srv.Follower(request.transport)
+    follower.offer(b"data: " + server.feed.payload() + b"\n\n")
+    server.followers.add(follower)
+    try:
+        await _follow(follower, response)
+    finally:
+        server.followers.discard(follower)
+    return response
+
+
+async def _follow(follower: Any, response: web.StreamResponse) -> None:
+    with contextlib.suppress(ConnectionError, TimeoutError):
+        while True:
+            try:
+                event = await asyncio.wait_for(follower.queue.get(), srv.HEARTBEAT_SECONDS)
+            except TimeoutError:
+                event = b": still here\n\n"
+            if event is None:
+                return
+            await asyncio.wait_for(response.write(event), srv.WRITE_SECONDS)
+
+
+async def _download(request: web.Request) -> web.Response:
+    found = srv.DOWNLOAD.match(request.match_info["file"])
+    if not found:
+        return _text(404, "Ask for GAME.log or GAME.csv.")
+    server, game_id, fmt = request.app["server"], int(found[1]), found[2]
+    try:
+        text = await server.in_worker(lambda: server.record.export(game_id, fmt))
+    except UserError as error:
+        return _text(404, str(error))
+    kind = "text/csv" if fmt == "csv" else "application/x-ndjson"
+    response = web.Response(text=text, content_type=kind, charset="utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="noah-game-{game_id}.{fmt}"'
+    return response
+
+
+async def _bgstats(request: web.Request) -> web.Response:
+    server, text = request.app["server"], request.match_info["game"]
+    if not (text.isascii() and text.isdigit() and len(text) <= 18):
+        return _text(404, "No such game.")
+    try:
+        link = await server.in_worker(lambda: server.record.bgstats_link(int(text)))
+    except UserError as error:
+        return _text(404, str(error))
+    if not link:
+        return _text(409, "This game is not finished: BG Stats takes finished games.")
+    raise web.HTTPFound(link)
