@@ -31,12 +31,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table-view", action="store_true",
                         help="referee from one camera above the table: plays and Noah's moves "
                              "are read from rendered overhead frames, with no touch")
+    parser.add_argument("--web", nargs="?", const=0, type=int, metavar="PORT",
+                        help="also serve the game's read-only page on the local network while "
+                             "it is played (printing its address; default port: [web] port)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if args.web is not None:
+        from companion.web.demo import run_with_page
+
+        return run_with_page(args, run)
     players = list(args.players)
     if args.table_view and args.ui:
         from companion.ui.demo import run_table_demo_ui

@@ -47,7 +47,7 @@ IDLE_SECONDS = 5.0  # a connection that sends no request is closed
 MAX_HEADER = 8190  # bytes per request line and per header field
 STATIC = {"app.js": "text/javascript", "app.css": "text/css"}
 PICTURES = ("bear cat crocodile donkey elephant frog giraffe kangaroo lion noah panda parrot rhino "
-            "snail woodpecker ferry").split()
+            "snail woodpecker ferry ark").split()
 DOWNLOAD = re.compile(r"^(\d{1,18})\.(log|csv)$")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -71,7 +71,7 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
-@dataclass
+@dataclass(eq=False)
 class Follower:
     """One phone following the game: its queue of events and its connection."""
 
@@ -193,6 +193,7 @@ class WebServer:
         app = make_app(self)
         self._runner = web.AppRunner(
             app, access_log=None, handler_cancellation=True, keepalive_timeout=IDLE_SECONDS,
+            shutdown_timeout=1.0,
             max_line_size=MAX_HEADER, max_field_size=MAX_HEADER, max_headers=64,
         )
         await self._runner.setup()
@@ -206,7 +207,6 @@ class WebServer:
     async def _shutdown(self) -> None:
         self._poller.cancel()
         for follower in list(self.followers):
-            follower.queue.put_nowait(None) if not follower.queue.full() else None
             if follower.transport is not None:
                 follower.transport.abort()
         await self._runner.cleanup()
@@ -227,15 +227,20 @@ class WebServer:
         if not await loop.run_in_executor(None, record.changed):
             return
         games = await loop.run_in_executor(None, record.games)
-        self._take(self.feed.take_games, games)
+        reading = None
         if self.follow_record:
             reading = await loop.run_in_executor(None, record.newest_reading)
-            if reading is not None:
-                self._take(self.feed.take_reading, reading)
+        self.feed.take_games(games)
+        if reading is not None:
+            self.feed.take_reading(reading)
+        self._broadcast()
 
     def _take(self, take: Callable[[Any], None], value: Any) -> None:
         """Update the feed and send the new picture to every phone."""
         take(value)
+        self._broadcast()
+
+    def _broadcast(self) -> None:
         event = b"data: " + self.feed.payload() + b"\n\n"
         for follower in list(self.followers):
             if not follower.offer(event):
