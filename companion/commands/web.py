@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import threading
     from pathlib import Path
+    from typing import Any
 
     from companion.config import load_config
     from companion.errors import UserError
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     settings: WebSettings = config.validated("web", WebSettings.from_section)
-    changes = {"enabled": True}
+    changes: dict[str, Any] = {"enabled": True}
     if args.port is not None:
         changes["port"] = WebSettings.from_section({"port": str(args.port)}).port
     if args.host is not None:

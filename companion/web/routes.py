@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from typing import Any
 
 from aiohttp import web
@@ -23,13 +24,14 @@ from companion.errors import UserError
 from companion.web import server as srv
 
 Server = Any  # companion.web.server.WebServer (a cycle otherwise)
+SERVER: web.AppKey[Any] = web.AppKey("server")
 
 
 def make_app(server: Server) -> web.Application:
     app = web.Application(client_max_size=1024, middlewares=[_guard(server)],
                           handler_args=None)
     app.on_response_prepare.append(_secure)
-    app["server"] = server
+    app[SERVER] = server
     app.router.add_get("/", _page)
     app.router.add_get("/app.js", _static)
     app.router.add_get("/app.css", _static)
@@ -69,7 +71,7 @@ def _text(status: int, text: str) -> web.Response:
 
 
 async def _page(request: web.Request) -> web.Response:
-    return web.Response(text=request.app["server"].page(), content_type="text/html",
+    return web.Response(text=request.app[SERVER].page(), content_type="text/html",
                         charset="utf-8")
 
 
@@ -88,17 +90,18 @@ async def _picture(request: web.Request) -> web.Response:
 
 
 async def _state(request: web.Request) -> web.Response:
-    return web.Response(body=request.app["server"].feed.payload(),
+    return web.Response(body=request.app[SERVER].feed.payload(),
                         content_type="application/json", charset="utf-8")
 
 
 async def _events(request: web.Request) -> web.StreamResponse:
-    server = request.app["server"]
+    server = request.app[SERVER]
     if len(server.followers) >= server.settings.max_clients:
-        response = _text(503, "Too many phones follow this table now: try again in a minute.")
-        response.headers["Retry-After"] = "30"
-        return response
+        busy = _text(503, "Too many phones follow this table now: try again in a minute.")
+        busy.headers["Retry-After"] = "30"
+        return busy
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+    _small_send_buffer(request.transport)
     await response.prepare(request)
     follower = srv.Follower(request.transport)
     follower.offer(b"data: " + server.feed.payload() + b"\n\n")
@@ -108,6 +111,15 @@ async def _events(request: web.Request) -> web.StreamResponse:
     finally:
         server.followers.discard(follower)
     return response
+
+
+def _small_send_buffer(transport: Any) -> None:
+    """Keep the kernel from buffering megabytes for a phone that stopped reading: with a small
+    send buffer, its events pile up in its own queue, which drops it when full."""
+    conn = transport.get_extra_info("socket") if transport is not None else None
+    if conn is not None:
+        with contextlib.suppress(OSError):
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, srv.SEND_BUFFER)
 
 
 async def _follow(follower: Any, response: web.StreamResponse) -> None:
@@ -126,7 +138,7 @@ async def _download(request: web.Request) -> web.Response:
     found = srv.DOWNLOAD.match(request.match_info["file"])
     if not found:
         return _text(404, "Ask for GAME.log or GAME.csv.")
-    server, game_id, fmt = request.app["server"], int(found[1]), found[2]
+    server, game_id, fmt = request.app[SERVER], int(found[1]), found[2]
     try:
         text = await server.in_worker(lambda: server.record.export(game_id, fmt))
     except UserError as error:
@@ -138,7 +150,7 @@ async def _download(request: web.Request) -> web.Response:
 
 
 async def _bgstats(request: web.Request) -> web.Response:
-    server, text = request.app["server"], request.match_info["game"]
+    server, text = request.app[SERVER], request.match_info["game"]
     if not (text.isascii() and text.isdigit() and len(text) <= 18):
         return _text(404, "No such game.")
     try:

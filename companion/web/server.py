@@ -41,13 +41,16 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25  # the record is checked ~4×/s for another process's changes
 QUEUE = 8  # events waiting for one phone; more and it is dropped
+SEND_BUFFER = 32 * 1024  # the kernel's send buffer per follower (see routes._small_send_buffer)
 WRITE_SECONDS = 5.0  # a phone that takes longer to take one event is dropped
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies open and finds dead phones
 IDLE_SECONDS = 5.0  # a connection that sends no request is closed
 MAX_HEADER = 8190  # bytes per request line and per header field
 STATIC = {"app.js": "text/javascript", "app.css": "text/css"}
-PICTURES = ("bear cat crocodile donkey elephant frog giraffe kangaroo lion noah panda parrot rhino "
-            "snail woodpecker ferry ark").split()
+#: The app's pictures (companion/ui/pictures/*.png), by name: the only image files served.
+PICTURES = frozenset(entry.name.removesuffix(".png")
+                     for entry in resources.files("companion.ui.pictures").iterdir()
+                     if entry.name.endswith(".png"))
 DOWNLOAD = re.compile(r"^(\d{1,18})\.(log|csv)$")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -150,6 +153,7 @@ class WebServer:
         loop, thread = self._loop, self._thread
         if loop is not None and thread is not None and thread.is_alive():
             asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
+            loop.call_soon_threadsafe(loop.stop)
             thread.join(10)
         if self._record is not None:
             self._record.close()
@@ -210,7 +214,6 @@ class WebServer:
             if follower.transport is not None:
                 follower.transport.abort()
         await self._runner.cleanup()
-        asyncio.get_running_loop().stop()
 
     async def _poll(self) -> None:
         while True:

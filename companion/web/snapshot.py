@@ -60,9 +60,9 @@ def live_table(catalog: Catalog, game_id: int | None, players: Sequence[str],
         "rounds": [list(r) for r in rounds],
         "finished": bool(state.get("game_over")),
         "winners": [players[seat] for seat in state.get("winners") or () if seat < len(players)],
-        "ferries": [
-            {"n": n + 1, "weight": weights[n], "capacity": capacities[n],
-             "cards": [_card(catalog, ref) for ref in cards]}
+        "ferries": [  # a ferry that left this round is None in the state
+            {"n": n + 1, "weight": weights[n] or 0, "capacity": capacities[n] or 0,
+             "departed": cards is None, "cards": [_card(catalog, ref) for ref in cards or ()]}
             for n, cards in enumerate(ferries)
         ],
     }
