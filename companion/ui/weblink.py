@@ -66,7 +66,7 @@ def start_page(app: Any, config: Any, language: str) -> Any:
             log.warning("The LAN page is off: %s", error)
         else:
             app.web_server = server
-            server.unsubscribe = app.session.subscribe(server.publish_view)
+            app.web_unsubscribe = app.session.subscribe(server.publish_view)
     app.bind(on_start=lambda *_: _add_badges(app))
     return app.web_server
 
@@ -74,7 +74,7 @@ def start_page(app: Any, config: Any, language: str) -> Any:
 def stop_page(app: Any) -> None:
     server = getattr(app, "web_server", None)
     if server is not None:
-        server.unsubscribe()
+        app.web_unsubscribe()
         server.stop()
         app.web_server = None
 
