@@ -115,7 +115,8 @@ async def _events(request: web.Request) -> web.StreamResponse:
 
 def _small_send_buffer(transport: Any) -> None:
     """Keep the kernel from buffering megabytes for a phone that stopped reading: with a small
-    send buffer, its events pile up in its own queue, which drops it when full."""
+    send buffer, its events pile up in its connection's buffer, where they count against
+    :data:`~companion.web.server.BACKLOG` and have it dropped."""
     conn = transport.get_extra_info("socket") if transport is not None else None
     if conn is not None:
         with contextlib.suppress(OSError):
@@ -124,13 +125,7 @@ def _small_send_buffer(transport: Any) -> None:
 
 async def _follow(follower: Any, response: web.StreamResponse) -> None:
     with contextlib.suppress(ConnectionError, TimeoutError):
-        while True:
-            try:
-                event = await asyncio.wait_for(follower.queue.get(), srv.HEARTBEAT_SECONDS)
-            except TimeoutError:
-                event = b": still here\n\n"
-            if event is None:
-                return
+        while (event := await follower.next(srv.HEARTBEAT_SECONDS)) is not None:
             await asyncio.wait_for(response.write(event), srv.WRITE_SECONDS)
 
 

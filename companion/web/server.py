@@ -4,9 +4,10 @@ Every route needs the random token made at each start (``?token=…``): without 
 answers 401 with a page saying to scan the QR code again, every other route 403 with a line of
 text, and nothing of the games. It is read-only (GET and HEAD; the record is opened
 ``mode=ro``) and bounded: request lines and headers of at most 8 kB, no body, at most
-``max_clients`` live followers, a small event queue per follower (a phone that does not keep up
-is dropped, never waited for), idle connections closed after a few seconds. Every answer carries
-security headers (CSP without any outside source, no referrer, nosniff, no framing).
+``max_clients`` live followers, only the newest picture waiting per follower and at most 32 kB
+unsent (a phone that does not keep up is dropped, never waited for), idle connections closed
+after a few seconds. Every answer carries security headers (CSP without any outside source, no
+referrer, nosniff, no framing).
 
 Why aiohttp and not Starlette on uvicorn (measured here, docs/web.md): Starlette+uvicorn
 starts in 90 ms and takes 11 MiB, aiohttp 150 ms and 17 MiB — both far inside the budget — but
@@ -40,7 +41,7 @@ from companion.web.settings import WebSettings
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25  # the record is checked ~4×/s for another process's changes
-QUEUE = 8  # events waiting for one phone; more and it is dropped
+BACKLOG = 32 * 1024  # unsent bytes for one phone (about 8 pictures); more and it is dropped
 SEND_BUFFER = 32 * 1024  # the kernel's send buffer per follower (see routes._small_send_buffer)
 WRITE_SECONDS = 5.0  # a phone that takes longer to take one event is dropped
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies open and finds dead phones
@@ -76,20 +77,37 @@ def lan_address() -> str:
 
 @dataclass(eq=False)
 class Follower:
-    """One phone following the game: its queue of events and its connection."""
+    """One phone following the game. Each event is the whole picture, so only the newest one
+    waits to be sent (a burst of actions is one write, never a backlog); a phone whose
+    connection holds more than :data:`BACKLOG` unsent bytes has stopped reading and is
+    dropped, never waited for."""
 
     transport: Any
-    queue: asyncio.Queue[bytes | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    pending: bytes | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
 
-    def offer(self, event: bytes) -> bool:
-        """Queue an event; False (and the phone dropped) when it is too far behind."""
-        try:
-            self.queue.put_nowait(event)
-            return True
-        except asyncio.QueueFull:
-            if self.transport is not None:
-                self.transport.abort()  # not close(): a full buffer would never flush
-            return False
+    def offer(self, event: bytes | None) -> bool:
+        """Make ``event`` the next to send (None: let the phone go); False (and the phone
+        dropped) when it is too far behind."""
+        if self.transport is not None and self.transport.get_write_buffer_size() > BACKLOG:
+            self.transport.abort()  # not close(): a full buffer would never flush
+            self.closed = True
+        else:
+            self.pending, self.closed = event, event is None
+        self.wake.set()
+        return not self.closed
+
+    async def next(self, timeout: float) -> bytes | None:
+        """The newest event (a heartbeat comment after ``timeout`` s); None when let go."""
+        if self.pending is None and not self.closed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout)
+        self.wake.clear()
+        if self.closed:
+            return None
+        event, self.pending = self.pending or b": still here\n\n", None
+        return event
 
 
 class WebServer:
@@ -211,8 +229,7 @@ class WebServer:
     async def _shutdown(self) -> None:
         self._poller.cancel()
         for follower in list(self.followers):
-            if follower.transport is not None:
-                follower.transport.abort()
+            follower.offer(None)
         await self._runner.cleanup()
 
     async def _poll(self) -> None:

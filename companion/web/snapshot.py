@@ -79,6 +79,7 @@ def from_view(catalog: Catalog, view: Any) -> dict[str, Any]:
         return {"table": None, "prompt": "", "recent": []}
     table = live_table(catalog, view.game_id, view.players, view.state, view.round_scores)
     return {
+        "seq": view.seq,  # the record's line count: which accepted action this shows
         "table": table,
         "prompt": catalog.prompt(view.prompt, view.players),
         "recent": [{"level": notice.level, "text": catalog.notice(notice)}
