@@ -29,7 +29,8 @@ RECENT = 6
 #: The page's own words (``web.*`` in the catalogs), sent once with each snapshot.
 PAGE_WORDS = (
     "web.title", "web.live", "web.offline", "web.table", "web.scores", "web.recent",
-    "web.past", "web.no_game", "web.turn", "web.hand_counts", "web.round", "web.total",
+    "web.past", "web.no_game", "web.turn", "web.hand_counts", "web.round", "web.round_short",
+    "web.total",
     "web.winners", "web.download_log", "web.download_csv", "web.bgstats", "web.noah",
     "web.ferry", "web.weight", "web.game", "web.finished", "web.playing", "web.empty",
     "web.refused", "web.tears_note",

@@ -64,7 +64,8 @@ function renderSheet(sheet, game) {
   sheet.replaceChildren();
   if (!game) return;
   const head = el("tr", {}, el("th", {scope: "col", text: ""}));
-  game.rounds.forEach((_, i) => head.append(el("th", {scope: "col", text: fill(W.round, {n: i + 1})})));
+  game.rounds.forEach((_, i) => head.append(el("th", {scope: "col"},
+    el("abbr", {title: fill(W.round, {n: i + 1}), text: fill(W.round_short, {n: i + 1})}))));
   head.append(el("th", {scope: "col", text: W.total}));
   if (game.hand_counts && !game.finished) head.append(el("th", {scope: "col", text: W.hand_counts}));
   const body = el("tbody");
