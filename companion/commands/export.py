@@ -90,7 +90,7 @@ def _show_bgstats(link: str, qr_file: str | None, out) -> None:
     if width <= columns:
         code.terminal(out=out, compact=True, border=2)
     else:
-        print(f"Its QR code is {width} columns wide, wider than this terminal ({columns}): "
+        print(f"Its QR code is {width} columns wide, wider than this terminal ({columns}):\n"
               "add --qr FILE.png to save it as a picture, or open the link above.", file=out)
 
 

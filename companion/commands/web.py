@@ -9,6 +9,7 @@ token; Ctrl+C stops it.
 from __future__ import annotations
 
 import argparse
+import threading
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,9 +35,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import dataclasses
     import signal
     import threading
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        return serve(args, stop)
+    except KeyboardInterrupt:
+        return 0
+
+
+def serve(args: argparse.Namespace, stop: threading.Event) -> int:
+    """Serve until ``stop`` is set (SIGTERM or Ctrl+C in :func:`run`)."""
+    import dataclasses
     from pathlib import Path
     from typing import Any
 
@@ -62,15 +74,11 @@ def run(args: argparse.Namespace) -> int:
     server = WebServer(Path(args.db or config.store.path), load_deck_file(config.game.deck),
                        language=language, settings=dataclasses.replace(settings, **changes),
                        token=args.token)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     url = server.start(announce=settings.mdns and not args.no_mdns)
     print(f"The table's page: {url}\nOpen it on a phone on the same network (Ctrl+C stops).",
           flush=True)
     try:
         stop.wait()
-    except KeyboardInterrupt:
-        pass
     finally:
         server.stop()
     return 0

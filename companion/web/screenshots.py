@@ -10,6 +10,7 @@ page), and the end of the game with its BG Stats button.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import tempfile
 import time
@@ -56,10 +57,8 @@ def play_until_round(session: Session, round_number: int, seed: int = 4) -> None
 
     table = SimulatedTable(session, PLAYERS, seed=seed, mishaps=True, on_step=step,
                            options=Options(hidden=True, frog=True))
-    try:
+    with contextlib.suppress(Enough):
         table.play()
-    except Enough:
-        pass
 
 
 def take(out: Path, language: str) -> list[Path]:

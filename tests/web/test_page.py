@@ -28,7 +28,7 @@ def test_the_page_shows_the_table_and_score_sheet_then_follows_an_action(table, 
     assert len(ferries) == 5
     assert browser.find_elements(By.CSS_SELECTOR, ".animal img")  # the animals' pictures
     sheet = _text(browser, "sheet")
-    assert "Chloé" in sheet and "Round 3" in sheet and "Total" in sheet
+    assert "Chloé" in sheet and "R3" in sheet and "Total" in sheet
     assert "Won by" in _text(browser, "winners")  # the end of game 1, with its winner
     version = int(browser.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
 
@@ -38,7 +38,7 @@ def test_the_page_shows_the_table_and_score_sheet_then_follows_an_action(table, 
     def followed() -> bool:
         body = browser.find_element(By.TAG_NAME, "body")
         return int(body.get_attribute("data-version") or 0) > version and "Zoé" in \
-            _text(browser, "sheet") and "Round 1" in _text(browser, "sheet")
+            _text(browser, "sheet") and "R1" in _text(browser, "sheet")
 
     wait_for(followed, "the page to follow the new game")
     assert "Game 1" in _text(browser, "past")  # the finished game moved to the past games
