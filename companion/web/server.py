@@ -219,11 +219,11 @@ class WebServer:
             max_line_size=MAX_HEADER, max_field_size=MAX_HEADER, max_headers=64,
         )
         await self._runner.setup()
+        await self._refresh()  # the record is read before the first phone can ask
         site = web.TCPSite(self._runner, self.settings.host, self.port, backlog=128,
                            reuse_address=True)
         await site.start()
         self.port = self._runner.addresses[0][1]  # the real one when port 0 was asked
-        await self._refresh()
         self._poller = asyncio.ensure_future(self._poll())
 
     async def _shutdown(self) -> None:

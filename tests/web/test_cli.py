@@ -109,7 +109,7 @@ def test_the_web_command_serves_a_record_read_only_and_prints_its_address(db, ca
     try:
         state = wait_for(lambda: _get(f"http://127.0.0.1:18765/api/state?token={TOKEN}"),
                          "the page")
-        assert json.loads(state)["games"][-1]["players"] == ["Ana", "Ben", "Chloé"]
+        assert json.loads(state)["games"][-1]["players"] == ["Ana", "Ben", "Chloé"], state[:300]
         assert json.loads(state)["language"] == "fr"
     finally:
         stop.set()
