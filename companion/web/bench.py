@@ -106,9 +106,10 @@ def follow(port: int, count: int) -> None:
     print(json.dumps(seen))
 
 
-def play(session: Session, games: int, on_intent: list[float], pace: float) -> None:
-    for seed in range(games):
-        table = SimulatedTable(session, PLAYERS, seed=seed)
+def play(session: Session, games: int, on_intent: list[float], pace: float,
+         seed: int = 0) -> None:
+    for number in range(seed, seed + games):
+        table = SimulatedTable(session, PLAYERS, seed=number)
         do = table.do
 
         def timed(intent: Any, *args: Any, expect: bool = True, _do: Any = do) -> Any:
@@ -124,10 +125,9 @@ def play(session: Session, games: int, on_intent: list[float], pace: float) -> N
 
 
 def measure(folder: Path, games: int, phones: int, pace: float) -> dict[str, Any]:
+    """Seeded games played in pairs, page off then page on (same seed), so that a busy disk or
+    CPU weighs on both alike; the figures of the page-on games."""
     off: list[float] = []
-    with GameStore(folder / "off.sqlite") as store:
-        play(Session(store), 1, [], 0.0)  # warm-up: imports and caches, in neither figure
-        play(Session(store), games, off, pace)
     on: list[float] = []
     published: dict[int, float] = {}
     path = folder / "on.sqlite"
@@ -136,8 +136,9 @@ def measure(folder: Path, games: int, phones: int, pace: float) -> dict[str, Any
     server = WebServer(path, default_deck(), token=TOKEN, follow_record=False,
                        settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False,
                                             max_clients=phones + 1))
-    with GameStore(path) as store:
-        session = Session(store)
+    with GameStore(folder / "off.sqlite") as quiet, GameStore(path) as store:
+        plain, session = Session(quiet), Session(store)
+        play(plain, 1, [], 0.0)  # warm-up: imports and caches, in neither figure
         server.start(announce=False)
         followers = Phones(server.port, phones)
         followers.start()
@@ -148,15 +149,17 @@ def measure(folder: Path, games: int, phones: int, pace: float) -> dict[str, Any
             server.publish_view(view)
 
         session.subscribe(publish)
-        play(session, games, on, pace)
-        peak = max(peak, rss_mib())
+        for seed in range(games):
+            play(plain, 1, off, pace, seed=seed)
+            play(session, 1, on, pace, seed=seed)
+            peak = max(peak, rss_mib())
         time.sleep(1.0)  # the last update reaches every phone (its latency is measured)
         followers.stop()
         server.stop()
     latencies = [latency for seen in followers.seen for latency in _lags(published, seen)]
     return {
         "phones": phones, "connected": followers.connected, "dropped": server.dropped,
-        "updates": len(published), "received": len(latencies),
+        "games": games, "updates": len(published), "received": len(latencies),
         "latency_p50_ms": statistics.median(latencies) * 1000,
         "latency_p95_ms": _percentile(latencies, 0.95) * 1000,
         "latency_max_ms": max(latencies) * 1000,
@@ -187,7 +190,8 @@ def _percentile(values: list[float], share: float) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--phones", type=int, default=50, help="followers on loopback (50)")
-    parser.add_argument("--games", type=int, default=1, help="seeded games to play (1)")
+    parser.add_argument("--games", type=int, default=3,
+                        help="seeded games to play, each page off and page on (3)")
     parser.add_argument("--pace", type=float, default=0.02,
                         help="seconds between two actions at the table (0.02)")
 
@@ -205,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     f = figures
     print(f"LAN page, {f['machine']}, aiohttp {f['aiohttp']}, {f['date']}:\n"
           f"  {f['phones']} phones ({f['connected']} connected, {f['dropped']} dropped), "
-          f"{f['updates']} updates, {f['received']} receipts\n"
+          f"{f['games']} games, {f['updates']} updates, {f['received']} receipts\n"
           f"  update latency: p50 {f['latency_p50_ms']:.1f} ms, p95 {f['latency_p95_ms']:.1f} ms,"
           f" max {f['latency_max_ms']:.1f} ms\n"
           f"  intent to acknowledgement: {f['intent_off_median_ms']:.2f} ms page off, "
