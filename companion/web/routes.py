@@ -104,7 +104,8 @@ async def _events(request: web.Request) -> web.StreamResponse:
     _small_send_buffer(request.transport)
     await response.prepare(request)
     follower = srv.Follower(request.transport)
-    follower.offer(b"data: " + server.feed.payload() + b"\n\n")
+    # a phone dropped or cut off reconnects by itself after 2 s (EventSource's retry)
+    follower.offer(b"retry: 2000\ndata: " + server.feed.payload() + b"\n\n")
     server.followers.add(follower)
     try:
         await _follow(follower, response)

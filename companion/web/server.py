@@ -4,7 +4,7 @@ Every route needs the random token made at each start (``?token=…``): without 
 answers 401 with a page saying to scan the QR code again, every other route 403 with a line of
 text, and nothing of the games. It is read-only (GET and HEAD; the record is opened
 ``mode=ro``) and bounded: request lines and headers of at most 8 kB, no body, at most
-``max_clients`` live followers, only the newest picture waiting per follower and at most 32 kB
+``max_clients`` live followers, only the newest picture waiting per follower and at most 64 kB
 unsent (a phone that does not keep up is dropped, never waited for), idle connections closed
 after a few seconds. Every answer carries security headers (CSP without any outside source, no
 referrer, nosniff, no framing).
@@ -41,7 +41,7 @@ from companion.web.settings import WebSettings
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25  # the record is checked ~4×/s for another process's changes
-BACKLOG = 32 * 1024  # unsent bytes for one phone (about 8 pictures); more and it is dropped
+BACKLOG = 64 * 1024  # unsent bytes for one phone (a few pictures); more and it is dropped
 SEND_BUFFER = 32 * 1024  # the kernel's send buffer per follower (see routes._small_send_buffer)
 WRITE_SECONDS = 5.0  # a phone that takes longer to take one event is dropped
 HEARTBEAT_SECONDS = 15.0  # a comment line keeps proxies open and finds dead phones
