@@ -55,6 +55,7 @@ def serve(args: argparse.Namespace, stop: threading.Event) -> int:
     from companion.config import load_config
     from companion.errors import UserError
     from companion.tags.tagged_deck import load_deck_file
+    from companion.ui.i18n import languages
     from companion.ui.settings import validate_ui
     from companion.web.server import WebServer
     from companion.web.settings import WebSettings
@@ -70,7 +71,9 @@ def serve(args: argparse.Namespace, stop: threading.Event) -> int:
         raise UserError("The token may hold only letters, digits, '-' and '_' (8 to 64).",
                         "Leave --token out for a random one.")
     language = args.language or config.validated("ui", validate_ui).language
-    validate_ui({"language": language})
+    if language not in languages():
+        raise UserError(f"--language {language}: the page has no such translation.",
+                        f"Write --language {' or '.join(languages())}.")
     server = WebServer(Path(args.db or config.store.path), load_deck_file(config.game.deck),
                        language=language, settings=dataclasses.replace(settings, **changes),
                        token=args.token)
