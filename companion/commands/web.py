@@ -88,7 +88,9 @@ def serve(args: argparse.Namespace, stop: threading.Event) -> int:
 
 
 def _good_token(text: str) -> bool:
-    """>>> _good_token("abc-DEF_12"), _good_token("a b"), _good_token("short")
+    """Whether ``text`` can be the address's token.
+
+    >>> _good_token("abc-DEF_12"), _good_token("a b"), _good_token("short")
     (True, False, False)
     """
     return 8 <= len(text) <= 64 and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
