@@ -284,17 +284,24 @@ class WebServer:
     def page(self) -> str:
         """The page's HTML, its asset links carrying the token."""
         text = _asset("index.html").decode("utf-8")
-        return (text.replace("{{lang}}", self.feed.catalog.language)
+        return (text.replace("{{lang}}", html_language(self.feed.catalog.language))
                 .replace("{{token}}", html.escape(self.token))
                 .replace("{{title}}", html.escape(self.feed.words["title"])))
 
     def refusal_page(self) -> str:
         words = self.feed.catalog
-        return ("<!doctype html><html lang=\"" + words.language + "\"><meta charset=\"utf-8\">"
+        return ("<!doctype html><html lang=\"" + html_language(words.language) + "\">"
+                "<meta charset=\"utf-8\">"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 f"<title>{html.escape(words.text('web.title'))}</title>"
                 f"<h1>{html.escape(words.text('web.title'))}</h1>"
                 f"<p>{html.escape(words.text('web.scan_again'))}</p></html>")
+
+
+def html_language(language: str) -> str:
+    """The page's ``lang``: the Chinese catalog is Traditional Chinese (screen readers and
+    fonts choose by it)."""
+    return "zh-Hant" if language == "zh" else language
 
 
 def asset(name: str) -> bytes:

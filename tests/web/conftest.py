@@ -1,9 +1,10 @@
-"""The LAN page's fixtures: a record with a finished game, a server fed by a live session, one
-headless chromium shared by a module (starting one costs about a second)."""
+"""The LAN page's fixtures: a record with a finished game (made once, copied per module) and its
+servers, one headless chromium shared by a module (starting one costs about two seconds)."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -33,20 +34,28 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 20.0) 
     raise AssertionError(f"gave up waiting: {what}")
 
 
+@pytest.fixture(scope="package")
+def example_record(tmp_path_factory):
+    """A record whose game 1 is examples/three-players.jsonl (finished), made once."""
+    path = tmp_path_factory.mktemp("web") / "example.sqlite"
+    with GameStore(path) as store:
+        # Copying the example needs no fsync per line (durability is tested in tests/session)
+        store._db.execute("PRAGMA synchronous=OFF")
+        header, *lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+        game_id = store.create_game(json.loads(header))
+        for line in lines:
+            store.append(game_id, json.loads(line))
+    return path
+
+
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    """A writer session over a record whose game 1 is examples/three-players.jsonl (finished),
-    and two servers of it: ``app`` fed by the session's views (as in the app) and ``record``
-    following the record itself (as ``noah-companion web`` does)."""
+def table(example_record, tmp_path_factory):
+    """A writer session over a copy of the example record, and two servers of it: ``app`` fed
+    by the session's views (as in the app) and ``record`` following the record itself (as
+    ``noah-companion web`` does). One per module: each adds games of its own."""
     path = tmp_path_factory.mktemp("web") / "games.sqlite"
+    shutil.copyfile(example_record, path)
     store = GameStore(path)
-    # Copying the example needs no fsync per line (durability is tested in tests/session)
-    store._db.execute("PRAGMA synchronous=OFF")
-    header, *lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
-    game_id = store.create_game(json.loads(header))
-    for line in lines:
-        store.append(game_id, json.loads(line))
-    store._db.execute("PRAGMA synchronous=FULL")
     session = Session(store)
     app = WebServer(path, default_deck(), settings=LOOPBACK, token=TOKEN, follow_record=False)
     record = WebServer(path, default_deck(), settings=LOOPBACK, token=TOKEN)
