@@ -358,6 +358,8 @@ def test_no_inference_while_a_hand_is_over_a_ferry(session):
 
 
 def test_a_still_table_is_read_twice_then_not_again():
+    """TABLE-KIT.md: the first still frame counts once the second shows no motion against it
+    and the two readings agree (a change followed by two still frames is always seen)."""
     class Reader:
         reads = 0
 
@@ -367,11 +369,24 @@ def test_a_still_table_is_read_twice_then_not_again():
 
     reader = Reader()
     watch = StillTable(reader)
-    assert watch.feed(frame(10)) is None  # the first frame: no previous one to compare
-    assert watch.feed(frame(10)) is None and reader.reads == 1
-    assert watch.feed(frame(10)) is not None and reader.reads == 2
+    assert watch.feed(frame(10)) is None and reader.reads == 0  # nothing to compare with yet
+    assert watch.feed(frame(10)) is not None and reader.reads == 2  # both frames read
     assert watch.feed(frame(10)) is None and reader.reads == 2  # settled: no more readings
     assert watch.feed(frame(90)) is None and not watch.settled  # something moved
+    assert watch.feed(frame(90)) is not None and reader.reads == 4
+
+
+def test_the_still_time_is_the_first_still_frames():
+    class Reader:
+        def read(self, full):
+            return reading({}, None)
+
+    import dataclasses
+
+    watch = StillTable(Reader())
+    watch.feed(dataclasses.replace(frame(90), captured_at=1.0))  # a hand leaves
+    assert watch.feed(dataclasses.replace(frame(10), captured_at=2.0)) is None
+    assert watch.feed(dataclasses.replace(frame(10), captured_at=3.0))[1] == 2.0
 
 
 def test_two_readings_that_disagree_are_not_a_stable_table():
@@ -383,9 +398,8 @@ def test_two_readings_that_disagree_are_not_a_stable_table():
 
     watch = StillTable(Reader())
     watch.feed(frame(10))
-    assert watch.feed(frame(10)) is None
     assert watch.feed(frame(10)) is None  # the first two disagree
-    assert watch.feed(frame(10)) is not None
+    assert watch.feed(frame(10)) is not None  # the second and the third agree
 
 
 # -- both cameras ---------------------------------------------------------------------------------
