@@ -53,11 +53,12 @@ def run(args: argparse.Namespace) -> int:
                                  db=Path(args.db) if args.db else None,
                                  verbose=getattr(args, "verbose", False))
     if args.table_view:
+        from companion.sim.recording import GameRecording
         from companion.sim.table_demo import run_table_demo
 
         run_table_demo(seed=args.seed, players=players,
                        db=Path(args.db) if args.db else None, quiet=args.quiet,
-                       frames=Path(args.frames) if args.frames else None)
+                       recording=GameRecording(Path(args.frames)) if args.frames else None)
         return 0
     if args.ui:
         from companion.ui.demo import run_demo_ui

@@ -63,7 +63,7 @@ class GameRecording:
 
         self.frames += 1
         cv2.imwrite(str(self.folder / f"{self.frames:05d}.jpg"), frame.full,
-                    [cv2.IMWRITE_JPEG_QUALITY, self.quality])
+                    [cv2.IMWRITE_JPEG_QUALITY, self.quality, cv2.IMWRITE_JPEG_OPTIMIZE, 1])
 
     def answered(self, session: Session, intent: str, args: Sequence[Any]) -> None:
         """The players make ``intent(*args)`` on the screen: when it answers a question the

@@ -105,7 +105,8 @@ class _Enough(Exception):
 class OverheadTable:
     """The physical table the synthetic camera films: the cards on each mat and Noah's marker."""
 
-    def __init__(self, deck_id: str, deck: Any, seed: int, *, camera: Any = None) -> None:
+    def __init__(self, deck_id: str, deck: Any, seed: int, *, camera: Any = None,
+                 noise: float = NOISE, blur: float = 0.7) -> None:
         import random
 
         import numpy as np
@@ -116,9 +117,11 @@ class OverheadTable:
         self.camera = camera or OverheadCamera(**DEMO_CAMERA)  # type: ignore[arg-type]
         self.rng = random.Random(seed)
         # rendered without noise: each frame gets its own (:meth:`_shot`), as a sensor gives
-        self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed, noise=0.0)
+        self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed, noise=0.0,
+                                blur=blur)
         self._noise_rng = np.random.default_rng(seed)
         self._noise: list[Any] = []
+        self.noise = noise
         self.cards: list[list[Any]] = [[] for _ in range(5)]
         self.beside: list[Any] = []  # cards laid face up beside the mats (round end)
         self._row_used = [0, 0]  # of HAND_ROWS' places
@@ -227,7 +230,7 @@ class OverheadTable:
 
         rng = self._noise_rng
         if not self._noise or self._noise[0].shape != image.shape:
-            self._noise = [np.round(rng.normal(0, NOISE, image.shape)).astype(np.int16)
+            self._noise = [np.round(rng.normal(0, self.noise, image.shape)).astype(np.int16)
                            for _ in range(3)]
         self._noise.append(self._noise.pop(int(rng.integers(0, 2))))  # never the last used
         shift = (int(rng.integers(0, image.shape[0])), int(rng.integers(0, image.shape[1])))
@@ -264,12 +267,14 @@ class TableViewPlayers(SimulatedTable):
     def __init__(self, session: Session, players: Sequence[str], *, seed: int,
                  options: Options | None, report: TableDemoReport,
                  narrate: Any = None, max_actions: int | None = None,
-                 camera: Any = None, recording: GameRecording | None = None) -> None:
+                 camera: Any = None, noise: float = NOISE, blur: float = 0.7,
+                 recording: GameRecording | None = None, hand_at_setup: bool = True) -> None:
         super().__init__(session, players, seed=seed, options=options,
                          on_step=self._count)
         self.report, self.narrate = report, narrate or (lambda text: None)
-        self.table = OverheadTable(session.deck_id, session.deck, seed, camera=camera)
-        self.recording = recording
+        self.table = OverheadTable(session.deck_id, session.deck, seed, camera=camera,
+                                   noise=noise, blur=blur)
+        self.recording, self.hand_at_setup = recording, hand_at_setup
 
         self.observer = table_observer(session)
         self.observer.on_finding = self._finding_too(self.observer.on_finding)
@@ -295,10 +300,11 @@ class TableViewPlayers(SimulatedTable):
                    frog_weight: int | None = None, hold: bool = False) -> None:
         view = self.session.view
         prompt = view.prompt
+        setup = isinstance(prompt, ScanSetupCard)
         ferry = prompt.ferry if isinstance(prompt, ScanSetupCard) else view.noah
         assert ferry is not None, "a card goes on Noah's ferry or the ferry being set up"
         self.table.lay(ferry, ref)
-        self._watch(ferry)
+        self._watch(ferry, hand=not setup or self.hand_at_setup)
         step = self.session.view.prompt.kind
         if step == "choose_snail_side":
             self._touch("choose_snail_side", side)
@@ -371,18 +377,24 @@ class TableViewPlayers(SimulatedTable):
 
     # -- the camera ----------------------------------------------------------------------------
 
+    def film_bare_kit(self) -> None:
+        """The table before the deal: the five mats, nothing on them."""
+        self._watch(None, expect_change=False)
+
     def _watch(self, hand_over: int | Point | None, *, expect_change: bool = True,
-               hand: Sequence[str] = ()) -> None:
+               hand: Sequence[str] | bool = ()) -> None:
         """Film the table until the observer has said what it saw. When it says nothing (its
         reader was not sure of a top card, or of a card of the ``hand`` laid out), the player
         straightens the card (or the hand), as people do when the screen waits: at most
-        :data:`NUDGES` times."""
+        :data:`NUDGES` times. ``hand`` false: no hand is filmed over the place."""
         before = self.session.view.seq, self.session.view.prompt
+        filmed = hand_over if hand is not False else None
+        hand = hand if not isinstance(hand, bool) else ()
         for attempt in range(NUDGES + 1):
             if attempt:
                 self.report.nudges += 1
                 self._straighten(hand_over, hand)
-            for frame in self.table.frames(hand_over):
+            for frame in self.table.frames(filmed):
                 self.report.frames += 1
                 if self.recording is not None:
                     self.recording.frame(frame)
@@ -450,13 +462,16 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
                    options: Options | None = None, db: Path | None = None,
                    rounds: int | None = None, max_actions: int | None = None,
                    quiet: bool = False, out: TextIO = sys.stdout, camera: Any = None,
-                   frames: Path | None = None) -> TableDemoReport:
+                   noise: float = NOISE, blur: float = 0.7,
+                   recording: GameRecording | None = None,
+                   hand_at_setup: bool = True) -> TableDemoReport:
     """Play one seeded game refereed from rendered overhead frames; print its summary.
     ``rounds`` stops after that many rounds (their hands scanned), ``max_actions`` after that
     many plays and Noah moves: for quick checks. ``camera``: the overhead camera
-    (:class:`vision.table_render.OverheadCamera`; default :data:`DEMO_CAMERA`). ``frames``: a
-    folder where the game is also saved as a recording for ``table referee``
-    (:class:`~companion.sim.recording.GameRecording`)."""
+    (:class:`vision.table_render.OverheadCamera`; default :data:`DEMO_CAMERA`), ``noise`` its
+    sensor noise, ``blur`` its focus (a Gaussian sigma in pixels). ``recording``: the game is also saved as a recording for ``table referee``
+    (:class:`~companion.sim.recording.GameRecording`), starting with the bare kit;
+    ``hand_at_setup`` false: no hand is filmed over the starting animals (fewer frames)."""
     started = time.monotonic()
     db = db or Path(tempfile.mkdtemp(prefix="noah-table-demo-")) / "games.sqlite"
     report = TableDemoReport()
@@ -472,12 +487,12 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
           file=out, flush=True)
     from hardware.lights import FerryLights
 
-    recording = GameRecording(frames) if frames is not None else None
     with GameStore(db) as store, FerryLights.from_section({}, virtual=True) as lights:
         session = assemble(store, lights=lights)
         table = TableViewPlayers(session, players, seed=seed, options=options, report=report,
                                  narrate=say, max_actions=max_actions, camera=camera,
-                                 recording=recording)
+                                 noise=noise, blur=blur, recording=recording,
+                                 hand_at_setup=hand_at_setup)
         last_notice: list[Any] = [None]
 
         def on_view(view: Any) -> None:
@@ -487,6 +502,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
 
         session.subscribe(on_view)
         table.do(session.new_game, table.players, table.options)
+        if recording is not None:
+            table.film_bare_kit()
         played = 0
         try:
             while not table.truth.is_over and (rounds is None or played < rounds):
