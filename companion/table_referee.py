@@ -207,7 +207,7 @@ class Referee:
 
         self.session, self.answers, self.emit = session, answers, emit
         self.frame = ""
-        self._lines = len(self._table_log())
+        self._actions = self._history_length()
         intents = _Watched(session, self)
         self.observer = table_observer(session, reader=reader, intents=intents)
         shown = self.observer.on_finding
@@ -243,12 +243,16 @@ class Referee:
         return outcome
 
     def _recorded(self) -> None:
-        """Events for each line the record gained, then the engine's departure and round end
-        announced with the last one (the session's notice of that action)."""
-        lines = self._table_log()
-        new, self._lines = lines[self._lines:], len(lines)
-        for line in new:
-            self._line_event(line)
+        """Events for each line the record gained (the engine's new actions, each already
+        written as that line), then the engine's departure and round end announced with the
+        last one (the session's notice of that action)."""
+        from companion.game.actions import action_to_dict
+
+        game = self.session.game
+        history = game.history if game is not None else ()
+        new, self._actions = history[self._actions:], len(history)
+        for action in new:
+            self._line_event(action_to_dict(action))
         if new:
             view = self.session.view
             for phrase in view.notices[-1].phrases if view.notices else ():
@@ -292,9 +296,9 @@ class Referee:
     def _event(self, kind: str, fields: dict[str, Any], said: str = "") -> None:
         self.emit(RefereeEvent(self.frame, kind, fields, said))
 
-    def _table_log(self) -> list[dict[str, Any]]:
-        game_id = self.session.view.game_id
-        return self.session.store.lines(game_id) if game_id is not None else []
+    def _history_length(self) -> int:
+        game = self.session.game
+        return len(game.history) if game is not None else 0
 
     def sticker(self, ref: str) -> str:
         """The sticker text of a card of the session's deck (``snail:F#3`` → its sticker)."""

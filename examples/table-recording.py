@@ -4,8 +4,9 @@ The overhead camera of the table kit in its 2×2-binned mode (2304 × 1296, a Ca
 above the table: about 2.3 px per sticker module) films a seeded game of the table-view demo
 (:func:`companion.sim.table_demo.run_table_demo`): the bare kit, Noah's marker put beside a mat,
 the five starting animals laid one at a time on ferries 1 to 5, then a play (a hand passes
-over the ferry), a move of Noah's marker and a snail laid on his new ferry. Every change is followed by two still frames,
-each with its own sensor noise (TABLE-KIT.md, "Refereeing a recording"). Saved as JPEG
+over the ferry), a move of Noah's marker and a snail laid on his new ferry. Every change is
+followed by two still frames, each with its own sensor noise (TABLE-KIT.md, "Refereeing a
+recording"). Saved as JPEG
 (quality 85; the lens a little soft), with:
 
 * ``answers.jsonl`` — what the camera cannot see: who begins, the snail's side;

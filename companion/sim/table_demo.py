@@ -469,7 +469,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
     ``rounds`` stops after that many rounds (their hands scanned), ``max_actions`` after that
     many plays and Noah moves: for quick checks. ``camera``: the overhead camera
     (:class:`vision.table_render.OverheadCamera`; default :data:`DEMO_CAMERA`), ``noise`` its
-    sensor noise, ``blur`` its focus (a Gaussian sigma in pixels). ``recording``: the game is also saved as a recording for ``table referee``
+    sensor noise, ``blur`` its focus (a Gaussian sigma in pixels). ``recording``: the game is
+    also saved as a recording for ``table referee``
     (:class:`~companion.sim.recording.GameRecording`), starting with the bare kit;
     ``hand_at_setup`` false: no hand is filmed over the starting animals (fewer frames)."""
     started = time.monotonic()
