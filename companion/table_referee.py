@@ -161,31 +161,29 @@ class RefereeEvent:
 
     def sentence(self, players: Sequence[str]) -> str:
         """One plain sentence (the text output)."""
-        f = self.fields
-
         def name(seat: Any) -> str:
             return players[seat] if isinstance(seat, int) and seat < len(players) else "—"
 
-        if self.event == "play":
-            what = f"{name(f['seat'])} loads {self.said} on ferry {f['ferry']}"
-        elif self.event == "noah":
-            what = f"Noah moves to ferry {f['to']}"
-        elif self.event == "take_back":
-            what = f"{name(f['seat'])} takes back the animals of ferry {f['ferry']}"
-        elif self.event == "departure":
-            what = f"ferry {f['ferry']} departs"
-        elif self.event == "refusal":
-            what = f"refused ({f['code']}): {self.said}"
-        elif self.event == "audit":
-            what = f"the table: {f['text']}"
-        elif self.event == "asked":
-            what = f"stopped: {self.said}"
-        else:
-            scores = ", ".join(f"{name(s)} {n}" for s, n in enumerate(f["scores"]))
-            what = f"round {f['round']} is over: {scores}" if self.event == "round_end" \
-                else f"game over, {' and '.join(name(s) for s in f['winners'])} " \
-                     f"{'wins' if len(f['winners']) == 1 else 'win'}: {scores}"
+        f = self.fields
+        values = {**f, "said": self.said, "player": name(f.get("seat"))}
+        if "scores" in f:
+            values["scores"] = ", ".join(f"{name(s)} {n}" for s, n in enumerate(f["scores"]))
+        if "winners" in f:
+            values["winners"] = " and ".join(name(s) for s in f["winners"])
+            values["win"] = "wins" if len(f["winners"]) == 1 else "win"
+        what = SENTENCES[self.event].format(**values)
         return f"{self.frame}: {what[0].upper()}{what[1:].rstrip('.')}."
+
+
+#: The text output's sentence of each event (:meth:`RefereeEvent.sentence`).
+SENTENCES = {
+    "play": "{player} loads {said} on ferry {ferry}", "noah": "Noah moves to ferry {to}",
+    "take_back": "{player} takes back the animals of ferry {ferry}",
+    "departure": "ferry {ferry} departs", "refusal": "refused ({code}): {said}",
+    "audit": "the table: {text}", "asked": "stopped: {said}",
+    "round_end": "round {round} is over: {scores}",
+    "game_end": "game over, {winners} {win}: {scores}",
+}
 
 
 class Unanswered(Exception):
