@@ -33,8 +33,9 @@ from typing import Any
 from companion.errors import UserError
 from companion.game import Game
 from companion.game.actions import Play
+from companion.session.drafts import with_side
 from companion.session.intents import Outcome
-from companion.session.narrate import card_name
+from companion.session.narrate import card_name, plural
 from companion.session.prompts import (
     ChooseFrogWeight,
     ChooseSnailSide,
@@ -259,8 +260,10 @@ class Referee:
     def _line_event(self, line: Mapping[str, Any]) -> None:
         kind = line.get("type")
         if kind == "play":
+            side = line.get("as")  # a snail: the side it shows on the ferry
+            card = with_side(line["card"], side) if side else line["card"]
             self._event("play", {"seat": line["player"], "card": self.sticker(line["card"]),
-                                 "ferry": line["ferry"] + 1}, said=card_name(line["card"]))
+                                 "ferry": line["ferry"] + 1}, said=card_name(card))
         elif kind == "move_noah":
             self._event("noah", {"to": line["to"] + 1})
         elif kind == "take_back":
@@ -583,7 +586,8 @@ def run_command(args: Any) -> int:
                             "Choose another file name or folder.") from None
     if not args.json:
         ended = "stopped by a question the answers do not cover" if run.status else "refereed"
-        print(f"{run.frames} frames {ended}; {len(run.events)} events.", file=sys.stderr)
+        print(f"{plural(run.frames, 'frame')} {ended}; {plural(len(run.events), 'event')}.",
+              file=sys.stderr)
     return run.status
 
 
