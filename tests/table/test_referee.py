@@ -355,3 +355,38 @@ def test_a_malformed_answers_file_is_refused_before_any_frame(tmp_path, capsys):
     assert main(["table", "referee", "--source", str(EXAMPLE), "--players", "3",
                  "--answers", str(answers)]) == 2
     assert 'answers.jsonl, line 1: the starter answer needs "seat"' in capsys.readouterr().err
+
+
+def test_the_command_referees_a_folder_of_frames_in_file_name_order(tmp_path, monkeypatch,
+                                                                     capsys):
+    """The CLI on a folder (PNG frames of the token table, read back by the token reader):
+    one JSON line per event with the frame's file name, the log, exit status 3 on a question
+    the answers do not cover."""
+    import cv2
+
+    import vision.table
+
+    frames, tokens, answers, truth = record_game(tmp_path, max_actions=4)
+    folder = tmp_path / "recording"
+    folder.mkdir()
+    for number, frame in enumerate(frames, start=1):
+        cv2.imwrite(str(folder / f"{number:05d}.png"), frame.full)
+    monkeypatch.setattr(vision.table, "TableReader", lambda: tokens)
+    (tmp_path / "answers.jsonl").write_text(answers)
+    args = ["table", "referee", "--source", str(folder), "--players", ",".join(PLAYERS),
+            "--answers", str(tmp_path / "answers.jsonl"), "--log", str(tmp_path / "log.jsonl")]
+    assert main([*args, "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    moves = [line for line in read_log(truth) if line.get("type") in ("play", "move_noah")]
+    assert [(e["event"], e.get("seat"), e.get("ferry", e.get("to"))) for e in lines] == [
+        ("play" if m["type"] == "play" else "noah", m["player"] if m["type"] == "play" else None,
+         m.get("ferry", m.get("to")) + 1) for m in moves]
+    assert all(line["frame"].endswith(".png") for line in lines)
+    assert [e["frame"] for e in lines] == sorted(e["frame"] for e in lines)
+    assert (tmp_path / "log.jsonl").read_text() == truth
+    (tmp_path / "answers.jsonl").write_text(answers.split("\n", 1)[1])  # no first player
+    assert main(args) == UNANSWERED
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].endswith("add a {\"ask\": \"starter\"} line and run it again.")
+    assert [line.get("type") for line in read_log((tmp_path / "log.jsonl").read_text())] == [
+        None]  # the header only: nothing was accepted before the question
