@@ -82,6 +82,17 @@ class TokenTable(OverheadTable):
         noah = self.noah + 1 if self.noah is not None else None
         return self.tokens.draw(TableReading(views, noah, loose=loose))
 
+    def _shot(self, image):
+        """The frame of a token: no noise, its small copy a sample of it (tiny: fast)."""
+        import time
+
+        from vision.table_capture import TableFrame
+
+        full = image.astype(np.uint8)
+        self.clock += 0.1
+        return TableFrame(full, np.ascontiguousarray(full[::2, ::2]), f"frame {self.clock:.1f}",
+                          time.monotonic())
+
 
 class Frames(GameRecording):
     """A recording kept in memory (its answers as the real one writes them)."""
@@ -148,6 +159,12 @@ def table_log(ref: Referee) -> str:
     return export_game(session.store, session.view.game_id, session.deck, "log")[0]
 
 
+@pytest.fixture(scope="module")
+def short_game(tmp_path_factory):
+    """The deal and four plays and Noah moves of seed 1 (recorded once for this module)."""
+    return record_game(tmp_path_factory.mktemp("short"), max_actions=4)
+
+
 def fast(store: GameStore) -> GameStore:
     """A record that does not wait for the disk at each line (a test's record is thrown away:
     the app's waits, so that a pulled plug loses nothing)."""
@@ -192,9 +209,9 @@ def test_a_whole_game_comes_out_as_its_true_log(tmp_path):
     assert json.loads(events[-2].to_json())["event"] == "round_end"
 
 
-def test_each_event_has_the_contracts_fields_numbered_as_on_the_mats(tmp_path):
+def test_each_event_has_the_contracts_fields_numbered_as_on_the_mats(tmp_path, short_game):
     """TABLE-KIT.md: ferries 1-5 as on the mats, seats 0… in turn order, cards as stickers."""
-    frames, tokens, answers, truth = record_game(tmp_path, max_actions=4)
+    frames, tokens, answers, truth = short_game
     events, _, _ = referee(tmp_path, frames, tokens, answers)
     plays = [line for line in read_log(truth) if line.get("type") == "play"]
     moves = [line for line in read_log(truth) if line.get("type") == "move_noah"]
@@ -214,9 +231,9 @@ def sticker(ref: str) -> str:
     return encode(DEFAULT_DECK_ID, default_deck()[physical(ref)])
 
 
-def test_a_question_the_answers_do_not_cover_stops_with_status_3(tmp_path):
+def test_a_question_the_answers_do_not_cover_stops_with_status_3(tmp_path, short_game):
     """TABLE-KIT.md: an `asked` event naming it; the log keeps what was accepted."""
-    frames, tokens, answers, truth = record_game(tmp_path, max_actions=4)
+    frames, tokens, answers, truth = short_game
     snail = [line for line in answers.splitlines() if '"snail_side"' in line]
     assert snail, "seed 1 lays a snail among the first plays"
     events, status, log = referee(tmp_path, frames, tokens, answers.replace(snail[0], ""))
@@ -230,8 +247,8 @@ def test_a_question_the_answers_do_not_cover_stops_with_status_3(tmp_path):
     assert read_log(log) == true_lines[:snail_play]  # what was accepted before it
 
 
-def test_no_starter_answer_is_asked_at_once(tmp_path):
-    frames, tokens, _, _ = record_game(tmp_path, max_actions=1)
+def test_no_starter_answer_is_asked_at_once(tmp_path, short_game):
+    frames, tokens, _, _ = short_game
     events, status, _ = referee(tmp_path, frames, tokens, "")
     assert status == UNANSWERED
     assert [json.loads(e.to_json())["ask"] for e in events if e.event == "asked"] == ["starter"]
@@ -358,7 +375,7 @@ def test_a_malformed_answers_file_is_refused_before_any_frame(tmp_path, capsys):
 
 
 def test_the_command_referees_a_folder_of_frames_in_file_name_order(tmp_path, monkeypatch,
-                                                                     capsys):
+                                                                     capsys, short_game):
     """The CLI on a folder (PNG frames of the token table, read back by the token reader):
     one JSON line per event with the frame's file name, the log, exit status 3 on a question
     the answers do not cover."""
@@ -366,7 +383,7 @@ def test_the_command_referees_a_folder_of_frames_in_file_name_order(tmp_path, mo
 
     import vision.table
 
-    frames, tokens, answers, truth = record_game(tmp_path, max_actions=4)
+    frames, tokens, answers, truth = short_game
     folder = tmp_path / "recording"
     folder.mkdir()
     for number, frame in enumerate(frames, start=1):
