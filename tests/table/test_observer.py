@@ -437,6 +437,24 @@ def test_both_cameras_table_first_then_hand(session):
     assert not any(n.level == "refused" for n in session.view.notices)
 
 
+def test_a_foreign_code_beside_the_card_is_not_several_cards(session):
+    """'Several cards in view' is decided once (drafts.several_cards, on this deck's cards): a
+    menu's QR code beside the card the table just played is still the same one play (before,
+    the ledger counted raw texts and passed it on to be played a second time)."""
+    from vision.events import CardShown
+
+    started(session)
+    ledger = PlayLedger()
+    obs, reader = make_observer(session, ledger=ledger)
+    seq = session.view.seq
+    observe(obs, reader, reading({**setup_tops(), 2: "cat:M#1"}, noah=2))
+    text = text_of("cat:M#1")
+    ledger.hand_events(session, card_of)(
+        CardShown(text, (text, "https://example.com/menu"), 0.0, 0.0, 0))
+    assert session.view.seq == seq + 1 and ledger.dropped == 1
+    assert not any(n.level == "refused" for n in session.view.notices)
+
+
 def test_a_card_played_again_after_an_undo_is_a_new_play(session):
     """R55: after an undo the card is back in the hand; showing it again is a new play."""
     started(session)
