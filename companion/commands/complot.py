@@ -1,0 +1,195 @@
+"""``noah-companion complot …``: the referee of «Noé, Complot à l'Élysée» on the command line.
+
+- ``complot judge FILE.jsonl [--json]``: RULINGS-COMPLOT C94, one verdict per non-blank line.
+- ``complot replay LOG [--json]``: judge a Complot table log line by line.
+- ``complot simulate``: seeded random games with invariant checks.
+- ``complot demo``: a whole seeded game to 400, narrated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
+from companion.errors import UserError
+
+#: A judge file's lines are short; a longer one is judged bad_input without being parsed.
+MAX_LINE = 64 * 1024
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "complot", help="referee «Noé, Complot à l'Élysée»: judge, replay, simulate, demo",
+        description="The second game: «Noé, Complot à l'Élysée» (RULINGS-COMPLOT.md).",
+    )
+    commands = parser.add_subparsers(dest="complot_command", metavar="COMMAND", required=True)
+    judge = commands.add_parser(
+        "judge", help="judge claims, actions, defences, manches and stickers (JSON Lines)",
+        description="Read one request per line (RULINGS-COMPLOT C94) and print one verdict per "
+        "line, in order. Use - to read standard input.")
+    judge.add_argument("file", metavar="FILE.jsonl", help="requests, one JSON object a line")
+    add_json(judge, "print the contract's JSON objects (the default prints sentences)")
+    judge.set_defaults(func=run_judge)
+
+    replay = commands.add_parser("replay", help="check a Complot table log line by line",
+                                 description="Judge every line of a Complot table log.")
+    replay.add_argument("log", metavar="LOG", help="table log (.jsonl), or - for stdin")
+    add_json(replay, "one JSON object per line, then the final state")
+    replay.add_argument("--strict", action="store_true",
+                        help="exit with status 1 if any line is rejected")
+    replay.set_defaults(func=run_replay)
+
+    simulate = commands.add_parser(
+        "simulate", help="play seeded random games and check the invariants",
+        description="Play seeded games with simple players and check, after every action, that "
+        "every card is accounted for and that scores come only from accepted claims.")
+    simulate.add_argument("--games", type=_positive, default=100, help="games to play (100)")
+    simulate.add_argument("--players", type=_players, default=4, help="2 to 6 players (4)")
+    simulate.add_argument("--level", type=_level, default=1, help="level 1, 2 or 3 (1)")
+    simulate.add_argument("--seed", default="1", help="seed of the run (1); any text works")
+    simulate.add_argument("--out", type=Path, metavar="DIR",
+                          help="write every game as a Complot table log in the folder DIR")
+    add_quiet(simulate)
+    simulate.set_defaults(func=run_simulate)
+
+    demo = commands.add_parser("demo", help="a whole seeded game to 400, narrated",
+                               description="Play a seeded game to 400 points and tell it.")
+    demo.add_argument("--players", type=_players, default=4, help="2 to 6 players (4)")
+    demo.add_argument("--level", type=_level, default=2, help="level 1, 2 or 3 (2)")
+    demo.add_argument("--seed", default="1", help="seed of the game (1)")
+    demo.add_argument("--language", choices=("fr", "en", "zh"), default="fr",
+                      help="language of the narration (fr)")
+    demo.add_argument("--out", type=Path, metavar="LOG", help="also write the table log")
+    demo.set_defaults(func=run_demo)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
+    return int(text)
+
+
+def _players(text: str) -> int:
+    if not text.isdigit() or not 2 <= int(text) <= 6:
+        raise argparse.ArgumentTypeError(f"'{text}': a game has 2 to 6 players")
+    return int(text)
+
+
+def _level(text: str) -> int:
+    if text not in ("1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"'{text}': the level is 1, 2 or 3")
+    return int(text)
+
+
+def _open_text(path: str) -> Any:
+    if path == "-":
+        return sys.stdin
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"There is no file '{path}'.", "Check the name and the folder.")
+    try:
+        return file.open(encoding="utf-8", errors="replace", newline="")
+    except OSError as error:
+        raise UserError(f"'{path}' cannot be read ({error.strerror}).",
+                        "Check its permissions.") from None
+
+
+def run_judge(args: argparse.Namespace) -> int:
+    """C94 over a file: one verdict per non-blank line; malformed lines are judged bad_input."""
+    from companion.complot.judge import BAD_INPUT, judge_line
+
+    source = _open_text(args.file)
+    try:
+        for line in _lines(source):
+            if not line.strip():
+                continue
+            if len(line) > MAX_LINE:
+                verdict = {"id": None, "kind": None, "result": dict(BAD_INPUT)}
+            else:
+                verdict = judge_line(line)
+            print(json.dumps(verdict, ensure_ascii=False) if args.json else _said(verdict))
+    finally:
+        if source is not sys.stdin:
+            source.close()
+    return 0
+
+
+def _lines(source: Any) -> Any:
+    # Lines end at \n only: a \r or \u2028 inside a JSON string is part of its line.
+    rest = ""
+    while chunk := source.read(1 << 16):
+        rest += chunk
+        *lines, rest = rest.split("\n")
+        yield from lines
+    if rest:
+        yield rest
+
+
+def _said(verdict: dict[str, Any]) -> str:
+    """One line a person reads: the id, the kind and the result's gist."""
+    result = verdict["result"]
+    if "error" in result:
+        gist = f"✗ {result['error']}"
+    elif "accepted" in result:
+        gist = "✓" if result["accepted"] else f"✗ {result['code']}"
+        if result.get("points"):
+            gist += f" {result['combination']} {result['points']}"
+    elif "verdicts" in result:
+        gist = (f"manche points {result['manche_points']} totals {result['totals']}"
+                f" end {result['end_reason']} winners {result['winners']}")
+    else:
+        gist = result.get("card") or result.get("reason") or result["kind"]
+    return f"{verdict['id']!s:>8} {verdict['kind']!s:<8} {gist}"
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from companion.complot.tablelog import replay_lines
+
+    source = _open_text(args.log)
+    try:
+        return replay_lines(_lines(source), json_mode=args.json, strict=args.strict,
+                            out=sys.stdout)
+    finally:
+        if source is not sys.stdin:
+            source.close()
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from companion.complot.simulate import play_game
+
+    failures = 0
+    totals = {"manches": 0, "turns": 0, "claims": 0}
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+    with progress_bar(args.games, "Games", "game", shows_progress(args.quiet)) as bar:
+        for index in range(args.games):
+            report = play_game(f"{args.seed}/{index}", args.players, args.level, check=True)
+            if args.out is not None:
+                (args.out / f"complot-{index:05d}.jsonl").write_text(
+                    report.log, encoding="utf-8")
+            for key in totals:
+                totals[key] += getattr(report, key)
+            if report.problem is not None:
+                failures += 1
+                print(f"game {index}: {report.problem}", file=sys.stderr)
+            bar.update()
+    print(f"{args.games} games, {totals['manches']} manches, {totals['turns']} turns, "
+          f"{totals['claims']} accepted claims; "
+          + ("every invariant held." if failures == 0 else f"{failures} games FAILED."))
+    return 0 if failures == 0 else 1
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from companion.complot.simulate import play_game
+
+    report = play_game(str(args.seed), args.players, args.level, check=True,
+                       narrate=args.language)
+    for line in report.narration:
+        print(line)
+    if args.out is not None:
+        args.out.write_text(report.log, encoding="utf-8")
+    return 0 if report.problem is None else 1
