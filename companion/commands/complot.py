@@ -187,7 +187,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
 
     report = play_game(str(args.seed), args.players, args.level, check=True,
-                       narrate=args.language)
+                       narrate_in=args.language)
     for line in report.narration:
         print(line)
     if args.out is not None:
