@@ -210,3 +210,85 @@ def _ordered_cards() -> tuple[Card, ...]:
 def default_deck() -> Deck:
     """The rulebook's 93 cards in C6's stable order."""
     return Deck(_ordered_cards())
+
+
+#: The limits of a deck file: the rulebook's is 2 kB, one short line per card.
+MAX_DECK_BYTES = 64 * 1024
+MAX_DECK_CARDS = 200
+
+
+def deck_text(deck: Deck) -> str:
+    """A deck as a deck file: one ``category,first-name code,first name`` line per card.
+
+    >>> print(deck_text(default_deck()).splitlines()[1])
+    EM,AB,Abigaïl
+    >>> parse_deck(deck_text(default_deck())).ids() == default_deck().ids()
+    True
+    """
+    lines = ["# Noé, Complot à l'Élysée: one card a line: category code, first-name code, "
+             "first name (RULINGS-COMPLOT C6)"]
+    lines += [f"{card.category},{card.name},{card.first_name}" for card in deck]
+    return "\n".join(lines) + "\n"
+
+
+def parse_deck(text: str) -> Deck:
+    """The deck a deck file describes, for a box that differs from the rulebook (say 8
+    Attentats instead of 5). Lines are ``CATEGORY,NAME[,First name]``; ``#`` starts a comment.
+    A first name is needed for a first-name code that C6 does not list.
+
+    >>> extra = "AT,XA,Xavier Attentat\\nAT,YB,Yuri\\nAT,ZC,Zora\\n"
+    >>> deck = parse_deck(deck_text(default_deck()) + extra)
+    >>> len(deck), deck["attentat:xavier-attentat"].code
+    (96, 'ATXA')
+    >>> parse_deck("EM,NO\\nEM,NO\\n")
+    Traceback (most recent call last):
+    ...
+    companion.game.errors.InputError: Line 2: the card EM,NO (etat-major:noe) is listed twice; \
+every card of the box is unique (C2).
+    """
+    from companion.game.errors import InputError
+
+    if len(text) > MAX_DECK_BYTES:
+        raise InputError("The deck file is too big for a deck (over 64 kB).")
+    cards: list[Card] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        card = _deck_line(line, number)
+        if card.code in seen:
+            raise InputError(f"Line {number}: the card {card.category},{card.name} ({card.id}) "
+                             "is listed twice; every card of the box is unique (C2).",
+                             line=number)
+        seen.add(card.code)
+        cards.append(card)
+        if len(cards) > MAX_DECK_CARDS:
+            raise InputError(f"Line {number}: a deck has at most {MAX_DECK_CARDS} cards.",
+                             line=number)
+    if not cards:
+        raise InputError("The deck file lists no card: write one card a line, for example "
+                         "'EP,NO' for Noé of the Empires.")
+    return Deck(tuple(cards))
+
+
+def _deck_line(line: str, number: int) -> Card:
+    from companion.game.errors import InputError, shown
+
+    fields = [field.strip() for field in line.split(",")]
+    if len(fields) not in (2, 3):
+        raise InputError(f"Line {number}: '{shown(line)}' is not 'CATEGORY,NAME' or "
+                         "'CATEGORY,NAME,First name'.", line=number)
+    category, name = fields[0], fields[1]
+    if category not in CATEGORIES:
+        raise InputError(f"Line {number}: '{shown(category)}' is not a category code; use one "
+                         f"of {' '.join(CATEGORIES)}.", line=number, field="category")
+    if len(name) != 2 or not ("A" <= name[0] <= "Z" and "A" <= name[1] <= "Z"):
+        raise InputError(f"Line {number}: '{shown(name)}' is not a first-name code (two "
+                         "capital letters A-Z).", line=number, field="name")
+    first_name = fields[2] if len(fields) == 3 else FIRST_NAMES.get(name, "")
+    if not first_name or not slug(first_name).replace("-", "").isalnum():
+        raise InputError(f"Line {number}: the first-name code {name} is new: write its first "
+                         "name after it, for example 'AT,XA,Xavier'.", line=number,
+                         field="first_name")
+    return Card(category, name, first_name)

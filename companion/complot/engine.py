@@ -19,7 +19,7 @@ True
 >>> verdict = game.push({"type": "claim", "player": 0, "claim": "complot"})
 >>> verdict.code
 'must_keep_six'
->>> game.push({"type": "discard", "player": 0, "card": "espions:amelie"}).accepted
+>>> game.push({"type": "discard", "player": 0, "card": "enqueteurs:david"}).accepted
 True
 >>> wrong = game.push({"type": "claim", "player": 0, "claim": "complot"})
 >>> wrong.accepted, wrong.code, wrong.changed       # a wrong claim: player 0 misses a turn

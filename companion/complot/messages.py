@@ -1,8 +1,8 @@
 """One plain sentence per refusal code (section H) and per event, in French (the game's own
 words), English and Traditional Chinese. French character names stay French in every language.
 
->>> sentence("claim_not_met", "fr")
-"Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vous passez un tour."
+>>> print(sentence("claim_not_met", "fr"))
+Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vous passez un tour.
 >>> sentence("joker_not_noe", "en")
 'Only the «Archange Noé» joker can stand for Noé: take your cards back, you miss a turn.'
 >>> sentence("no_such_code", "zh")

@@ -2,8 +2,9 @@
 
 >>> from companion.complot.engine import Game, Verdict
 >>> game = Game(["Ana", "Ben"])
->>> narrate(game, {"type": "claim", "player": 1}, Verdict(True, changed=True, events=[
-...     ("claimed", {"player": 1, "combination": "two_trios", "points": 15})]), "fr")
+>>> claimed = Verdict(True, changed=True, events=[
+...     ("claimed", {"player": 1, "combination": "two_trios", "points": 15})])
+>>> narrate(game, {"type": "claim", "player": 1, "claim": "complot"}, claimed, "fr")
 ['Ben : « Complot ! » — deux trios, 15 points.']
 """
 
