@@ -434,6 +434,8 @@ class Game:
         if moment == "mid_turn" and word != "complot_elysee":
             raise _Refused("must_keep_six")
         cards = self._card_list(action, "cards") if "cards" in action else list(s.hands[seat])
+        if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
+            return self._wrong_claim(s, seat, moment, "elysee_must_wait")
         verdict = claim_verdict(self.level, cards, str(word),
                                 "turn_start" if moment == "turn_start" else "discard",
                                 s.turns_done[seat] == 0 and moment != "window", self.deck)
