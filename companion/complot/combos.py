@@ -46,7 +46,8 @@ _SIXES = (("six_duron", "DU"), ("six_senechales", "SE"), ("six_leonards", "LE"),
           ("six_empires", "EP"))
 _ELYSEE_NAMES = ("NO", "SA", "MX", "MR", "AR")
 #: The splits of six cards into two groups of three (C25): card 0 with two of the five others.
-_SPLITS = tuple((0, *pair) for pair in combinations(range(1, 6), 2))
+_SPLITS = tuple(((0, *pair), tuple(i for i in range(1, 6) if i not in pair))
+                for pair in combinations(range(1, 6), 2))
 #: How a méchant counts when C47 asks "would it be made were the méchants counted": red and
 #: violet spies as Espions, the others as their own category.
 _VILLAIN_AS = {RED_SPY: "ES", VIOLET_SPY: "ES", ATTENTAT: ATTENTAT, BOMB_SETTER: BOMB_SETTER}
@@ -73,53 +74,62 @@ class Made(NamedTuple):
     form: str | None = None
 
 
-class _Slot(NamedTuple):
-    """A card as a combination sees it: ``category`` and ``name`` are None for a joker."""
+#: A card as a combination sees it: (category, first-name code, may stand for Noé). A joker
+#: has category and name None; a méchant that does not count has category "-".
+_Slot = tuple[str | None, str | None, bool]
+_SLOT_CACHE: dict[Rules, dict[str, _Slot]] = {}
 
-    category: str | None
-    name: str | None
-    noe_joker: bool  # a joker that may stand for Noé
+
+def _slot(card: Card, rules: Rules) -> _Slot:
+    if card.is_joker:
+        return (None, None, rules.any_joker_noe or card.name == NOE)
+    if card.is_villain:
+        return (_VILLAIN_AS[card.category], card.name, False) if rules.villains_count \
+            else ("-", None, False)
+    return (card.category, card.name, False)
 
 
 def _slots(cards: Sequence[Card], rules: Rules) -> list[_Slot]:
-    """The cards as combinations see them: jokers wild, a méchant that does not count as "-"."""
+    """The cards as combinations see them (cached per card id: the judge's hot path; a deck
+    file's card with a known id has the same category and name, C6)."""
+    cache = _SLOT_CACHE.get(rules)
+    if cache is None:
+        cache = _SLOT_CACHE[rules] = {}
     slots = []
     for card in cards:
-        if card.is_joker:
-            slots.append(_Slot(None, None, rules.any_joker_noe or card.name == NOE))
-        elif card.is_villain:
-            slots.append(_Slot(_VILLAIN_AS[card.category], card.name, False)
-                         if rules.villains_count else _Slot("-", None, False))
-        else:
-            slots.append(_Slot(card.category, card.name, False))
+        slot = cache.get(card.id)
+        if slot is None:
+            slot = cache[card.id] = _slot(card, rules)
+        slots.append(slot)
     return slots
 
 
-def _is_trio(group: Sequence[_Slot]) -> bool:
+def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
     """Three cards of one category or of one first name, jokers filling in (C21–C24, C27)."""
-    real = [slot for slot in group if slot.category is not None]
-    if any(slot.category == "-" for slot in real):
+    real = [slot for slot in (a, b, c) if slot[0] is not None]
+    if len(real) <= 1:
+        return real == [] or real[0][0] != "-"
+    categories = {slot[0] for slot in real}
+    if "-" in categories:
         return False  # a méchant never counts (C20)
-    if len(real) <= 1 or len({slot.category for slot in real}) == 1:
+    if len(categories) == 1:
         return True
-    names = {slot.name for slot in real}
+    names = {slot[1] for slot in real}
     if len(names) != 1:
         return False
-    return names != {NOE} or all(slot.noe_joker for slot in group if slot.category is None)
+    return names != {NOE} or all(slot[2] for slot in (a, b, c) if slot[0] is None)
 
 
 def _two_trios(slots: list[_Slot]) -> bool:
-    for split in _SPLITS:
-        first = [slots[i] for i in split]
-        second = [slot for i, slot in enumerate(slots) if i not in split]
-        if _is_trio(first) and _is_trio(second):
+    for (i, j, k), (p, q, r) in _SPLITS:
+        if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
             return True
     return False
 
 
 def _count(slots: Sequence[_Slot], category: str) -> int:
     """Cards of ``category``, jokers included (C23)."""
-    return sum(1 for slot in slots if slot.category is None or slot.category == category)
+    return sum(1 for slot in slots if slot[0] is None or slot[0] == category)
 
 
 def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:

@@ -170,15 +170,22 @@ def _value(cards: Sequence[str], deck: Deck) -> int:
 
 
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
-    """The card whose discard leaves the best six (a combination first)."""
-    deck = game.deck
-    best, choice = -1, hand[0]
-    for card in rng.sample(list(hand), len(hand)):
-        rest = [other for other in hand if other != card]
-        claim = best_claim([deck[other] for other in rest])
-        value = 1000 + claim[1].points if claim is not None else _value(rest, deck)
-        if value > best:
-            best, choice = value, card
+    """The least connected card (fewest others of its category or first name), a méchant
+    first; jokers are kept. Ties are broken at random."""
+    laid = [game.deck[card] for card in hand]
+    categories = Counter(card.category for card in laid)
+    names = Counter(card.name for card in laid if card.is_character)
+    best, choice = 1000.0, hand[0]
+    for card, info in zip(hand, laid, strict=True):
+        if info.is_joker:
+            links = 100.0
+        elif info.is_villain:
+            links = -1.0
+        else:
+            links = categories[info.category] + names[info.name]
+        links += rng.random()
+        if links < best:
+            best, choice = links, card
     return choice
 
 
