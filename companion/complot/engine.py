@@ -94,7 +94,8 @@ class Game:
     """A game of Complot from its first deal to 400 points (C10–C87)."""
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
-                 seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE) -> None:
+                 seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
+                 scores: Sequence[int] | None = None) -> None:
         if not 2 <= len(players) <= 6:
             raise ValueError(sentence("setup_invalid", "en"))
         if level not in (1, 2, 3) or not 0 <= dealer < len(players):
@@ -106,7 +107,10 @@ class Game:
         self.deck = deck or default_deck()
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
         self.first_dealer = dealer
-        self._state = State(len(players), [0] * len(players), dealer)
+        self.start_scores = tuple(scores) if scores is not None else (0,) * len(players)
+        if len(self.start_scores) != len(players) or min(self.start_scores) < 0:
+            raise ValueError("Give one score of 0 or more per player.")
+        self._state = State(len(players), list(self.start_scores), dealer)
         self._undo: list[tuple[State, dict[str, Any]]] = []
 
     # -- typed reads ---------------------------------------------------------------------------
@@ -663,7 +667,8 @@ class Game:
         """The table log's first line for this game."""
         return {"format": "complot-table-log", "version": 1, "players": list(self.players),
                 "options": {"level": self.level, "dealer": self.first_dealer,
-                            "seed": self.seed, "target": self.target}}
+                            "seed": self.seed, "target": self.target,
+                            "scores": list(self.start_scores)}}
 
     def to_json(self) -> str:
         """The game as a Complot table log (header, then every applied action)."""

@@ -6,8 +6,8 @@ wrong «Complot !» to exercise C44); every move goes through :meth:`Game.push`,
 one :func:`play_game` checks that all cards in play are accounted for once (C1, C5a, C17), that
 hands are back to 6 between turns (C14) and that scores come only from accepted claims (C52).
 
->>> report = play_game("7", players=3, level=3)
->>> report.problem is None, max(report.scores) >= 400, report.manches > 1
+>>> report = play_game("7", players=3, level=3, target=100)
+>>> report.problem is None, max(report.scores) >= 100, report.manches > 1
 (True, True, True)
 """
 
@@ -22,6 +22,7 @@ from typing import Any
 from .cards import Deck, default_deck
 from .combos import best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
+from .judge import TARGET_SCORE
 from .narrate import narrate
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
@@ -46,11 +47,13 @@ class Report:
 
 
 def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
-              narrate_in: str | None = None, deck: Deck | None = None) -> Report:
-    """Play one seeded game to its end; ``narrate_in`` (fr, en, zh) tells it line by line."""
+              narrate_in: str | None = None, deck: Deck | None = None,
+              target: int = TARGET_SCORE) -> Report:
+    """Play one seeded game to its end (``target`` points, 400 by C55); ``narrate_in`` (fr, en,
+    zh) tells it line by line."""
     rng = random.Random(seed)
     game = Game(NAMES[:players], level=level, dealer=rng.randrange(players), seed=seed,
-                deck=deck or default_deck())
+                deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
     for _ in range(MAX_ACTIONS):

@@ -52,12 +52,15 @@ def game_from_header(header: Any, deck: Deck | None = None) -> Game:
         raise LogError("Line 1: 'options' must be an object.")
     level, dealer = options.get("level", 1), options.get("dealer", 0)
     seed, target = options.get("seed", "1"), options.get("target", 400)
+    scores = options.get("scores", [0] * len(players))
     if not (is_int(level) and level in (1, 2, 3) and is_int(dealer)
             and 0 <= dealer < len(players) and isinstance(seed, str)
-            and is_int(target) and target > 0):
-        raise LogError("Line 1: options need level 1-3, a dealer seat, a text seed and a "
-                       "positive target.")
-    return Game(players, level=level, dealer=dealer, seed=seed, deck=deck, target=target)
+            and is_int(target) and target > 0 and isinstance(scores, list)
+            and len(scores) == len(players) and all(is_int(x) and x >= 0 for x in scores)):
+        raise LogError("Line 1: options need level 1-3, a dealer seat, a text seed, a "
+                       "positive target and one score of 0 or more per player.")
+    return Game(players, level=level, dealer=dealer, seed=seed, deck=deck, target=target,
+                scores=scores)
 
 
 def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str, Any]]:
@@ -80,8 +83,6 @@ def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str,
         if result is not None:
             yield result
         result = _judge_line(game, number, line)
-        if result is None:
-            continue
     if result is not None:
         result["state"] = game.state()
         yield result

@@ -17,12 +17,13 @@ ELYSEE_5 = ["etat-major:noe", "empires:sarah", "espions:max", "senechales:marie"
 ENQUETEURS = ["enqueteurs:amelie", "enqueteurs:clara", "enqueteurs:emma"]
 
 
-def table(hands, top="espions:franck", pioche=(), level=1, dealer=None):
+def table(hands, top="espions:franck", pioche=(), level=1, dealer=None, scores=None):
     """A game whose deal gives ``hands`` (seat order), ``top`` as the first «défausse» card and
     ``pioche`` as the next cards drawn; seat 0 plays first unless ``dealer`` says otherwise."""
     players = len(hands)
     dealer = players - 1 if dealer is None else dealer
-    game = Game([f"P{seat}" for seat in range(players)], level=level, dealer=dealer)
+    game = Game([f"P{seat}" for seat in range(players)], level=level, dealer=dealer,
+                scores=scores)
     used = [card for hand in hands for card in hand] + [top, *pioche]
     rest = [card for card in game.in_play
             if card not in used and not card.startswith("attentat")]
@@ -178,15 +179,13 @@ def test_c34_c35_c50_c51_c17_accepted_claims_until_the_last_player():
 def test_c55_c56_game_end_at_400_ties_share():
     """C55: checked after the manche's scoring; the highest total wins; C56 otherwise a new
     manche starts with the deal passed on (C54)."""
-    game = table([LEONARDS, ELYSEE_5])
-    game._state.scores = [360, 380]
+    game = table([LEONARDS, ELYSEE_5], scores=[360, 380])
     draw(game, 0)
     push(game, type="discard", player=0, card=game.hand(0)[-1])
     push(game, type="claim", player=0, claim="complot")
     assert game.is_over and game.winners == (0,)
     assert draw(game, 1).code == "game_over"
-    tie = table([LEONARDS, ELYSEE_5])
-    tie._state.scores = [350, 400]
+    tie = table([LEONARDS, ELYSEE_5], scores=[350, 400])
     draw(tie, 0)
     push(tie, type="discard", player=0, card=tie.hand(0)[-1])
     push(tie, type="claim", player=0, claim="complot")
