@@ -92,7 +92,7 @@ def _open_text(path: str) -> Any:
     if not file.is_file():
         raise UserError(f"There is no file '{path}'.", "Check the name and the folder.")
     try:
-        return file.open(encoding="utf-8", errors="replace", newline="")
+        return file.open(encoding="utf-8-sig", errors="replace", newline="")
     except OSError as error:
         raise UserError(f"'{path}' cannot be read ({error.strerror}).",
                         "Check its permissions.") from None
