@@ -51,6 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--players", type=_players, default=4, help="2 to 6 players (4)")
     simulate.add_argument("--level", type=_level, default=1, help="level 1, 2 or 3 (1)")
     simulate.add_argument("--seed", default="1", help="seed of the run (1); any text works")
+    simulate.add_argument("--target", type=_positive, default=400,
+                          help="points that end a game (400, C55)")
     simulate.add_argument("--out", type=Path, metavar="DIR",
                           help="write every game as a Complot table log in the folder DIR")
     add_quiet(simulate)
@@ -61,9 +63,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--players", type=_players, default=4, help="2 to 6 players (4)")
     demo.add_argument("--level", type=_level, default=2, help="level 1, 2 or 3 (2)")
     demo.add_argument("--seed", default="1", help="seed of the game (1)")
+    demo.add_argument("--target", type=_positive, default=400,
+                      help="points that end the game (400, C55)")
     demo.add_argument("--language", choices=("fr", "en", "zh"), default="fr",
                       help="language of the narration (fr)")
     demo.add_argument("--out", type=Path, metavar="LOG", help="also write the table log")
+    demo.add_argument("--camera", action="store_true",
+                      help="read every claim's six cards through the camera path: their "
+                      "stickers rendered on a virtual table, decoded by the vision pipeline")
     demo.set_defaults(func=run_demo)
 
 
@@ -167,7 +174,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     with progress_bar(args.games, "Games", "game", shows_progress(args.quiet)) as bar:
         for index in range(args.games):
-            report = play_game(f"{args.seed}/{index}", args.players, args.level, check=True)
+            report = play_game(f"{args.seed}/{index}", args.players, args.level, check=True,
+                               target=args.target)
             if args.out is not None:
                 (args.out / f"complot-{index:05d}.jsonl").write_text(
                     report.log, encoding="utf-8")
@@ -186,10 +194,100 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
 
-    report = play_game(str(args.seed), args.players, args.level, check=True,
-                       narrate_in=args.language)
-    for line in report.narration:
-        print(line)
+    camera = _ClaimCamera() if args.camera else None
+    try:
+        report = play_game(str(args.seed), args.players, args.level, check=True,
+                           narrate_in=args.language, tell=_tell, target=args.target,
+                           read_cards=camera.read if camera is not None else None)
+    finally:
+        if camera is not None:
+            camera.close()
+    if camera is not None:
+        print(f"Camera: {camera.cards_read} stickers of laid-down hands decoded by the vision "
+              f"pipeline, median {camera.median_latency_ms():.0f} ms each.")
     if args.out is not None:
         args.out.write_text(report.log, encoding="utf-8")
+    if report.problem is not None:
+        print(f"Invariant broken: {report.problem}", file=sys.stderr)
     return 0 if report.problem is None else 1
+
+
+def _tell(line: str) -> None:
+    print(line, flush=True)
+
+
+class _ClaimCamera:
+    """A claimant's six cards laid on a virtual table, read by the real vision pipeline: each
+    sticker (its C6 payload as a QR code) is rendered by :mod:`vision.synthetic`, decoded and
+    tracked by :class:`vision.pipeline.Pipeline`, and classified by Complot's codec."""
+
+    TIMEOUT = 10.0  # seconds for the pipeline to report a hand before giving up
+    AT_ONCE = 3  # cards laid side by side in the camera's view (the six come in two goes)
+
+    def __init__(self) -> None:
+        import queue
+
+        from companion.complot.payload import is_ours
+        from vision.pipeline import Pipeline
+        from vision.synthetic import Scene, SyntheticSource
+        from vision.tracker import TrackerSettings
+
+        self.events: queue.Queue[Any] = queue.Queue()
+        # 640×360 from 20 cm above the cards, as in Noah's demo (2.5 px per millimetre)
+        self.source = SyntheticSource(Scene(width=640, height=360, camera_height_mm=200.0,
+                                            seed=11), fps=0)
+        quick = TrackerSettings(confirm_seconds=0.0, gone_seconds=0.0)
+        self.pipeline = Pipeline(self.source, is_ours=is_ours, on_event=self.events.put,
+                                 tracker=quick)
+        self.pipeline.start()
+        self.cards_read = 0
+        self.latencies: list[float] = []
+
+    def read(self, hand: Any) -> list[str]:
+        """The card ids the camera reads from the stickers of ``hand``, in the order seen."""
+        from companion.complot.payload import TagOk, classify, encode
+        from companion.complot.cards import default_deck
+
+        deck = default_deck()
+        seen: list[str] = []
+        texts = [encode("BOX1", deck[card]) for card in hand]
+        for start in range(0, len(texts), self.AT_ONCE):
+            batch = texts[start:start + self.AT_ONCE]
+            self.source.present(*batch)
+            seen += self._wait("CardShown", set(batch))
+            self.source.clear()
+            self._wait("CardRemoved", set(batch))
+        cards = []
+        for text in seen:
+            tag = classify(text, deck)
+            if isinstance(tag, TagOk):
+                cards.append(tag.card.id)
+        self.cards_read += len(cards)
+        return cards
+
+    def _wait(self, kind: str, texts: set[str]) -> list[str]:
+        import queue
+        import time
+
+        seen: list[str] = []
+        deadline = time.monotonic() + self.TIMEOUT
+        while set(seen) != texts:
+            try:
+                event = self.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise UserError(f"The camera pipeline read {len(seen)} of the "
+                                f"{len(texts)} cards laid down.",
+                                "Run 'noah-companion bench vision' to check it.") from None
+            if type(event).__name__ == kind and event.text in texts and event.text not in seen:
+                seen.append(event.text)
+                if kind == "CardShown":
+                    self.latencies.append(event.latency)
+        return seen
+
+    def median_latency_ms(self) -> float:
+        import statistics
+
+        return 1000 * statistics.median(self.latencies) if self.latencies else 0.0
+
+    def close(self) -> None:
+        self.pipeline.stop()

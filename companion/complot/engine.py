@@ -194,6 +194,10 @@ class Game:
     def hand(self, seat: int) -> tuple[str, ...]:
         return tuple(self._state.hands[seat]) if self._state.hands else ()
 
+    def laid(self, seat: int) -> tuple[str, ...]:
+        """The hand a claimant laid down this manche (C17), empty if none."""
+        return tuple(self._state.laid[seat]) if self._state.laid else ()
+
     def turns_done(self, seat: int) -> int:
         return self._state.turns_done[seat] if self._state.turns_done else 0
 

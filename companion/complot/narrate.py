@@ -5,7 +5,7 @@
 >>> claimed = Verdict(True, changed=True, events=[
 ...     ("claimed", {"player": 1, "combination": "two_trios", "points": 15})])
 >>> narrate(game, {"type": "claim", "player": 1, "claim": "complot"}, claimed, "fr")
-['Ben : « Complot ! » — deux trios, 15 points.']
+['Ben : « Complot ! » — deux trios, 15 points. []']
 """
 
 from __future__ import annotations
@@ -33,18 +33,18 @@ EVENTS = {
     "dealt": ("— Manche {manche} : {dealer_name} distribue. —",
               "— Manche {manche}: {dealer_name} deals. —",
               "— 第 {manche} 局：{dealer_name} 發牌 —"),
-    "claimed": ("{name} : {word} — {combination}, {points} points.",
-                "{name}: {word} — {combination}, {points} points.",
-                "{name}：{word} — {combination}，{points} 分。"),
-    "wrong_claim": ("{name} : {word} — refusé. {reason}",
-                    "{name}: {word} — refused. {reason}",
-                    "{name}：{word} — 不成立。{reason}"),
+    "claimed": ("{name} : {word} — {combination}, {points} points. [{cards}]",
+                "{name}: {word} — {combination}, {points} points. [{cards}]",
+                "{name}：{word} — {combination}，{points} 分。[{cards}]"),
+    "wrong_claim": ("{name} : {word} — refusé. {reason} [{cards}]",
+                    "{name}: {word} — refused. {reason} [{cards}]",
+                    "{name}：{word} — 不成立。{reason} [{cards}]"),
     "action": ("{name} lance {action} contre {targets}.",
                "{name} launches {action} against {targets}.",
                "{name} 對 {targets} 發動 {action}。"),
-    "defended": ("{target_name} montre {defence} : {action} est arrêté.",
-                 "{target_name} shows {defence}: the {action} is stopped.",
-                 "{target_name} 亮出 {defence}：{action} 被擋下。"),
+    "defended": ("{target_name} montre {defence} : {the_action} est arrêté(e).",
+                 "{target_name} shows {defence}: {the_action} is stopped.",
+                 "{target_name} 亮出 {defence}：{the_action} 被擋下。"),
     "attentat": ("{name} pioche un Attentat !", "{name} draws an Attentat!",
                  "{name} 抽到 Attentat！"),
     "killed": ("{by_name} prend {card} à {name} : personnage tué.",
@@ -56,9 +56,25 @@ EVENTS = {
 }
 _GAME_OVER = ("Partie terminée ! Victoire : {names}.", "Game over! Won by {names}.",
               "遊戲結束！獲勝者：{names}。")
-_ACTIONS = {"controle": "un contrôle", "descente": "une descente",
-            "hameconnage": "un hameçonnage", "double_hameconnage": "un double hameçonnage",
-            "bombe": "une bombe"}
+#: action → (French with its article, English, Chinese), then the same with "the".
+_ACTIONS = {
+    "controle": (("un contrôle", "a «contrôle»", "«contrôle»"),
+                 ("le contrôle", "the «contrôle»", "«contrôle»")),
+    "descente": (("une descente", "a «descente»", "«descente»"),
+                 ("la descente", "the «descente»", "«descente»")),
+    "hameconnage": (("un hameçonnage", "a red spy's «hameçonnage»", "紅色間諜的 «hameçonnage»"),
+                    ("l'hameçonnage", "the «hameçonnage»", "«hameçonnage»")),
+    "double_hameconnage": (("un double hameçonnage", "a violet spy's double «hameçonnage»",
+                            "紫色間諜的雙重 «hameçonnage»"),
+                           ("le double hameçonnage", "the double «hameçonnage»",
+                            "雙重 «hameçonnage»")),
+    "bombe": (("une bombe", "a bomb", "炸彈"), ("la bombe", "the bomb", "炸彈")),
+}
+END_REASONS = {
+    "last_player": ("il ne reste qu'un joueur", "one player left", "只剩一位玩家"),
+    "elysee": ("Complot à l'Élysée", "Complot à l'Élysée", "Complot à l'Élysée"),
+    "pioche_empty": ("pioche vide", "the pioche is empty", "抽牌堆已空"),
+}
 
 
 def narrate(game: Game, action: dict[str, Any], verdict: Verdict, language: str) -> list[str]:
@@ -85,6 +101,9 @@ def _values(game: Game, action: dict[str, Any], params: dict[str, Any],
             values[f"{key}_name"] = game.players[params[key]]
     values["name"] = values.get("player_name", "")
     values["word"] = WORDS.get(action.get("claim", ""), "")
+    if action.get("type") == "claim" and "player" in params:
+        shown = game.laid(params["player"]) or game.hand(params["player"])
+        values["cards"] = ", ".join(str(game.deck[card]) for card in shown)
     if "combination" in params:
         values["combination"] = COMBINATIONS[params["combination"]][index]
     if "code" in params:
@@ -92,7 +111,10 @@ def _values(game: Game, action: dict[str, Any], params: dict[str, Any],
     if "targets" in params:
         values["targets"] = ", ".join(game.players[seat] for seat in params["targets"])
     if "action" in params:
-        values["action"] = _ACTIONS.get(params["action"], params["action"])
+        values["action"] = _ACTIONS[params["action"]][0][index]
+        values["the_action"] = _ACTIONS[params["action"]][1][index]
+    if "reason" in params:
+        values["reason"] = END_REASONS.get(params["reason"], ("", "", ""))[index]
     for key in ("card", "defence"):
         if key in params:
             values[key] = str(game.deck[params[key]])

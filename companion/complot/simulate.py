@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,9 +48,12 @@ class Report:
 
 def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
               narrate_in: str | None = None, deck: Deck | None = None,
-              target: int = TARGET_SCORE) -> Report:
+              target: int = TARGET_SCORE,
+              read_cards: Callable[[Sequence[str]], list[str]] | None = None,
+              tell: Callable[[str], object] | None = None) -> Report:
     """Play one seeded game to its end (``target`` points, 400 by C55); ``narrate_in`` (fr, en,
-    zh) tells it line by line."""
+    zh) tells it line by line (to ``tell`` as it happens, else in the report). ``read_cards`` reads the six cards a claimant lays down (say,
+    through a camera): the claim is then judged on the cards it returns."""
     rng = random.Random(seed)
     game = Game(NAMES[:players], level=level, dealer=rng.randrange(players), seed=seed,
                 deck=deck or default_deck(), target=target)
@@ -60,13 +63,19 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
         if game.is_over:
             break
         action = _choose(game, rng)
+        if read_cards is not None and action["type"] == "claim":
+            action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
         if not verdict.changed:
             report.problem = f"the player's action {action} was refused: {verdict.code}"
             break
         _count(report, action, verdict, earned)
         if narrate_in is not None:
-            report.narration += narrate(game, action, verdict, narrate_in)
+            lines = narrate(game, action, verdict, narrate_in)
+            if tell is None:
+                report.narration += lines
+            for line in lines if tell is not None else ():
+                tell(line)
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
             break
