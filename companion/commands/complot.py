@@ -245,8 +245,8 @@ class _ClaimCamera:
 
     def read(self, hand: Any) -> list[str]:
         """The card ids the camera reads from the stickers of ``hand``, in the order seen."""
-        from companion.complot.payload import TagOk, classify, encode
         from companion.complot.cards import default_deck
+        from companion.complot.payload import TagOk, classify, encode
 
         deck = default_deck()
         seen: list[str] = []

@@ -104,22 +104,28 @@ def _values(game: Game, action: dict[str, Any], params: dict[str, Any],
     if action.get("type") == "claim" and "player" in params:
         shown = game.laid(params["player"]) or game.hand(params["player"])
         values["cards"] = ", ".join(str(game.deck[card]) for card in shown)
-    if "combination" in params:
-        values["combination"] = COMBINATIONS[params["combination"]][index]
-    if "code" in params:
-        values["reason"] = sentence(params["code"], ("fr", "en", "zh")[index])
-    if "targets" in params:
-        values["targets"] = ", ".join(game.players[seat] for seat in params["targets"])
-    if "action" in params:
-        values["action"] = _ACTIONS[params["action"]][0][index]
-        values["the_action"] = _ACTIONS[params["action"]][1][index]
-    if "reason" in params:
-        values["reason"] = END_REASONS.get(params["reason"], ("", "", ""))[index]
     for key in ("card", "defence"):
         if key in params:
             values[key] = str(game.deck[params[key]])
-    if "points" in params and isinstance(params["points"], list):
-        values["scores"] = ", ".join(f"{name} {total}"
-                                     for name, total in zip(game.players, game.scores,
-                                                            strict=True))
+    if "targets" in params:
+        values["targets"] = ", ".join(game.players[seat] for seat in params["targets"])
+    values.update(_words(game, params, index))
     return values
+
+
+def _words(game: Game, params: dict[str, Any], index: int) -> dict[str, str]:
+    """The event's words in the language ``index``: combination, reason, action, scores."""
+    words = {}
+    if "combination" in params:
+        words["combination"] = COMBINATIONS[params["combination"]][index]
+    if "code" in params:
+        words["reason"] = sentence(params["code"], LANGUAGES[index])
+    if "action" in params:
+        words["action"] = _ACTIONS[params["action"]][0][index]
+        words["the_action"] = _ACTIONS[params["action"]][1][index]
+    if "reason" in params:
+        words["reason"] = END_REASONS.get(params["reason"], ("", "", ""))[index]
+    if isinstance(params.get("points"), list):
+        words["scores"] = ", ".join(f"{name} {total}" for name, total
+                                    in zip(game.players, game.scores, strict=True))
+    return words

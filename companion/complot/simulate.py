@@ -52,8 +52,9 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
               read_cards: Callable[[Sequence[str]], list[str]] | None = None,
               tell: Callable[[str], object] | None = None) -> Report:
     """Play one seeded game to its end (``target`` points, 400 by C55); ``narrate_in`` (fr, en,
-    zh) tells it line by line (to ``tell`` as it happens, else in the report). ``read_cards`` reads the six cards a claimant lays down (say,
-    through a camera): the claim is then judged on the cards it returns."""
+    zh) tells it line by line (to ``tell`` as it happens, else in the report). ``read_cards``
+    reads the six cards a claimant lays down (say, through a camera): the claim is then judged
+    on the cards it returns."""
     rng = random.Random(seed)
     game = Game(NAMES[:players], level=level, dealer=rng.randrange(players), seed=seed,
                 deck=deck or default_deck(), target=target)
@@ -71,11 +72,7 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
             break
         _count(report, action, verdict, earned)
         if narrate_in is not None:
-            lines = narrate(game, action, verdict, narrate_in)
-            if tell is None:
-                report.narration += lines
-            for line in lines if tell is not None else ():
-                tell(line)
+            _tell(narrate(game, action, verdict, narrate_in), report, tell)
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
             break
@@ -84,6 +81,14 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
     report.scores, report.winners = game.scores, game.winners
     report.log = game.to_json()
     return report
+
+
+def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
+    if tell is None:
+        report.narration += lines
+        return
+    for line in lines:
+        tell(line)
 
 
 def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
