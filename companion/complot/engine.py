@@ -106,6 +106,10 @@ class Game:
         self.target = target
         self.deck = deck or default_deck()
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
+        dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
+        if dealt < HAND * len(players) + 1:
+            raise ValueError(f"This deck has {dealt} cards to deal at level {level}: too few "
+                             f"for {len(players)} players (6 each and one turned up).")
         self.first_dealer = dealer
         self.start_scores = tuple(scores) if scores is not None else (0,) * len(players)
         if len(self.start_scores) != len(players) or min(self.start_scores) < 0:

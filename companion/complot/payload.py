@@ -30,7 +30,7 @@ from companion.errors import UserError
 from companion.game.errors import shown
 from companion.tags.payload import Foreign, TagError
 
-from .cards import CATEGORIES, FIRST_NAMES, Card, Deck, default_deck
+from .cards import CATEGORIES, FIRST_NAMES, GRADE_NAMES, Card, Deck, default_deck
 
 FORMAT_VERSION = 1
 MAGIC = "CPLT"
@@ -53,7 +53,7 @@ class TagOk:
 Tag = Foreign | TagOk | TagError
 
 __all__ = ["DEFAULT_DECK_ID", "MAGIC", "Foreign", "Tag", "TagError", "TagOk", "classify",
-           "encode", "is_ours"]
+           "encode", "is_ours", "label_lines"]
 
 
 def encode(deck_id: str, card: Card) -> str:
@@ -67,6 +67,19 @@ def encode(deck_id: str, card: Card) -> str:
         raise UserError(f"'{shown(deck_id)}' cannot be a deck id.",
                         "A deck id is exactly four capital letters or digits, for example BOX1.")
     return f"{MAGIC}{FORMAT_VERSION}/{deck_id}/{card.code}"
+
+
+def label_lines(card: Card) -> list[str]:
+    """What a printed sticker's label says beside its code: first name, category (with the
+    État-Major grade), and the card id.
+
+    >>> label_lines(default_deck()["etat-major:noe"])
+    ['Noé', 'État-Major · Major Général', 'etat-major:noe']
+    """
+    category = card.category_name
+    if card.grade is not None and card.category == "EM":
+        category += f" · {GRADE_NAMES[card.grade]}"
+    return [card.first_name, category, card.id]
 
 
 def is_ours(text: str) -> bool:
