@@ -17,8 +17,8 @@ from typing import Any
 from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
 from companion.errors import UserError
 
-#: A judge file's lines are short; a longer one is judged bad_input without being parsed.
-MAX_LINE = 64 * 1024
+#: A judge line longer than this (1 MB) is judged bad_input without being parsed.
+MAX_LINE = 1024 * 1024
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

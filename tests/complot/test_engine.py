@@ -326,3 +326,35 @@ def test_refused_actions_change_nothing_and_bad_input_never_raises():
         assert not verdict.accepted and not verdict.changed
         assert verdict.sentence("en") and verdict.sentence("zh") and verdict.message
     assert game.state() == before
+
+
+def test_seeded_garbage_never_raises_and_refusals_change_nothing():
+    """Section H on hostile actions: plausible and absurd dicts mixed with real moves; a refusal
+    that is not a wrong claim (C44) leaves the state as it was, every card stays accounted for."""
+    import random
+
+    from companion.complot.engine import ACTION_TYPES
+    from companion.complot.simulate import _choose
+
+    rng = random.Random(5)
+    game = Game(["a", "b", "c"], level=3, seed="fuzz")
+    ids = [*game.deck.ids(), "bad:id"]
+    for _ in range(300):
+        if game.is_over:
+            break
+        action = _choose(game, rng) if rng.random() < 0.5 else {
+            "type": rng.choice([*ACTION_TYPES, "zzz"]),
+            "player": rng.choice([0, 1, 2, 9, True, None, "1"]),
+            "from": rng.choice(["pioche", "defausse", None]),
+            "card": rng.choice([*ids, None, 3]),
+            "cards": rng.choice([rng.sample(ids, rng.randint(0, 7)), "x", [1]]),
+            "claim": rng.choice(["complot", "plan_etare", "complot_elysee", "x"]),
+            "targets": rng.choice([[0], [1], [1, 2], [], [True], "x"]),
+            "take": rng.sample(ids, rng.randint(0, 3)), "discard": rng.sample(ids, 1),
+            "defence": rng.choice([None, "etat-major:noe", 5]),
+        }
+        before = game.state()
+        verdict = game.push(action)
+        if not verdict.changed:
+            assert game.state() == before
+        assert game.missing_cards() is None
