@@ -55,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           help="points that end a game (400, C55)")
     simulate.add_argument("--out", type=Path, metavar="DIR",
                           help="write every game as a Complot table log in the folder DIR")
+    _add_deck(simulate)
     add_quiet(simulate)
     simulate.set_defaults(func=run_simulate)
 
@@ -68,10 +69,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.add_argument("--language", choices=("fr", "en", "zh"), default="fr",
                       help="language of the narration (fr)")
     demo.add_argument("--out", type=Path, metavar="LOG", help="also write the table log")
+    _add_deck(demo)
     demo.add_argument("--camera", action="store_true",
                       help="read every claim's six cards through the camera path: their "
                       "stickers rendered on a virtual table, decoded by the vision pipeline")
     demo.set_defaults(func=run_demo)
+
+
+def _add_deck(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--deck", type=Path, metavar="FILE",
+                        help="deck file of a box that differs from the rulebook (one card a "
+                        "line: CATEGORY,NAME[,First name]; see docs/complot.md)")
+
+
+def _deck(path: Path | None) -> Any:
+    """The rulebook's deck, or the one a deck file describes (an InputError says what is
+    wrong with the file, with its line)."""
+    from companion.complot.cards import MAX_DECK_BYTES, default_deck, parse_deck
+    from companion.game.inputs import require_regular_file
+
+    if path is None:
+        return default_deck()
+    try:
+        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
+        with path.open("rb") as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
+                        "Check the name and the folder.") from None
+    return parse_deck(data.decode("utf-8", errors="replace"))
 
 
 def _positive(text: str) -> int:
@@ -168,6 +194,7 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
 
+    deck = _deck(args.deck)
     failures = 0
     totals = {"manches": 0, "turns": 0, "claims": 0}
     if args.out is not None:
@@ -175,7 +202,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     with progress_bar(args.games, "Games", "game", shows_progress(args.quiet)) as bar:
         for index in range(args.games):
             report = play_game(f"{args.seed}/{index}", args.players, args.level, check=True,
-                               target=args.target)
+                               target=args.target, deck=deck)
             if args.out is not None:
                 (args.out / f"complot-{index:05d}.jsonl").write_text(
                     report.log, encoding="utf-8")
@@ -194,10 +221,11 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_demo(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
 
+    deck = _deck(args.deck)
     camera = _ClaimCamera() if args.camera else None
     try:
         report = play_game(str(args.seed), args.players, args.level, check=True,
-                           narrate_in=args.language, tell=_tell, target=args.target,
+                           narrate_in=args.language, tell=_tell, target=args.target, deck=deck,
                            read_cards=camera.read if camera is not None else None)
     finally:
         if camera is not None:

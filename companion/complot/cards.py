@@ -257,11 +257,11 @@ every card of the box is unique (C2).
         if not line:
             continue
         card = _deck_line(line, number)
-        if card.code in seen:
+        if card.code in seen or card.id in seen:
             raise InputError(f"Line {number}: the card {card.category},{card.name} ({card.id}) "
                              "is listed twice; every card of the box is unique (C2).",
                              line=number)
-        seen.add(card.code)
+        seen.update((card.code, card.id))
         cards.append(card)
         if len(cards) > MAX_DECK_CARDS:
             raise InputError(f"Line {number}: a deck has at most {MAX_DECK_CARDS} cards.",

@@ -108,7 +108,9 @@ class Game:
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
-            raise ValueError(f"This deck has {dealt} cards to deal at level {level}: too few "
+            from companion.game.errors import InputError
+
+            raise InputError(f"This deck has {dealt} cards to deal at level {level}: too few "
                              f"for {len(players)} players (6 each and one turned up).")
         self.first_dealer = dealer
         self.start_scores = tuple(scores) if scores is not None else (0,) * len(players)

@@ -40,3 +40,17 @@ def test_c46_the_camera_reads_a_laid_down_hand():
         assert sorted(camera.read(hand)) == sorted(hand)
     finally:
         camera.close()
+
+
+def test_c1_deck_files_on_the_command_line(tmp_path, capsys):
+    """C1/C5a: a deck file too small for the table, or wrong, is refused with exit status 2
+    and one sentence; never a traceback."""
+    small = tmp_path / "small.txt"
+    small.write_text("EP,NO\nEP,SA\n", encoding="utf-8")
+    assert main(["complot", "demo", "--deck", str(small)]) == 2
+    assert "too few" in capsys.readouterr().err
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("EP,NO\nZZ,NO\n", encoding="utf-8")
+    assert main(["complot", "simulate", "--deck", str(wrong), "--quiet"]) == 2
+    assert "Line 2" in capsys.readouterr().err
+    assert main(["complot", "simulate", "--deck", str(tmp_path), "--quiet"]) == 2
