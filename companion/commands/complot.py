@@ -14,7 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
+from companion.commands._options import (
+    add_json,
+    add_out,
+    add_quiet,
+    progress_bar,
+    shows_progress,
+)
 from companion.errors import UserError
 
 #: A judge line longer than this (1 MB) is judged bad_input without being parsed.
@@ -53,8 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     simulate.add_argument("--seed", default="1", help="seed of the run (1); any text works")
     simulate.add_argument("--target", type=_positive, default=400,
                           help="points that end a game (400, C55)")
-    simulate.add_argument("--out", type=Path, metavar="DIR",
-                          help="write every game as a Complot table log in the folder DIR")
+    add_out(simulate, "write every game as a Complot table log in the folder DIR",
+            metavar="DIR", type=Path)
     _add_deck(simulate)
     add_quiet(simulate)
     simulate.set_defaults(func=run_simulate)
@@ -68,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="points that end the game (400, C55)")
     demo.add_argument("--language", choices=("fr", "en", "zh"), default="fr",
                       help="language of the narration (fr)")
-    demo.add_argument("--out", type=Path, metavar="LOG", help="also write the table log")
+    add_out(demo, "also write the game's table log there", metavar="LOG", type=Path)
     _add_deck(demo)
     demo.add_argument("--camera", action="store_true",
                       help="read every claim's six cards through the camera path: their "
