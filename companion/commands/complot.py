@@ -127,9 +127,13 @@ def _level(text: str) -> int:
 def _open_text(path: str) -> Any:
     if path == "-":
         return sys.stdin
+    from companion.game.errors import shown
+    from companion.game.inputs import require_regular_file
+
     file = Path(path)
-    if not file.is_file():
-        raise UserError(f"There is no file '{path}'.", "Check the name and the folder.")
+    if not file.exists():
+        raise UserError(f"There is no file '{shown(path)}'.", "Check the name and the folder.")
+    require_regular_file(file, "a JSON Lines file", "Give a .jsonl file, or - for stdin.")
     try:
         return file.open(encoding="utf-8-sig", errors="replace", newline="")
     except OSError as error:
