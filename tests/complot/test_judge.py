@@ -385,3 +385,20 @@ def test_c94_judge_command_prints_the_contract_json(tmp_path, capsys):
 def test_c94_kind_known_input_malformed_gives_the_function_refusal(line):
     """C90/C91: a known kind with a malformed request answers with the function's own shape."""
     assert judge_line(line)["result"]["code"] == "bad_input"
+
+
+def test_c94_the_example_scenarios_file_gives_its_expected_results(capsys):
+    """C94 on examples/complot-scenarios.jsonl (one example per kind, each checked by hand
+    against the ruling its title names): every result equals the line's ``expected``."""
+    from companion.cli import main
+
+    path = Path(__file__).parents[2] / "examples" / "complot-scenarios.jsonl"
+    requests = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+                if line.startswith("{")]
+    assert main(["complot", "judge", str(path), "--json"]) == 0
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(verdicts) == len(requests) + 1  # the blank line gives none, the prose line one
+    for request, verdict in zip(requests, verdicts, strict=False):
+        assert verdict == {"id": request["id"], "kind": request["kind"],
+                           "result": request["expected"]}
+    assert verdicts[-1] == {"id": None, "kind": None, "result": {"error": "bad_input"}}
