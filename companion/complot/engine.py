@@ -73,6 +73,11 @@ class Verdict:
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     @property
+    def reason(self) -> str | None:
+        """The refusal code under the name Noah's verdicts and TABLE-LOG.md use."""
+        return self.code
+
+    @property
     def message(self) -> str:
         """The refusal's sentence in French (the game's own words); '' when accepted."""
         return "" if self.code is None else sentence(self.code, "fr")
@@ -234,6 +239,14 @@ class Game:
         state, action = self._undo.pop()
         self._state = state
         return action
+
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same history (undo included)."""
+        twin = Game(self.players, self.level, self.first_dealer, self.seed, self.deck,
+                    self.target, self.start_scores)
+        twin._state = self._state.copy()
+        twin._undo = list(self._undo)  # the saved states are never changed once saved
+        return twin
 
     def _judge(self, state: State, action: Any) -> Verdict:
         if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:

@@ -307,9 +307,11 @@ def test_pop_is_an_exact_undo_and_the_log_round_trips():
     assert [r["verdict"] for r in results] == ["accepted", "accepted", "accepted",
                                                "wrong_claim"]
     assert results[-1]["state"] == after
+    twin = game.copy()
     for _ in range(3):
         game.pop()
-    assert game.state() == before
+    assert game.state() == before and twin.state() == after
+    assert twin.pop()["type"] == "claim" and [a["type"] for a in game.history] == ["deal"]
 
 
 def test_refused_actions_change_nothing_and_bad_input_never_raises():
