@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -27,11 +29,17 @@ def test_games_do_not_depend_on_the_number_of_processes(tmp_path, capsys):
     games = str(2 * 25)  # two worker chunks
     common = ["simulate", "--games", games, "--players", "2", "--no-check", "--seed", "x"]
     assert main([*common, "--jobs", "1", "--write-logs", str(tmp_path / "one")]) == 0
-    assert main([*common, "--jobs", "2", "--write-logs", str(tmp_path / "two")]) == 0
+    # --jobs 2 forks its workers: from a fresh process, as the command runs, never from this
+    # test process, where a Kivy app's threads may be running (pytest -n shares workers) and a
+    # fork can inherit a lock another thread holds: the child then hangs forever (issue 20.2).
+    two = subprocess.run([sys.executable, "-m", "companion.cli", *common, "--jobs", "2",
+                          "--write-logs", str(tmp_path / "two")],
+                         capture_output=True, text=True, timeout=600)
+    assert two.returncode == 0, two.stderr
     for index in (0, 31, 49):
         name = f"game-{index:05d}.jsonl"
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text()
-    assert "with 2 processes" in capsys.readouterr().out
+    assert "with 2 processes" in two.stdout
 
 
 def test_one_game_is_reproduced_alone(tmp_path):
