@@ -181,7 +181,8 @@ class NewGameScreen(Screen):
             self.removed_text = app.t("new.remove_none")
             return
         counts = Counter(app.catalog.card_label(card.id) for card in removed)
-        cards = ", ".join(f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
+        cards = app.t("words.list_sep").join(
+            f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
         self.removed_text = app.t("new.remove_cards", n=players, cards=cards)
 
     def start(self) -> None:
@@ -236,7 +237,7 @@ class PromptPanel(BoxLayout):
         prompt = view.prompt
         self.text = app.catalog.prompt(prompt, view.players, named=self.named)
         self.picture = prompt_picture(prompt)
-        self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
+        self.verdict = app.catalog.notice(view.notices[-1], view.players) if view.notices else ""
         answers = self._answers(app, view)
         shown = (view.prompt.kind, [answer.text for answer in answers])
         if shown == self._shown:
@@ -447,9 +448,9 @@ class RoundEndScreen(Screen):
             for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
-            self.detail = app.t("round.result", tears=app.t("words.list_sep").join(
-                f"{name}\u00a0{t}"  # a no-break space: a score never starts a line alone
-                for name, t in zip(view.players, tears, strict=False)))
+            # "Player 4 (5)": a default name's number never runs into its tears
+            self.detail = app.t("round.result", tears=app.catalog.scores(
+                list(zip(view.players, tears, strict=False))))
         elif self.mode == "scan":
             self.detail = app.catalog.prompt(prompt, view.players, reading=app.reading)
             self._scanned_buttons(app, prompt.scanned)
@@ -571,9 +572,8 @@ class HistoryScreen(Screen):
     def _entry(app: Any, record: Any) -> Button:
         summary = record.summary or {}
         scores = summary.get("scores") or []
-        players = ", ".join(
-            f"{name} {scores[i]}" if i < len(scores) else name
-            for i, name in enumerate(record.players))
+        players = app.catalog.scores(list(zip(record.players, scores, strict=False))) \
+            if scores else app.catalog.join(record.players)
         when = record.started_at[:16].replace("T", " ")
         state = app.t("history.finished") if record.finished else app.t(
             "history.abandoned") if record.abandoned else app.t(
