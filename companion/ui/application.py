@@ -46,7 +46,7 @@ from companion.ui.screens import (
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.tablecam import TableCameraScreen
-from companion.ui.widgets import Banner
+from companion.ui.widgets import Banner, UndoOffer
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -66,6 +66,8 @@ SCREEN_OF = {
 }
 """The screen that answers each prompt kind."""
 BANNER_SECONDS = 5
+UNDO_OFFER_SECONDS = 6
+"""How long "I cannot play" offers its Undo (the animals are already taken back)."""
 HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
 """The screens reached from the home screen, kept while no game is on."""
 TABLE_CHECK = "tablecam"
@@ -89,6 +91,7 @@ class Root(FloatLayout):
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
+        self.undo_offer = UndoOffer()  # attached while shown only
         self.sm.bind(current=lambda _sm, name: self.alert.leave(name))
 
 
@@ -357,8 +360,11 @@ class NoahApp(App):
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
             self.root.alert.hide()  # the result is a new page, even on the same screen
+        self.root.undo_offer.follow(view.seq)
         self._draw(view)
-        self._alert(view)  # after the screen is chosen: the banner belongs to that screen
+        self._alert(view, moved_on=old is not None and view.game_id == old.game_id and (
+            view.seq, view.prompt) != (old.seq, old.prompt))
+        # after the screen is chosen: the banner belongs to that screen
 
     def _draw(self, view: Any) -> None:
         name = self.screen_for(view)
@@ -387,10 +393,14 @@ class NoahApp(App):
             return current
         return name
 
-    def _alert(self, view: Any) -> None:
-        """A new refusal: red banner, sound (the session already flashed the ferry's light)."""
+    def _alert(self, view: Any, *, moved_on: bool = False) -> None:
+        """A new refusal: red banner, sound (the session already flashed the ferry's light).
+        A game that ``moved_on`` (a good play) without a new refusal clears the last one."""
         fresh = _new_notices(self._notices, view.notices)
         self._notices = view.notices
+        if moved_on and not any(notice.level == "refused" for notice in fresh) \
+                and tuple(self.root.alert.back) == theme.ILLEGAL:
+            self.root.alert.hide()
         for notice in fresh:
             if notice.level == "refused":
                 self.refusals += 1
@@ -454,6 +464,15 @@ class NoahApp(App):
         self.showing_result = False
         if self.view is not None:
             self._draw(self.view)
+
+    def take_back(self) -> None:
+        """"I cannot play": the animals of Noah's ferry are taken back at once (R25), and
+        Undo is offered for a few seconds in case the touch was not meant."""
+        outcome = self.act(self.session.take_back)
+        view = self.session.view
+        if outcome is not None and outcome.accepted and view.notices:
+            self.root.undo_offer.offer(self.root, self.catalog.notice(view.notices[-1]),
+                                       view.seq, UNDO_OFFER_SECONDS)
 
     def ferry_touched(self, ferry: int) -> None:
         """A ferry touched on the board: same as its ferry button (Noah's start or move)."""

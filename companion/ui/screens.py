@@ -314,7 +314,7 @@ class PromptPanel(BoxLayout):
         if kind == "give_cards":
             return [Answer(app.t("table.give"), lambda: GiftPopup(app.view).open())]
         if kind == "play_card" and prompt.can_take_back:
-            return [Answer(app.t("table.cannot_play"), act(session.take_back))]
+            return [Answer(app.t("table.cannot_play"), app.take_back)]
         return []
 
 
@@ -678,26 +678,30 @@ class GiftPopup(ModalView):
 
 class UndoCard(ModalView):
     """After an undo, what to put back on the table, as a card over the screen that stays until
-    the table touches "Done" (the session's ``reconcile`` notice, in the table's language)."""
+    the table touches "Done" (the session's ``reconcile`` notice, in the table's language);
+    after a redo, the same card says what to do again on the table."""
 
     text = StringProperty("")
+    title = StringProperty("")
     _seen: tuple = ()
     _open: UndoCard | None = None
 
     @classmethod
     def offer(cls, view: Any) -> None:
-        """Open the card for a ``reconcile`` notice that is new in ``view``."""
+        """Open the card for a ``reconcile`` notice, or a redo, that is new in ``view``."""
         from companion.ui.application import _new_notices
 
         fresh = _new_notices(cls._seen, view.notices)
         cls._seen = view.notices
-        wanted = [n for n in fresh if n.level == "reconcile"]
-        if not wanted:
-            return
         app = App.get_running_app()
-        text = "\n".join(app.catalog.notice(notice) for notice in wanted)
+        wanted = [n for n in fresh if n.level == "reconcile"]
+        redone = [redo_done(n) for n in fresh if is_redo(n)]
+        if not (wanted or redone):
+            return
+        text = "\n".join(app.catalog.notice(notice, view.players)
+                         for notice in wanted or redone)
         cls.close()
-        card = cls._open = cls(text=text)
+        card = cls._open = cls(text=text, title=app.t("undo.title" if wanted else "redo.title"))
         card.open()
 
     @classmethod
@@ -708,6 +712,25 @@ class UndoCard(ModalView):
     def on_dismiss(self) -> None:
         if UndoCard._open is self:
             UndoCard._open = None
+
+
+def is_redo(notice: Any) -> bool:
+    """Whether ``notice`` says an action was redone (the table must make it again)."""
+    return bool(notice.phrases) and notice.phrases[0].key == "notice.redo"
+
+
+def redo_done(notice: Any) -> Any:
+    """A redo's notice without its "Redo:": what the table makes again.
+
+    >>> from companion.session.view import Notice, Phrase
+    >>> redo = Notice("info", "Redo: Ana loaded the ♀ cat on ferry 3.",
+    ...               phrases=(Phrase("notice.redo", {}), Phrase("event.loaded", {})))
+    >>> redo_done(redo).text, [phrase.key for phrase in redo_done(redo).phrases]
+    ('Ana loaded the ♀ cat on ferry 3.', ['event.loaded'])
+    """
+    from dataclasses import replace
+
+    return replace(notice, text=notice.text.removeprefix("Redo: "), phrases=notice.phrases[1:])
 
 
 class MessagePopup(ModalView):

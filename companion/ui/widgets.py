@@ -396,3 +396,36 @@ class Banner(Label):
         self.opacity = 0
         self.text = ""
         self.screen = ""
+
+
+class UndoOffer(BoxLayout):
+    """What a one-touch action just did, with **Undo**, for ``seconds`` or until the game
+    moves on (``follow``): Undo then would take back something else. Attached to the window's
+    root only while shown, so that it never catches a touch while hidden."""
+
+    text = StringProperty("")
+    seq = NumericProperty(-1)
+
+    def offer(self, root: Any, text: str, seq: int, seconds: float) -> None:
+        """Show ``text`` over the board's bottom; ``seq`` is the record's length after the
+        action, the one an Undo would take back."""
+        self.text, self.seq = text, seq
+        if self.parent is None:
+            root.add_widget(self)
+        Clock.unschedule(self.hide)
+        Clock.schedule_once(self.hide, seconds)
+
+    def follow(self, seq: int) -> None:
+        """The record is now ``seq`` long: anything else done since hides the offer."""
+        if self.parent is not None and seq != self.seq:
+            self.hide()
+
+    def undo(self) -> None:
+        self.hide()
+        app = App.get_running_app()
+        app.act(app.session.undo)
+
+    def hide(self, *_args: Any) -> None:
+        Clock.unschedule(self.hide)
+        if self.parent is not None:
+            self.parent.remove_widget(self)

@@ -55,7 +55,8 @@ def test_a_translation_has_every_english_key_with_its_placeholders(language: str
 def test_chinese_words_every_phrase_french_words_with_the_same_facts() -> None:
     """The session's notices, refusals and undo sentences (keys only French had before)."""
     french, chinese = catalog("fr"), catalog("zh")
-    assert [key for key in french if key not in chinese and key not in ("words.of_vowel", "words.of_default")] == []
+    french_only = ("words.of_vowel", "words.of_default")  # elision, "du Joueur 1"
+    assert [key for key in french if key not in chinese and key not in french_only] == []
     assert [key for key in french if key in chinese
             and placeholders(chinese[key]) != placeholders(french[key])] == []
 

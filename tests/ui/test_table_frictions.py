@@ -1,0 +1,126 @@
+"""Issue 20.3, the table's frictions: "I cannot play" with an Undo, a refusal cleared by the
+next good play, the redo's card, the demo's card closed by its virtual table.
+
+Kivy's clock is driven by the tests (the ``clock`` fixture): nothing here waits on real time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.ui.test_app import buttons, popups
+
+pytestmark = pytest.mark.ui
+
+STARTING = ("cat:F#1", "lion:M#1", "panda:F#1", "bear:M#1", "kangaroo:F#1")
+
+
+def start_playing(driver: Any) -> Any:
+    """Ana and Ben, set up, Ana to load an animal on ferry 1 (it holds the ♀ cat)."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    app.act(app.session.choose_noah_start, 0)
+    for ref in STARTING:
+        app.act(app.session.choose_card, ref)
+    app.act(app.session.choose_starter, 0)
+    driver.settle()
+    assert app.view.prompt.kind == "play_card" and app.view.prompt.can_take_back
+    return app
+
+
+def offer_shown(app: Any) -> bool:
+    return app.root.undo_offer.parent is not None
+
+
+def test_i_cannot_play_takes_back_at_once_and_offers_undo_r25(driver, clock):
+    """R25 at once, "took back the animal of ferry 1", and Undo puts it back."""
+    app = start_playing(driver)
+    driver.press(buttons(driver, app.t("table.cannot_play"))[0])
+    driver.settle()
+    assert app.view.state["ferries"][0] == []
+    assert offer_shown(app)
+    assert app.root.undo_offer.text == "Ana took back the animal of ferry 1."
+    driver.press(app.root.undo_offer.ids.text.parent.children[0])  # its Undo
+    driver.settle()
+    assert not offer_shown(app)
+    assert app.view.state["ferries"][0] == ["cat:F#1"]
+    from companion.ui.screens import UndoCard
+
+    UndoCard.close()
+    app.leave_game()
+
+
+def test_the_undo_offer_goes_after_a_few_seconds_or_when_the_game_moves_on(driver, clock):
+    from companion.ui.application import UNDO_OFFER_SECONDS
+
+    app = start_playing(driver)
+    app.take_back()
+    driver.settle()
+    assert offer_shown(app)
+    clock.advance(UNDO_OFFER_SECONDS - 0.5)
+    driver.pump(2)
+    assert offer_shown(app)
+    clock.advance(1)
+    driver.pump(2)
+    assert not offer_shown(app)
+    app.take_back()  # refused (the ferry is empty): nothing to undo is offered
+    driver.settle()
+    assert not offer_shown(app)
+    app.act(app.session.choose_card, "elephant:M#1")
+    driver.settle()
+    app.root.undo_offer.offer(app.root, "…", app.view.seq, UNDO_OFFER_SECONDS)
+    app.act(app.session.move_noah, app.view.prompt.choices[0])
+    driver.settle()
+    assert not offer_shown(app)  # Undo would now take back Noah's move, not the take-back
+    app.root.alert.hide()
+    app.leave_game()
+
+
+def test_a_good_play_clears_the_refusal_banner_at_once(driver, clock):
+    app = start_playing(driver)
+    app.act(app.session.move_noah, 3)  # Ana must load first (R50)
+    driver.settle()
+    assert app.root.alert.opacity == 1
+    app.act(app.session.choose_card, "elephant:M#1")
+    driver.settle()
+    assert app.root.alert.opacity == 0 and app.root.alert.text == ""
+    app.leave_game()
+
+
+def test_a_redo_shows_the_same_card_as_an_undo_saying_what_to_do_again(driver):
+    from companion.ui.screens import UndoCard
+
+    app = start_playing(driver)
+    app.act(app.session.choose_card, "elephant:M#1")
+    driver.settle()
+    app.act(app.session.undo)
+    driver.settle()
+    [card] = [p for p in popups() if isinstance(p, UndoCard)]
+    assert card.title == app.t("undo.title")
+    app.act(app.session.redo)
+    driver.settle()
+    [card] = [p for p in popups() if isinstance(p, UndoCard)]
+    assert card.title == app.t("redo.title")
+    assert "elephant" in card.text and not card.text.startswith("Redo")
+    driver.press(buttons(driver, app.t("undo.done"))[0])
+    assert not [p for p in popups() if isinstance(p, UndoCard)]
+    app.leave_game()
+
+
+def test_the_demos_virtual_table_closes_the_undo_card_once_it_put_the_card_back(driver):
+    from companion.sim.autoplay import Step
+    from companion.ui.demo import DemoPlayers
+    from companion.ui.screens import UndoCard
+
+    app = start_playing(driver)
+    app.act(app.session.choose_card, "elephant:M#1")
+    app.act(app.session.undo)
+    driver.settle()
+    assert [p for p in popups() if isinstance(p, UndoCard)]
+    demo = DemoPlayers(app, ("Ana", "Ben"), seed=1, camera=None, pace=0)
+    demo._step(Step("undo", (), 3, 4, True))
+    driver.pump_until(lambda: not [p for p in popups() if isinstance(p, UndoCard)])
+    app.leave_game()
