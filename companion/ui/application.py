@@ -450,6 +450,15 @@ class NoahApp(App):
         self.showing_result = False
         self.act(self.session.new_game, names, options, score_only=score_only, tokens=colours)
 
+    def play_again(self) -> None:
+        """A new game for the same players, token colours and options (the game's end)."""
+        game, view = self.session.game, self.view
+        if game is None or view is None:
+            return
+        options = game.options.to_dict()
+        score_only = bool(options.pop("score_only", False))
+        self.start_game(list(view.players), list(view.tokens), options, score_only=score_only)
+
     def resume(self, game_id: int | None = None) -> None:
         self.showing_result = False
         self.act(self.session.resume, game_id)

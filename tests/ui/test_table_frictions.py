@@ -124,3 +124,27 @@ def test_the_demos_virtual_table_closes_the_undo_card_once_it_put_the_card_back(
     demo._step(Step("undo", (), 3, 4, True))
     driver.pump_until(lambda: not [p for p in popups() if isinstance(p, UndoCard)])
     app.leave_game()
+
+
+def test_play_again_starts_the_same_table_at_the_game_end(driver):
+    """Issue 20.3: "Play again" at the game's end: same players, colours and options."""
+    from tests.ui.test_app import press
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {"end_rule": "rounds"},
+                   score_only=True)
+    driver.settle()
+    first = app.view.game_id
+    for tears in ((3, 4), (5, 1), (2, 2)):
+        app.act(app.session.enter_tears, tears)
+        driver.settle()
+        app.next_round()
+        driver.settle()
+    assert app.root.sm.current == "game_end"
+    press(driver, app.t("end.again"))
+    driver.settle()
+    view = app.view
+    assert view.game_id != first and not view.game_over
+    assert view.players == ("Ana", "Ben") and view.tokens == ("purple", "yellow")
+    assert view.score_only and app.root.sm.current == "round_end"
+    app.leave_game()
