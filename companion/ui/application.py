@@ -30,8 +30,8 @@ from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
-from companion.ui.fonts import catalog_for, language_font
-from companion.ui.i18n import Catalog, languages
+from companion.ui.fonts import catalog_for
+from companion.ui.i18n import Catalog
 from companion.ui.screens import (
     CardTray,
     GameEndScreen,
@@ -170,18 +170,10 @@ class NoahApp(App):
             self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS,
                                  self.root.sm.current)
 
-    def next_language(self, _lang: str | None = None) -> str:
-        """The language the home screen's language button switches to (en → fr → zh → en)."""
-        names = languages()
-        return names[(names.index(self.lang) + 1) % len(names)]
-
-    def next_language_font(self, _lang: str | None = None) -> str:
-        """The font that draws the next language's name in its own script (中文 on the French
-        home screen); kv passes ``app.lang`` so it follows a switch."""
-        return language_font(self.next_language(), theme.FONT)
-
-    def switch_language(self) -> None:
-        self.change_setting("ui", "language", self.next_language())
+    def choose_language(self, code: str) -> None:
+        """The home screen's language buttons: this language, for every screen, kept."""
+        if code != self.lang:
+            self.change_setting("ui", "language", code)
 
     # -- life cycle --------------------------------------------------------------------------
 

@@ -36,9 +36,9 @@ def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Butt
     animal's picture at its left."""
     kwargs.setdefault("font_size", theme.BODY)
     kwargs.setdefault("background_color", theme.BUTTON)
+    kwargs.setdefault("font_name", theme.FONT)
     button = PictureButton(text=text, size_hint_y=None, height=theme.TOUCH,
-                           picture=picture_of(picture) if picture else "",
-                           font_name=theme.FONT, **kwargs)
+                           picture=picture_of(picture) if picture else "", **kwargs)
     button.bind(on_release=lambda _button: action())
     return button
 
@@ -73,13 +73,35 @@ def _name(view: Any, seat: int | None) -> str:
 
 
 class HomeScreen(Screen):
-    """New game, resume, score-only, history, settings."""
+    """New game, resume (first when a game is open), score-only, history, settings, and the
+    language: one button per language."""
 
     can_resume = BooleanProperty(False)
 
     def show(self, view: Any) -> None:
         self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
         UndoCard.close()  # what to put back belonged to the game just left
+
+    def on_kv_post(self, _base: Any) -> None:
+        App.get_running_app().bind(lang=lambda *_args: self._languages())
+        self._languages()
+
+    def _languages(self) -> None:
+        """A button per language, named in its own script; the current one green, ticked."""
+        from companion.ui.fonts import language_font
+        from companion.ui.settings import language_names
+
+        app = App.get_running_app()
+        box = self.ids.languages
+        box.clear_widgets()
+        for code, name in language_names():
+            chosen = code == app.lang
+            button = _button(f"✓ {name}" if chosen else name,
+                             lambda code=code: app.choose_language(code),
+                             background_color=theme.GO if chosen else theme.BUTTON,
+                             font_name=language_font(code, theme.FONT))
+            button.height, button.bold, button.language = 76, chosen, code
+            box.add_widget(button)
 
 
 class PlayerRow(BoxLayout):

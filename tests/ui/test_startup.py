@@ -149,7 +149,7 @@ app = create_app(config, simulate=True, settings=config.validated("ui", validate
 app._run_prepare()
 print("language at start:", app.lang)
 if sys.argv[1] == "switch":
-    app.switch_language()
+    app.choose_language("fr")
 app.stop()
 close_app(app)
 """

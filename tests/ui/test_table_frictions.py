@@ -148,3 +148,23 @@ def test_play_again_starts_the_same_table_at_the_game_end(driver):
     assert view.players == ("Ana", "Ben") and view.tokens == ("purple", "yellow")
     assert view.score_only and app.root.sm.current == "round_end"
     app.leave_game()
+
+
+def test_with_a_game_open_resume_is_the_home_screens_primary_button(driver):
+    from companion.ui import theme
+
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    app.leave_game()
+    driver.settle()
+    grid = app.root.sm.get_screen("home").ids.languages.parent
+    first, second = list(reversed(grid.children))[:2]
+    assert first.text == app.t("home.resume") and tuple(first.background_color) == theme.GO
+    assert second.text == app.t("home.new_game") and not second.disabled
+    for game in app.session.unfinished_games():
+        app.session.abandon_game(game.id)
+    app.show_view(app.session.view)
+    driver.pump(2)
+    first, second = list(reversed(grid.children))[:2]
+    assert first.text == app.t("home.new_game") and second.disabled
