@@ -300,13 +300,23 @@ class NoahApp(App):
 
     def setting(self, section: str, key: str) -> str:
         """A setting as the config file holds it (its default when the file does not say)."""
+        return self.setting_values()(section, key)
+
+    def setting_values(self) -> Callable[[str, str], str]:
+        """The config file read once: ``values(section, key)`` as :meth:`setting` says it
+        (a page of settings reads the file once, not once per row)."""
         from companion.config import load_config
 
         try:
-            values = load_config(self.get_application_config()).section(section)
+            config = load_config(self.get_application_config())
         except UserError:
-            values = {}
-        return values.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+            config = None
+
+        def value(section: str, key: str) -> str:
+            held = config.section(section) if config is not None else {}
+            return held.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+
+        return value
 
     def change_setting(self, section: str, key: str, value: str) -> bool:
         """Write ``key = value`` in ``[section]`` of the config file if the config's own
