@@ -100,7 +100,7 @@ class HomeScreen(Screen):
                              lambda code=code: app.choose_language(code),
                              background_color=theme.GO if chosen else theme.BUTTON,
                              font_name=language_font(code, theme.FONT))
-            button.height, button.bold, button.language = 76, chosen, code
+            button.height, button.language = 76, code
             box.add_widget(button)
 
 
@@ -186,11 +186,15 @@ class NewGameScreen(Screen):
             self.update_removed()
 
     def options(self) -> dict[str, Any]:
+        """The options chosen; with scores only, the end rule alone (the rules' options are
+        not offered: only tears are counted)."""
         ids = self.ids
+        end_rule = {"end_rule": "score26" if ids.score26.state == "down" else "rounds"}
+        if self.score_only:
+            return end_rule
         return {"frog": ids.frog.state == "down", "crocodile": ids.crocodile.state == "down",
                 "roommates": ids.roommates.state == "down",
-                "pair_mf": ids.pair_mf.state == "down",
-                "end_rule": "score26" if ids.score26.state == "down" else "rounds"}
+                "pair_mf": ids.pair_mf.state == "down", **end_rule}
 
     def update_removed(self) -> None:
         """The cards to take out of the box for this many players and these options."""

@@ -285,16 +285,52 @@ class ScoreTrack(Widget):
                 Line(circle=(x, y, cell / 2), width=1.2 if value % 5 == 0 else 1)
                 if value % 5 == 0 and cell >= 20:
                     _text(str(value), (x, y), cell * 0.5, (1, 1, 1, 0.9))
-            for seat, score in enumerate(self.shown):
-                x, y = self.cell_centre(score)
-                offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.75  # tied tokens stay apart
-                centre = (x + offset, y + offset / 2)
+            marks = token_marks(self.names)
+            for seat, centre in enumerate(self.token_centres(cell)):
                 Color(*theme.player_colour(self.colours, seat))
                 Ellipse(pos=(centre[0] - cell / 2, centre[1] - cell / 2), size=(cell, cell))
                 Color(0, 0, 0, 1)
                 Line(circle=(*centre, cell / 2), width=1)
-                if seat < len(self.names) and cell >= 20:  # the token says whose it is
-                    _text(self.names[seat][:1], centre, cell * 0.6, (0, 0, 0, 1))
+                if seat < len(marks) and cell >= 20:  # the token says whose it is
+                    _text(marks[seat], centre, cell * 0.6, (0, 0, 0, 1))
+
+    def token_centres(self, cell: float) -> list[tuple[float, float]]:
+        """Where each token is drawn: on its cell; tokens that share a cell in a short row
+        from it toward the oval's middle, each beside the other (never stacked over one
+        another or over the next cells' numbers)."""
+        sharing: dict[int, int] = {}
+        centres = []
+        for score in self.shown:
+            x, y = self.cell_centre(score)
+            place = sharing.get(round(score), 0)
+            sharing[round(score)] = place + 1
+            dx, dy = self.center_x - x, self.center_y - y
+            length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+            step = place * cell * 1.05 / length
+            centres.append((x + dx * step, y + dy * step))
+        return centres
+
+
+def token_marks(names: Sequence[str]) -> list[str]:
+    """What each score token shows: the name's first letter; where two names share it, a
+    default name's number ("Player 4" → "4") or the first two letters.
+
+    >>> token_marks(["Ana", "Ben"]), token_marks(["Player 4", "Player 5", "Zoé"])
+    (['A', 'B'], ['4', '5', 'Z'])
+    >>> token_marks(["Anne", "Alex"])
+    ['An', 'Al']
+    """
+    import re
+
+    firsts = [name[:1] for name in names]
+    marks = []
+    for name, first in zip(names, firsts, strict=True):
+        number = re.search(r"\d+$", name)
+        if firsts.count(first) == 1:
+            marks.append(first)
+        else:
+            marks.append(number.group() if number else name[:2])
+    return marks
 
 
 def _text(text: str, centre: tuple[float, float], size: float, rgba: Sequence[float]) -> None:

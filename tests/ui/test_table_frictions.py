@@ -168,3 +168,26 @@ def test_with_a_game_open_resume_is_the_home_screens_primary_button(driver):
     driver.pump(2)
     first, second = list(reversed(grid.children))[:2]
     assert first.text == app.t("home.new_game") and second.disabled
+
+
+def test_scores_only_offers_no_rules_options_and_tied_tokens_stand_apart(driver):
+    """Issue 20.3: scores only offers the end rule alone; tokens sharing a space stand side
+    by side (never over each other) and default names' tokens show their numbers."""
+    app = driver.app
+    app.open_new_game(score_only=True)
+    driver.pump(2)
+    screen = app.root.sm.get_screen("new_game")
+    shown = [b.text for b in buttons(driver) if b.get_root_window()]
+    assert app.t("new.roommates") not in shown and app.t("new.frog") not in shown
+    assert screen.options() == {"end_rule": "rounds"}
+    app.go("home")
+    track = app.root.sm.get_screen("round_end").ids.track
+    track.size = (400, 464)
+    track.names = [f"Player {n}" for n in range(1, 6)]
+    track.shown = [0.0, 0.0, 0.0, 7.0, 7.0]
+    cell = min(track.size) * 0.07
+    centres = track.token_centres(cell)
+    for i, (x, y) in enumerate(centres):
+        for (u, v) in centres[i + 1:]:
+            assert ((x - u) ** 2 + (y - v) ** 2) ** 0.5 >= cell, centres
+    assert centres[0] == track.cell_centre(0) and centres[3] == track.cell_centre(7)
