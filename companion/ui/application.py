@@ -9,6 +9,7 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -33,6 +34,7 @@ from companion.ui import theme
 from companion.ui.fonts import catalog_for
 from companion.ui.i18n import Catalog
 from companion.ui.screens import (
+    CameraPopup,
     CardTray,
     GameEndScreen,
     HistoryScreen,
@@ -46,7 +48,7 @@ from companion.ui.screens import (
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.tablecam import TableCameraScreen
-from companion.ui.widgets import Banner, UndoOffer
+from companion.ui.widgets import Banner, CameraPanel, UndoOffer, card_read
 
 if TYPE_CHECKING:
     from companion.session import Session
@@ -70,6 +72,8 @@ UNDO_OFFER_SECONDS = 6
 """How long "I cannot play" offers its Undo (the animals are already taken back)."""
 HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
 """The screens reached from the home screen, kept while no game is on."""
+GAME_SCREENS = ("setup", "table", "round_end")
+"""The screens with the small camera view."""
 TABLE_CHECK = "tablecam"
 """The calibration screen (companion/ui/tablecam.py): kept during a game until it is left."""
 
@@ -130,6 +134,7 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.table_look, self.overhead = table_look, overhead
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
+        self._releasing: threading.Thread | None = None  # its release, off the UI thread
         self._check_source: Any = None
         self._back_from_check = "home"
         self.lang = self.catalog.language
@@ -199,7 +204,7 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.stop()
             self.pipeline = None
-        self.stop_looking()
+        self.stop_looking(wait=True)
         if self.table_camera is not None:
             self.table_camera.stop()
 
@@ -234,7 +239,7 @@ class NoahApp(App):
         look = self.table_look
         if look is None:
             return None
-        look.wanted = True
+        look.every, look.wanted = look.CHECK_EVERY, True
         if self.table_camera is not None and self._check_source is None:
             return self.table_camera
         if self.looking is None and (self.overhead or self._check_source) is not None:
@@ -250,14 +255,21 @@ class NoahApp(App):
             self.looking = table_camera(source, also=look.on_frame).start()
         return self.looking
 
-    def stop_looking(self) -> None:
-        """The calibration screen is left: stop checking, release a camera opened for it."""
+    def stop_looking(self, *, wait: bool = False) -> None:
+        """The calibration screen is left: stop checking, release a camera opened for it.
+        Its capture thread is stopped from another thread (stopping waits for the camera's
+        last frame: the UI would freeze meanwhile); ``wait``: until it is released (the app
+        ends)."""
         if self.table_look is not None:
             self.table_look.wanted = False
         self._check_source = None
         looking, self.looking = self.looking, None
         if looking is not None:
-            looking.stop()
+            self._releasing = threading.Thread(target=looking.stop, daemon=True,
+                                               name="table-camera-release")
+            self._releasing.start()
+        if wait and self._releasing is not None:
+            self._releasing.join()
 
     # -- the app's own config file (the one companion/config.py reads) ---------------------
 
@@ -376,6 +388,31 @@ class NoahApp(App):
         elif hasattr(screen, "show"):
             screen.show(view)
         self.root.sm.current = name
+        self._watch_table(name)
+
+    def _watch_table(self, name: str) -> None:
+        """In the table view, the game's small camera view is the overhead camera's picture
+        with the mats found: checked now and then while a game's screen shows it."""
+        look = self.table_look
+        if look is None or self.reading != "table" or name == TABLE_CHECK:
+            return
+        look.every = look.PLAY_EVERY
+        look.wanted = name in GAME_SCREENS
+
+    def open_camera_view(self) -> None:
+        """The small camera view touched: the hand camera's big view, or in the table view
+        the table camera's screen (its picture, each mat found, what to do)."""
+        if self.reading == "table":
+            self.open_table_check()
+            return
+        CameraPopup(tap=self.camera_tap, caption=self.t("camera.hand")).open()
+
+    def _flash_card(self, ref: str) -> None:
+        """A card was read: the camera views of the screen say so, with its picture."""
+        text = self.t("camera.read", card=self.catalog.card_label(ref))
+        for widget in self.root.sm.current_screen.walk(restrict=True):
+            if isinstance(widget, CameraPanel):
+                widget.flash(text, ref)
 
     def screen_for(self, view: Any) -> str:
         """The screen for a view: the prompt's, except the calibration screen until it is left,
@@ -404,6 +441,8 @@ class NoahApp(App):
                 and tuple(self.root.alert.back) == theme.ILLEGAL:
             self.root.alert.hide()
         for notice in fresh:
+            if card_read(notice):
+                self._flash_card(card_read(notice))
             if notice.level == "refused":
                 self.refusals += 1
                 text = self.t("refused", text=self.catalog.notice(notice))

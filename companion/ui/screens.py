@@ -14,7 +14,13 @@ from typing import Any, NamedTuple
 
 from kivy.animation import Animation
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -757,6 +763,13 @@ def redo_done(notice: Any) -> Any:
     from dataclasses import replace
 
     return replace(notice, text=notice.text.removeprefix("Redo: "), phrases=notice.phrases[1:])
+
+
+class CameraPopup(ModalView):
+    """The camera's big view: what it sees now, to put a card where it reads it."""
+
+    tap = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
 
 
 class MessagePopup(ModalView):

@@ -368,7 +368,13 @@ class CameraView(Image):
                 or self.get_root_window() is None or min(self.size) < 2:
             return
         self._shown_count = tap.count
-        frame = _fit(tap.latest, self.size)
+        self.show_frame(tap.latest)
+
+    def show_frame(self, frame: Any) -> None:
+        """Show ``frame`` (BGR, top-down) now, shrunk to the view."""
+        if min(self.size) < 2:
+            return
+        frame = _fit(frame, self.size)
         height, width = frame.shape[:2]
         texture = self.texture
         if texture is None or texture.size != (width, height):
@@ -465,3 +471,50 @@ class UndoOffer(BoxLayout):
         Clock.unschedule(self.hide)
         if self.parent is not None:
             self.parent.remove_widget(self)
+
+
+#: Notices that say a card was read (or chosen) and accepted, by the key of their phrase.
+CARD_READ_KEYS = ("event.loaded", "notice.setup_card", "notice.hand_scanned")
+FLASH_SECONDS = 1.5
+
+
+def card_read(notice: Any) -> str:
+    """The card an accepted notice says was read ("" for any other notice).
+
+    >>> from companion.session.view import Notice, Phrase
+    >>> card_read(Notice("info", "…", phrases=(Phrase("notice.setup_card", {"card": "cat:F#1"}),)))
+    'cat:F#1'
+    >>> card_read(Notice("refused", "…", phrases=(Phrase("event.loaded", {"card": "x"}),)))
+    ''
+    """
+    if notice.level != "info":
+        return ""
+    for phrase in notice.phrases:
+        if phrase.key in CARD_READ_KEYS and isinstance(phrase.params.get("card"), str):
+            return str(phrase.params["card"])
+    return ""
+
+
+class CameraPanel(ButtonBehavior, FloatLayout):
+    """The small camera view of the game's screens, captioned with which camera it shows;
+    a card read flashes over it ("✓" and the card's picture) for a moment. Touching it opens
+    the camera's big view (:meth:`NoahApp.open_camera_view
+    <companion.ui.application.NoahApp.open_camera_view>`)."""
+
+    tap = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
+    flash_text = StringProperty("")
+    flash_picture = StringProperty("")
+
+    def flash(self, text: str, ref: str, seconds: float = FLASH_SECONDS) -> None:
+        """Say ``text`` over the view with the picture of card ``ref`` for ``seconds``."""
+        self.flash_text, self.flash_picture = text, picture_of(ref)
+        Clock.unschedule(self.end_flash)
+        Clock.schedule_once(self.end_flash, seconds)
+
+    def end_flash(self, *_args: Any) -> None:
+        Clock.unschedule(self.end_flash)
+        self.flash_text, self.flash_picture = "", ""
+
+    def on_release(self) -> None:
+        App.get_running_app().open_camera_view()

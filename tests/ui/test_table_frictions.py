@@ -191,3 +191,92 @@ def test_scores_only_offers_no_rules_options_and_tied_tokens_stand_apart(driver)
         for (u, v) in centres[i + 1:]:
             assert ((x - u) ** 2 + (y - v) ** 2) ** 0.5 >= cell, centres
     assert centres[0] == track.cell_centre(0) and centres[3] == track.cell_centre(7)
+
+
+def camera_panels(app: Any) -> list[Any]:
+    from companion.ui.widgets import CameraPanel
+
+    return [w for w in app.root.sm.current_screen.walk() if isinstance(w, CameraPanel)]
+
+
+def test_the_camera_view_is_captioned_and_flashes_the_card_read(driver, clock):
+    """Issue 20.3: the small view says which camera it is; a card read flashes over it
+    with a tick and the card's picture for a moment."""
+    from companion.ui.widgets import FLASH_SECONDS
+
+    app = start_playing(driver)
+    [panel] = camera_panels(app)
+    assert panel.caption == "Camera"
+    app.act(app.session.choose_card, "elephant:M#1")
+    driver.settle()
+    assert panel.flash_text == "✓ Elephant ♂" and panel.flash_picture.endswith("elephant.png")
+    clock.advance(FLASH_SECONDS + 0.1)
+    driver.pump(2)
+    assert panel.flash_text == "" and panel.flash_picture == ""
+    app.root.alert.hide()
+    app.leave_game()
+
+
+def test_touching_the_camera_view_opens_the_cameras_big_view(driver):
+    """Issue 20.3: a button during play opens the camera view: the hand camera's big view,
+    or in the table view the table camera's screen (its picture, each mat found)."""
+    from companion.ui.screens import CameraPopup
+
+    app = start_playing(driver)
+    [panel] = camera_panels(app)
+    driver.press(panel)
+    [popup] = [p for p in popups() if isinstance(p, CameraPopup)]
+    assert popup.caption == "Camera"
+    popup.dismiss()
+    driver.pump(2)
+    app.reading = "table"
+    try:
+        driver.pump(2)
+        assert panel.caption == "Table camera" and panel.tap is app.table_look
+        driver.press(panel)
+        assert app.root.sm.current == "tablecam"
+        app.leave_table_check()
+        driver.pump(2)
+        assert app.root.sm.current == "table"
+    finally:
+        app.reading = "hand"
+        app.table_look.wanted = False
+    app.leave_game()
+
+
+def test_leaving_the_table_camera_screen_releases_the_camera_off_the_ui_thread(driver):
+    """Issue 20.3: stopping the capture waits for its last frame; the UI does not."""
+    import threading
+
+    app = driver.app
+    release, stopped = threading.Event(), threading.Event()
+
+    class SlowCapture:
+        running = True
+
+        def stop(self) -> None:
+            release.wait(60)  # a bound for a hang only
+            self.running = False
+            stopped.set()
+
+    app.looking = SlowCapture()
+    app.stop_looking()  # returns while the capture is still stopping
+    assert app.looking is None and not stopped.is_set()
+    release.set()
+    driver.pump_until(stopped.is_set)
+
+
+def test_the_table_camera_screen_says_checking_until_its_first_check_ends(driver):
+    """Issue 20.3: a picture that is still being checked is "checking…", never "not
+    found"; the words and the picture come from one snapshot of the same frame."""
+    from types import SimpleNamespace
+
+    from companion.ui.camera import TableLook
+    from companion.ui.tablecam import TableCameraScreen
+
+    app = driver.app
+    problem = TableCameraScreen._camera_problem
+    assert problem(app, SimpleNamespace(count=0), None, None) == app.t("tablecam.waiting")
+    assert problem(app, SimpleNamespace(count=4), None, None) == app.t("tablecam.checking")
+    look = TableLook()
+    assert look.snapshot() == (0, None, None)
