@@ -135,6 +135,7 @@ class NoahApp(App):
         self.table_look, self.overhead = table_look, overhead
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
         self._releasing: threading.Thread | None = None  # its release, off the UI thread
+        self._look_token: object | None = None  # which capture of it may feed the check
         self._check_source: Any = None
         self._back_from_check = "home"
         self.lang = self.catalog.language
@@ -252,7 +253,13 @@ class NoahApp(App):
             except VisionError as error:
                 log.warning("the table camera cannot be opened: %s", error)
                 return None
-            self.looking = table_camera(source, also=look.on_frame).start()
+            token = self._look_token = object()
+
+            def checked(frame: Any) -> None:  # a capture still being released checks nothing
+                if self._look_token is token:
+                    look.on_frame(frame)
+
+            self.looking = table_camera(source, also=checked).start()
         return self.looking
 
     def stop_looking(self, *, wait: bool = False) -> None:
@@ -263,6 +270,7 @@ class NoahApp(App):
         if self.table_look is not None:
             self.table_look.wanted = False
         self._check_source = None
+        self._look_token = None
         looking, self.looking = self.looking, None
         if looking is not None:
             self._releasing = threading.Thread(target=looking.stop, daemon=True,
