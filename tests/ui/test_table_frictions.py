@@ -131,15 +131,14 @@ def test_play_again_starts_the_same_table_at_the_game_end(driver):
     from tests.ui.test_app import press
 
     app = driver.app
-    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {"end_rule": "rounds"},
+    app.start_game(["Ana", "Ben"], ["purple", "yellow"], {"end_rule": "score26"},
                    score_only=True)
     driver.settle()
     first = app.view.game_id
-    for tears in ((3, 4), (5, 1), (2, 2)):
-        app.act(app.session.enter_tears, tears)
-        driver.settle()
-        app.next_round()
-        driver.settle()
+    app.act(app.session.enter_tears, (26, 4))  # R41: 26 tears end the game at once
+    driver.settle()
+    app.next_round()
+    driver.settle()
     assert app.root.sm.current == "game_end"
     press(driver, app.t("end.again"))
     driver.settle()
@@ -147,6 +146,7 @@ def test_play_again_starts_the_same_table_at_the_game_end(driver):
     assert view.game_id != first and not view.game_over
     assert view.players == ("Ana", "Ben") and view.tokens == ("purple", "yellow")
     assert view.score_only and app.root.sm.current == "round_end"
+    assert app.session.game.options.end_rule == "score26"
     app.leave_game()
 
 
