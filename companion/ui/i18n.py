@@ -199,8 +199,8 @@ class Catalog:
         >>> from companion.session.view import Notice
         >>> from companion.session.notices import said
         >>> resumed = Notice("info", "Game 4 resumed.", phrases=said("resumed", game=4))
-        >>> Catalog("fr").notice(resumed, ["Ana", "Ben"])
-        "La partie d'Ana et Ben reprend là où elle s'était arrêtée."
+        >>> Catalog("en").notice(resumed, ["Ana", "Ben"])
+        'The game of Ana and Ben goes on where it stopped.'
         """
         if players and any(phrase.key == "notice.resumed" for phrase in notice.phrases):
             return self.text("notice.resumed_players", of_players=self.of(self.join(players)))

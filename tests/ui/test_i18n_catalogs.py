@@ -256,7 +256,7 @@ def test_the_table_words_a_prompt_without_the_name_its_title_shows() -> None:
     assert Catalog("en").prompt(MoveNoah(), players) == "Anne-Charlotte: move Noah to ferry 2 or 4."
     assert Catalog("en").prompt(MoveNoah(), players, named=False) == "Move Noah to ferry 2 or 4."
     assert Catalog("fr").prompt(MoveNoah(), players, named=False) == \
-        f"Déplacez Noé vers l'embarcation{NBSP}2 ou 4."
+        f"Déplacez Noé vers l'embarcation{NBSP}2 ou{NBSP}4."
     assert Catalog("zh").prompt(MoveNoah(), players, named=False) == "把挪亞移到駁船2或4。"
 
 
