@@ -83,6 +83,8 @@ class HomeScreen(Screen):
     language: one button per language."""
 
     can_resume = BooleanProperty(False)
+    #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
+    badge_room = NumericProperty(0)
 
     def show(self, view: Any) -> None:
         self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
