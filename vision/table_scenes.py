@@ -246,11 +246,25 @@ class Scene:
     def ferry(self, k: int) -> Ferry:
         return next(f for f in self.ferries if f.ferry == k)
 
-    def with_top(self, k: int, card: Card) -> Scene:
-        """The same table with ``card`` laid on ferry ``k`` (a play), as it lies."""
+    def played(self, k: int, text: str, seed: int) -> Scene:
+        """The same table after a play: a card with sticker ``text`` laid on ferry ``k``'s
+        stack (a little askew, like the cards below it); nothing else moves."""
+        rng = random.Random(seed)
+        ferry = self.ferry(k)
+        below = ferry.top
+        x, y = ferry.to_table(MAT_MM[0] / 2 + rng.uniform(-4, 4),
+                              MAT_MM[1] / 2 + rng.uniform(-5, 5))
+        card = Card(text, x, y, ferry.angle + rng.gauss(0, 5) + rng.choice((0.0, 180.0)),
+                    z=(below.z if below else MAT_THICK_MM) + SLEEVED_THICK_MM,
+                    sticker=below.sticker if below else (17.8, 17.0),
+                    sleeved=below.sleeved if below else False, art=rng.randrange(1 << 30))
         ferries = tuple(replace(f, cards=(*f.cards, card)) if f.ferry == k else f
                         for f in self.ferries)
-        return replace(self, ferries=ferries, highlights=(), hands=())
+        return replace(self, ferries=ferries)
+
+    def texts(self) -> set[str]:
+        """Every sticker text of ours on the table."""
+        return {c.text for f in self.ferries for c in f.cards if c.text is not None}
 
 
 def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:

@@ -172,3 +172,17 @@ class _Seen:
         """The polygon's corners in the output frame (the binned frame's pixels if binned)."""
         px = self.canvas.optics.project(np.hstack([polygon, np.full((len(polygon), 1), z)]))
         return np.asarray((px + 0.5) * self.frame_scale - 0.5, np.float32)
+
+
+def truth_json(truth: SceneTruth) -> dict[str, object]:
+    """The truth as one JSON object (``bench table --save``: beside each saved frame)."""
+    return {
+        "conditions": list(truth.conditions),
+        "ferries": {str(k): {
+            "locatable": f.locatable, "markers": f.markers, "top": f.top,
+            "top_visible": f.top_visible, "highlight": f.highlight, "hand_near": f.hand_near,
+            "buried": list(f.buried), "px_per_module": round(f.px_per_module, 2)}
+            for k, f in sorted(truth.ferries.items())},
+        "noah": truth.noah, "noah_visible": truth.noah_visible,
+        "noah_mat_visible": truth.noah_mat_visible, "foreign": list(truth.foreign),
+    }
