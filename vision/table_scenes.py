@@ -330,7 +330,7 @@ def _camera(rng: random.Random, conditions: Sequence[str]) -> Camera:
         vignette=rng.uniform(0.1, 0.35), binned=kind == "binned",
         defocus=rng.uniform(1.3, 2.4) if "defocus" in conditions else rng.uniform(0.3, 0.9),
         motion=rng.uniform(2.0, 4.5) if "motion blur" in conditions else rng.uniform(0, 0.8),
-        motion_angle=rng.uniform(0, 180), gain=rng.uniform(6, 12) if dim else rng.uniform(1, 2.5),
+        motion_angle=rng.uniform(0, 180), gain=rng.uniform(8, 16) if dim else rng.uniform(1, 2.5),
         jpeg=rng.randint(60, 85) if "jpeg" in conditions else 0)
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from vision.table_scenes_render import Canvas
 
 STEP = 8
-PAPER_LEVEL, DIM_PAPER_LEVEL = 0.6, 0.4
+PAPER_LEVEL, DIM_PAPER_LEVEL = 0.6, 0.28
 """Where the automatic exposure puts a mat's white paper (linear, full scale 1)."""
 GLOSS = 0.15
 """A reflection adding this much (of paper white) counts as a highlight over a code."""

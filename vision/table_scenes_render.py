@@ -264,13 +264,24 @@ def _filtered(image: np.ndarray, sigma: float) -> np.ndarray:
 
 def fill_polygon(canvas: Canvas, points: np.ndarray, albedo: float, ident: int) -> None:
     """A polygon of world points (N × 3), projected, filled with one albedo."""
+
+    fill_pixels(canvas, canvas.optics.project(points), albedo, ident)
+
+
+def fill_pixels(canvas: Canvas, px: np.ndarray, albedo: float, ident: int) -> None:
+    """A polygon of sensor pixels (N × 2, subpixel), filled with one albedo."""
     import cv2
 
-    px = np.round(canvas.optics.project(points) * 8).astype(np.int32)  # 3 bits of subpixel
-    mask = np.zeros(canvas.ids.shape, np.uint8)
-    cv2.fillPoly(mask, [px], 1, cv2.LINE_8, 3)
-    canvas.albedo[mask > 0] = albedo
-    canvas.ids[mask > 0] = ident
+    left, top = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
+    right, bottom = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1,
+                               (canvas.optics.width, canvas.optics.height))
+    if right <= left or bottom <= top:
+        return
+    mask = np.zeros((bottom - top, right - left), np.uint8)
+    cv2.fillPoly(mask, [np.round((px - (left, top)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
+    inside = mask > 0
+    canvas.albedo[top:bottom, left:right][inside] = albedo
+    canvas.ids[top:bottom, left:right][inside] = ident
 
 
 # -- element images (albedo, PX_PER_MM) ----------------------------------------------------------
@@ -406,16 +417,18 @@ def surface_texture(kind: str, seed: int) -> np.ndarray:
 
     rng = np.random.default_rng(seed)
     n = 2000
-    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
     warp = cv2.resize(rng.normal(0, 1, (12, 12)).astype(np.float32), (n, n),
                       interpolation=cv2.INTER_CUBIC)
-    if kind == "wood":
+    if kind == "wood":  # planks of fine, low-contrast streaks along x
         base = rng.uniform(0.25, 0.5)
-        grain = np.sin(ys / rng.uniform(3, 7) + 6 * warp) * 0.5 + 0.5
-        texture = base * (0.8 + 0.3 * grain)
-    elif kind == "cloth":
+        streaks = cv2.resize(rng.normal(0, 1, (n, 40)).astype(np.float32), (n, n),
+                             interpolation=cv2.INTER_CUBIC)
+        planks = np.repeat(rng.uniform(0.9, 1.1, n // 120 + 1), 120)[:n, None]
+        texture: np.ndarray = base * planks * (1 + 0.06 * streaks + 0.05 * warp)
+    elif kind == "cloth":  # a fine weave (about 1 mm) and soft folds
         base = rng.uniform(0.08, 0.3)
-        texture = base * (1 + 0.12 * np.sin(xs * 2.1) * np.sin(ys * 2.1) + 0.1 * warp)
+        weave = rng.normal(0, 1, (n, n)).astype(np.float32)
+        texture = base * (1 + 0.08 * weave + 0.1 * warp)
     else:
         texture = rng.uniform(0.5, 0.75) * (1 + 0.04 * warp)
     texture += rng.normal(0, 0.015, (n, n)).astype(np.float32)
@@ -485,10 +498,10 @@ def _draw_surface(canvas: Canvas, scene: Scene) -> None:
     w, h = canvas.optics.width, canvas.optics.height
     wx, wy = canvas.rays.on_plane((0, 0, w + COARSE, h + COARSE), 0.0, COARSE)
     half = texture.shape[0] / 2
-    full = [cv2.resize(m, (w + COARSE, h + COARSE), interpolation=cv2.INTER_LINEAR)
-            [: h, : w] + half for m in (wx, wy)]
-    canvas.albedo[:] = cv2.remap(texture, full[0], full[1], cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REFLECT)
+    size = (wx.shape[1] * COARSE, wx.shape[0] * COARSE)
+    full = [cv2.resize(m + half, size, interpolation=cv2.INTER_LINEAR)[:h, :w] for m in (wx, wy)]
+    cv2.remap(texture, full[0], full[1], cv2.INTER_LINEAR, dst=canvas.albedo,
+              borderMode=cv2.BORDER_REFLECT)
 
 
 def _draw_solid(canvas: Canvas, solid: Solid, ident: int) -> None:
@@ -509,12 +522,8 @@ def _draw_cylinder(canvas: Canvas, solid: Solid, ident: int) -> None:
 
     r = solid.w / 2
     bottom, top = _circle(solid.x, solid.y, r, 0.0), _circle(solid.x, solid.y, r, solid.h)
-    hull = cv2.convexHull(np.round(canvas.optics.project(np.vstack([bottom, top])) * 8)
-                          .astype(np.int32))
-    mask = np.zeros(canvas.ids.shape, np.uint8)
-    cv2.fillPoly(mask, [hull], 1, cv2.LINE_8, 3)
-    canvas.albedo[mask > 0] = solid.shade * 0.8
-    canvas.ids[mask > 0] = ident
+    hull = cv2.convexHull(canvas.optics.project(np.vstack([bottom, top])).astype(np.float32))
+    fill_pixels(canvas, hull.reshape(-1, 2), solid.shade * 0.8, ident)
     fill_polygon(canvas, top, min(0.95, solid.shade * 1.15), ident)
     if solid.kind == "cup":
         fill_polygon(canvas, _circle(solid.x, solid.y, r - 4, solid.h - 15), 0.06, ident)
