@@ -158,11 +158,12 @@ def _tracker() -> Any | None:
 
 
 def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
-            changes: int = 0, save: Path | None = None,
+            changes: int = 0, save: Path | None = None, scale: float = 1.0,
             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The figures of one set (its first ``frames`` seeds), with ``changes`` one-ferry changes
     timed (when the reader has a frame-to-frame API); ``save``: also write each frame (PNG) and
-    its truth (``truth.jsonl``) there."""
+    its truth (``truth.jsonl``) there; ``scale``: a smaller sensor, same field (tests only: the
+    stickers then get too few pixels to be read)."""
     seeds = list(scene_set(set_name))[:frames]
     reader, bare = TableReader(), bare_zxing()
     total, by_condition = Tally(), dict[str, Tally]()
@@ -172,7 +173,7 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
     change_tally = Tally()
     for index, seed in enumerate(seeds):
         scene = scene_for_seed(seed, texts)
-        shot = render_scene(scene)
+        shot = render_scene(scene, scale)
         reading, seconds = _timed(reader.read, shot.frame)
         texts_found, bare_seconds = _timed(bare, shot.frame)
         times.append(seconds)
@@ -185,7 +186,7 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
         if save is not None:
             _save(save, seed, shot.frame, shot.truth)
         if index < changes:
-            changed = _one_ferry_change(scene, texts, shot.frame, bare)
+            changed = _one_ferry_change(scene, texts, shot.frame, bare, scale)
             if changed is not None:
                 change_ratios.append(changed[0])
                 change_tally += changed[1]
@@ -205,7 +206,8 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
 
 
 def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
-                      bare: Callable[[np.ndarray], set[str]]) -> tuple[float, Tally] | None:
+                      bare: Callable[[np.ndarray], set[str]], scale: float
+                      ) -> tuple[float, Tally] | None:
     """(reader time / bare zxing-cpp time, counts) for the same table with one card played,
     read by the frame-to-frame reader after it read the table before the play."""
     tracker_class = _tracker()
@@ -216,7 +218,7 @@ def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
     if not unused:
         return None
     ferry = rng.choice(list(FERRIES))
-    after = render_scene(scene.played(ferry, rng.choice(unused), scene.seed),
+    after = render_scene(scene.played(ferry, rng.choice(unused), scene.seed), scale,
                          noise_seed=scene.seed + 1)
     tracker = tracker_class()
     tracker.read(before)

@@ -2,9 +2,10 @@
 
 Taken from the frame as drawn, not from the scene's description: each pixel knows which object
 it shows (``Canvas.ids``), so a code is *visible* only when every pixel of it and of one module
-round it shows its own card, and a marker counts only when it and its white margin show its own
-mat. A hand or a cup that hides a corner of a code, or a card one millimetre over a marker's
-margin, is seen exactly as drawn, at its height, through the tilted, distorted lens.
+round it shows its own card, and a marker counts only when all of it and 95 % of a 1.5 mm white
+margin round it show its own mat (a card's corner over the margin leaves it readable; over the
+black square, not). A hand or a cup that hides a corner of a code is seen exactly as drawn, at
+its height, through the tilted, distorted lens.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from vision.table_scenes_render import Canvas
 
 BOARD_ID, NOAH_ID, LOOSE_ID, SOLID_ID, HAND_ID = 1, 2000, 3000, 4000, 5000
-MARKER_MARGIN_MM = 0.6  # of the kit's 2.5 mm of white round a marker, what must show
+MARKER_MARGIN_MM = 1.5  # of the kit's 2.5 mm of white round a marker, what must mostly show
+MARGIN_SHARE = 0.95  # of the marker with that margin: the black square itself must all show
 HAND_NEAR_MM = 25.0
 STRONG_SHARE = 0.03  # a highlight saturating this share of a code's area is strong
 DISC_Z = 0.4
@@ -39,12 +41,13 @@ def card_id(ferry: int, index: int) -> int:
 class FerryTruth:
     """One ferry as the frame shows it.
 
-    ``locatable``: one of its markers (and its white margin) is wholly visible, so a careful
-    reader can find the mat; ``markers``: how many are; ``top``: the top card's sticker text
-    (``None``: empty ferry or no sticker); ``top_visible``: that code and one module round it lie
-    in the frame, hidden by nothing; ``highlight``: ``"strong"`` (a reflection saturates part of
-    the code), ``"weak"`` or ``""``; ``hand_near``: a hand within 25 mm of the code;
-    ``buried``: the texts of the cards below; ``px_per_module``: the code's module in pixels.
+    ``locatable``: one of its markers is wholly visible, with nearly all of its white margin,
+    so a careful reader can find the mat; ``markers``: how many are; ``top``: the top card's
+    sticker text (``None``: empty ferry or no sticker); ``top_visible``: that code and one module
+    round it lie in the frame, hidden by nothing; ``highlight``: ``"strong"`` (a reflection
+    saturates part of the code), ``"weak"`` or ``""``; ``hand_near``: a hand within 25 mm of
+    the code; ``buried``: the texts of the cards below; ``px_per_module``: the code's module
+    in pixels.
     """
 
     locatable: bool
@@ -82,7 +85,9 @@ def scene_truth(scene: Scene, canvas: Canvas, gloss: np.ndarray) -> SceneTruth:
         for marker in marker_ids(ferry.ferry):
             corners = np.array([ferry.to_table(u, v) for u, v in marker_corners_mm(marker)])
             widened = _widened(corners, MARKER_MARGIN_MM / (MARKER_MM / 2))
-            if seen.only(widened, MAT_THICK_MM, mat_id(ferry.ferry)):
+            ident = mat_id(ferry.ferry)
+            if seen.only(corners, MAT_THICK_MM, ident) and seen.share(
+                    widened, MAT_THICK_MM, ident) >= MARGIN_SHARE:
                 visible.append(marker)
                 markers[marker] = seen.in_frame(corners, MAT_THICK_MM)
         top = ferry.top
@@ -151,6 +156,13 @@ class _Seen:
         h, w = mask.shape
         ids = self.canvas.ids[top : top + h, left : left + w]
         return inside and bool(mask.any()) and bool((ids[mask] == ident).all())
+
+    def share(self, polygon: np.ndarray, z: float, ident: int) -> float:
+        """The share of the polygon's pixels that show object ``ident``."""
+        mask, _, (left, top) = self._pixels(polygon, z)
+        h, w = mask.shape
+        ids = self.canvas.ids[top : top + h, left : left + w][mask]
+        return float((ids == ident).mean()) if ids.size else 0.0
 
     def highlight(self, polygon: np.ndarray, z: float) -> str:
         mask, _, (left, top) = self._pixels(polygon, z)
