@@ -174,6 +174,9 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
     for index, seed in enumerate(seeds):
         scene = scene_for_seed(seed, texts)
         shot = render_scene(scene, scale)
+        if index == 0:  # warm up (lazy imports, the decoders' first allocations): not timed
+            reader.read(shot.frame)
+            bare(shot.frame)
         reading, seconds = _timed(reader.read, shot.frame)
         texts_found, bare_seconds = _timed(bare, shot.frame)
         times.append(seconds)
