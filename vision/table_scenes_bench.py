@@ -36,7 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from vision.bench import _ms
 from vision.table import FERRIES, TableReader, TableReading
+from vision.table_bench import _pct
 from vision.table_scenes import FOREIGN_TEXTS, Scene, scene_for_seed, scene_set
 from vision.table_scenes_render import render_scene
 from vision.table_scenes_truth import SceneTruth, truth_json
@@ -256,14 +258,6 @@ def _save(folder: Path, seed: int, frame: np.ndarray, truth: SceneTruth) -> None
     with (folder / "truth.jsonl").open("a", encoding="utf-8") as out:
         out.write(json.dumps({"frame": name, "seed": seed, **truth_json(truth)},
                              ensure_ascii=False) + "\n")
-
-
-def _pct(part: int, whole: int) -> float | None:
-    return round(100 * part / whole, 1) if whole else None
-
-
-def _ms(seconds: float) -> float:
-    return round(seconds * 1000, 1)
 
 
 def text(report: dict[str, Any]) -> str:
