@@ -2,6 +2,7 @@
 truth consistent with the frame it draws, and the varied-table benchmark's report."""
 
 import functools
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -139,8 +140,8 @@ def test_the_score_counts_a_buried_card_and_a_foreign_code_as_wrong_tops() -> No
     assert (tally.noah_frames, tally.noah_silent, tally.noah_wrong_any) == (1, 1, 0)
 
 
-def test_the_benchmark_reports_a_tiny_set_by_condition() -> None:
-    report = measure("heldout", TEXTS, frames=2, scale=0.15)
+def test_the_benchmark_reports_a_tiny_set_by_condition(tmp_path) -> None:
+    report = measure("heldout", TEXTS, frames=2, scale=0.15, save=tmp_path)
     assert report["total"]["frames"] == 2
     assert report["seeds"] == [HELDOUT_SEEDS[0], HELDOUT_SEEDS[1]]
     conditions = {c for seed in HELDOUT_SEEDS[:2] for c in scene_for_seed(seed, TEXTS).conditions}
@@ -148,3 +149,7 @@ def test_the_benchmark_reports_a_tiny_set_by_condition() -> None:
     assert report["ratio_to_bare"] > 0
     lines = text(report)
     assert "Top cards read" in lines and "Noah" in lines and "By condition" in lines
+    saved = [json.loads(line) for line in (tmp_path / "truth.jsonl").read_text().splitlines()]
+    assert [entry["seed"] for entry in saved] == list(HELDOUT_SEEDS[:2])
+    assert all((tmp_path / entry["frame"]).is_file() for entry in saved)
+    assert set(saved[0]["ferries"]) == {"1", "2", "3", "4", "5"}
