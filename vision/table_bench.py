@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,9 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", choices=("dev", "heldout"), default="dev", dest="set_name",
                         help="with --renderer scenes: the development set (seeds 1000–1199) "
                              "or the held-out set (900000–900119: report it, never tune on it)")
-    parser.add_argument("--frames", type=int, default=None,
+    parser.add_argument("--frames", type=_count(1), default=None,
                         help="with --renderer scenes: only the set's first N seeds")
-    parser.add_argument("--changes", type=int, default=20,
+    parser.add_argument("--changes", type=_count(0), default=20,
                         help="with --renderer scenes: one-ferry changes timed (when the reader "
                              "has a frame-to-frame API)")
     parser.add_argument("--save", type=Path, default=None,
@@ -78,6 +79,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(truth.jsonl) into this folder")
     parser.add_argument("--seeds", type=int, default=3,
                         help="with --renderer ours: scenes per layout and difficulty")
+
+
+def _count(least: int) -> Any:
+    """An argparse type: a whole number, at least ``least``."""
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"a whole number of at least {least}, not {text!r}")
+        return int(text)
+    return parse
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,6 +109,13 @@ def _run_scenes(args: argparse.Namespace) -> int:
     from vision import table_scenes_bench
 
     texts = getattr(args, "sticker_texts", None) or SAMPLE_TEXTS
+    if args.save is not None:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"The frames cannot be saved in {args.save}: {error.strerror}. Choose a "
+                  "folder you can write to with --save.", file=sys.stderr)
+            return 2
     frames = 4 if args.quick else args.frames
     changes = min(2 if args.quick else args.changes, frames or args.changes)
     report = {"machine": _machine(), "versions": versions(), "renderer": "scenes",
