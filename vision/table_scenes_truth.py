@@ -146,6 +146,8 @@ class _Seen:
         left, top = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
         right = min(optics.width, int(np.ceil(px[:, 0].max())) + 1)
         bottom = min(optics.height, int(np.ceil(px[:, 1].max())) + 1)
+        if right <= left or bottom <= top:  # wholly out of the frame
+            return np.zeros((0, 0), bool), False, (0, 0)
         mask = np.zeros((max(bottom - top, 0), max(right - left, 0)), np.uint8)
         cv2.fillPoly(mask, [np.round((px - (left, top)) * 8).astype(np.int32)], 1, cv2.LINE_8, 3)
         return mask.astype(bool), inside, (int(left), int(top))

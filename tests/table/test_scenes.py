@@ -3,6 +3,7 @@ truth consistent with the frame it draws, and the varied-table benchmark's repor
 
 import functools
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 from vision.table import FERRIES, FerryView, TableReading, find_markers
 from vision.table_scenes import (
     HELDOUT_SEEDS,
+    Card,
     Highlight,
     Scene,
     Solid,
@@ -90,6 +92,17 @@ def test_a_code_under_a_phone_is_not_visible_and_its_mat_still_is() -> None:
     truth = render_scene(replace(scene, solids=(phone,)), SCALE).truth.ferries[ferry.ferry]
     assert not truth.top_visible
     assert truth.top == card.text
+
+
+def test_a_foreign_code_counts_only_when_it_shows() -> None:
+    scene = plain_scene()
+    across = math.radians(scene.camera.turn - 90)  # the frame's y axis: away from the mats' arc
+    x, y = (scene.camera.target[0] + 200 * math.cos(across),
+            scene.camera.target[1] + 200 * math.sin(across))
+    inside = Card("https://example.com/menu?table=7", x, y, 20.0, z=1.0, ours=False)
+    outside = replace(inside, text="http://qr.ly/ZOO7", x=5000.0)  # far out of the frame
+    truth = render_scene(replace(scene, loose=(inside, outside)), SCALE).truth
+    assert truth.foreign == (inside.text,)
 
 
 def test_a_mat_with_both_markers_covered_is_not_locatable_and_noah_beside_it_is_not_counted(
