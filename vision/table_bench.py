@@ -77,6 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", type=Path, default=None,
                         help="with --renderer scenes: also write each frame (PNG) and its truth "
                              "(truth.jsonl) into this folder")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="with --renderer scenes: also append each frame's figures to this "
+                             "JSON lines file as they come (a run cut short keeps them)")
     parser.add_argument("--seeds", type=int, default=3,
                         help="with --renderer ours: scenes per layout and difficulty")
 
@@ -120,7 +123,7 @@ def _run_scenes(args: argparse.Namespace) -> int:
     changes = min(2 if args.quick else args.changes, frames or args.changes)
     report = {"machine": _machine(), "versions": versions(), "renderer": "scenes",
               **table_scenes_bench.measure(args.set_name, texts, frames=frames,
-                                           changes=changes, save=args.save)}
+                                           changes=changes, save=args.save, log=args.log)}
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:

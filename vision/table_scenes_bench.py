@@ -29,7 +29,7 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -160,20 +160,30 @@ def _tracker() -> Any | None:
 
 
 def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
-            changes: int = 0, save: Path | None = None, scale: float = 1.0,
-            progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+            changes: int = 0, save: Path | None = None, log: Path | None = None,
+            scale: float = 1.0) -> dict[str, Any]:
     """The figures of one set (its first ``frames`` seeds), with ``changes`` one-ferry changes
     timed (when the reader has a frame-to-frame API); ``save``: also write each frame (PNG) and
-    its truth (``truth.jsonl``) there; ``scale``: a smaller sensor, same field (tests only: the
-    stickers then get too few pixels to be read)."""
-    seeds = list(scene_set(set_name))[:frames]
+    its truth (``truth.jsonl``) there; ``log``: also append each frame's figures to this JSON
+    lines file as they come (a run cut short keeps them: :func:`summarise` them); ``scale``: a
+    smaller sensor, same field (tests only: the stickers then get too few pixels to be read)."""
+    records = []
+    for record in frame_records(set_name, texts, frames=frames, changes=changes, save=save,
+                                scale=scale):
+        records.append(record)
+        if log is not None:
+            with log.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return summarise(set_name, records, changes)
+
+
+def frame_records(set_name: str, texts: Sequence[str], *, frames: int | None = None,
+                  changes: int = 0, save: Path | None = None, scale: float = 1.0
+                  ) -> Iterator[dict[str, Any]]:
+    """Each frame's figures, in the order of the set's seeds: its seed, conditions, counts
+    (:class:`Tally`), the reader's and bare zxing-cpp's seconds, and the one-ferry change's."""
     reader, bare = TableReader(), bare_zxing()
-    total, by_condition = Tally(), dict[str, Tally]()
-    times: list[float] = []
-    bare_times: list[float] = []
-    change_ratios: list[float] = []
-    change_tally = Tally()
-    for index, seed in enumerate(seeds):
+    for index, seed in enumerate(list(scene_set(set_name))[:frames]):
         scene = scene_for_seed(seed, texts)
         shot = render_scene(scene, scale)
         if index == 0:  # warm up (lazy imports, the decoders' first allocations): not timed
@@ -181,23 +191,35 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
             bare(shot.frame)
         reading, seconds = _timed(reader.read, shot.frame)
         texts_found, bare_seconds = _timed(bare, shot.frame)
-        times.append(seconds)
-        bare_times.append(bare_seconds)
-        tally = score(shot.truth, reading, texts_found)
-        total += tally
-        for condition in shot.truth.conditions:
-            by_condition.setdefault(condition, Tally())
-            by_condition[condition] += tally
         if save is not None:
             _save(save, seed, shot.frame, shot.truth)
-        if index < changes:
-            changed = _one_ferry_change(scene, texts, shot.frame, bare, scale)
-            if changed is not None:
-                change_ratios.append(changed[0])
-                change_tally += changed[1]
-        if progress is not None:
-            progress(index + 1, len(seeds))
+        changed = _one_ferry_change(scene, texts, shot.frame, bare, scale) \
+            if index < changes else None
+        yield {"seed": seed, "conditions": list(shot.truth.conditions),
+               "tally": asdict(score(shot.truth, reading, texts_found)),
+               "seconds": seconds, "bare_seconds": bare_seconds,
+               "change": None if changed is None else {"ratio": changed[0],
+                                                       "tally": asdict(changed[1])}}
+
+
+def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
+              ) -> dict[str, Any]:
+    """The report of a set from its frames' figures (:func:`frame_records`)."""
+    total, by_condition = Tally(), dict[str, Tally]()
+    change_tally, change_ratios = Tally(), []
+    for record in records:
+        tally = Tally(**record["tally"])
+        total += tally
+        for condition in record["conditions"]:
+            by_condition.setdefault(condition, Tally())
+            by_condition[condition] += tally
+        if record["change"] is not None:
+            change_ratios.append(record["change"]["ratio"])
+            change_tally += Tally(**record["change"]["tally"])
+    times = [r["seconds"] for r in records]
+    bare_times = [r["bare_seconds"] for r in records]
     ratios = [t / b for t, b in zip(times, bare_times, strict=True)]
+    seeds = [r["seed"] for r in records]
     return {
         "set": set_name, "seeds": [seeds[0], seeds[-1]] if seeds else [],
         "total": asdict(total), "rates": total.rates(),

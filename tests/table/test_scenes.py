@@ -19,7 +19,7 @@ from vision.table_scenes import (
     scene_for_seed,
     scene_set,
 )
-from vision.table_scenes_bench import measure, score, text
+from vision.table_scenes_bench import measure, score, summarise, text
 from vision.table_scenes_render import render_scene
 from vision.table_scenes_truth import FerryTruth, SceneTruth
 
@@ -154,7 +154,10 @@ def test_the_score_counts_a_buried_card_and_a_foreign_code_as_wrong_tops() -> No
 
 
 def test_the_benchmark_reports_a_tiny_set_by_condition(tmp_path) -> None:
-    report = measure("heldout", TEXTS, frames=2, scale=0.15, save=tmp_path)
+    log = tmp_path / "frames.jsonl"
+    report = measure("heldout", TEXTS, frames=2, scale=0.15, save=tmp_path, log=log)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert summarise("heldout", records, 0) == report  # a run cut short keeps its figures
     assert report["total"]["frames"] == 2
     assert report["seeds"] == [HELDOUT_SEEDS[0], HELDOUT_SEEDS[1]]
     conditions = {c for seed in HELDOUT_SEEDS[:2] for c in scene_for_seed(seed, TEXTS).conditions}
