@@ -117,3 +117,22 @@ def test_c94_judge_command_writes_every_line_as_json(tmp_path, capsys):
     assert len(out) == len(lines) - 2
     assert [verdict["id"] for verdict in out[-5:]] == [case["id"] for case in _scenarios()[:5]]
     assert list(judge_lines(["", " ", RAW_LINES[5][0]])) == [RAW_LINES[5][1]]
+
+
+def test_c47_c93_referee_checks_come_before_bad_input():
+    """C47: in the full referee, ``game_over``, ``manche_over``, ``not_your_turn`` … come before
+    ``bad_input``; once the manche is over every claim is ``manche_over`` whatever it holds
+    (C93). The engine used to answer ``bad_input`` to a malformed claim after the manche."""
+    from tests.complot.test_engine import LEONARDS, table
+
+    game = table([LEONARDS, ["empires:henri", "empires:karl", "empires:marie", "empires:max",
+                             "empires:noe", "empires:sarah"]])
+    assert game.push({"type": "claim", "player": 1, "claim": "bogus"}).code == "not_your_turn"
+    assert game.push({"type": "claim", "player": 0, "claim": "bogus"}).code == "bad_input"
+    assert game.push({"type": "draw", "player": 0, "from": "pioche"}).accepted
+    assert game.push({"type": "discard", "player": 0, "card": game.hand(0)[-1]}).accepted
+    assert game.push({"type": "claim", "player": 0, "claim": "complot"}).points == 50
+    assert game.end_reason == "last_player" and game.manche_points == (50, 0)  # C51a
+    for claim in ({"player": 1, "claim": "bogus"}, {"player": 9, "claim": "complot"},
+                  {"player": "one", "claim": None}):
+        assert game.push({"type": "claim", **claim}).code == "manche_over"
