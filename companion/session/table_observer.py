@@ -462,18 +462,19 @@ class Verdict:
 class StillTable:
     """Waits for a still table and two agreeing readings (docs/table-view.md).
 
-    Each frame's small copy is compared with the previous one (:func:`vision.table.still`,
-    and :func:`vision.table.occluded_ferries` for a hand over a card zone); once nothing moves,
+    Each frame's small copy is compared with the previous one and with the card zones of the
+    last reading (:class:`vision.table_motion.StillnessWatch`); once nothing moves,
     the full frame is read, and a reading counts when the next still frame's reading agrees
     with it. The table is then *settled*: no more readings until something moves again.
     ``loose``: the readings also report the codes beside the mats (the round-end hand scan).
     """
 
     def __init__(self, reader: Any) -> None:
+        from vision.table_motion import StillnessWatch
+
         self.reader = reader
         self.loose = False
-        self._small: Any = None
-        self._zones: Any = None  # the last reading, for the card zones' places
+        self._watch = StillnessWatch()
         self._candidate: Any = None
         self._still_since: float | None = None
         self.settled = False
@@ -489,15 +490,7 @@ class StillTable:
     def feed(self, frame: Any) -> tuple[Any, float] | None:
         """A :class:`vision.table_capture.TableFrame`; returns ``(reading, still_since)`` the
         moment the table is stable, else ``None``."""
-        from vision.table import motion, occluded_ferries, still
-
-        previous, self._small = self._small, frame.small
-        moving = previous is None or previous.shape != frame.small.shape \
-            or not still(previous, frame.small)
-        if not moving and self._zones is not None:
-            size = (frame.full.shape[1], frame.full.shape[0])
-            moving = bool(occluded_ferries(motion(previous, frame.small), self._zones, size))
-        if moving:
+        if self._watch.moving(frame.small):
             self._candidate, self._still_since, self.settled = None, None, False
             return None
         if self.settled:
@@ -506,7 +499,8 @@ class StillTable:
             self._still_since = frame.captured_at
         reading = self.reader.read(frame.full, loose=True) if self.loose \
             else self.reader.read(frame.full)
-        self._zones = reading
+        self._watch.watch_zones({k: v.zone for k, v in reading.ferries.items()},
+                                (frame.full.shape[1], frame.full.shape[0]))
         candidate, self._candidate = self._candidate, reading
         if candidate is None or not candidate.agrees_with(reading):
             return None

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.table import FERRIES, QR_MODULES_MM, TableReader, motion, occluded_ferries, still
+from vision.table import FERRIES, QR_MODULES_MM, TableReader
+from vision.table_motion import motion, occluded_ferries, still
 from vision.table_render import (
     CARD_MM,
     STICKER_AT,
@@ -199,7 +200,8 @@ def test_motion_and_occluded_ferries():
     changed = motion(small(empty.frame), small(handed.frame))
     assert not still(small(empty.frame), small(handed.frame))
     reading = READER.read(empty.frame)
-    assert occluded_ferries(changed, reading, (CAMERA.width, CAMERA.height)) == {5}
+    zones = {k: view.zone for k, view in reading.ferries.items()}
+    assert occluded_ferries(changed, zones, (CAMERA.width, CAMERA.height)) == {5}
 
 
 def test_deterministic_renders():
