@@ -72,6 +72,9 @@ NOAH_DISC_MM = 36.0
 QR_MODULES_MM = 20.0 / 21  # a sticker's module: 20 mm across 21 modules
 ZONE_OVERHANG_MM = 28.0  # how far past the mat's long edges a top card's code may lie
 LOOSE_MARGIN_MM = 10.0  # a code beside the mats lies at least this far outside a mat's zone
+#: Where a ferry's top-card code may lie (left, top, right, bottom in mat mm): the mat,
+#: widened at its long edges for cards that overhang or sit askew.
+SEARCH_ZONE_MM = (-ZONE_OVERHANG_MM, 0.0, MAT_MM[0] + ZONE_OVERHANG_MM, MAT_MM[1])
 #: A mat's area (left, top, right, bottom in mat mm): the zone where its cards' codes may lie,
 #: widened all round by LOOSE_MARGIN_MM; a code beside the mats lies outside every mat's area.
 MAT_AREA_MM = (-ZONE_OVERHANG_MM - LOOSE_MARGIN_MM, -LOOSE_MARGIN_MM,
@@ -278,9 +281,9 @@ class MatPose:
         return tuple((float(x), float(y)) for x, y in points)  # type: ignore[return-value]
 
     def search_zone(self) -> Quad:
-        """Where this ferry's top-card code may lie: the mat, widened at its long edges."""
-        width, height = MAT_MM
-        return self.quad(-ZONE_OVERHANG_MM, 0.0, width + ZONE_OVERHANG_MM, height)
+        """Where this ferry's top-card code may lie: the mat, widened at its long edges
+        (:data:`SEARCH_ZONE_MM`)."""
+        return self.quad(*SEARCH_ZONE_MM)
 
     def area(self) -> Quad:
         """The mat's area (:data:`MAT_AREA_MM`) in the frame. A code whose centre lies in it
@@ -864,7 +867,7 @@ class TableReader:
             for code in self._decode_crop(gray, left, top, right, bottom, enlarge):
                 key = (code.text, round(code.centre[0] / 16), round(code.centre[1] / 16))
                 ferry = _zone_of(code.centre, poses)
-                if ferry in which and key not in seen:
+                if ferry is not None and ferry in which and key not in seen:
                     seen.add(key)
                     found.setdefault(ferry, []).append(code)
         return found

@@ -84,9 +84,11 @@ def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float 
     height, width = changed.shape
     sx, sy = frame_size[0] / width, frame_size[1] / height
     margin = grow * frame_size[0]
-    count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), 8)
+    outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
     boxes = []
-    for left, top, w, h, _area in stats[1:count].tolist():
+    for outline in outlines:
+        left, top, w, h = cv2.boundingRect(outline)
         boxes.append((max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
                       min(frame_size[0], round((left + w) * sx + margin)),
                       min(frame_size[1], round((top + h) * sy + margin))))

@@ -529,12 +529,12 @@ class TableObserver:
                  clock: Callable[[], float] | None = None) -> None:
         import time
 
-        from vision.table import TableReader
+        from vision.table_tracker import TableTracker
 
         self.intents, self.card_of = intents, card_of
         self.flash, self.on_finding = flash, on_finding
         self.ledger = ledger or PlayLedger()
-        self.still = StillTable(reader or TableReader())
+        self.still = StillTable(reader or TableTracker())
         self.clock = clock or time.monotonic
         self.verdicts: list[Verdict] = []
         self.findings: list[Finding] = []
