@@ -53,7 +53,7 @@ import functools
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -779,6 +779,68 @@ def _ring(n: int, d: float) -> list[Point]:
             + [(low, float(s)) for s in steps[1:-1]] + [(high, float(s)) for s in steps[1:-1]])
 
 
+# -- a second look -------------------------------------------------------------------------------
+
+def local_contrast(crop: np.ndarray) -> np.ndarray:
+    """The crop with its local contrast raised (CLAHE): a code in a one-sided light, or
+    beside a highlight, gets its modules' full range back."""
+    import cv2
+
+    clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+    return np.asarray(clahe.apply(np.ascontiguousarray(crop)))
+
+
+_HIGHLIGHTS_DOWN = np.clip(255.0 * (np.arange(256) / 255.0) ** 2.2, 0, 255).astype(np.uint8)
+
+
+def highlights_down(crop: np.ndarray) -> np.ndarray:
+    """The crop under a tone curve that spreads the light levels (a gamma of 2.2): a sticker's
+    dark modules lifted by a glossy highlight part from its light ones again."""
+    import cv2
+
+    return np.asarray(cv2.LUT(np.ascontiguousarray(crop), _HIGHLIGHTS_DOWN))
+
+
+SECOND_LOOKS = (local_contrast, highlights_down)
+
+
+def _moved_by(corners: Quad, dx: float, dy: float) -> Quad:
+    (ax, ay), (bx, by), (cx, cy), (ex, ey) = corners
+    return (ax + dx, ay + dy), (bx + dx, by + dy), (cx + dx, cy + dy), (ex + dx, ey + dy)
+
+
+def merge_looks(looks: Sequence[Sequence[Code]], half_code_px: float) -> list[Code]:
+    """The codes of several looks at one zone as one list, one code per place: a symbol
+    unreadable in one look and read in another at the same place is that code; a code judged
+    covered in any look is covered, else whole if whole in any look, else unsure.
+
+    >>> a = ((0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0))
+    >>> merged = merge_looks([[Code("", a, False, readable=False)], [Code("X", a, True)]], 10)
+    >>> [(c.text, c.fully_visible) for c in merged]
+    [('X', True)]
+    """
+    places: list[list[Code]] = []
+    for code in (c for look in looks for c in look):
+        place = next((p for p in places if math.dist(p[0].centre, code.centre) < half_code_px),
+                     None)
+        if place is None:
+            places.append([code])
+        else:
+            place.append(code)
+    return [_one_code(place) for place in places]
+
+
+def _one_code(place: Sequence[Code]) -> Code:
+    read = [c for c in place if c.readable]
+    if not read:
+        return place[0]
+    if len({c.text for c in read}) > 1:  # two texts at one place: not sure of either
+        return replace(read[0], fully_visible=False, unsure=True)
+    covered = any(not c.fully_visible and not c.unsure for c in read)
+    whole = not covered and any(c.fully_visible for c in read)
+    return replace(read[0], fully_visible=whole, unsure=not covered and not whole)
+
+
 # -- the reader ----------------------------------------------------------------------------------
 
 @dataclass
@@ -874,8 +936,24 @@ class TableReader:
 
     def _look_closer(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
                      codes: list[Code]) -> FerryView | None:
-        """A second look at one ferry whose zone shows a code but no top card: placeholder,
-        replaced below."""
+        """A second look at one ferry whose zone shows a code but no top card (glare over
+        part of a code, dim or one-sided light): its zone decoded again with local contrast
+        raised (CLAHE), then with the highlights pulled down, each look's codes judged on the
+        image it was read in and all looks merged (:func:`merge_looks`). The top-card test
+        alone decides, so a second look can only read what is there: never a guess."""
+        pose = poses[ferry]
+        left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
+        crop = gray[top:bottom, left:right]
+        enlarge = self._enlargement(poses)
+        looks = [codes]
+        for enhance in SECOND_LOOKS:
+            image = enhance(crop)
+            found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0], enlarge)
+            shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
+            looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
+            merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
+            if top_card(merged) is not None:
+                return self._ferry_view(pose, merged)
         return None
 
     def _enlargement(self, poses: Mapping[int, MatPose]) -> float:
