@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 from vision.errors import VisionError
+from vision.table_zones import zone_is_blank
 
 FERRIES = (1, 2, 3, 4, 5)
 NOAH_MARKER = 10
@@ -353,6 +354,7 @@ def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
     return result
 
 
+NOAH_TIE_MM = 6.0  # two mats' distances to Noah closer than this: which one is not clear
 LOOK_AGAIN_LIMIT = 24  # rejected candidates looked at again, at most, per frame
 
 
@@ -412,22 +414,34 @@ def noah_marker(markers: Iterable[Marker]) -> Point | None:
     return next((m.centre for m in markers if m.id == NOAH_MARKER), None)
 
 
-def noah_ferry(noah_at: Point | None, centres: Mapping[int, Point]) -> int | None:
+def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | None:
     """The ferry where Noah is: the one whose mat centre is nearest to his marker, only when
-    every mat's place is known (``centres``: located now, or known from an earlier still
-    frame). A mat not located could lie anywhere its markers are not seen, nearer to Noah than
-    any known mat (its two markers under a hand, say): then Noah's place is not known and the
-    answer is ``None``, never a wrong ferry (TABLE-KIT.md).
+    every mat's place is known (``poses``: located now, or known from an earlier still frame)
+    and one mat is clearly the nearest.
 
-    >>> everywhere = {k: (100.0 * k, 0.0) for k in FERRIES}
-    >>> noah_ferry((310.0, 60.0), everywhere)
+    A mat not located could lie anywhere its markers are not seen, nearer to Noah than any
+    known mat (its two markers under a hand, say): then Noah's place is not known and the
+    answer is ``None``, never a wrong ferry (TABLE-KIT.md). Distances are measured on the
+    table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
+    leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
+    Two mats within :data:`NOAH_TIE_MM` of the same distance: not clear, ``None``.
+
+    >>> everywhere = {k: MatPose(k, np.array([[1.0, 0, 110 * k], [0, 1, 0], [0, 0, 1]]), 1.0)
+    ...               for k in FERRIES}
+    >>> noah_ferry((385.0, 180.0), everywhere)
     3
-    >>> noah_ferry((310.0, 60.0), {k: c for k, c in everywhere.items() if k != 4}) is None
+    >>> noah_ferry((385.0, 180.0), {k: p for k, p in everywhere.items() if k != 4}) is None
+    True
+    >>> noah_ferry((440.0, 180.0), everywhere) is None  # as near to 3 as to 4
     True
     """
-    if noah_at is None or set(centres) != set(FERRIES):
+    if noah_at is None or set(poses) != set(FERRIES):
         return None
-    return nearest_ferry(noah_at, centres)
+    centre = np.array(MAT_MM) / 2
+    distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
+                       for k, pose in poses.items())
+    (nearest, ferry), (second, _) = distances[0], distances[1]
+    return ferry if second - nearest >= NOAH_TIE_MM else None
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
@@ -876,7 +890,7 @@ class TableReader:
         poses = mat_poses(markers)
         ferries = self.read_ferries(gray, poses)
         noah_at = noah_marker(markers)
-        noah = noah_ferry(noah_at, {k: pose.centre for k, pose in poses.items()})
+        noah = noah_ferry(noah_at, poses)
         beside = self.loose_codes(gray, poses) if loose else None
         ms = (time.perf_counter() - started) * 1000
         return TableReading(ferries, noah, noah_at, ms, beside)
@@ -904,8 +918,9 @@ class TableReader:
         codes = self._codes(gray, poses, wanted)
         views = {k: self._ferry_view(poses.get(k), codes.get(k, [])) for k in which}
         for k in wanted:
-            if views[k].top is None and codes.get(k):
-                views[k] = self._look_closer(gray, poses, k, codes[k]) or views[k]
+            zone = views[k].zone
+            if views[k].top is None and (codes.get(k) or (zone and not zone_is_blank(gray, zone))):
+                views[k] = self._look_closer(gray, poses, k, codes.get(k, [])) or views[k]
         return views
 
     def _ferry_view(self, pose: MatPose | None, codes: Sequence[Code]) -> FerryView:
@@ -936,9 +951,9 @@ class TableReader:
 
     def _look_closer(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
                      codes: list[Code]) -> FerryView | None:
-        """A second look at one ferry whose zone shows a code but no top card (glare over
-        part of a code, dim or one-sided light): its zone decoded again with local contrast
-        raised (CLAHE), then with the highlights pulled down, each look's codes judged on the
+        """A second look at one ferry whose zone shows a code, or is not bare mat, but gave no
+        top card (glare over part of a code, dim or one-sided light): its zone decoded again
+        with local contrast raised (CLAHE), then with the highlights pulled down, each look's codes judged on the
         image it was read in and all looks merged (:func:`merge_looks`). The top-card test
         alone decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]

@@ -170,9 +170,8 @@ class TableTracker:
 
     @staticmethod
     def _reading(memory: _Memory, loose: bool) -> TableReading:
-        centres = {k: pose.centre for k, pose in memory.poses.items()}
         views = {k: memory.views.get(k, FerryView()) for k in FERRIES}
-        return TableReading(views, noah_ferry(memory.noah_at, centres), memory.noah_at,
+        return TableReading(views, noah_ferry(memory.noah_at, memory.poses), memory.noah_at,
                             loose=memory.loose if loose else None)
 
 
