@@ -953,9 +953,10 @@ class TableReader:
                      codes: list[Code]) -> FerryView | None:
         """A second look at one ferry whose zone shows a code, or is not bare mat, but gave no
         top card (glare over part of a code, dim or one-sided light): its zone decoded again
-        with local contrast raised (CLAHE), then with the highlights pulled down, each look's codes judged on the
-        image it was read in and all looks merged (:func:`merge_looks`). The top-card test
-        alone decides, so a second look can only read what is there: never a guess."""
+        with local contrast raised (CLAHE), then with the highlights pulled down, each look's
+        codes judged on the image it was read in and all looks merged (:func:`merge_looks`).
+        The top-card test alone decides, so a second look can only read what is there: never
+        a guess."""
         pose = poses[ferry]
         left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
         crop = gray[top:bottom, left:right]
