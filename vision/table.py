@@ -822,7 +822,14 @@ def highlights_down(crop: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.LUT(np.ascontiguousarray(crop), _HIGHLIGHTS_DOWN))
 
 
-SECOND_LOOKS = (local_contrast, highlights_down)
+def as_it_is(crop: np.ndarray) -> np.ndarray:
+    """The crop unchanged (with :data:`SECOND_LOOKS`' enlargement: a soft or small code)."""
+    return crop
+
+
+#: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
+#: enlarged (on top of the reader's own enlargement, at most 2× in all).
+SECOND_LOOKS = ((local_contrast, 1.0), (highlights_down, 1.0), (as_it_is, 2.0))
 
 
 def _moved_by(corners: Quad, dx: float, dy: float) -> Quad:
@@ -960,18 +967,21 @@ class TableReader:
                      codes: list[Code]) -> FerryView | None:
         """A second look at one ferry whose zone shows a code, or is not bare mat, but gave no
         top card (glare over part of a code, dim or one-sided light): its zone decoded again
-        with local contrast raised (CLAHE), then with the highlights pulled down, each look's
-        codes judged on the image it was read in and all looks merged (:func:`merge_looks`).
-        The top-card test alone decides, so a second look can only read what is there: never
-        a guess."""
+        with local contrast raised (CLAHE), then with the highlights pulled down, then enlarged
+        2× (when the reader did not enlarge it already), each look's codes judged on the image
+        it was read in and all looks merged (:func:`merge_looks`). The top-card test alone
+        decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]
         left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
         crop = gray[top:bottom, left:right]
         enlarge = self._enlargement(poses)
         looks = [codes]
-        for enhance in SECOND_LOOKS:
+        for enhance, more in SECOND_LOOKS:
+            if enlarge * more > 2.0:
+                continue
             image = enhance(crop)
-            found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0], enlarge)
+            found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
+                                      enlarge * more)
             shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
             looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
             merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
