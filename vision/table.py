@@ -254,6 +254,8 @@ class MatPose:
     ferry: int
     matrix: np.ndarray  # 3 × 3 homography
     px_per_mm: float
+    markers: int = 2
+    """How many of the mat's markers placed it (one gives a similarity: less exact)."""
 
     def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (N × 2) to frame pixels (N × 2)."""
@@ -354,7 +356,12 @@ def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
     return result
 
 
-NOAH_TIE_MM = 6.0  # two mats' distances to Noah closer than this: which one is not clear
+#: Two mats' distances to Noah closer than this: which one is nearest is not clear. A pose
+#: from two markers is exact to about a millimetre; one from a single marker (a similarity)
+#: ignores the camera's lean and may be a few millimetres off at 25°. On the dev frames the
+#: nearest in millimetres was right at 0.5 and 1.6 mm from the second.
+NOAH_TIE_MM = 1.5
+NOAH_TIE_ONE_MARKER_MM = 5.0
 LOOK_AGAIN_LIMIT = 10  # places looked at again, at most, per frame
 
 
@@ -424,7 +431,8 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     answer is ``None``, never a wrong ferry (TABLE-KIT.md). Distances are measured on the
     table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
     leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
-    Two mats within :data:`NOAH_TIE_MM` of the same distance: not clear, ``None``.
+    Two mats within :data:`NOAH_TIE_MM` of the same distance (:data:`NOAH_TIE_ONE_MARKER_MM`
+    when one of them is placed by a single marker, less exactly): not clear, ``None``.
 
     >>> everywhere = {k: MatPose(k, np.array([[1.0, 0, 110 * k], [0, 1, 0], [0, 0, 1]]), 1.0)
     ...               for k in FERRIES}
@@ -432,7 +440,7 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     3
     >>> noah_ferry((385.0, 180.0), {k: p for k, p in everywhere.items() if k != 4}) is None
     True
-    >>> noah_ferry((440.0, 180.0), everywhere) is None  # as near to 3 as to 4
+    >>> noah_ferry((435.5, 180.0), everywhere) is None  # as near to 3 as to 4
     True
     """
     if noah_at is None or set(poses) != set(FERRIES):
@@ -440,8 +448,10 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     centre = np.array(MAT_MM) / 2
     distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
                        for k, pose in poses.items())
-    (nearest, ferry), (second, _) = distances[0], distances[1]
-    return ferry if second - nearest >= NOAH_TIE_MM else None
+    (nearest, ferry), (second, other) = distances[0], distances[1]
+    exact = poses[ferry].markers == 2 and poses[other].markers == 2
+    return ferry if second - nearest >= (NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM) \
+        else None
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
@@ -501,7 +511,7 @@ def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
             if affine is None:
                 continue
             matrix = np.vstack([affine, [0.0, 0.0, 1.0]])
-        poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm)
+        poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm, len(found))
     return poses
 
 
