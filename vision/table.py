@@ -812,15 +812,6 @@ def _ring(n: int, d: float) -> list[Point]:
 
 # -- a second look -------------------------------------------------------------------------------
 
-def local_contrast(crop: np.ndarray) -> np.ndarray:
-    """The crop with its local contrast raised (CLAHE): a code in a one-sided light, or
-    beside a highlight, gets its modules' full range back."""
-    import cv2
-
-    clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
-    return np.asarray(clahe.apply(np.ascontiguousarray(crop)))
-
-
 _HIGHLIGHTS_DOWN = np.clip(255.0 * (np.arange(256) / 255.0) ** 2.2, 0, 255).astype(np.uint8)
 
 
@@ -838,8 +829,9 @@ def as_it_is(crop: np.ndarray) -> np.ndarray:
 
 
 #: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
-#: enlarged (on top of the reader's own enlargement, at most 2× in all).
-SECOND_LOOKS = ((local_contrast, 1.0), (highlights_down, 1.0), (as_it_is, 2.0))
+#: enlarged (on top of the reader's own enlargement, at most 2× in all). Local contrast
+#: (CLAHE) was tried first and read nothing more on the dev frames: left out.
+SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0))
 
 
 def _moved_by(corners: Quad, dx: float, dy: float) -> Quad:
@@ -976,10 +968,10 @@ class TableReader:
     def _look_closer(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
                      codes: list[Code]) -> FerryView | None:
         """A second look at one ferry whose zone shows a code, or is not bare mat, but gave no
-        top card (glare over part of a code, dim or one-sided light): its zone decoded again
-        with local contrast raised (CLAHE), then with the highlights pulled down, then enlarged
-        2× (when the reader did not enlarge it already), each look's codes judged on the image
-        it was read in and all looks merged (:func:`merge_looks`). The top-card test alone
+        top card (glare over part of a code, a soft or small code): its zone decoded again with
+        the highlights pulled down, then enlarged 2× (when the reader did not enlarge it
+        already), each look's codes judged on the image it was read in and all looks merged
+        (:func:`merge_looks`). The top-card test alone
         decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]
         left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
