@@ -365,13 +365,13 @@ NOAH_TIE_ONE_MARKER_MM = 5.0
 LOOK_AGAIN_LIMIT = 10  # places looked at again, at most, per frame
 
 
-def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.ndarray]
-               ) -> list[Marker]:
+def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.ndarray],
+               known: Iterable[int] = ()) -> list[Marker]:
     """``markers`` with those found by a second look at full resolution: where a located
     mat's other marker should be, and at the candidates the scaled search rejected (a small,
     tilted or soft marker that the scaled copy blurred). Nothing is looked at again when every
     mat shows both markers and Noah's is found."""
-    found = {m.id for m in markers}
+    found = {m.id for m in markers} | set(known)
     if len(found) == NOAH_MARKER + 1:
         return markers
     places = [(m.centre, m.side_px) for m in _other_markers(markers) if m.id not in found]
@@ -961,10 +961,12 @@ class TableReader:
         ms = (time.perf_counter() - started) * 1000
         return TableReading(ferries, noah, noah_at, ms, beside)
 
-    def find_markers(self, gray: np.ndarray, boxes: Sequence[Box] | None = None) -> list[Marker]:
+    def find_markers(self, gray: np.ndarray, boxes: Sequence[Box] | None = None,
+                     known: Iterable[int] = ()) -> list[Marker]:
         """The kit's markers in the frame (or only in ``boxes``, full-frame pixels): found on a
         copy at most :attr:`marker_width` wide, then looked for again at full resolution
-        (:func:`look_again`) where a mat's marker is missing."""
+        (:func:`look_again`) where a mat's marker is missing; the ids ``known`` (placed by a
+        caller that remembers them) are not looked for again."""
         if boxes is None:
             boxes = [(0, 0, gray.shape[1], gray.shape[0])]
         scale = min(1.0, self.marker_width / gray.shape[1])
@@ -974,7 +976,7 @@ class TableReader:
             markers, rejected = detect_markers(gray, box, scale)
             found += markers
             candidates += rejected
-        return look_again(gray, unique_markers(found), candidates)
+        return look_again(gray, unique_markers(found), candidates, known)
 
     def read_ferries(self, gray: np.ndarray, poses: Mapping[int, MatPose],
                      which: Iterable[int] = FERRIES) -> dict[int, FerryView]:

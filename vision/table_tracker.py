@@ -42,6 +42,7 @@ import numpy as np
 from vision.table import (
     FERRIES,
     MARKER_MM,
+    NOAH_MARKER,
     SEARCH_ZONE_MM,
     Box,
     FerryView,
@@ -149,7 +150,11 @@ class TableTracker:
         else:  # the changes, and each marker of a mat that may have moved, whole
             search = _inside(boxes + [_marker_box(pose, i) for k in sorted(moved)
                                       for pose in (known[k],) for i in marker_ids(k)], size)
-        markers = self.reader.find_markers(gray, search)
+        kept = [i for k in known if k not in moved for i in marker_ids(k)]
+        if memory is not None and memory.noah_at is not None and not _inside_any(
+                memory.noah_at, boxes):
+            kept.append(NOAH_MARKER)
+        markers = self.reader.find_markers(gray, search, kept)
         found = mat_poses(markers)
         poses = {k: p for k, p in known.items() if k not in moved}
         poses.update({k: found[k] for k in moved if k in found})
@@ -224,7 +229,10 @@ def _noah(markers: Sequence[Marker], memory: _Memory | None, boxes: Sequence[Box
     now = noah_marker(markers)
     if now is not None or memory is None or memory.noah_at is None:
         return now
-    x, y = memory.noah_at
-    gone = any(left <= x < right and top <= y < bottom for left, top, right, bottom in boxes)
-    return None if gone else memory.noah_at
+    return None if _inside_any(memory.noah_at, boxes) else memory.noah_at
+
+
+def _inside_any(point: Point, boxes: Sequence[Box]) -> bool:
+    x, y = point
+    return any(left <= x < right and top <= y < bottom for left, top, right, bottom in boxes)
 
