@@ -82,8 +82,8 @@ def test_tracker_keeps_a_pose_while_nothing_moves_near_the_mat(monkeypatch):
     assert tracker.read(frame(scene(noah=None))).noah is None  # no Noah marker yet
     search = tracker.reader.find_markers
 
-    def blind_to_4(gray, boxes=None):
-        return [m for m in search(gray, boxes) if m.id not in marker_ids(4)]
+    def blind_to_4(gray, boxes=None, known=()):
+        return [m for m in search(gray, boxes, known) if m.id not in marker_ids(4)]
 
     monkeypatch.setattr(tracker.reader, "find_markers", blind_to_4)
     in_front = (MATS[3].x_mm, MATS[3].y_mm + 125.0)  # clear of ferry 4's markers
