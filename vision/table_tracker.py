@@ -36,6 +36,7 @@ import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
@@ -68,6 +69,22 @@ MOVED_MM = 1.5  # a mat located again this far from its known place has been mov
 ZONE_CHANGE = 0.002  # of a ferry's search zone: a change this large may have changed its top
 
 
+class FrameReader(Protocol):
+    """A reader of whole frames (:meth:`vision.table.TableReader.read`'s signature): a tracker
+    given one reads every frame with it, remembering nothing (a stand-in in tests)."""
+
+    def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading: ...
+
+
+def _default_reader() -> TableReader | FrameReader:
+    """A new :class:`vision.table.TableReader`, looked up when called (so that a caller who
+    stands a reader of its own in for it is followed)."""
+    import vision.table
+
+    reader: TableReader | FrameReader = vision.table.TableReader()
+    return reader
+
+
 @dataclass
 class _Memory:
     """What the tracker knows of the table after its last reading."""
@@ -85,13 +102,14 @@ class TableTracker:
     """Reads the frames of one table in order (a camera, a recording), re-reading only what
     changed since the frame read before (see the module's docstring).
 
-    ``reader``: the frame reader it uses (its decoder, its marker search); ``cold_share``: a
+    ``reader``: the frame reader it uses (its decoder, its marker search; any other reader of
+    whole frames, :class:`FrameReader`, is simply called for each frame); ``cold_share``: a
     change over more than this share of the frame searches the whole frame for markers.
     :attr:`decoded_ferries` says which ferries the last :meth:`read` decoded (for tests and
     benchmarks: the work done, not the time taken).
     """
 
-    reader: TableReader = field(default_factory=TableReader)
+    reader: TableReader | FrameReader = field(default_factory=_default_reader)
     cold_share: float = 0.35
     decoded_ferries: tuple[int, ...] = ()
     _memory: _Memory | None = field(default=None, repr=False)
@@ -104,6 +122,9 @@ class TableTracker:
         """The reading of the next frame (grayscale or BGR), from what changed since the last.
 
         ``loose``: also the codes beside the mats (:meth:`TableReader.read`)."""
+        reader = self.reader
+        if not isinstance(reader, TableReader):  # a reader of whole frames only: no memory
+            return reader.read(frame, loose=loose)
         started = time.perf_counter()
         gray = _gray(frame)
         small = thumbnail(gray)
@@ -113,9 +134,9 @@ class TableTracker:
         changed = self._changes(memory, small, gray.shape)
         if memory is not None and changed is not None and not changed.any():
             memory.small = small
-            reading = self._still(gray, memory, loose)
+            reading = self._still(reader, gray, memory, loose)
         else:
-            reading = self._changed(gray, small, memory, changed, loose)
+            reading = self._changed(reader, gray, small, memory, changed, loose)
         return _timed(reading, started)
 
     def _changes(self, memory: _Memory | None, small: np.ndarray, shape: tuple[int, ...]
@@ -123,23 +144,25 @@ class TableTracker:
         """Where the frame changed since the last reading (a thumbnail mask; ``None``: all)."""
         return None if memory is None else motion(memory.small, small)
 
-    def _still(self, gray: np.ndarray, memory: _Memory, loose: bool) -> TableReading:
+    def _still(self, reader: TableReader, gray: np.ndarray, memory: _Memory, loose: bool
+               ) -> TableReading:
         """Nothing changed: the same reading, with the ferries that showed a code but no top
         card read once more (at most :data:`RETRIES` times)."""
         again = [k for k, view in memory.views.items() if view.seen and view.top is None
                  and view.codes and memory.retries.get(k, 0) < RETRIES]
         self.decoded_ferries = tuple(again)
         if again:
-            fresh = self.reader.read_ferries(gray, memory.poses, again)
+            fresh = reader.read_ferries(gray, memory.poses, again)
             for k in again:
                 memory.retries[k] = memory.retries.get(k, 0) + 1
                 memory.views[k] = fresh[k]
         if loose and memory.loose is None:
-            memory.loose = self.reader.loose_codes(gray, memory.poses)
+            memory.loose = reader.loose_codes(gray, memory.poses)
         return self._reading(memory, loose)
 
-    def _changed(self, gray: np.ndarray, small: np.ndarray, memory: _Memory | None,
-                 changed: np.ndarray | None, loose: bool) -> TableReading:
+    def _changed(self, reader: TableReader, gray: np.ndarray, small: np.ndarray,
+                 memory: _Memory | None, changed: np.ndarray | None, loose: bool
+                 ) -> TableReading:
         height, width = gray.shape
         size = (width, height)
         boxes = [(0, 0, width, height)] if changed is None else changed_boxes(changed, size)
@@ -154,7 +177,7 @@ class TableTracker:
         if memory is not None and memory.noah_at is not None and not _inside_any(
                 memory.noah_at, boxes):
             kept.append(NOAH_MARKER)
-        markers = self.reader.find_markers(gray, search, kept)
+        markers = reader.find_markers(gray, search, kept)
         found = mat_poses(markers)
         poses = {k: p for k, p in known.items() if k not in moved}
         poses.update({k: found[k] for k in moved if k in found})
@@ -166,11 +189,11 @@ class TableTracker:
             changed, dict(zones), size, ZONE_CHANGE)
         reread = [k for k in FERRIES if k not in views or k in touched
                   or _moved(views.get(k), poses.get(k))]
-        views.update(self.reader.read_ferries(gray, poses, reread))
+        views.update(reader.read_ferries(gray, poses, reread))
         self.decoded_ferries = tuple(k for k in reread if k in poses)
         self._memory = _Memory(small, poses, views, _noah(markers, memory, boxes))
         if loose:
-            self._memory.loose = self.reader.loose_codes(gray, poses)
+            self._memory.loose = reader.loose_codes(gray, poses)
         return self._reading(self._memory, loose)
 
     @staticmethod
