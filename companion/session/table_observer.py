@@ -510,19 +510,22 @@ class StillTable:
     """Waits for a still table and two agreeing readings (docs/table-view.md, TABLE-KIT.md).
 
     Stillness is judged between consecutive frames: each frame's small copy is compared with
-    the previous one (:func:`vision.table.still`, and :func:`vision.table.occluded_ferries` for
-    a hand over a card zone). A frame is still once the next one shows no motion against it;
-    the two are then read, and when their readings agree the table is *settled* (the first of
-    the two is when it became still): no more readings until something moves again. So a
-    change followed by two still frames is always seen, live or in a recording.
-    ``loose``: the readings also report the codes beside the mats (the round-end hand scan).
+    the previous one and with the card zones of the last reading (a hand over a card zone), by
+    :class:`vision.table_motion.StillnessWatch`. A frame is still once the next one shows no
+    motion against it; the two are then read, and when their readings agree the table is
+    *settled* (the first of the two is when it became still): no more readings until
+    something moves again. So a change followed by two still frames is always seen, live or in
+    a recording. ``loose``: the readings also report the codes beside the mats (the round-end
+    hand scan).
     """
 
     def __init__(self, reader: Reader) -> None:
+        from vision.table_motion import StillnessWatch
+
         self.reader = reader
         self.loose = False
         self._previous: TableFrame | None = None
-        self._zones: TableReading | None = None  # the last reading, for the card zones' places
+        self._watch = StillnessWatch()
         self._candidate: TableReading | None = None  # the reading of the previous frame
         self._still_since: float | None = None
         self.settled = False
@@ -539,7 +542,8 @@ class StillTable:
         """One frame; returns ``(reading, still_since)`` the moment the table is stable, else
         ``None``."""
         previous, self._previous = self._previous, frame
-        if previous is None or self._moved(previous, frame):
+        moving = self._watch.moving(frame.small)  # every frame: the watch keeps the last one
+        if previous is None or moving:
             self._candidate, self._still_since, self.settled = None, None, False
             return None
         if self.settled:
@@ -553,20 +557,11 @@ class StillTable:
         self.settled = True
         return reading, self._still_since if self._still_since is not None else frame.captured_at
 
-    def _moved(self, previous: TableFrame, frame: TableFrame) -> bool:
-        from vision.table import motion, occluded_ferries, still
-
-        if previous.small.shape != frame.small.shape or not still(previous.small, frame.small):
-            return True
-        if self._zones is None:
-            return False
-        size = (frame.full.shape[1], frame.full.shape[0])
-        return bool(occluded_ferries(motion(previous.small, frame.small), self._zones, size))
-
     def _read(self, frame: TableFrame) -> TableReading:
         reading = self.reader.read(frame.full, loose=True) if self.loose \
             else self.reader.read(frame.full)
-        self._zones = reading
+        self._watch.watch_zones({k: v.zone for k, v in reading.ferries.items()},
+                                (frame.full.shape[1], frame.full.shape[0]))
         return reading
 
 
@@ -591,12 +586,12 @@ class TableObserver:
                  clock: Callable[[], float] | None = None) -> None:
         import time
 
-        from vision.table import TableReader
+        from vision.table_tracker import TableTracker
 
         self.intents, self.card_of = intents, card_of
         self.flash, self.on_finding = flash, on_finding
         self.ledger = ledger or PlayLedger()
-        self.still = StillTable(reader or TableReader())
+        self.still = StillTable(reader or TableTracker())
         self.clock = clock or time.monotonic
         self.verdicts: list[Inferred] = []
         self.findings: list[Finding] = []
