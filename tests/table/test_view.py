@@ -282,3 +282,16 @@ def test_overlap_in_a_dim_noisy_room_never_takes_a_buried_code(light, noise, blu
                        seed=round(10 * depth) + index, light=light, noise=noise)
     view = READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
     assert view.seen and view.top is None
+
+
+def test_table_scan_line_says_when_noah_is_seen_but_his_ferry_not_sure():
+    """TABLE-KIT.md: Noah's marker seen while a mat whose place is not known could be nearer
+    gives no ferry; the scan's line says that, not that Noah was not seen."""
+    from companion.commands.table import describe
+    from vision.table import FERRIES, FerryView, TableReading
+
+    ferries = {k: FerryView() for k in FERRIES}
+    unsure = TableReading(ferries, noah=None, noah_at=(10.0, 20.0))
+    assert "Noah seen, his ferry not sure" in describe("a.png", unsure)
+    assert "Noah not seen" in describe("a.png", TableReading(ferries, noah=None))
+    assert "Noah at ferry 3" in describe("a.png", TableReading(ferries, noah=3, noah_at=(1, 2)))
