@@ -25,9 +25,14 @@ import json
 import urllib.parse
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.game import Game
+
+if TYPE_CHECKING:
+    import segno
+
+    from companion.session.store import GameStore
 
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 WEB_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -78,7 +83,7 @@ def web_link(link: str) -> str:
     return WEB_LINK + link.removeprefix(LINK)
 
 
-def qr_code(url: str):
+def qr_code(url: str) -> segno.QRCode:
     """A regular QR code of ``url`` (never Micro QR): ``.save("play.png", scale=6)`` for the
     screen, ``.terminal(compact=True)`` for the command line."""
     import segno
@@ -86,7 +91,7 @@ def qr_code(url: str):
     return segno.make_qr(url, error="l")
 
 
-def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
+def game_url(store: GameStore, game_id: int | None, game: Game | None) -> str:
     """The BG Stats link of the open game of the record, "" unless it is over."""
     if game_id is None or game is None or not game.is_over:
         return ""
@@ -94,7 +99,7 @@ def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
 
 
 def play_url(game_id: int, players: Sequence[str], scores: Sequence[int],
-             winners: Sequence[int], store: Any) -> str:
+             winners: Sequence[int], store: GameStore) -> str:
     """The BG Stats link of a finished game of the record, with its date and duration."""
     entry = store.game(game_id)
     started, ended = _time(entry.started_at), _time(entry.updated_at)

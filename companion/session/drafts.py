@@ -181,7 +181,7 @@ def not_in_a_hand(game: Game, ref: str) -> tuple[str, Phrase] | None:
     """Why a card scanned at round end cannot be in anyone's hand (not in this game, on a
     ferry, or gone on a ferry this round, R37), in English and as a phrase; None if it can."""
     name = card_name(ref).capitalize()
-    if ref not in game.cards_in_play:
+    if game.cards_in_play.get(ref) is None:
         return (f"{name} is not used in this game: put it back in the box.",
                 *said("not_in_game", card=ref))
     for k, ferry in enumerate(game.ferries):

@@ -36,7 +36,8 @@ from companion.game.actions import (
     TakeBack,
 )
 from companion.game.deck import FERRY_CARDS, HAND_SIZE, format_ref, parse_ref
-from companion.session.session import Outcome, Session
+from companion.session.intents import Outcome
+from companion.session.session import Session
 from companion.session.table_observer import physical as _physical
 from companion.session.view import SessionView
 
