@@ -69,8 +69,10 @@ from .ferry import (
 from .options import Options
 from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
 from .state import (
+    IN_ROUND_PHASES,
     Hands,
     NamedCard,
+    Phase,
     State,
     add_departed,
     cards_of,
@@ -94,9 +96,8 @@ __all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
 Outcome: TypeAlias = tuple[State, list[RawEvent]]
 
 CROCODILE_TEARS = 2  # R44
-IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 #: The reason given when an action of another kind arrives during a phase (R50).
-AWAITED = {
+AWAITED: dict[Phase, str] = {
     "play": "must_play",
     "croc_flee": "must_choose_flee_target",
     "lion_swap": "must_lion_swap",
@@ -209,7 +210,7 @@ class Game:
         return tuple(self._history)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._state.phase
 
     @property
@@ -385,7 +386,7 @@ class Game:
             return self._players[seat]
         return f"seat {seat}"
 
-    def _gate(self, s: State, phase: str, action: Any) -> Verdict | None:
+    def _gate(self, s: State, phase: Phase, action: Any) -> Verdict | None:
         """R50: the kind of action first (the step awaited), then the actor."""
         if s.phase != phase:
             return self._reject(AWAITED[s.phase], action)

@@ -31,13 +31,13 @@ from .deal import random_start_round
 from .deck import parse_ref
 from .engine import Game
 from .options import Options
+from .state import IN_ROUND_PHASES
 from .tablelog import Entry, Header
 
 #: Actions allowed per round before a game counts as not terminating (real rounds take ~100).
 MAX_ACTIONS_PER_ROUND = 2_000
 #: Rounds allowed in a game ending at 26 points before it counts as not terminating.
 MAX_ROUNDS = 60
-_IN_ROUND = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 
 
 class InvariantError(AssertionError):
@@ -127,7 +127,7 @@ def check_invariants(game: Game) -> None:
     """
     state = game.state()
     _check_counts(state, len(game.players))
-    if state["phase"] in _IN_ROUND:
+    if state["phase"] in IN_ROUND_PHASES:
         _check_cards_kept(game, state)
         for position, cards in enumerate(state["ferries"]):
             if cards is not None:
@@ -141,7 +141,8 @@ def _check_counts(state: dict[str, Any], players: int) -> None:
     if hands is not None and [len(hand) for hand in hands] != state["hand_counts"]:
         raise InvariantError(f"hand counts {state['hand_counts']} do not match the hands")
     player = state["current_player"]
-    if state["phase"] in _IN_ROUND and not (isinstance(player, int) and 0 <= player < players):
+    seated = isinstance(player, int) and 0 <= player < players
+    if state["phase"] in IN_ROUND_PHASES and not seated:
         raise InvariantError(f"phase {state['phase']} awaits seat {player!r}")
     if not 0 <= state["departed"] <= 4 or state["gifts_owed"] > state["departed"]:
         raise InvariantError(f"{state['departed']} departures, {state['gifts_owed']} gifts owed")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from .deck import Deck, Ref, format_ref, parse_ref
 from .ferry import POSITIONS, FerryFacts, Placed, ferry_facts
@@ -31,6 +31,13 @@ Hands = tuple[tuple[str, ...], ...]
 #: A physical card whatever side a snail shows: (species, printed gender, copy or None).
 Identity = tuple[str, str, int | None]
 _T = TypeVar("_T")
+#: The engine's phase: whose action of which kind is awaited. A ``Literal`` (plain strings in
+#: the table log and the JSON, free to compare in the engine's hot loop) that mypy checks
+#: wherever a phase is assigned, keyed or compared.
+Phase = Literal["play", "croc_flee", "lion_swap", "move_noah", "give", "scan", "round_over",
+                "game_over"]
+#: The phases of a round being played (a turn's steps), as opposed to scan and the pauses.
+IN_ROUND_PHASES: tuple[Phase, ...] = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 
 
 class State:
@@ -63,7 +70,7 @@ class State:
     next_starter: int | None  # seat starting the next round, once this one is scored (R39)
     noah: int | None  # Noah's position, None before the first deal
     noah_due: bool  # Noah must still be moved (R22)
-    phase: str
+    phase: Phase
     player: int | None  # seat expected to act, None when nobody is
     round: int
     round_scores: tuple[int, ...]

@@ -50,6 +50,7 @@ from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs
 from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
 from companion.session.reconcile import undo_explained
+from companion.session.steps import Step
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
@@ -641,7 +642,7 @@ class Session:
             raise RuntimeError("no game is open")
         return self._game
 
-    def _step(self) -> str:
+    def _step(self) -> Step:
         """The kind of prompt awaited now (cheap: no prompt is built)."""
         return current_step(self._game, self._drafts)
 
