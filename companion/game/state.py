@@ -23,8 +23,9 @@ from functools import cache, lru_cache
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from .deck import Deck, Ref, format_ref, parse_ref
-from .ferry import POSITIONS, FerryFacts, Placed, ferry_facts
+from .ferry import FerryFacts, Placed, ferry_facts
 from .options import Options
+from .sizes import FERRY_COUNT
 
 Ferry = tuple[Placed, ...]
 Hands = tuple[tuple[str, ...], ...]
@@ -95,8 +96,8 @@ def initial_state(players: int) -> State:
     state.counts, state.scores = (0,) * players, (0,) * players
     state.round_scores = (0,) * players
     state.extra_turn = state.lion_due = state.noah_due = state.giraffe = False
-    state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
-    state.facts = (None,) * POSITIONS
+    state.gifts_owed, state.ferries, state.winners = 0, (None,) * FERRY_COUNT, ()
+    state.facts = (None,) * FERRY_COUNT
     state.departed_ids, state.departed_species = frozenset(), {}
     return state
 

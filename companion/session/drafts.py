@@ -24,11 +24,10 @@ from dataclasses import dataclass, field, replace
 from companion.game import Game
 from companion.game.actions import Play, StartRound
 from companion.game.deck import HAND_SIZE, format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.narrate import card_name, ferry_name
 from companion.session.notices import said
 from companion.session.view import Phrase
-
-FERRIES = 5
 
 
 @dataclass
@@ -37,7 +36,7 @@ class SetupDraft:
     1 only) the starting player."""
 
     noah: int | None = None
-    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRIES)
+    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRY_COUNT)
     starter: int | None = None
 
     @property

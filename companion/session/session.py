@@ -32,9 +32,9 @@ from companion.game.actions import Action, Play, ScanHands, ScoreRound
 from companion.game.deck import Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
+from companion.game.sizes import FERRY_COUNT
 from companion.session import record
 from companion.session.drafts import (
-    FERRIES,
     Drafts,
     PendingPlay,
     SetupDraft,
@@ -315,7 +315,7 @@ class Session:
             if self._step() != "choose_noah_start":
                 return self._refused("noah_start_chosen",
                                      "Noah's starting ferry is already chosen.")
-            if ferry not in range(FERRIES):
+            if ferry not in range(FERRY_COUNT):
                 return self._refused("ferry_range", "Choose a ferry from 1 to 5.")
             self._drafts.setup.noah = ferry
             self._notice("info", f"Noah starts on {ferry_name(ferry)}.",

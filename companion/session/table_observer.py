@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
 from companion.session.narrate import card_name, plural
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
     from vision.table import TableReading
     from vision.table_capture import TableFrame
 
-POSITIONS = range(5)
+POSITIONS = range(FERRY_COUNT)
 #: The steps in which the table holds exactly what the record says (no card half-entered).
 AUDITED_STEPS: tuple[Step, ...] = ("play_card", "move_noah", "choose_target", "give_cards")
 

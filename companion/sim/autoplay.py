@@ -36,6 +36,7 @@ from companion.game.actions import (
     TakeBack,
 )
 from companion.game.deck import FERRY_CARDS, HAND_SIZE, format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.intents import Outcome
 from companion.session.session import Session
 from companion.session.table_observer import physical as _physical
@@ -150,7 +151,7 @@ class SimulatedTable:
             for seat in range(len(self.players))
         )
         starter = self.rng.randrange(len(self.players)) if self.truth.round == 0 else None
-        return StartRound(noah=self.rng.randrange(5), ferries=ferries, hands=hands,
+        return StartRound(noah=self.rng.randrange(FERRY_COUNT), ferries=ferries, hands=hands,
                           starter=starter)
 
     def _act(self, action: Any) -> None:

@@ -22,6 +22,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.game.deck import parse_ref
+from companion.game.sizes import MAX_PLAYERS
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
 from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of, text_width
@@ -29,7 +30,6 @@ from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, pictur
 if TYPE_CHECKING:
     from companion.session.steps import Step
 
-MAX_PLAYERS = 5
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 

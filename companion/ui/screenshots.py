@@ -31,12 +31,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.game.sizes import PLAYER_COUNTS
+
 if TYPE_CHECKING:
     from companion.session.steps import Step
 
 #: The tables of the screenshots (and of the layout test): long names, two to five players.
 LONG_NAMES = ("Anne-Charlotte", "Bartholomew", "Chloé-Marguerite", "Dominique", "Éloïse-Amandine")
-PLAYER_COUNTS = (2, 3, 4, 5)
 SEED = 2  # a seed whose game meets every prompt at every table size (the layout test checks)
 SHOTS: dict[Step, str] = {  # prompt kind -> file name (taken the first time the prompt shows)
     "choose_noah_start": "03-setup-noah",
