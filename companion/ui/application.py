@@ -379,7 +379,7 @@ class NoahApp(App):
             return current  # left by its Back button only
         if self.showing_result:
             return "round_end"
-        kind = view.prompt.kind
+        kind: Step = view.prompt.kind
         if kind in ("choose_snail_side", "choose_card") and view.state.get("phase") in (
                 "round_over", None):
             return "setup"

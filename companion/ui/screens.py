@@ -286,7 +286,8 @@ class PromptPanel(BoxLayout):
     @staticmethod
     def _answers(app: Any, view: Any) -> list[Answer]:
         """Every answer the rules allow now (a player's name on their token's colour)."""
-        prompt, kind, session = view.prompt, view.prompt.kind, app.session
+        prompt, session = view.prompt, app.session
+        kind: Step = prompt.kind
 
         def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
             return lambda: app.act(intent, *args)
