@@ -20,12 +20,28 @@ TARGETS = {
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
     "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),
+    "complot": ("companion.complot.bench", "Complot referee: claim checks and games per second"),
+    "web": ("companion.web.bench", "LAN page: 50 phones following a game, latency and memory"),
 }
+
+
+
+def _sticker_texts() -> list[str]:
+    """Every sticker text of the default deck: the table benchmark lays these cards on its
+    tables (vision never imports companion, so the texts are handed in)."""
+    from companion.game.deck import default_deck
+    from companion.tags.payload import DEFAULT_DECK_ID, encode
+
+    return [encode(DEFAULT_DECK_ID, card) for card in default_deck()]
+
+
+INPUTS = {"table": {"sticker_texts": _sticker_texts}}
+"""What a target needs from companion, set on its options before it runs."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="measure speed (rules, vision, session, app, lights, table)",
+        "bench", help="measure speed (rules, vision, session, app, lights, table, complot, web)",
         description="Measure speed. 'noah-companion bench TARGET --help' lists a target's options.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
@@ -44,6 +60,8 @@ def _runner(name: str, module_name: str, help_text: str):
         add_quiet(parser, "no running time on the terminal while measuring")
         module.add_arguments(parser)
         options = parser.parse_args(args.extra_options)
+        for option, supply in INPUTS.get(name, {}).items():
+            setattr(options, option, supply())
         with elapsed_bar(f"bench {name}", shows_progress(options.quiet or options.json)):
             return module.run(options)
 

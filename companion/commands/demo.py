@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table-view", action="store_true",
                         help="referee from one camera above the table: plays and Noah's moves "
                              "are read from rendered overhead frames, with no touch")
+    parser.add_argument("--web", nargs="?", const=0, type=int, metavar="PORT",
+                        help="also serve the game's read-only page on the local network while "
+                             "it is played (printing its address; default port: [web] port)")
     parser.add_argument("--frames", metavar="DIR",
                         help="with --table-view: also save the game as a recording in DIR (its "
                              "frames as JPEG, answers.jsonl, true-log.jsonl) for 'table referee'")
@@ -40,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if args.web is not None:
+        from companion.web.demo import run_with_page
+
+        return run_with_page(args, run)
     players = list(args.players)
     if args.frames and (args.ui or not args.table_view):
         from companion.errors import UserError

@@ -338,8 +338,8 @@ def _scan_prompt(game: Game, drafts: Drafts, players: Sequence[str]) -> ScanHand
 def winners_sentence(game: Game, players: Sequence[str]) -> str:
     """The end of the game in one sentence: who wins, with every score."""
     winners = [players[s] for s in game.winners]
-    scores = ", ".join(f"{name} {score}" for name, score in zip(players, game.scores,
-                                                               strict=True))
+    scores = ", ".join(f"{name} ({score})" for name, score in zip(players, game.scores,
+                                                                 strict=True))
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
     return f"Game over: {' and '.join(winners)} share the victory ({scores})."
