@@ -61,6 +61,8 @@ import numpy as np
 from vision.errors import VisionError
 from vision.table_zones import zone_is_blank
 
+#: The kit's five ferry mats (TABLE-KIT.md), numbered on their stickers; the game's own count is
+#: companion.game.sizes.FERRY_COUNT, which vision may not import (it never imports the companion).
 FERRIES = (1, 2, 3, 4, 5)
 NOAH_MARKER = 10
 MARKER_DICTIONARY = "DICT_4X4_50"

@@ -46,9 +46,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
 from companion.session.narrate import card_name, plural
+from companion.session.steps import Step
 from companion.session.view import Phrase, SessionView
 
 if TYPE_CHECKING:
@@ -58,9 +60,9 @@ if TYPE_CHECKING:
     from vision.table import TableReading
     from vision.table_capture import TableFrame
 
-POSITIONS = range(5)
+POSITIONS = range(FERRY_COUNT)
 #: The steps in which the table holds exactly what the record says (no card half-entered).
-AUDITED_STEPS = ("play_card", "move_noah", "choose_target", "give_cards")
+AUDITED_STEPS: tuple[Step, ...] = ("play_card", "move_noah", "choose_target", "give_cards")
 
 
 def physical(ref: str) -> str:
@@ -112,7 +114,7 @@ class RecordTable:
     position, each ferry's cards bottom first (physical ids; ``None`` once gone), who acts,
     the departed animals of this round, and at setup the ferry whose animal is awaited."""
 
-    step: str
+    step: Step
     noah: int | None
     ferries: tuple[tuple[str, ...] | None, ...]
     player: str | None = None

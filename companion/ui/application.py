@@ -52,14 +52,15 @@ from companion.ui.widgets import Banner, CameraPanel, UndoOffer, card_read
 
 if TYPE_CHECKING:
     from companion.session import Session
+    from companion.session.steps import Step
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
-SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
-SCREEN_OF = {
+SETUP_KINDS: tuple[Step, ...] = ("choose_noah_start", "scan_setup_card", "choose_starter")
+SCREEN_OF: dict[Step, str] = {
     "no_game": "home", "play_card": "table", "choose_card": "table",
     "choose_snail_side": "table", "choose_frog_weight": "table", "choose_target": "table",
     "move_noah": "table", "give_cards": "table", "scan_hand": "round_end",
@@ -431,7 +432,7 @@ class NoahApp(App):
             return current  # left by its Back button only
         if self.showing_result:
             return "round_end"
-        kind = view.prompt.kind
+        kind: Step = view.prompt.kind
         if kind in ("choose_snail_side", "choose_card") and view.state.get("phase") in (
                 "round_over", None):
             return "setup"

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 
@@ -40,6 +40,9 @@ from companion.game.deck import parse_ref
 from companion.game.errors import InputError
 from companion.session.reconcile import english, template_key
 from companion.session.view import Phrase
+
+if TYPE_CHECKING:
+    from companion.session.steps import Step
 
 LOCALES = Path(__file__).with_name("locales")
 #: Params that are a player's name (``of_<param>`` says "of" that player: ``d'Ana``).
@@ -168,7 +171,7 @@ class Catalog:
         return rest[:1].upper() + rest[1:]
 
     def _prompt(self, prompt: Any, players: Sequence[str], reading: str = "hand") -> str:
-        kind = prompt.kind
+        kind: Step = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
         }

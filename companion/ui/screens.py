@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kivy.animation import Animation
 from kivy.app import App
@@ -28,11 +28,14 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.game.deck import parse_ref
+from companion.game.sizes import MAX_PLAYERS
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
 from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of, text_width
 
-MAX_PLAYERS = 5
+if TYPE_CHECKING:
+    from companion.session.steps import Step
+
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
@@ -69,7 +72,7 @@ def prompt_picture(prompt: Any) -> str:
     >>> prompt_picture(ChooseTarget(player=0, text="", action="croc_flee"))[-13:]
     'crocodile.png'
     """
-    kind = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
+    kind: Step = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
     name = PROMPT_PICTURES.get(getattr(prompt, "action", "") if kind == "choose_target" else kind)
     return picture_of(name) if name else ""
 
@@ -318,7 +321,8 @@ class PromptPanel(BoxLayout):
     @staticmethod
     def _answers(app: Any, view: Any) -> list[Answer]:
         """Every answer the rules allow now (a player's name on their token's colour)."""
-        prompt, kind, session = view.prompt, view.prompt.kind, app.session
+        prompt, session = view.prompt, app.session
+        kind: Step = prompt.kind
 
         def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
             return lambda: app.act(intent, *args)

@@ -29,13 +29,17 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from companion.game.sizes import PLAYER_COUNTS
+
+if TYPE_CHECKING:
+    from companion.session.steps import Step
 
 #: The tables of the screenshots (and of the layout test): long names, two to five players.
 LONG_NAMES = ("Anne-Charlotte", "Bartholomew", "Chloé-Marguerite", "Dominique", "Éloïse-Amandine")
-PLAYER_COUNTS = (2, 3, 4, 5)
 SEED = 2  # a seed whose game meets every prompt at every table size (the layout test checks)
-SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
+SHOTS: dict[Step, str] = {  # prompt kind -> file name (taken the first time the prompt shows)
     "choose_noah_start": "03-setup-noah",
     "choose_starter": "05-setup-starter",
     "choose_frog_weight": "08-prompt-frog-weight",

@@ -31,6 +31,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.game.deck import parse_ref
+from companion.game.sizes import FERRY_COUNT, TEAR_TARGET
 from companion.ui import theme
 from companion.ui.pictures import picture_path
 
@@ -215,10 +216,10 @@ class Board(FloatLayout):
 
     def _refresh(self) -> None:
         state = self.state or {}
-        ferries = state.get("ferries") or [None] * 5
-        weights = state.get("weights") or [0] * 5
-        capacities = state.get("capacities") or [21] * 5
-        for k in range(5):
+        ferries = state.get("ferries") or [None] * FERRY_COUNT
+        weights = state.get("weights") or [0] * FERRY_COUNT
+        capacities = state.get("capacities") or [21] * FERRY_COUNT
+        for k in range(FERRY_COUNT):
             view = self._ferry(k)
             view.departed = ferries[k] is None and bool(state.get("ferries"))
             view.cards = list(ferries[k] or [])
@@ -245,7 +246,7 @@ class ScoreTrack(Widget):
     shown = ListProperty()
     colours = ListProperty()
     names = ListProperty()
-    cells = NumericProperty(27)
+    cells = NumericProperty(TEAR_TARGET + 1)  # 0 to 26
     game = ObjectProperty(None, allownone=True)  # a new game's tokens jump, never slide
 
     def on_scores(self, _widget: Any, scores: list) -> None:
