@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from companion.game.sizes import MAX_PLAYERS, MIN_PLAYERS
 from companion.paths import config_dir, default_store_path
 
 SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui", "web")
@@ -157,9 +158,10 @@ class GameSettings:
         """Validate ``[game]``; errors name the key."""
         reject_unknown("game", values, cls.KEYS)
         players = tuple(n.strip() for n in values.get("players", "").split(",") if n.strip())
-        if len(players) > 5:
+        if len(players) > MAX_PLAYERS:
             raise setting_error("game", f"players lists {len(players)} names.",
-                                "Noah takes 2 to 5.", key="config.too_many_players",
+                                f"Noah takes {MIN_PLAYERS} to {MAX_PLAYERS}.",
+                                key="config.too_many_players",
                                 count=len(players))
         end_rule = values.get("end_rule", "rounds").strip()
         if end_rule not in ("rounds", "score26"):

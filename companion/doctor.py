@@ -677,7 +677,8 @@ def check_store(machine: Machine) -> Finding:
     """The game record's folder is writable, has room, the record itself is sound, and every
     game in it can be replayed (a damaged one is named by number and line). The record is only
     read, so the doctor runs beside the app."""
-    from companion.session.store import GameStore, default_store_path
+    from companion.paths import default_store_path
+    from companion.session.store import GameStore
 
     config = machine.config_or_none()
     path = config.store.path if config is not None else default_store_path()

@@ -195,8 +195,9 @@ class Unanswered(Exception):
 
 class Referee:
     """Referees frames for ``session`` (a game already open in it) with ``answers``; every
-    event goes to ``emit``. ``reader``: the table reader (default :class:`vision.table.
-    TableReader`). Feed it frames with :meth:`feed`; :class:`Unanswered` stops it."""
+    event goes to ``emit``. ``reader``: the table reader (default: the observer's
+    :class:`vision.table_tracker.TableTracker`). Feed it frames with :meth:`feed`;
+    :class:`Unanswered` stops it."""
 
     MAX_ANSWERS_PER_FRAME = 32  # each answer is used once: a bound, never reached in play
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from companion.game.deck import Deck
 from companion.session.lights import TableLights
@@ -48,12 +48,14 @@ from companion.tags.payload import DEFAULT_DECK_ID
 if TYPE_CHECKING:
     from companion.config import Config
     from companion.session.table_observer import (
+        Finding,
         ObservedSession,
         PlayLedger,
         Reader,
         TableObserver,
     )
     from hardware.lights import FerryLights
+    from vision.config import DecoderSettings
     from vision.events import CameraStatus
     from vision.pipeline import Pipeline
     from vision.sources import Source
@@ -94,7 +96,8 @@ def open_lights(section: Mapping[str, str], *, virtual: bool) -> tuple[FerryLigh
 
 
 def camera_pipeline(source: Source, session: Session, *,
-                    also: Callable[[Any], object] | None = None, decoding: Any = None,
+                    also: Callable[[object], object] | None = None,
+                    decoding: DecoderSettings | None = None,
                     tracker: TrackerSettings | None = None,
                     events: Callable[[object], object] | None = None) -> Pipeline:
     """The vision pipeline on ``source`` feeding ``session`` (not started). ``also(event)``
@@ -129,7 +132,7 @@ def table_observer(session: Session, *, ledger: PlayLedger | None = None,
     made is also an event), the session itself by default."""
     from companion.session.table_observer import NOT_WARNINGS, TableObserver
 
-    def on_finding(finding: Any) -> None:
+    def on_finding(finding: Finding) -> None:
         confirm = finding.phrase.key in NOT_WARNINGS
         session.table_finding(finding.text, (finding.phrase,), None if confirm else finding.ferry)
 
@@ -155,6 +158,12 @@ def sticker_card(session: Session) -> Callable[[str], str | None]:
     return card_of
 
 
+class StatusListener(Protocol):
+    """What :class:`CameraHealth` tells: the session's camera condition."""
+
+    def camera_status(self, ok: bool, message: str = "") -> None: ...
+
+
 class CameraHealth:
     """Two cameras' condition as one for the session (``view = both``): it is told of each
     camera's :class:`~vision.events.CameraStatus` and tells the session
@@ -174,7 +183,7 @@ class CameraHealth:
     [(True, 'Hand camera working.'), (False, 'Table camera lost.'), (False, 'Hand camera lost.')]
     """
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: StatusListener) -> None:
         self.session = session
         self._problems: dict[str, str] = {}
         self._said: tuple[bool, str] | None = None
@@ -241,8 +250,8 @@ class Cameras:
 
 
 def open_cameras(session: Session, view: str, *, hand: Source | None = None,
-                 table: TableSource | None = None, decoding: Any = None,
-                 also_hand: Callable[[Any], object] | None = None,
+                 table: TableSource | None = None, decoding: DecoderSettings | None = None,
+                 also_hand: Callable[[object], object] | None = None,
                  also_table: Callable[[TableFrame], object] | None = None,
                  reader: Reader | None = None) -> Cameras:
     """The cameras ``view`` asks for (``hand``, ``table`` or ``both``) on the sources given,

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-FERRIES = 5
+FERRIES = 5  # one LED per ferry mat: the wiring's fact (hardware never imports the companion)
 Colour = tuple[float, float, float]
 RED: Colour = (1.0, 0.0, 0.0)
 ROLES = ("off", "noah", "destination", "noah, destination", "scan", "illegal", "departure",

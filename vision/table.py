@@ -53,13 +53,16 @@ import functools
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from vision.errors import VisionError
+from vision.table_zones import zone_is_blank
 
+#: The kit's five ferry mats (TABLE-KIT.md), numbered on their stickers; the game's own count is
+#: companion.game.sizes.FERRY_COUNT, which vision may not import (it never imports the companion).
 FERRIES = (1, 2, 3, 4, 5)
 NOAH_MARKER = 10
 MARKER_DICTIONARY = "DICT_4X4_50"
@@ -72,6 +75,9 @@ NOAH_DISC_MM = 36.0
 QR_MODULES_MM = 20.0 / 21  # a sticker's module: 20 mm across 21 modules
 ZONE_OVERHANG_MM = 28.0  # how far past the mat's long edges a top card's code may lie
 LOOSE_MARGIN_MM = 10.0  # a code beside the mats lies at least this far outside a mat's zone
+#: Where a ferry's top-card code may lie (left, top, right, bottom in mat mm): the mat,
+#: widened at its long edges for cards that overhang or sit askew.
+SEARCH_ZONE_MM = (-ZONE_OVERHANG_MM, 0.0, MAT_MM[0] + ZONE_OVERHANG_MM, MAT_MM[1])
 #: A mat's area (left, top, right, bottom in mat mm): the zone where its cards' codes may lie,
 #: widened all round by LOOSE_MARGIN_MM; a code beside the mats lies outside every mat's area.
 MAT_AREA_MM = (-ZONE_OVERHANG_MM - LOOSE_MARGIN_MM, -LOOSE_MARGIN_MM,
@@ -79,6 +85,7 @@ MAT_AREA_MM = (-ZONE_OVERHANG_MM - LOOSE_MARGIN_MM, -LOOSE_MARGIN_MM,
 ARUCO_MAX_WIDTH = 1536
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
+Box = tuple[int, int, int, int]  # left, top, right, bottom in frame pixels (right, bottom excluded)
 
 
 def marker_ids(ferry: int) -> tuple[int, int]:
@@ -249,6 +256,8 @@ class MatPose:
     ferry: int
     matrix: np.ndarray  # 3 × 3 homography
     px_per_mm: float
+    markers: int = 2
+    """How many of the mat's markers placed it (one gives a similarity: less exact)."""
 
     def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (N × 2) to frame pixels (N × 2)."""
@@ -277,9 +286,9 @@ class MatPose:
         return tuple((float(x), float(y)) for x, y in points)  # type: ignore[return-value]
 
     def search_zone(self) -> Quad:
-        """Where this ferry's top-card code may lie: the mat, widened at its long edges."""
-        width, height = MAT_MM
-        return self.quad(-ZONE_OVERHANG_MM, 0.0, width + ZONE_OVERHANG_MM, height)
+        """Where this ferry's top-card code may lie: the mat, widened at its long edges
+        (:data:`SEARCH_ZONE_MM`)."""
+        return self.quad(*SEARCH_ZONE_MM)
 
     def area(self) -> Quad:
         """The mat's area (:data:`MAT_AREA_MM`) in the frame. A code whose centre lies in it
@@ -299,28 +308,156 @@ def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Mar
     Detection runs on a copy at most ``max_width`` pixels wide; corners are refined on the
     full frame. An id found twice (two kits on one table, or a false detection) is dropped:
     better no mat than the wrong one. Ids 11–49 are foreign (TABLE-KIT.md) and ignored.
+    (:meth:`TableReader.find_markers` also looks again at full resolution.)
     """
+    scale = min(1.0, max_width / gray.shape[1])
+    markers, _ = detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)
+    return unique_markers(markers)
+
+
+def detect_markers(gray: np.ndarray, box: Box, scale: float
+                   ) -> tuple[list[Marker], list[np.ndarray]]:
+    """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
+    the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
+    in full-frame pixels), for :func:`look_again`."""
     import cv2
 
-    scale = min(1.0, max_width / gray.shape[1])
-    small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale,
+    left, top, right, bottom = box
+    crop = gray[top:bottom, left:right]
+    small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
                                                  interpolation=cv2.INTER_AREA)
-    corners, ids, _ = _aruco_detector().detectMarkers(small)
-    if ids is None:
-        return []
-    found: dict[int, list[np.ndarray]] = {}
-    for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
-        if 0 <= marker_id <= NOAH_MARKER:
-            found.setdefault(marker_id, []).append(quad.reshape(4, 2) / scale)
+    corners, ids, rejected = _aruco_detector().detectMarkers(small)
+    origin = np.array([left, top], np.float32)
     markers = []
-    for marker_id, quads in sorted(found.items()):
-        if len(quads) == 1:
-            markers.append(Marker(marker_id, _refined(gray, quads[0], scale)))
-    return markers
+    for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners,
+                               strict=True):
+        if 0 <= marker_id <= NOAH_MARKER:
+            points = quad.reshape(4, 2) / scale + origin
+            markers.append(Marker(marker_id, _refined(gray, points, scale)))
+    candidates = [quad.reshape(4, 2) / scale + origin for quad in rejected]
+    return markers, candidates
+
+
+def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
+    """The markers by id, an id found at two places dropped (two kits, or a false detection),
+    the same marker found twice (overlapping searches) kept once.
+
+    >>> square = np.array([(0, 0), (10, 0), (10, 10), (0, 10)], np.float32)
+    >>> [m.id for m in unique_markers([Marker(3, square), Marker(3, square + 0.5),
+    ...                                Marker(4, square), Marker(4, square + 300)])]
+    [3]
+    """
+    by_id: dict[int, list[Marker]] = {}
+    for marker in markers:
+        by_id.setdefault(marker.id, []).append(marker)
+    result = []
+    for _, found in sorted(by_id.items()):
+        first = found[0]
+        if all(math.dist(m.centre, first.centre) < first.side_px / 2 for m in found):
+            result.append(first)
+    return result
+
+
+#: Two mats' distances to Noah closer than this: which one is nearest is not clear. A pose
+#: from two markers is exact to about a millimetre; one from a single marker (a similarity)
+#: ignores the camera's lean and may be a few millimetres off at 25°. On the dev frames the
+#: nearest in millimetres was right at 0.5 and 1.6 mm from the second.
+NOAH_TIE_MM = 1.5
+NOAH_TIE_ONE_MARKER_MM = 5.0
+LOOK_AGAIN_LIMIT = 10  # places looked at again, at most, per frame
+
+
+def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.ndarray],
+               known: Iterable[int] = ()) -> list[Marker]:
+    """``markers`` with those found by a second look at full resolution: where a located
+    mat's other marker should be, and at the candidates the scaled search rejected (a small,
+    tilted or soft marker that the scaled copy blurred). Nothing is looked at again when every
+    mat shows both markers and Noah's is found."""
+    found = {m.id for m in markers} | set(known)
+    if len(found) == NOAH_MARKER + 1:
+        return markers
+    places = [(m.centre, m.side_px) for m in _other_markers(markers) if m.id not in found]
+    if NOAH_MARKER not in found or any(not set(marker_ids(k)) & found for k in FERRIES):
+        places += _plausible(markers, candidates)
+    extra: list[Marker] = []
+    for (x, y), side in places[:LOOK_AGAIN_LIMIT]:
+        half = 1.6 * side
+        box = (max(0, int(x - half)), max(0, int(y - half)),
+               min(gray.shape[1], int(x + half) + 1), min(gray.shape[0], int(y + half) + 1))
+        scale = 2.0 if side < 40 else 1.0  # a binned frame's marker: enlarged to decode
+        extra += [m for m in detect_markers(gray, box, scale)[0] if m.id not in found]
+    return unique_markers(markers + extra) if extra else markers
+
+
+def _other_markers(markers: Sequence[Marker]) -> list[Marker]:
+    """Where each mat seen by one marker has its other one (predicted from the first)."""
+    predicted = []
+    for ferry, pose in mat_poses(markers).items():
+        for marker_id in marker_ids(ferry):
+            corners = pose.to_frame(marker_corners_mm(marker_id)).astype(np.float32)
+            predicted.append(Marker(marker_id, corners))
+    return predicted
+
+
+def _plausible(markers: Sequence[Marker], candidates: Sequence[np.ndarray]
+               ) -> list[tuple[Point, float]]:
+    """The rejected candidates of a marker's size (that of the markers found, if any), the
+    most alike first, none on a marker already found."""
+    sides = [m.side_px for m in markers]
+    typical = float(np.median(sides)) if sides else None
+    places = []
+    for quad in candidates:
+        marker = Marker(-1, quad.astype(np.float32))
+        if any(math.dist(marker.centre, m.centre) < m.side_px for m in markers):
+            continue
+        side = marker.side_px
+        if typical is not None and not 0.6 * typical <= side <= 1.6 * typical:
+            continue
+        likeness = abs(math.log(side / typical)) if typical else 0.0
+        places.append((likeness, marker.centre, side))
+    return [(centre, side) for _, centre, side in sorted(places, key=lambda p: p[0])]
+
+
+def noah_marker(markers: Iterable[Marker]) -> Point | None:
+    """The centre of Noah's marker (id 10) among ``markers``, or ``None``."""
+    return next((m.centre for m in markers if m.id == NOAH_MARKER), None)
+
+
+def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | None:
+    """The ferry where Noah is: the one whose mat centre is nearest to his marker, only when
+    every mat's place is known (``poses``: located now, or known from an earlier still frame)
+    and one mat is clearly the nearest.
+
+    A mat not located could lie anywhere its markers are not seen, nearer to Noah than any
+    known mat (its two markers under a hand, say): then Noah's place is not known and the
+    answer is ``None``, never a wrong ferry (TABLE-KIT.md). Distances are measured on the
+    table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
+    leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
+    Two mats within :data:`NOAH_TIE_MM` of the same distance (:data:`NOAH_TIE_ONE_MARKER_MM`
+    when one of them is placed by a single marker, less exactly): not clear, ``None``.
+
+    >>> everywhere = {k: MatPose(k, np.array([[1.0, 0, 110 * k], [0, 1, 0], [0, 0, 1]]), 1.0)
+    ...               for k in FERRIES}
+    >>> noah_ferry((385.0, 180.0), everywhere)
+    3
+    >>> noah_ferry((385.0, 180.0), {k: p for k, p in everywhere.items() if k != 4}) is None
+    True
+    >>> noah_ferry((435.5, 180.0), everywhere) is None  # as near to 3 as to 4
+    True
+    """
+    if noah_at is None or set(poses) != set(FERRIES):
+        return None
+    centre = np.array(MAT_MM) / 2
+    distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
+                       for k, pose in poses.items())
+    (nearest, ferry), (second, other) = distances[0], distances[1]
+    exact = poses[ferry].markers == 2 and poses[other].markers == 2
+    return ferry if second - nearest >= (NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM) \
+        else None
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
-    """Corners found on the scaled copy, refined to sub-pixel accuracy on the full frame."""
+    """Corners found on a scaled copy, refined to sub-pixel accuracy on the full frame."""
     import cv2
 
     points = np.ascontiguousarray(corners, np.float32).reshape(-1, 1, 2)
@@ -337,6 +474,13 @@ def _aruco_detector() -> Any:
 
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Two thresholding windows (3 and 23 px) instead of three (3, 13, 23): as many markers
+    # found on the dev frames, in about 60 % of the time. Outlines shorter than 4 % of the
+    # image's width are not markers at the kit's distances (a marker is at least 15 px wide
+    # on the 1536 px copy from 100 cm): the sticker's modules and the mats' lettering are
+    # dropped early.
+    parameters.adaptiveThreshWinSizeStep = 20
+    parameters.minMarkerPerimeterRate = 0.04
     return cv2.aruco.ArucoDetector(_dictionary(), parameters)
 
 
@@ -369,7 +513,7 @@ def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
             if affine is None:
                 continue
             matrix = np.vstack([affine, [0.0, 0.0, 1.0]])
-        poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm)
+        poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm, len(found))
     return poses
 
 
@@ -402,6 +546,25 @@ class Code:
     @property
     def centre(self) -> Point:
         return (sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4)
+
+
+def top_card(codes: Sequence[Code]) -> str | None:
+    """The text of the top card's code among the codes read in one ferry's zone, or ``None``.
+
+    Exactly one text among the whole codes, and nothing else in the zone that could be the top
+    card's: an unreadable symbol may be the true top card's (under glare, say), and so may a
+    code read with a few too many errors (soft); then even a single whole-looking code could
+    be a buried card's, so the answer is ``None``: the referee never guesses.
+
+    >>> square = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> top_card([Code("A", square, True), Code("B", square, False)])
+    'A'
+    >>> top_card([Code("A", square, True), Code("", square, False, readable=False)]) is None
+    True
+    """
+    visible = {c.text for c in codes if c.fully_visible}
+    unsure = any(not c.readable or c.unsure for c in codes)
+    return next(iter(visible)) if len(visible) == 1 and not unsure else None
 
 
 MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft focus
@@ -439,13 +602,22 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
                                  str(extra.get("Version", "")), extra.get("DataMask"))
     if expected is None:
         return "unsure"
-    corners = _fitted_corners(gray, _corners(barcode), expected)
-    if not _quiet_zone_is_light(gray, corners, expected):
-        return "covered"
     # zxing-cpp samples one pixel per module on a grid estimated from three finder patterns:
     # at 3 px per module under tilt, soft focus or dim light a few of a whole code's modules
     # come out wrong, and a card edge over a fraction of the outer modules may not. The
-    # modules are sampled again here, each one's middle averaged, on a grid fitted to the code.
+    # modules are sampled again here, each one's middle averaged: first on zxing-cpp's own
+    # corners (a sharp code is whole there already), else on a grid fitted to the code.
+    # Fitting only raises the contrast with the expected code, so a code already whole on
+    # the first grid would be whole on the fitted one too.
+    corners = _corners(barcode)
+    if _too_noisy(gray, corners, expected):
+        return "unsure"
+    if _quiet_zone_is_light(gray, corners, expected) and _module_errors(
+            sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
+        return "whole"
+    corners = _fitted_corners(gray, corners, expected)
+    if not _quiet_zone_is_light(gray, corners, expected):
+        return "covered"
     return _module_errors(sample_modules(gray, corners, expected.shape[0]), expected)
 
 
@@ -634,12 +806,121 @@ def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.nda
     return int((outside < threshold).sum()) <= RING_TOLERANCE
 
 
+MIN_SNR = 18.0  # the code's contrast over the sensor noise below which no edge can be seen
+
+
+def _too_noisy(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the frame is too dim and noisy round the code for its quiet zone to show the
+    edge of a card laid over it: the code's contrast (light modules' level minus dark ones')
+    under :data:`MIN_SNR` times the sensor noise measured on the quiet zone. Such a code may
+    be whole or covered: it is *unsure*. An overlap sweep in a dim room (light 0.35–0.6,
+    sensor noise σ 4–8, blur σ 0.7–1.5: 378 scenes, 100 buried codes decoded) let a buried
+    code pass the other tests 4 times without this guard, once with a bound of 15, never with
+    18; on the dev frames 5 % of codes lie under 17.
+    """
+    n = expected.shape[0]
+    means = _module_means(gray, corners, n)
+    contrast = float(np.median(means[~expected]) - np.median(means[expected]))
+    return contrast < MIN_SNR * _ring_noise(_ring_values(gray, corners, n))
+
+
+def _ring_values(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The grey levels on the two quiet-zone rings of :func:`_quiet_zone_is_light` (the inner
+    ring's samples, then the outer one's, at the same places along the sides)."""
+    import cv2
+
+    square = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
+    to_frame = cv2.getPerspectiveTransform(square, np.asarray(corners, np.float32))
+    ring = np.array([(u, v) for d in (-1.2, -2.4) for u, v in _ring(n, d)], np.float32)
+    xy = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+    values = cv2.remap(gray, xy[:, 0].reshape(-1, 1), xy[:, 1].reshape(-1, 1),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(values).ravel().astype(float)
+
+
+def _ring_noise(outside: np.ndarray) -> float:
+    """The sensor noise on the quiet zone (a standard deviation in grey levels): from the
+    differences between the two rings' samples at the same places along the code's sides
+    (the paper's level and its slow gradients cancel out; a card edge touches few samples,
+    which the median leaves out).
+
+    >>> rng = np.random.default_rng(1)
+    >>> round(_ring_noise(200 + rng.normal(0, 5, 400)))
+    5
+    """
+    inner, outer = np.split(np.asarray(outside, float), 2)
+    differences = inner - outer
+    spread = np.median(np.abs(differences - np.median(differences)))
+    return float(1.4826 * spread / math.sqrt(2))
+
+
 def _ring(n: int, d: float) -> list[Point]:
     """Sample points along a square ring at distance ``-d`` outside an n-module code."""
     low, high = d, n - d
     steps = np.linspace(low, high, 2 * n + 4)
     return ([(float(s), low) for s in steps] + [(float(s), high) for s in steps]
             + [(low, float(s)) for s in steps[1:-1]] + [(high, float(s)) for s in steps[1:-1]])
+
+
+# -- a second look -------------------------------------------------------------------------------
+
+_HIGHLIGHTS_DOWN = np.clip(255.0 * (np.arange(256) / 255.0) ** 2.2, 0, 255).astype(np.uint8)
+
+
+def highlights_down(crop: np.ndarray) -> np.ndarray:
+    """The crop under a tone curve that spreads the light levels (a gamma of 2.2): a sticker's
+    dark modules lifted by a glossy highlight part from its light ones again."""
+    import cv2
+
+    return np.asarray(cv2.LUT(np.ascontiguousarray(crop), _HIGHLIGHTS_DOWN))
+
+
+def as_it_is(crop: np.ndarray) -> np.ndarray:
+    """The crop unchanged (with :data:`SECOND_LOOKS`' enlargement: a soft or small code)."""
+    return crop
+
+
+#: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
+#: enlarged (on top of the reader's own enlargement, at most 2× in all). Local contrast
+#: (CLAHE) was tried first and read nothing more on the dev frames: left out.
+SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0))
+
+
+def _moved_by(corners: Quad, dx: float, dy: float) -> Quad:
+    (ax, ay), (bx, by), (cx, cy), (ex, ey) = corners
+    return (ax + dx, ay + dy), (bx + dx, by + dy), (cx + dx, cy + dy), (ex + dx, ey + dy)
+
+
+def merge_looks(looks: Sequence[Sequence[Code]], half_code_px: float) -> list[Code]:
+    """The codes of several looks at one zone as one list, one code per place: a symbol
+    unreadable in one look and read in another at the same place is that code; a code judged
+    covered in any look is covered, else whole if whole in any look, else unsure.
+
+    >>> a = ((0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0))
+    >>> merged = merge_looks([[Code("", a, False, readable=False)], [Code("X", a, True)]], 10)
+    >>> [(c.text, c.fully_visible) for c in merged]
+    [('X', True)]
+    """
+    places: list[list[Code]] = []
+    for code in (c for look in looks for c in look):
+        place = next((p for p in places if math.dist(p[0].centre, code.centre) < half_code_px),
+                     None)
+        if place is None:
+            places.append([code])
+        else:
+            place.append(code)
+    return [_one_code(place) for place in places]
+
+
+def _one_code(place: Sequence[Code]) -> Code:
+    read = [c for c in place if c.readable]
+    if not read:
+        return place[0]
+    if len({c.text for c in read}) > 1:  # two texts at one place: not sure of either
+        return replace(read[0], fully_visible=False, unsure=True)
+    covered = any(not c.fully_visible and not c.unsure for c in read)
+    whole = not covered and any(c.fully_visible for c in read)
+    return replace(read[0], fully_visible=whole, unsure=not covered and not whole)
 
 
 # -- the reader ----------------------------------------------------------------------------------
@@ -673,35 +954,59 @@ class TableReader:
         the round-end hand scan asks for it; an ordinary reading does not pay for it)."""
         started = time.perf_counter()
         gray = _gray(frame)
-        markers = find_markers(gray, self.marker_width)
+        markers = self.find_markers(gray)
         poses = mat_poses(markers)
-        codes = self._codes(gray, poses)
-        ferries = {k: self._ferry_view(poses.get(k), codes.get(k, [])) for k in FERRIES}
-        noah_at = next((m.centre for m in markers if m.id == NOAH_MARKER), None)
-        centres = {k: pose.centre for k, pose in poses.items()}
-        noah = nearest_ferry(noah_at, centres) if noah_at is not None else None
-        beside = self._loose_codes(gray, poses) if loose else None
+        ferries = self.read_ferries(gray, poses)
+        noah_at = noah_marker(markers)
+        noah = noah_ferry(noah_at, poses)
+        beside = self.loose_codes(gray, poses) if loose else None
         ms = (time.perf_counter() - started) * 1000
         return TableReading(ferries, noah, noah_at, ms, beside)
+
+    def find_markers(self, gray: np.ndarray, boxes: Sequence[Box] | None = None,
+                     known: Iterable[int] = ()) -> list[Marker]:
+        """The kit's markers in the frame (or only in ``boxes``, full-frame pixels): found on a
+        copy at most :attr:`marker_width` wide, then looked for again at full resolution
+        (:func:`look_again`) where a mat's marker is missing; the ids ``known`` (placed by a
+        caller that remembers them) are not looked for again."""
+        if boxes is None:
+            boxes = [(0, 0, gray.shape[1], gray.shape[0])]
+        scale = min(1.0, self.marker_width / gray.shape[1])
+        found: list[Marker] = []
+        candidates: list[np.ndarray] = []
+        for box in boxes:
+            markers, rejected = detect_markers(gray, box, scale)
+            found += markers
+            candidates += rejected
+        return look_again(gray, unique_markers(found), candidates, known)
+
+    def read_ferries(self, gray: np.ndarray, poses: Mapping[int, MatPose],
+                     which: Iterable[int] = FERRIES) -> dict[int, FerryView]:
+        """The views of the ferries ``which`` (their mats' places: ``poses``, which may hold
+        other mats too: a code is given to the mat whose zone holds it)."""
+        wanted = [k for k in which if k in poses]
+        codes = self._codes(gray, poses, wanted)
+        views = {k: self._ferry_view(poses.get(k), codes.get(k, [])) for k in which}
+        for k in wanted:
+            zone = views[k].zone
+            if views[k].top is None and (codes.get(k) or (zone and not zone_is_blank(gray, zone))):
+                views[k] = self._look_closer(gray, poses, k, codes.get(k, [])) or views[k]
+        return views
 
     def _ferry_view(self, pose: MatPose | None, codes: Sequence[Code]) -> FerryView:
         if pose is None:
             return FerryView()
-        visible = [c.text for c in codes if c.fully_visible]
-        # An unreadable symbol in the zone may be the true top card's (under glare, say):
-        # then even a single whole-looking code could be a buried one, so say nothing.
-        # So may a code read with a few too many errors: it may be the top card's, soft.
-        unsure = any(not c.readable or c.unsure for c in codes)
-        top = visible[0] if len(set(visible)) == 1 and not unsure else None
         return FerryView(
-            seen=True, top=top, zone=pose.quad(*CARD_ZONE_MM), centre=pose.centre,
+            seen=True, top=top_card(codes), zone=pose.quad(*CARD_ZONE_MM), centre=pose.centre,
             px_per_module=pose.px_per_mm * QR_MODULES_MM,
             codes=tuple(sorted({c.text for c in codes if c.readable})))
 
-    def _codes(self, gray: np.ndarray, poses: Mapping[int, MatPose]) -> dict[int, list[Code]]:
-        """Every code read in the mats' zones, each assigned to the mat it lies on."""
-        zones = {k: np.array(pose.search_zone(), np.float32) for k, pose in poses.items()}
-        boxes = merge_boxes([_box(zone, gray.shape) for zone in zones.values()])
+    def _codes(self, gray: np.ndarray, poses: Mapping[int, MatPose], which: Sequence[int]
+               ) -> dict[int, list[Code]]:
+        """Every code read in the zones of the mats ``which``, each given to the mat it lies on
+        (among all of ``poses``)."""
+        zones = [np.array(poses[k].search_zone(), np.float32) for k in which]
+        boxes = merge_boxes([_box(zone, gray.shape) for zone in zones])
         enlarge = self._enlargement(poses)
         found: dict[int, list[Code]] = {}
         seen: set[tuple[str, int, int]] = set()
@@ -709,17 +1014,43 @@ class TableReader:
             for code in self._decode_crop(gray, left, top, right, bottom, enlarge):
                 key = (code.text, round(code.centre[0] / 16), round(code.centre[1] / 16))
                 ferry = _zone_of(code.centre, poses)
-                if ferry is not None and key not in seen:
+                if ferry is not None and ferry in which and key not in seen:
                     seen.add(key)
                     found.setdefault(ferry, []).append(code)
         return found
+
+    def _look_closer(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
+                     codes: list[Code]) -> FerryView | None:
+        """A second look at one ferry whose zone shows a code, or is not bare mat, but gave no
+        top card (glare over part of a code, a soft or small code): its zone decoded again with
+        the highlights pulled down, then enlarged 2× (when the reader did not enlarge it
+        already), each look's codes judged on the image it was read in and all looks merged
+        (:func:`merge_looks`). The top-card test alone
+        decides, so a second look can only read what is there: never a guess."""
+        pose = poses[ferry]
+        left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
+        crop = gray[top:bottom, left:right]
+        enlarge = self._enlargement(poses)
+        looks = [codes]
+        for enhance, more in SECOND_LOOKS:
+            if enlarge * more > 2.0:
+                continue
+            image = enhance(crop)
+            found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
+                                      enlarge * more)
+            shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
+            looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
+            merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
+            if top_card(merged) is not None:
+                return self._ferry_view(pose, merged)
+        return None
 
     def _enlargement(self, poses: Mapping[int, MatPose]) -> float:
         """2 when the stickers' modules are too small for zxing-cpp as they are, else 1."""
         px_per_module = min((p.px_per_mm * QR_MODULES_MM for p in poses.values()), default=0)
         return 2.0 if 0 < px_per_module < self.enlarge_below else 1.0
 
-    def _loose_codes(self, gray: np.ndarray, poses: Mapping[int, MatPose]
+    def loose_codes(self, gray: np.ndarray, poses: Mapping[int, MatPose]
                      ) -> tuple[LooseCode, ...] | None:
         """The codes whose centre lies outside every mat's area, from the whole frame with the
         mats' areas painted over (their codes are the ferries' and were read already); ``None``
@@ -820,63 +1151,3 @@ def _gray(frame: np.ndarray) -> np.ndarray:
         raise VisionError("A table frame must be an 8-bit grayscale or BGR image.",
                           "Give the camera's Y plane or a BGR frame.")
     return np.ascontiguousarray(image)
-
-
-# -- stillness ------------------------------------------------------------------------------------
-
-MOTION_LEVEL = 18  # grey levels: a change larger than noise and flicker
-
-
-def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
-    """Where two small grayscale frames differ (a boolean mask), after a light blur that keeps
-    sensor noise out.
-
-    >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
-    >>> round(float(motion(a, b).mean()), 3)
-    0.071
-    """
-    import cv2
-
-    if previous.shape != current.shape:
-        raise ValueError("motion needs two frames of the same size")
-    a = cv2.GaussianBlur(previous, (5, 5), 0)
-    b = cv2.GaussianBlur(current, (5, 5), 0)
-    return np.asarray(cv2.absdiff(a, b) > level)
-
-
-def still(previous: np.ndarray, current: np.ndarray, fraction: float = 0.002) -> bool:
-    """Whether nothing moved between two small frames (at most ``fraction`` of them changed).
-
-    >>> a = np.zeros((90, 160), np.uint8)
-    >>> still(a, a)
-    True
-    """
-    return float(motion(previous, current).mean()) <= fraction
-
-
-def occluded_ferries(
-    changed: np.ndarray, reading: TableReading, frame_size: tuple[int, int],
-    fraction: float = 0.02,
-) -> set[int]:
-    """The ferries whose card zone changed by more than ``fraction`` of its area.
-
-    ``changed`` is a :func:`motion` mask of small frames (e.g. the camera's low-resolution
-    stream, or the difference from the last still table); ``reading`` gives the zones in
-    full-frame pixels; ``frame_size`` is the full frame's (width, height). A hand over a ferry,
-    or a card being laid, changes its zone: such a ferry says nothing until it is still again.
-    """
-    import cv2
-
-    height, width = changed.shape
-    sx, sy = width / frame_size[0], height / frame_size[1]
-    busy = set()
-    for ferry, view in reading.ferries.items():
-        if view.zone is None:
-            continue
-        zone = np.zeros(changed.shape, np.uint8)
-        polygon = np.array([(x * sx, y * sy) for x, y in view.zone], np.int32)
-        cv2.fillConvexPoly(zone, polygon, 1)
-        area = int(zone.sum())
-        if area and int(changed[zone > 0].sum()) > fraction * area:
-            busy.add(ferry)
-    return busy

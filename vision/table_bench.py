@@ -1,5 +1,9 @@
 """``noah-companion bench table``: the table view's reader on rendered 4608 × 2592 frames.
 
+By default (``--renderer scenes``) on varied tables of :mod:`vision.table_scenes`, the
+development set or the held-out one (``--set``), by condition: see
+:mod:`vision.table_scenes_bench`. With ``--renderer ours``, as below.
+
 Frames of every layout (row, arc, around a board), turned, with hands, glare, tilt, soft focus,
 dim light and askew, stacked and fanned cards (:mod:`vision.table_render`). Reported, on one
 core, against bare whole-frame zxing-cpp on the same frames:
@@ -24,13 +28,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from vision.bench import _machine, _ms
 from vision.table import FERRIES, TableReader
 from vision.table_render import (
+    SAMPLE_TEXTS,
     OverheadCamera,
     RenderedTable,
     TableScene,
@@ -56,17 +63,89 @@ ROUND_END = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seeds", type=int, default=3, help="scenes per layout and difficulty")
+    parser.add_argument("--renderer", choices=("scenes", "ours"), default="scenes",
+                        help="scenes: varied 3D tables (vision.table_scenes, by condition); "
+                             "ours: the layouts of vision.table_render")
+    parser.add_argument("--set", choices=("dev", "heldout"), default="dev", dest="set_name",
+                        help="with --renderer scenes: the development set (seeds 1000–1199) "
+                             "or the held-out set (900000–900119: report it, never tune on it)")
+    parser.add_argument("--frames", type=_count(1), default=None,
+                        help="with --renderer scenes: only the set's first N seeds")
+    parser.add_argument("--changes", type=_count(0), default=20,
+                        help="with --renderer scenes: one-ferry changes timed (when the reader "
+                             "has a frame-to-frame API)")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="with --renderer scenes: also write each frame (PNG) and its truth "
+                             "(truth.jsonl) into this folder")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="with --renderer scenes: also append each frame's figures to this "
+                             "JSON lines file as they come (a run cut short keeps them)")
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="with --renderer ours: scenes per layout and difficulty")
+
+
+def _count(least: int) -> Any:
+    """An argparse type: a whole number, at least ``least``."""
+    def parse(text: str) -> int:
+        if not text.isdigit() or int(text) < least:
+            raise argparse.ArgumentTypeError(f"a whole number of at least {least}, not {text!r}")
+        return int(text)
+    return parse
 
 
 def run(args: argparse.Namespace) -> int:
     import cv2
 
     cv2.setNumThreads(1)
+    if args.renderer == "scenes":
+        return _run_scenes(args)
     seeds = 1 if args.quick else args.seeds
     report = {"machine": _machine(), **measure(seeds), "round_end": measure_round_end(seeds)}
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else _text(report))
     return 0
+
+
+def _run_scenes(args: argparse.Namespace) -> int:
+    """The varied tables: the texts on the cards are the product's sticker payloads, handed in
+    by the command (``sticker_texts``; vision never imports companion), else sample texts of
+    the same format."""
+    from vision import table_scenes_bench
+
+    texts = getattr(args, "sticker_texts", None) or SAMPLE_TEXTS
+    if args.save is not None:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"The frames cannot be saved in {args.save}: {error.strerror}. Choose a "
+                  "folder you can write to with --save.", file=sys.stderr)
+            return 2
+    frames = 4 if args.quick else args.frames
+    changes = min(2 if args.quick else args.changes, frames or args.changes)
+    report = {"machine": _machine(), "versions": versions(), "renderer": "scenes",
+              **table_scenes_bench.measure(args.set_name, texts, frames=frames,
+                                           changes=changes, save=args.save, log=args.log)}
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        m = report["machine"]
+        print(f"Table view on varied tables, {m['date']}: {m['cpu']}, Python {m['python']}, "
+              f"load {m['load_average']} (one core); "
+              + ", ".join(f"{k} {v}" for k, v in report["versions"].items()))
+        print(table_scenes_bench.text(report))
+    return 0
+
+
+def versions() -> dict[str, str]:
+    """The versions of the libraries the figures depend on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("zxing-cpp", "opencv-python-headless", "numpy"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
 
 
 def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from vision.sources import (
     UsbCamera,
     camera_spec,
     make_source,
+    picamera_controls,
     start_picamera,
 )
 
@@ -80,6 +81,10 @@ class TableSource(Protocol):
     def read(self) -> TableFrame | None: ...
 
     def close(self) -> None: ...
+
+
+SHORT_EXPOSURE_US = 2000  # a quarter of a typical indoor exposure: a highlight no longer clips
+SETTLE_FRAMES = 8  # frames to wait for new controls to take effect (picamera2: 2-6)
 
 
 class PiTableCamera:
@@ -120,6 +125,38 @@ class PiTableCamera:
         camera, self._camera = self._camera, None
         if camera is not None:
             camera.close()
+
+    def short_exposure(self, exposure_us: int = SHORT_EXPOSURE_US, gain: float = 1.0
+                       ) -> np.ndarray:
+        """One full-resolution grayscale frame at a short exposure (picamera2 controls
+        ``ExposureTime`` in microseconds and ``AnalogueGain``): a glossy sleeve's highlight,
+        clipped white at the normal exposure, shows the code under it (the table reader's
+        second look at one ferry, docs/table-view.md). The camera's own controls are set back
+        afterwards; the frames in between are skipped until one carries the exposure asked.
+        Raises :class:`~vision.sources.CameraMissing` when the camera is not open (always off
+        the Pi), :class:`~vision.sources.CameraLost` when no such frame comes."""
+        camera = self._camera
+        if camera is None:
+            raise CameraMissing("The Pi camera is not open: a short exposure needs it.",
+                                CAMERA_FIX)
+        camera.set_controls({"AeEnable": False, "ExposureTime": exposure_us,
+                             "AnalogueGain": gain})
+        try:
+            for _ in range(SETTLE_FRAMES):  # controls take effect a few frames later
+                request = camera.capture_request(wait=GRAB_TIMEOUT)
+                try:
+                    if abs(request.get_metadata().get("ExposureTime", 0) - exposure_us) \
+                            <= 0.1 * exposure_us:
+                        return _y_plane(request.make_array("main"))
+                finally:
+                    request.release()
+        except Exception as error:  # libcamera errors have no common type
+            raise CameraLost(f"The Pi camera gave no short exposure ({error}).",
+                             CAMERA_FIX) from None
+        finally:
+            camera.set_controls({"AeEnable": self.settings.exposure is None,
+                                 **picamera_controls(self.settings)})
+        raise CameraLost("The Pi camera did not take the short exposure asked.", CAMERA_FIX)
 
 
 def _y_plane(yuv420: np.ndarray) -> np.ndarray:

@@ -43,6 +43,7 @@ from vision.table import (
     TableReading,
     marker_centre_mm,
     marker_ids,
+    nearest_ferry,
 )
 
 #: Pixels per sticker module: below the first the reader misses codes, below the second it has
@@ -152,8 +153,19 @@ def check_table(frame: np.ndarray, reading: TableReading | None = None,
                                 _glare(gray, outline, _paper_level(gray, to_frame, k)),
                                 tuple((float(x), float(y)) for x, y in outline))
     height, width = gray.shape
-    check = TableCheck(ferries, reading.noah, reading.noah_at, (), (width, height))
-    return TableCheck(ferries, reading.noah, reading.noah_at, advice(check), (width, height))
+    noah = _noah_beside(reading)
+    check = TableCheck(ferries, noah, reading.noah_at, (), (width, height))
+    return TableCheck(ferries, noah, reading.noah_at, advice(check), (width, height))
+
+
+def _noah_beside(reading: TableReading) -> int | None:
+    """The ferry Noah's marker is beside, for the calibration picture: the reading's, or
+    with a mat missing (the reading then says nothing for Noah: the mat not found could be
+    nearer) the nearest mat found, so that the screen still shows the marker is seen."""
+    if reading.noah is not None or reading.noah_at is None:
+        return reading.noah
+    centres = {k: view.centre for k, view in reading.ferries.items() if view.centre is not None}
+    return nearest_ferry(reading.noah_at, centres)
 
 
 def advice(check: TableCheck) -> tuple[str, ...]:

@@ -15,6 +15,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from typing import Any, NoReturn
 
+from companion.game.sizes import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
+
 #: ``--source`` value meaning "the camera the config file names in ``[camera] source``": the
 #: default of ``scan`` and ``tags check``.
 CONFIGURED_CAMERA = "camera"
@@ -130,9 +132,11 @@ def players(text: str) -> tuple[str, ...]:
         seats = tuple(name.strip() for name in text.split(","))
         if not all(seats):
             raise argparse.ArgumentTypeError("give 2 to 5 non-empty names separated by commas")
-    if not 2 <= len(seats) <= 5:
+    if len(seats) not in PLAYER_COUNTS:
+        low, high = MIN_PLAYERS, MAX_PLAYERS
         raise argparse.ArgumentTypeError(
-            "Noah is played by 2 to 5: give a count from 2 to 5 or 2 to 5 names")
+            f"Noah is played by {low} to {high}: give a count from {low} to {high} or {low} to "
+            f"{high} names")
     return seats
 
 

@@ -25,6 +25,20 @@ TARGETS = {
 }
 
 
+
+def _sticker_texts() -> list[str]:
+    """Every sticker text of the default deck: the table benchmark lays these cards on its
+    tables (vision never imports companion, so the texts are handed in)."""
+    from companion.game.deck import default_deck
+    from companion.tags.payload import DEFAULT_DECK_ID, encode
+
+    return [encode(DEFAULT_DECK_ID, card) for card in default_deck()]
+
+
+INPUTS = {"table": {"sticker_texts": _sticker_texts}}
+"""What a target needs from companion, set on its options before it runs."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench", help="measure speed (rules, vision, session, app, lights, table, complot, web)",
@@ -46,6 +60,8 @@ def _runner(name: str, module_name: str, help_text: str):
         add_quiet(parser, "no running time on the terminal while measuring")
         module.add_arguments(parser)
         options = parser.parse_args(args.extra_options)
+        for option, supply in INPUTS.get(name, {}).items():
+            setattr(options, option, supply())
         with elapsed_bar(f"bench {name}", shows_progress(options.quiet or options.json)):
             return module.run(options)
 

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -143,7 +142,7 @@ def _open_text(path: str) -> Any:
 
 def run_judge(args: argparse.Namespace) -> int:
     """C94 over a file: one verdict per non-blank line; malformed lines are judged bad_input."""
-    from companion.complot.judge import BAD_INPUT, judge_line
+    from companion.complot.judge import BAD_INPUT, judge_line, verdict_text
 
     source = _open_text(args.file)
     try:
@@ -154,7 +153,7 @@ def run_judge(args: argparse.Namespace) -> int:
                 verdict = {"id": None, "kind": None, "result": dict(BAD_INPUT)}
             else:
                 verdict = judge_line(line)
-            print(json.dumps(verdict, ensure_ascii=False) if args.json else _said(verdict))
+            print(verdict_text(verdict) if args.json else _said(verdict))
     finally:
         if source is not sys.stdin:
             source.close()
@@ -186,7 +185,9 @@ def _said(verdict: dict[str, Any]) -> str:
                 f" end {result['end_reason']} winners {result['winners']}")
     else:
         gist = result.get("card") or result.get("reason") or result["kind"]
-    return f"{verdict['id']!s:>8} {verdict['kind']!s:<8} {gist}"
+    from companion.game.errors import shown
+
+    return f"{shown(str(verdict['id'])):>8} {shown(str(verdict['kind'])):<8} {gist}"
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from typing import Any, BinaryIO, TextIO
 
 from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
 from companion.errors import UserError
-from companion.game import Game
+from companion.game import Game, Phase
 from companion.game.errors import shown
 from companion.game.tablelog import LineResult, animal_name
 from companion.session.narrate import plural
@@ -219,7 +219,8 @@ def _player_rows(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]
 
 
 def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
-    phase, round_ = state.get("phase"), state.get("round")
+    phase: Phase = state["phase"]
+    round_ = state.get("round")
     if phase == "game_over":
         return f"Game over after round {round_}."
     if phase == "round_over":
@@ -228,9 +229,10 @@ def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
     if phase == "scan":
         return f"Round {round_} is over: every hand must be scanned."
     actor = players[state["current_player"]]
-    step = {"play": "to play", "croc_flee": "to name who takes the fleeing animal",
-            "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah",
-            "give": "to give cards"}.get(str(phase), f"({phase})")
+    steps: dict[Phase, str] = {
+        "play": "to play", "croc_flee": "to name who takes the fleeing animal",
+        "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah", "give": "to give cards"}
+    step = steps.get(phase, f"({phase})")
     return f"Round {round_}, {actor} {step} ({plural(state['departed'], 'departure')} so far)."
 
 

@@ -121,6 +121,16 @@ def _json_line(name: str, reading: Any) -> str:
     return json_line({"frame": name, **reading.to_json()})
 
 
+def _noah_words(reading: Any) -> str:
+    """Where Noah is, or why the reading does not say (TABLE-KIT.md: his marker unseen, or a mat
+    whose place is not known could be nearer to it, or two mats are about as near)."""
+    if reading.noah:
+        return f"Noah at ferry {reading.noah}"
+    if getattr(reading, "noah_at", None) is not None:
+        return "Noah seen, his ferry not sure (a mat not found, or two mats as near)"
+    return "Noah not seen"
+
+
 def describe(name: str, reading: Any, *, hands: bool = False) -> str:
     """One readable line: ``a.png: 1 CAF2 · 2 empty? · 3 not found … Noah at 3 (24 ms)``;
     ``hands``: with the codes read beside the mats (``… · beside the mats: CAF1, LIM2``).
@@ -142,8 +152,7 @@ def describe(name: str, reading: Any, *, hands: bool = False) -> str:
             parts.append(f"{ferry} no top card read")
         else:
             parts.append(f"{ferry} {shown(view.top, None)}")
-    noah = f"Noah at ferry {reading.noah}" if reading.noah else "Noah not seen"
-    parts.append(noah)
+    parts.append(_noah_words(reading))
     if hands:
         texts = "not read (a mat not found)" if reading.loose is None \
             else ", ".join(shown(code.text, None) for code in reading.loose) or "no card"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import ATTENTAT, Deck, default_deck
+from .combos import CLAIMS
 from .judge import (
     ACTIONS,
     TARGET_SCORE,
@@ -476,14 +477,15 @@ class Game:
         return self._accept_claim(s, seat, str(word), verdict)
 
     def _claimant(self, s: State, action: dict[str, Any]) -> int:
-        seat = self._seat(action)
-        if action.get("claim") not in ("complot", "prix_pulitzer", "plan_etare",
-                                       "complot_elysee"):
-            raise _Refused("bad_input")
+        """The claiming seat, after C47's referee checks, which come before ``bad_input``
+        (once the manche is over, every claim is ``manche_over`` whatever it holds, C93)."""
         if s.phase == "game_over":
             raise _Refused("game_over")
-        if s.phase != "turn":
-            raise _Refused("manche_over" if s.phase != "attentat" else "not_your_turn")
+        if s.phase not in ("turn", "attentat"):
+            raise _Refused("manche_over")
+        seat = self._seat(action)
+        if s.phase == "attentat":
+            raise _Refused("not_your_turn")
         in_window = s.window == seat and not (
             action.get("claim") == "complot_elysee" and seat == s.current)
         if seat != s.current and not in_window:
@@ -492,6 +494,8 @@ class Game:
             raise _Refused("player_out")
         if (in_window and s.window_used) or (seat == s.current and s.drawn and s.skip[seat]):
             raise _Refused("one_claim_per_turn")
+        if action.get("claim") not in CLAIMS:
+            raise _Refused("bad_input")
         return seat
 
     @staticmethod

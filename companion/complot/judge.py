@@ -353,15 +353,56 @@ JUDGES = {"claim": check_claim, "action": check_action, "defence": check_defence
           "manche": score_manche, "payload": check_payload}
 
 
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def parse_line(line: str) -> Any:
+    r"""One JSON Lines line as Python data, or None when it is not JSON (C94).
+
+    Stricter than :func:`json.loads`: ``NaN`` and ``Infinity`` are not JSON (RFC 8259), so they
+    make the line unreadable. A leading byte-order mark is ignored.
+
+    >>> parse_line('{"id": 1}'), parse_line('{"id": NaN}'), parse_line('\ufeff[-1e400]')
+    ({'id': 1}, None, [-inf])
+    """
+    try:
+        return json.loads(line.removeprefix("\ufeff"), parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _echoed(value: Any) -> Any:
+    """``value`` if JSON can write it back, else None: a number too large for a double
+    (``1e400``) is valid JSON but reads as infinity, which JSON cannot write."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return None
+    return value
+
+
+def verdict_text(verdict: dict[str, Any]) -> str:
+    r"""A verdict as one line of JSON: UTF-8 text as is, but an echoed ``id`` or ``kind`` holding a
+    lone surrogate (``"\ud800"`` is valid JSON, not valid UTF-8) escaped so it can be written.
+
+    >>> verdict_text({"id": "é", "kind": None}), verdict_text({"id": "\ud800", "kind": None})
+    ('{"id": "é", "kind": null}', '{"id": "\\ud800", "kind": null}')
+    """
+    text = json.dumps(verdict, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(verdict)
+    return text
+
+
 def judge_line(line: str, deck: Deck | None = None) -> dict[str, Any]:
     """C94: one input line's verdict object (the line must not be blank)."""
-    try:
-        request = json.loads(line)
-    except (ValueError, RecursionError):
-        request = None
+    request = parse_line(line)
     if not isinstance(request, dict):
         return {"id": None, "kind": None, "result": dict(BAD_INPUT)}
-    line_id, kind = request.get("id"), request.get("kind")
+    line_id, kind = _echoed(request.get("id")), _echoed(request.get("kind"))
     judge = JUDGES.get(kind) if isinstance(kind, str) else None
     if judge is None:
         return {"id": line_id, "kind": kind, "result": dict(BAD_INPUT)}

@@ -10,8 +10,10 @@ from .engine import Event, Game, Placed, Verdict
 from .errors import InputError
 from .messages import EVENTS, REASONS
 from .options import Options
+from .state import IN_ROUND_PHASES, Phase
 
 __all__ = [
-    "EVENTS", "REASONS", "Card", "Deck", "Event", "Game", "InputError", "Options", "Placed", "Ref",
-    "Verdict", "default_deck", "load_deck", "parse_deck", "parse_ref",
+    "EVENTS", "IN_ROUND_PHASES", "REASONS", "Card", "Deck", "Event", "Game", "InputError",
+    "Options", "Phase", "Placed", "Ref", "Verdict", "default_deck", "load_deck", "parse_deck",
+    "parse_ref",
 ]

@@ -6,7 +6,8 @@ import random
 
 from .actions import StartRound
 from .deck import FERRY_CARDS, HAND_SIZE
-from .engine import POSITIONS, Game
+from .engine import Game
+from .sizes import FERRY_COUNT
 
 
 def random_start_round(game: Game, rng: random.Random) -> StartRound:
@@ -33,7 +34,7 @@ def random_start_round(game: Game, rng: random.Random) -> StartRound:
     )
     hidden = game.options.hidden
     return StartRound(
-        noah=rng.randrange(POSITIONS),
+        noah=rng.randrange(FERRY_COUNT),
         ferries=ferries,
         hands=None if hidden else hands,
         hand_counts=(HAND_SIZE,) * players if hidden else None,

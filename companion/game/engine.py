@@ -57,7 +57,6 @@ from .errors import InputError
 from .ferry import (
     CAPACITY,
     NOAH_MOVES,
-    POSITIONS,
     RESERVE,
     WOODPECKER_CAPACITY,
     FerryFacts,
@@ -67,10 +66,13 @@ from .ferry import (
     new_loading,
 )
 from .options import Options
-from .scoring import ROUNDS_PER_GAME, SCORE_LIMIT, is_game_over, next_starter, winners
+from .scoring import ROUNDS_PER_GAME, is_game_over, next_starter, winners
+from .sizes import FERRY_COUNT, MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS, TEAR_TARGET
 from .state import (
+    IN_ROUND_PHASES,
     Hands,
     NamedCard,
+    Phase,
     State,
     add_departed,
     cards_of,
@@ -88,15 +90,14 @@ from .state import (
 )
 from .verdict import Event, RawEvent, Verdict
 
-__all__ = ["NOAH_MOVES", "POSITIONS", "Event", "Game", "Placed", "Verdict"]
+__all__ = ["FERRY_COUNT", "NOAH_MOVES", "Event", "Game", "Placed", "Verdict"]
 
 #: An accepted action's result: the new record and what happened.
 Outcome: TypeAlias = tuple[State, list[RawEvent]]
 
 CROCODILE_TEARS = 2  # R44
-IN_ROUND_PHASES = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 #: The reason given when an action of another kind arrives during a phase (R50).
-AWAITED = {
+AWAITED: dict[Phase, str] = {
     "play": "must_play",
     "croc_flee": "must_choose_flee_target",
     "lion_swap": "must_lion_swap",
@@ -147,9 +148,9 @@ class Game:
     ) -> None:
         options = options if options is not None else Options()
         names = tuple(players)
-        if not 2 <= len(names) <= 5:
-            raise InputError(f"Noah is played by 2 to 5 players, not {len(names)}: "
-                             "change the list of players.", field="players")
+        if len(names) not in PLAYER_COUNTS:
+            raise InputError(f"Noah is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                             f"not {len(names)}: change the list of players.", field="players")
         if not all(isinstance(name, str) and name.strip() for name in names):
             raise InputError("Every player needs a name: fill in the empty names.",
                              field="players")
@@ -209,7 +210,7 @@ class Game:
         return tuple(self._history)
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._state.phase
 
     @property
@@ -385,7 +386,7 @@ class Game:
             return self._players[seat]
         return f"seat {seat}"
 
-    def _gate(self, s: State, phase: str, action: Any) -> Verdict | None:
+    def _gate(self, s: State, phase: Phase, action: Any) -> Verdict | None:
         """R50: the kind of action first (the step awaited), then the actor."""
         if s.phase != phase:
             return self._reject(AWAITED[s.phase], action)
@@ -911,7 +912,7 @@ class Game:
         starter: Any = a.starter
         hands: Any = a.hands
         counts: Any = a.hand_counts
-        if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
+        if not (_is_int(a.noah) and 0 <= a.noah < FERRY_COUNT):
             return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if s.round == 0:
             if not (_is_int(starter) and 0 <= starter < players):
@@ -919,7 +920,7 @@ class Game:
         elif starter is not None and starter != s.next_starter:
             return (f"round {s.round + 1} is started by {self._name(s.next_starter)}, "
                     "the highest score (R39)")
-        if not (isinstance(a.ferries, tuple) and len(a.ferries) == POSITIONS):
+        if not (isinstance(a.ferries, tuple) and len(a.ferries) == FERRY_COUNT):
             return "the deal lays exactly one animal on each of the 5 ferries"
         hands_problem = self._hands_shape_problem(a.hands, a.hand_counts)
         if hands_problem:
@@ -1063,7 +1064,7 @@ class Game:
             return "the round is a number from 1"
         if not all(_is_int(seat) and 0 <= seat < players for seat in seats):
             return "round_starter and current_player are seat numbers"
-        if not (_is_int(a.noah) and 0 <= a.noah < POSITIONS):
+        if not (_is_int(a.noah) and 0 <= a.noah < FERRY_COUNT):
             return "Noah must stand on one of the 5 ferries (positions 0 to 4)"
         if not (_is_int(a.departed) and 0 <= a.departed <= RESERVE):
             return "a position is a fresh turn in a round: 0 to 3 departures so far"
@@ -1072,7 +1073,7 @@ class Game:
             return f"give {players} scores of 0 or more"
         if is_game_over(a.round - 1, a.scores, self._options.end_rule):  # R40-R42
             if self._options.end_rule == "score26":
-                return (f"a score of {SCORE_LIMIT} or more ended the game at the last round's "
+                return (f"a score of {TEAR_TARGET} or more ended the game at the last round's "
                         "scoring (R41)")
             return f"a game has {ROUNDS_PER_GAME} rounds, so there is no round {a.round} (R40)"
         return None
@@ -1083,7 +1084,7 @@ class Game:
         ferries: Any = a.ferries
         hands: Any = a.hands
         counts: Any = a.hand_counts
-        if not (isinstance(ferries, tuple) and len(ferries) == POSITIONS
+        if not (isinstance(ferries, tuple) and len(ferries) == FERRY_COUNT
                 and all(isinstance(ferry, tuple) for ferry in ferries)):
             return "give the 5 ferries, each a list of cards bottom first"
         if not isinstance(a.departed_cards, tuple):

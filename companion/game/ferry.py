@@ -15,15 +15,16 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import NamedTuple
 
-POSITIONS = 5  # ferries in play (R3)
+from .sizes import FERRY_COUNT
+
 RESERVE = 3  # ferries in reserve (R3)
 CAPACITY, WOODPECKER_CAPACITY = 21, 13  # R3, R15
 #: R22: Noah's destinations by the loaded card's gender and his position (±1 after a female,
 #: ±2 after a male, on the circle of five positions).
 NOAH_MOVES = {
     gender: tuple(
-        tuple(sorted({(position + step) % POSITIONS for step in (distance, -distance)}))
-        for position in range(POSITIONS)
+        tuple(sorted({(position + step) % FERRY_COUNT for step in (distance, -distance)}))
+        for position in range(FERRY_COUNT)
     )
     for gender, distance in (("F", 1), ("M", 2))
 }

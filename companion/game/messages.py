@@ -50,9 +50,9 @@ REASONS: dict[str, str] = {
     "take_back_not_allowed.can_play": "{name} can still load an animal on ferry {ferry}: play it; "
     "a ferry is taken back only when nothing fits.",
     "take_back_not_allowed": "Ferry {ferry} cannot be taken back now: load an animal on it.",
-    "noah_move_illegal.female": "After a female Noah moves to a neighbouring ferry: choose "
+    "noah_move_illegal.female": "After a female, Noah moves to a neighbouring ferry: choose "
     "ferry {choices}.",
-    "noah_move_illegal.male": "After a male Noah moves two ferries away: choose ferry {choices}.",
+    "noah_move_illegal.male": "After a male, Noah moves two ferries away: choose ferry {choices}.",
     "noah_move_illegal.play": "Noah does not move now: {current_name} must first load an animal "
     "on ferry {noah_ferry}.",
     "invalid_target": "That player is not at this table: choose an opponent.",
@@ -85,7 +85,7 @@ EVENTS: dict[str, str] = {
     "round_started": "Round {round} starts: {starter_name} plays first, Noah is on ferry "
     "{noah_ferry}.",
     "loaded": "{name} loaded the {animal} on ferry {ferry}.",
-    "took_back": "{name} took the {count} animal{count_s} of ferry {ferry} back.",
+    "took_back": "{name} took back {count_the} animal{count_s} of ferry {ferry}.",
     "crocodile_tears": "Crocodile tears: {name}'s score drops to {score}.",
     "fled": "The {animal} fled to {target_name}'s hand.",
     "lion_swap": "{name} swapped a card with {target_name}.",
@@ -117,14 +117,20 @@ def render_event(kind: str, params: Mapping[str, Any]) -> str:
 
 def _with_plurals(params: Mapping[str, Any]) -> dict[str, Any]:
     """``params`` and, for each count among them, the English plural ending ``<name>_s``
-    ("" for 1, "s" otherwise) and ``<name>_opponents``, so a template says "1 card", "2 cards".
+    ("" for 1, "s" otherwise), ``<name>_opponents`` and ``<name>_the`` ("the", "the 3"), so a
+    template says "1 card", "2 cards", "the animal", "the 3 animals".
 
     >>> render_event("gifts", {"name": "Ana", "count": 1})
     'Ana gave 1 card.'
+    >>> render_event("took_back", {"name": "Ana", "count": 1, "ferry": 3})
+    'Ana took back the animal of ferry 3.'
+    >>> render_event("took_back", {"name": "Ana", "count": 2, "ferry": 3})
+    'Ana took back the 2 animals of ferry 3.'
     """
     words = dict(params)
     for name, value in params.items():
         if isinstance(value, int) and not isinstance(value, bool):
             words[f"{name}_s"] = "" if value == 1 else "s"
             words[f"{name}_opponents"] = "an opponent" if value == 1 else "opponents"
+            words[f"{name}_the"] = "the" if value == 1 else f"the {value}"
     return words

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .sizes import TEAR_TARGET
+
 ROUNDS_PER_GAME = 3  # R40
-SCORE_LIMIT = 26  # R41: 26 or more ends the game
 
 
 def next_starter(scores: Sequence[int], previous_starter: int) -> int:
@@ -40,7 +41,7 @@ def is_game_over(rounds_played: int, scores: Sequence[int], end_rule: str) -> bo
     (True, False)
     """
     if end_rule == "score26":
-        return max(scores) >= SCORE_LIMIT
+        return max(scores) >= TEAR_TARGET  # R41: 26 or more
     return rounds_played >= ROUNDS_PER_GAME
 
 

@@ -20,17 +20,25 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from .deck import Deck, Ref, format_ref, parse_ref
-from .ferry import POSITIONS, FerryFacts, Placed, ferry_facts
+from .ferry import FerryFacts, Placed, ferry_facts
 from .options import Options
+from .sizes import FERRY_COUNT
 
 Ferry = tuple[Placed, ...]
 Hands = tuple[tuple[str, ...], ...]
 #: A physical card whatever side a snail shows: (species, printed gender, copy or None).
 Identity = tuple[str, str, int | None]
 _T = TypeVar("_T")
+#: The engine's phase: whose action of which kind is awaited. A ``Literal`` (plain strings in
+#: the table log and the JSON, free to compare in the engine's hot loop) that mypy checks
+#: wherever a phase is assigned, keyed or compared.
+Phase = Literal["play", "croc_flee", "lion_swap", "move_noah", "give", "scan", "round_over",
+                "game_over"]
+#: The phases of a round being played (a turn's steps), as opposed to scan and the pauses.
+IN_ROUND_PHASES: tuple[Phase, ...] = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 
 
 class State:
@@ -63,7 +71,7 @@ class State:
     next_starter: int | None  # seat starting the next round, once this one is scored (R39)
     noah: int | None  # Noah's position, None before the first deal
     noah_due: bool  # Noah must still be moved (R22)
-    phase: str
+    phase: Phase
     player: int | None  # seat expected to act, None when nobody is
     round: int
     round_scores: tuple[int, ...]
@@ -88,8 +96,8 @@ def initial_state(players: int) -> State:
     state.counts, state.scores = (0,) * players, (0,) * players
     state.round_scores = (0,) * players
     state.extra_turn = state.lion_due = state.noah_due = state.giraffe = False
-    state.gifts_owed, state.ferries, state.winners = 0, (None,) * POSITIONS, ()
-    state.facts = (None,) * POSITIONS
+    state.gifts_owed, state.ferries, state.winners = 0, (None,) * FERRY_COUNT, ()
+    state.facts = (None,) * FERRY_COUNT
     state.departed_ids, state.departed_species = frozenset(), {}
     return state
 

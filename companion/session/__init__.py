@@ -7,6 +7,7 @@ acknowledging it, drives the ferry lights and publishes an immutable :class:`Ses
 ``noah-companion demo`` are views over it. See docs/session.md.
 """
 
+from companion.paths import default_store_path
 from companion.session.intents import Outcome, TableIntents
 from companion.session.prompts import (
     PROMPT_KINDS,
@@ -27,7 +28,7 @@ from companion.session.prompts import (
     ScanSetupCard,
 )
 from companion.session.session import Session
-from companion.session.store import GameRecord, GameStore, default_store_path
+from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, SessionView
 
 __all__ = [

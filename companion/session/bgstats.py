@@ -41,9 +41,14 @@ import json
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.game import Game
+
+if TYPE_CHECKING:
+    import segno
+
+    from companion.session.store import GameStore
 
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 WEB_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -107,7 +112,7 @@ def web_link(link: str) -> str:
     return WEB_LINK + link.removeprefix(LINK)
 
 
-def qr_code(url: str):
+def qr_code(url: str) -> segno.QRCode:
     """A regular QR code of ``url`` (never Micro QR): ``.save("play.png", scale=6)`` for the
     screen, ``.terminal(compact=True)`` for the command line."""
     import segno
@@ -115,7 +120,7 @@ def qr_code(url: str):
     return segno.make_qr(url, error="l")
 
 
-def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
+def game_url(store: GameStore, game_id: int | None, game: Game | None) -> str:
     """The BG Stats link of the open game of the record, "" unless it is over."""
     if game_id is None or game is None or not game.is_over:
         return ""
@@ -123,7 +128,7 @@ def game_url(store: Any, game_id: int | None, game: Game | None) -> str:
 
 
 def play_url(game_id: int, players: Sequence[str], scores: Sequence[int],
-             winners: Sequence[int], store: Any, *, rounds: bool = False,
+             winners: Sequence[int], store: GameStore, *, rounds: bool = False,
              options: Mapping[str, Any] | None = None) -> str:
     """The BG Stats link of a finished game of the record, with its date, duration and
     variant (``options``: the table log's header options; the record's when None); the tears

@@ -24,11 +24,10 @@ from dataclasses import dataclass, field, replace
 from companion.game import Game
 from companion.game.actions import Play, StartRound
 from companion.game.deck import HAND_SIZE, format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.narrate import card_name, ferry_name
 from companion.session.notices import said
 from companion.session.view import Phrase
-
-FERRIES = 5
 
 
 @dataclass
@@ -37,7 +36,7 @@ class SetupDraft:
     1 only) the starting player."""
 
     noah: int | None = None
-    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRIES)
+    ferries: list[str | None] = field(default_factory=lambda: [None] * FERRY_COUNT)
     starter: int | None = None
 
     @property
@@ -181,7 +180,7 @@ def not_in_a_hand(game: Game, ref: str) -> tuple[str, Phrase] | None:
     """Why a card scanned at round end cannot be in anyone's hand (not in this game, on a
     ferry, or gone on a ferry this round, R37), in English and as a phrase; None if it can."""
     name = card_name(ref).capitalize()
-    if ref not in game.cards_in_play:
+    if game.cards_in_play.get(ref) is None:
         return (f"{name} is not used in this game: put it back in the box.",
                 *said("not_in_game", card=ref))
     for k, ferry in enumerate(game.ferries):

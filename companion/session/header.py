@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from companion.errors import UserError
 from companion.game.errors import InputError
 from companion.game.options import Options
+from companion.game.sizes import MAX_PLAYERS, MIN_PLAYERS, PLAYER_COUNTS
 from companion.session import record
 
 
@@ -56,8 +57,9 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     ('Ana', 'Ben')
     """
     names = tuple(name.strip() for name in players)
-    if not 2 <= len(names) <= 5:
-        raise UserError(f"Noah is played by 2 to 5 players, not {len(names)}.",
+    if len(names) not in PLAYER_COUNTS:
+        raise UserError(f"Noah is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                        f"not {len(names)}.",
                         "Enter between two and five names.", key="error.player_count",
                         count=len(names))
     if any(not name for name in names):

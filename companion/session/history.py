@@ -62,7 +62,8 @@ def summary_of(reading: GameReading) -> GameSummary:
     """The summary of a game already read (a damaged one at its last good move)."""
     entry, game = reading.entry, reading.game
     state = game.state() if game is not None else {}  # None: not even the header is readable
-    between_rounds = state.get("phase") == "round_over"  # the next round is the one to play
+    # the next round is the one to play
+    between_rounds = game is not None and game.phase == "round_over"
     return GameSummary(
         id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
         updated_at=entry.updated_at, score_only=entry.score_only,

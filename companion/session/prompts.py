@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from companion.session.narrate import card_name, ferries_phrase, ferry_name, plural
+from companion.session.steps import Step
 
 if TYPE_CHECKING:
-    from companion.game import Game
+    from companion.game import Game, Phase
     from companion.session.drafts import Drafts
 
 
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 class Prompt:
     """Base of every prompt: who acts and the sentence to show."""
 
-    kind: ClassVar[str] = "prompt"
+    kind: ClassVar[Step]
     player: int | None
     text: str
 
@@ -46,7 +47,7 @@ class ChooseNoahStart(Prompt):
     """Round setup: the table puts Noah on a ferry. Answer: ``choose_noah_start(ferry)`` or a
     ferry button. ``choices`` are positions 0-4 (shown to people as ferries 1-5)."""
 
-    kind: ClassVar[str] = "choose_noah_start"
+    kind: ClassVar[Step] = "choose_noah_start"
     choices: tuple[int, ...] = (0, 1, 2, 3, 4)
 
 
@@ -55,7 +56,7 @@ class ScanSetupCard(Prompt):
     """Round setup: show the starting animal of ``ferry`` to the camera (the lights prompt
     "scan for ferry k"). Answer: a card shown, or ``choose_card(ref)`` by touch."""
 
-    kind: ClassVar[str] = "scan_setup_card"
+    kind: ClassVar[Step] = "scan_setup_card"
     ferry: int = 0
     scanned: tuple[str | None, ...] = (None, None, None, None, None)
 
@@ -64,7 +65,7 @@ class ScanSetupCard(Prompt):
 class ChooseStarter(Prompt):
     """Round 1 setup: who starts (the shortest player, R10). Answer: ``choose_starter(seat)``."""
 
-    kind: ClassVar[str] = "choose_starter"
+    kind: ClassVar[Step] = "choose_starter"
     choices: tuple[int, ...] = ()
 
 
@@ -73,7 +74,7 @@ class PlayCard(Prompt):
     """A turn: ``player`` loads an animal on Noah's ``ferry``. Answer: a card shown to the camera
     or ``choose_card(ref)``; ``take_back()`` when the player cannot play (R25)."""
 
-    kind: ClassVar[str] = "play_card"
+    kind: ClassVar[Step] = "play_card"
     ferry: int = 0
     can_take_back: bool = False
 
@@ -83,7 +84,7 @@ class ChooseCard(Prompt):
     """Several of our cards were in view at once: which one is meant? Answer:
     ``choose_card(ref)`` with one of ``candidates``, or ``cancel()``."""
 
-    kind: ClassVar[str] = "choose_card"
+    kind: ClassVar[Step] = "choose_card"
     candidates: tuple[str, ...] = ()
 
 
@@ -92,7 +93,7 @@ class ChooseSnailSide(Prompt):
     """A snail is being loaded (or laid at setup): which side is up? Answer:
     ``choose_snail_side("M" | "F")``; ``legal`` lists the sides the rules accept here."""
 
-    kind: ClassVar[str] = "choose_snail_side"
+    kind: ClassVar[Step] = "choose_snail_side"
     card: str = "snail"
     ferry: int = 0
     legal: tuple[str, ...] = ("M", "F")
@@ -103,7 +104,7 @@ class ChooseFrogWeight(Prompt):
     """A frog is being loaded: it weighs 1 unless a declared weight makes the ferry depart (R43).
     Answer: ``choose_frog_weight(weight)`` with one of ``choices`` (1 means "no declaration")."""
 
-    kind: ClassVar[str] = "choose_frog_weight"
+    kind: ClassVar[Step] = "choose_frog_weight"
     card: str = "frog"
     ferry: int = 0
     choices: tuple[int, ...] = (1,)
@@ -115,8 +116,8 @@ class ChooseTarget(Prompt):
     animal fleeing from the crocodile) or ``"lion_swap"``. Answer: ``choose_target(seat)``.
     (The giraffe's optional look is offered by :class:`MoveNoah`.)"""
 
-    kind: ClassVar[str] = "choose_target"
-    action: str = "lion_swap"
+    kind: ClassVar[Step] = "choose_target"
+    action: Phase = "lion_swap"
     choices: tuple[int, ...] = ()
     optional: bool = False
 
@@ -129,7 +130,7 @@ class MoveNoah(Prompt):
     answer it with ``choose_target(seat)`` or decline it with ``skip()`` (moving Noah declines
     it too)."""
 
-    kind: ClassVar[str] = "move_noah"
+    kind: ClassVar[Step] = "move_noah"
     choices: tuple[int, ...] = ()
     giraffe_targets: tuple[int, ...] = ()
 
@@ -139,7 +140,7 @@ class GiveCards(Prompt):
     """``player``'s ferry departed: they give ``count`` cards to opponents (R20). Answer:
     ``give_cards({seat: n, ...})`` with the numbers summing to ``count``."""
 
-    kind: ClassVar[str] = "give_cards"
+    kind: ClassVar[Step] = "give_cards"
     count: int = 1
     opponents: tuple[int, ...] = ()
 
@@ -151,7 +152,7 @@ class ScanHand(Prompt):
     (``remove_scanned(ref)`` drops a wrong one). When a hand is complete the next player's
     comes; empty hands are skipped; after the last one the round is scored."""
 
-    kind: ClassVar[str] = "scan_hand"
+    kind: ClassVar[Step] = "scan_hand"
     expected: int = 0
     scanned: tuple[str, ...] = ()
 
@@ -161,7 +162,7 @@ class EnterTears(Prompt):
     """Score-only mode: type each player's tears for this round. Answer:
     ``enter_tears([n0, n1, ...])``, one number per seat."""
 
-    kind: ClassVar[str] = "enter_tears"
+    kind: ClassVar[Step] = "enter_tears"
     round: int = 1
 
 
@@ -170,7 +171,7 @@ class GameOver(Prompt):
     """The game is over. ``winners`` are seats; ``bgstats_url`` is the link a phone opens in the
     BG Stats app (``bgstats.qr_code(url)`` draws it as a QR code)."""
 
-    kind: ClassVar[str] = "game_over"
+    kind: ClassVar[Step] = "game_over"
     winners: tuple[int, ...] = ()
     bgstats_url: str = ""
 
@@ -180,7 +181,7 @@ class NoGame(Prompt):
     """No game is open. Answer: ``new_game(...)`` or ``resume(game_id)``; ``unfinished`` lists
     the ids of games that can be resumed (newest first)."""
 
-    kind: ClassVar[str] = "no_game"
+    kind: ClassVar[Step] = "no_game"
     unfinished: tuple[int, ...] = field(default=())
 
 
@@ -198,7 +199,7 @@ PROMPT_KINDS = {
 # -- deciding the prompt ----------------------------------------------------------------------
 
 #: The step of each in-round engine phase (a round's setup and the drafts come first).
-PHASE_STEPS = {
+PHASE_STEPS: dict[Phase, Step] = {
     "play": "play_card", "croc_flee": "choose_target", "lion_swap": "choose_target",
     "move_noah": "move_noah", "give": "give_cards", "scan": "scan_hand",
 }
@@ -209,7 +210,7 @@ def in_setup(game: Game | None) -> bool:
     return game is not None and game.phase == "round_over"
 
 
-def current_step(game: Game | None, drafts: Drafts) -> str:
+def current_step(game: Game | None, drafts: Drafts) -> Step:
     """The kind of prompt awaited now (cheap: no prompt is built).
 
     >>> from companion.session.drafts import Drafts
@@ -288,7 +289,7 @@ def derive_prompt(game: Game, drafts: Drafts, players: Sequence[str], *,
     return _turn_prompt(step, game, drafts, players, seat, who)
 
 
-def _turn_prompt(step: str, game: Game, drafts: Drafts, players: Sequence[str], seat: int,
+def _turn_prompt(step: Step, game: Game, drafts: Drafts, players: Sequence[str], seat: int,
                  who: str) -> Prompt:
     """The prompts of a turn's steps: ``seat`` (named ``who``) acts."""
     if step == "play_card":
@@ -337,8 +338,8 @@ def _scan_prompt(game: Game, drafts: Drafts, players: Sequence[str]) -> ScanHand
 def winners_sentence(game: Game, players: Sequence[str]) -> str:
     """The end of the game in one sentence: who wins, with every score."""
     winners = [players[s] for s in game.winners]
-    scores = ", ".join(f"{name} {score}" for name, score in zip(players, game.scores,
-                                                               strict=True))
+    scores = ", ".join(f"{name} ({score})" for name, score in zip(players, game.scores,
+                                                                 strict=True))
     if len(winners) == 1:
         return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
     return f"Game over: {' and '.join(winners)} share the victory ({scores})."

@@ -81,7 +81,8 @@ def english(phrase: Phrase) -> str:
     if "cards" in words:
         words["cards"] = cards_phrase(words["cards"])
     if "scores" in words:
-        words["scores"] = ", ".join(f"{name} {score}" for name, score in words["scores"])
+        # "Player 4 (5)": a default name's number never runs into its score
+        words["scores"] = ", ".join(f"{name} ({score})" for name, score in words["scores"])
     if "gifts" in words:
         words["gifts"] = join_names([f"{giver} gives {plural(count, 'card')}"
                                      for giver, count in words["gifts"]])

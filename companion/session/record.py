@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import UserError
-from companion.game.actions import Action, Gift, Give, action_to_dict
+from companion.game.actions import Action, action_to_dict
 from companion.game.deck import Deck
 from companion.game.engine import Game
 from companion.game.errors import InputError
@@ -77,35 +77,6 @@ def header(players: Sequence[str], options: Options, deck_id: str = "",
     if tokens:
         line["tokens"] = list(tokens)
     return line
-
-
-def new_game(players: Sequence[str], options: Options, deck: Deck) -> Game:
-    """A fresh engine game."""
-    return Game(list(players), options, deck=deck)
-
-
-def to_line(action: Action) -> dict[str, Any]:
-    """The table-log line of an action."""
-    return action_to_dict(action)
-
-
-def kind(action: Action) -> str:
-    """The table-log ``type`` of an action (``"play"``, ``"move_noah"``, ...)."""
-    return action.type
-
-
-def kind_of_line(line: Mapping[str, Any]) -> str:
-    return str(line.get("type"))
-
-
-def give(*, player: int, counts: Mapping[int, int]) -> Give:
-    """Hidden hands: gifts are counts per opponent (R48).
-
-    >>> [gift.to for gift in give(player=1, counts={0: 2, 2: 1}).gifts]
-    [0, 0, 2]
-    """
-    gifts = tuple(Gift(seat) for seat, n in sorted(counts.items()) for _ in range(int(n)))
-    return Give(player, gifts)
 
 
 def summary(state: Mapping[str, Any], rounds: Sequence[Sequence[int]]) -> dict[str, Any]:

@@ -32,9 +32,9 @@ from companion.game.actions import Action, Play, ScanHands, ScoreRound
 from companion.game.deck import Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
+from companion.game.sizes import FERRY_COUNT
 from companion.session import record
 from companion.session.drafts import (
-    FERRIES,
     Drafts,
     PendingPlay,
     SetupDraft,
@@ -50,6 +50,7 @@ from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs
 from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
 from companion.session.reconcile import undo_explained
+from companion.session.steps import Step
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice, Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
@@ -314,7 +315,7 @@ class Session:
             if self._step() != "choose_noah_start":
                 return self._refused("noah_start_chosen",
                                      "Noah's starting ferry is already chosen.")
-            if ferry not in range(FERRIES):
+            if ferry not in range(FERRY_COUNT):
                 return self._refused("ferry_range", "Choose a ferry from 1 to 5.")
             self._drafts.setup.noah = ferry
             self._notice("info", f"Noah starts on {ferry_name(ferry)}.",
@@ -641,7 +642,7 @@ class Session:
             raise RuntimeError("no game is open")
         return self._game
 
-    def _step(self) -> str:
+    def _step(self) -> Step:
         """The kind of prompt awaited now (cheap: no prompt is built)."""
         return current_step(self._game, self._drafts)
 

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import quote
 
 from companion.errors import UserError
@@ -51,6 +51,8 @@ from companion.paths import (  # default_store_path re-exported: the record's ho
     default_store_path,  # noqa: F401
     make_private_dir,
 )
+
+_T = TypeVar("_T")
 
 SCHEMA_VERSION = 1
 
@@ -465,7 +467,7 @@ class GameStore:
                 self._db.execute("ROLLBACK")
             raise
 
-    def _write(self, work: Callable[[], Any]) -> Any:
+    def _write(self, work: Callable[[], _T]) -> _T:
         """Run ``work()`` in one committed transaction; SQLite failures become UserError."""
         if self.readonly:
             raise UserError(f"The game record {self.path} is open for reading only.",
@@ -481,19 +483,21 @@ class GameStore:
     def create_game(self, header: dict[str, Any], *, score_only: bool = False) -> int:
         """Start a game's record with its table-log header; returns the new game id."""
         now = _now()
-        return self._write(
+        game_id = self._write(
             lambda: self._db.execute(
                 "INSERT INTO games (started_at, updated_at, header, score_only) "
                 "VALUES (?, ?, ?, ?)",
                 (now, now, _dumps(header), int(score_only)),
             ).lastrowid
         )
+        assert game_id is not None  # an INSERT into a rowid table always sets it
+        return game_id
 
     def append(self, game_id: int, line: dict[str, Any]) -> int:
         """Append one table-log line (committed, durable); returns its ``seq`` (1, 2, ...)."""
 
         def work() -> int:
-            seq = self._db.execute(
+            seq: int = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM lines WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
             now = _now()
@@ -546,7 +550,7 @@ class GameStore:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _read(self, query: str, values: tuple = ()) -> list[tuple]:
+    def _read(self, query: str, values: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._db.execute(query, values).fetchall()
         except sqlite3.Error as error:
@@ -623,7 +627,7 @@ class GameStore:
         """Games that can be resumed (not finished, not abandoned), newest first."""
         return [game for game in self.games(finished=False) if not game.abandoned]
 
-    def _select_games(self, where: str, values: tuple) -> list[GameRecord]:
+    def _select_games(self, where: str, values: tuple[Any, ...]) -> list[GameRecord]:
         abandoned = ("g.id IN (SELECT game_id FROM abandoned)" if "abandoned" in self._tables
                      else "0")
         rows = []

@@ -46,9 +46,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
+from companion.game.sizes import FERRY_COUNT
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
 from companion.session.narrate import card_name, plural
+from companion.session.steps import Step
 from companion.session.view import Phrase, SessionView
 
 if TYPE_CHECKING:
@@ -58,9 +60,9 @@ if TYPE_CHECKING:
     from vision.table import TableReading
     from vision.table_capture import TableFrame
 
-POSITIONS = range(5)
+POSITIONS = range(FERRY_COUNT)
 #: The steps in which the table holds exactly what the record says (no card half-entered).
-AUDITED_STEPS = ("play_card", "move_noah", "choose_target", "give_cards")
+AUDITED_STEPS: tuple[Step, ...] = ("play_card", "move_noah", "choose_target", "give_cards")
 
 
 def physical(ref: str) -> str:
@@ -112,7 +114,7 @@ class RecordTable:
     position, each ferry's cards bottom first (physical ids; ``None`` once gone), who acts,
     the departed animals of this round, and at setup the ferry whose animal is awaited."""
 
-    step: str
+    step: Step
     noah: int | None
     ferries: tuple[tuple[str, ...] | None, ...]
     player: str | None = None
@@ -510,19 +512,22 @@ class StillTable:
     """Waits for a still table and two agreeing readings (docs/table-view.md, TABLE-KIT.md).
 
     Stillness is judged between consecutive frames: each frame's small copy is compared with
-    the previous one (:func:`vision.table.still`, and :func:`vision.table.occluded_ferries` for
-    a hand over a card zone). A frame is still once the next one shows no motion against it;
-    the two are then read, and when their readings agree the table is *settled* (the first of
-    the two is when it became still): no more readings until something moves again. So a
-    change followed by two still frames is always seen, live or in a recording.
-    ``loose``: the readings also report the codes beside the mats (the round-end hand scan).
+    the previous one and with the card zones of the last reading (a hand over a card zone), by
+    :class:`vision.table_motion.StillnessWatch`. A frame is still once the next one shows no
+    motion against it; the two are then read, and when their readings agree the table is
+    *settled* (the first of the two is when it became still): no more readings until
+    something moves again. So a change followed by two still frames is always seen, live or in
+    a recording. ``loose``: the readings also report the codes beside the mats (the round-end
+    hand scan).
     """
 
     def __init__(self, reader: Reader) -> None:
+        from vision.table_motion import StillnessWatch
+
         self.reader = reader
         self.loose = False
         self._previous: TableFrame | None = None
-        self._zones: TableReading | None = None  # the last reading, for the card zones' places
+        self._watch = StillnessWatch()
         self._candidate: TableReading | None = None  # the reading of the previous frame
         self._still_since: float | None = None
         self.settled = False
@@ -539,7 +544,8 @@ class StillTable:
         """One frame; returns ``(reading, still_since)`` the moment the table is stable, else
         ``None``."""
         previous, self._previous = self._previous, frame
-        if previous is None or self._moved(previous, frame):
+        moving = self._watch.moving(frame.small)  # every frame: the watch keeps the last one
+        if previous is None or moving:
             self._candidate, self._still_since, self.settled = None, None, False
             return None
         if self.settled:
@@ -553,20 +559,11 @@ class StillTable:
         self.settled = True
         return reading, self._still_since if self._still_since is not None else frame.captured_at
 
-    def _moved(self, previous: TableFrame, frame: TableFrame) -> bool:
-        from vision.table import motion, occluded_ferries, still
-
-        if previous.small.shape != frame.small.shape or not still(previous.small, frame.small):
-            return True
-        if self._zones is None:
-            return False
-        size = (frame.full.shape[1], frame.full.shape[0])
-        return bool(occluded_ferries(motion(previous.small, frame.small), self._zones, size))
-
     def _read(self, frame: TableFrame) -> TableReading:
         reading = self.reader.read(frame.full, loose=True) if self.loose \
             else self.reader.read(frame.full)
-        self._zones = reading
+        self._watch.watch_zones({k: v.zone for k, v in reading.ferries.items()},
+                                (frame.full.shape[1], frame.full.shape[0]))
         return reading
 
 
@@ -591,12 +588,12 @@ class TableObserver:
                  clock: Callable[[], float] | None = None) -> None:
         import time
 
-        from vision.table import TableReader
+        from vision.table_tracker import TableTracker
 
         self.intents, self.card_of = intents, card_of
         self.flash, self.on_finding = flash, on_finding
         self.ledger = ledger or PlayLedger()
-        self.still = StillTable(reader or TableReader())
+        self.still = StillTable(reader or TableTracker())
         self.clock = clock or time.monotonic
         self.verdicts: list[Inferred] = []
         self.findings: list[Finding] = []

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from companion.session.prompts import NoGame, Prompt
+from companion.session.steps import Step
 
 
 class Phrase(NamedTuple):
@@ -96,7 +97,7 @@ class SessionView:
         return self.game_id is not None
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Step:
         """The step awaited: the prompt's kind (``"play_card"``, ``"move_noah"``, ...)."""
         return self.prompt.kind
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from companion.game import Game, Options
+from companion.game import IN_ROUND_PHASES, Game, Options
 from companion.game.actions import (
     CrocFlee,
     GiraffeLook,
@@ -36,11 +36,12 @@ from companion.game.actions import (
     TakeBack,
 )
 from companion.game.deck import FERRY_CARDS, HAND_SIZE, format_ref, parse_ref
-from companion.session.session import Outcome, Session
+from companion.game.sizes import FERRY_COUNT
+from companion.session.intents import Outcome
+from companion.session.session import Session
 from companion.session.table_observer import physical as _physical
 from companion.session.view import SessionView
 
-IN_ROUND = ("play", "croc_flee", "lion_swap", "move_noah", "give")
 CARDS_PER_SHOW = 4  # cards held up to the camera at once during the hand scan
 HOLD_SECONDS = 2.0  # the camera mishap: a card left in view that long is still one play
 
@@ -128,7 +129,7 @@ class SimulatedTable:
         if deal.starter is not None:
             self.do(self.session.choose_starter, deal.starter)
         self._agree(self.truth.push(deal), deal)
-        while self.truth.phase in IN_ROUND:
+        while self.truth.phase in IN_ROUND_PHASES:
             action = self.rng.choice(self.truth.legal_actions())
             self._act(action)
             self._agree(self.truth.push(action), action)
@@ -150,7 +151,7 @@ class SimulatedTable:
             for seat in range(len(self.players))
         )
         starter = self.rng.randrange(len(self.players)) if self.truth.round == 0 else None
-        return StartRound(noah=self.rng.randrange(5), ferries=ferries, hands=hands,
+        return StartRound(noah=self.rng.randrange(FERRY_COUNT), ferries=ferries, hands=hands,
                           starter=starter)
 
     def _act(self, action: Any) -> None:

@@ -26,6 +26,7 @@ from companion.game import Options
 from companion.session.bgstats import qr_code
 from companion.session.narrate import plural
 from companion.session.session import Session
+from companion.session.steps import Step
 from companion.session.store import GameStore
 from companion.session.view import Notice, SessionView
 from companion.sim.autoplay import SimulatedTable
@@ -40,7 +41,8 @@ LIGHT_SIGNS = {
 LEGEND = ("Each line starts with the five ferry lights as they are after it (ferries 1-5):\n"
           "● Noah  ◐ he may go there  ◌ scan this ferry's animal  ✗ refused  ↑ departing  "
           "✦ round end  · off")
-QUIET_KINDS = ("play_card", "move_noah", "no_game")  # prompts too frequent to narrate
+#: Prompts too frequent to narrate.
+QUIET_KINDS: tuple[Step, ...] = ("play_card", "move_noah", "no_game")
 
 
 @dataclass

@@ -31,6 +31,7 @@ from typing import Any, TextIO
 
 from companion.game import Options
 from companion.game.actions import MoveNoah, Play, TakeBack
+from companion.game.sizes import FERRY_COUNT
 from companion.session.prompts import ScanSetupCard
 from companion.session.session import Session
 from companion.session.store import GameStore
@@ -122,7 +123,7 @@ class OverheadTable:
         self._noise_rng = np.random.default_rng(seed)
         self._noise: list[Any] = []
         self.noise = noise
-        self.cards: list[list[Any]] = [[] for _ in range(5)]
+        self.cards: list[list[Any]] = [[] for _ in range(FERRY_COUNT)]
         self.beside: list[Any] = []  # cards laid face up beside the mats (round end)
         self._row_used = [0, 0]  # of HAND_ROWS' places
         self.noah: int | None = None
@@ -350,7 +351,7 @@ class TableViewPlayers(SimulatedTable):
         hand face up beside the mats, a few cards at a time (:meth:`show`); the camera reads
         each hand (the base class checks the scores after the last one)."""
         self._scanning = True
-        for k in range(5):
+        for k in range(FERRY_COUNT):
             self.table.clear(k)
         self.table.noah = None
         self._hands = [list(hand) for hand in self.truth.state()["hands"]]

@@ -9,6 +9,7 @@ runs on the UI thread: capture and decoding live in the pipeline's thread.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -30,9 +31,10 @@ from companion.config import yes_or_no
 from companion.errors import UserError
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
-from companion.ui.fonts import catalog_for, language_font
-from companion.ui.i18n import Catalog, languages
+from companion.ui.fonts import catalog_for
+from companion.ui.i18n import Catalog
 from companion.ui.screens import (
+    CameraPopup,
     CardTray,
     GameEndScreen,
     HistoryScreen,
@@ -46,18 +48,19 @@ from companion.ui.screens import (
 from companion.ui.settings import SECTION_DEFAULTS, UiSettings, checked_change
 from companion.ui.settings_page import SettingsScreen, TechnicalScreen
 from companion.ui.tablecam import TableCameraScreen
-from companion.ui.widgets import Banner
+from companion.ui.widgets import Banner, CameraPanel, UndoOffer, card_read
 
 if TYPE_CHECKING:
     from companion.session import Session
+    from companion.session.steps import Step
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 HERE = Path(__file__).parent
 log = logging.getLogger(__name__)
-SETUP_KINDS = ("choose_noah_start", "scan_setup_card", "choose_starter")
-SCREEN_OF = {
+SETUP_KINDS: tuple[Step, ...] = ("choose_noah_start", "scan_setup_card", "choose_starter")
+SCREEN_OF: dict[Step, str] = {
     "no_game": "home", "play_card": "table", "choose_card": "table",
     "choose_snail_side": "table", "choose_frog_weight": "table", "choose_target": "table",
     "move_noah": "table", "give_cards": "table", "scan_hand": "round_end",
@@ -66,8 +69,12 @@ SCREEN_OF = {
 }
 """The screen that answers each prompt kind."""
 BANNER_SECONDS = 5
+UNDO_OFFER_SECONDS = 6
+"""How long "I cannot play" offers its Undo (the animals are already taken back)."""
 HOME_NEIGHBOURS = ("new_game", "history", "settings", "settings_technical")
 """The screens reached from the home screen, kept while no game is on."""
+GAME_SCREENS = ("setup", "table", "round_end")
+"""The screens with the small camera view."""
 TABLE_CHECK = "tablecam"
 """The calibration screen (companion/ui/tablecam.py): kept during a game until it is left."""
 
@@ -89,6 +96,7 @@ class Root(FloatLayout):
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
+        self.undo_offer = UndoOffer()  # attached while shown only
         self.sm.bind(current=lambda _sm, name: self.alert.leave(name))
 
 
@@ -127,6 +135,8 @@ class NoahApp(App):
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.table_look, self.overhead = table_look, overhead
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
+        self._releasing: threading.Thread | None = None  # its release, off the UI thread
+        self._look_token: object | None = None  # which capture of it may feed the check
         self._check_source: Any = None
         self._back_from_check = "home"
         self.lang = self.catalog.language
@@ -167,18 +177,10 @@ class NoahApp(App):
             self.root.alert.show(self.font_problem, theme.WARNING, BANNER_SECONDS,
                                  self.root.sm.current)
 
-    def next_language(self, _lang: str | None = None) -> str:
-        """The language the home screen's language button switches to (en → fr → zh → en)."""
-        names = languages()
-        return names[(names.index(self.lang) + 1) % len(names)]
-
-    def next_language_font(self, _lang: str | None = None) -> str:
-        """The font that draws the next language's name in its own script (中文 on the French
-        home screen); kv passes ``app.lang`` so it follows a switch."""
-        return language_font(self.next_language(), theme.FONT)
-
-    def switch_language(self) -> None:
-        self.change_setting("ui", "language", self.next_language())
+    def choose_language(self, code: str) -> None:
+        """The home screen's language buttons: this language, for every screen, kept."""
+        if code != self.lang:
+            self.change_setting("ui", "language", code)
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -204,7 +206,7 @@ class NoahApp(App):
         if self.pipeline is not None:
             self.pipeline.stop()
             self.pipeline = None
-        self.stop_looking()
+        self.stop_looking(wait=True)
         if self.table_camera is not None:
             self.table_camera.stop()
 
@@ -239,7 +241,7 @@ class NoahApp(App):
         look = self.table_look
         if look is None:
             return None
-        look.wanted = True
+        look.every, look.wanted = look.CHECK_EVERY, True
         if self.table_camera is not None and self._check_source is None:
             return self.table_camera
         if self.looking is None and (self.overhead or self._check_source) is not None:
@@ -252,17 +254,31 @@ class NoahApp(App):
             except VisionError as error:
                 log.warning("the table camera cannot be opened: %s", error)
                 return None
-            self.looking = table_camera(source, also=look.on_frame).start()
+            token = self._look_token = object()
+
+            def checked(frame: Any) -> None:  # a capture still being released checks nothing
+                if self._look_token is token:
+                    look.on_frame(frame)
+
+            self.looking = table_camera(source, also=checked).start()
         return self.looking
 
-    def stop_looking(self) -> None:
-        """The calibration screen is left: stop checking, release a camera opened for it."""
+    def stop_looking(self, *, wait: bool = False) -> None:
+        """The calibration screen is left: stop checking, release a camera opened for it.
+        Its capture thread is stopped from another thread (stopping waits for the camera's
+        last frame: the UI would freeze meanwhile); ``wait``: until it is released (the app
+        ends)."""
         if self.table_look is not None:
             self.table_look.wanted = False
         self._check_source = None
+        self._look_token = None
         looking, self.looking = self.looking, None
         if looking is not None:
-            looking.stop()
+            self._releasing = threading.Thread(target=looking.stop, daemon=True,
+                                               name="table-camera-release")
+            self._releasing.start()
+        if wait and self._releasing is not None:
+            self._releasing.join()
 
     # -- the app's own config file (the one companion/config.py reads) ---------------------
 
@@ -305,13 +321,23 @@ class NoahApp(App):
 
     def setting(self, section: str, key: str) -> str:
         """A setting as the config file holds it (its default when the file does not say)."""
+        return self.setting_values()(section, key)
+
+    def setting_values(self) -> Callable[[str, str], str]:
+        """The config file read once: ``values(section, key)`` as :meth:`setting` says it
+        (a page of settings reads the file once, not once per row)."""
         from companion.config import load_config
 
         try:
-            values = load_config(self.get_application_config()).section(section)
+            config = load_config(self.get_application_config())
         except UserError:
-            values = {}
-        return values.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+            config = None
+
+        def value(section: str, key: str) -> str:
+            held = config.section(section) if config is not None else {}
+            return held.get(key, SECTION_DEFAULTS.get(section, {}).get(key, ""))
+
+        return value
 
     def change_setting(self, section: str, key: str, value: str) -> bool:
         """Write ``key = value`` in ``[section]`` of the config file if the config's own
@@ -357,8 +383,11 @@ class NoahApp(App):
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
             self.root.alert.hide()  # the result is a new page, even on the same screen
+        self.root.undo_offer.follow(view.seq)
         self._draw(view)
-        self._alert(view)  # after the screen is chosen: the banner belongs to that screen
+        self._alert(view, moved_on=old is not None and view.game_id == old.game_id and (
+            view.seq, view.prompt) != (old.seq, old.prompt))
+        # after the screen is chosen: the banner belongs to that screen
 
     def _draw(self, view: Any) -> None:
         name = self.screen_for(view)
@@ -368,6 +397,31 @@ class NoahApp(App):
         elif hasattr(screen, "show"):
             screen.show(view)
         self.root.sm.current = name
+        self._watch_table(name)
+
+    def _watch_table(self, name: str) -> None:
+        """In the table view, the game's small camera view is the overhead camera's picture
+        with the mats found: checked now and then while a game's screen shows it."""
+        look = self.table_look
+        if look is None or self.reading != "table" or name == TABLE_CHECK:
+            return
+        look.every = look.PLAY_EVERY
+        look.wanted = name in GAME_SCREENS
+
+    def open_camera_view(self) -> None:
+        """The small camera view touched: the hand camera's big view, or in the table view
+        the table camera's screen (its picture, each mat found, what to do)."""
+        if self.reading == "table":
+            self.open_table_check()
+            return
+        CameraPopup(tap=self.camera_tap, caption=self.t("camera.hand")).open()
+
+    def _flash_card(self, ref: str) -> None:
+        """A card was read: the camera views of the screen say so, with its picture."""
+        text = self.t("camera.read", card=self.catalog.card_label(ref))
+        for widget in self.root.sm.current_screen.walk(restrict=True):
+            if isinstance(widget, CameraPanel):
+                widget.flash(text, ref)
 
     def screen_for(self, view: Any) -> str:
         """The screen for a view: the prompt's, except the calibration screen until it is left,
@@ -378,7 +432,7 @@ class NoahApp(App):
             return current  # left by its Back button only
         if self.showing_result:
             return "round_end"
-        kind = view.prompt.kind
+        kind: Step = view.prompt.kind
         if kind in ("choose_snail_side", "choose_card") and view.state.get("phase") in (
                 "round_over", None):
             return "setup"
@@ -387,11 +441,17 @@ class NoahApp(App):
             return current
         return name
 
-    def _alert(self, view: Any) -> None:
-        """A new refusal: red banner, sound (the session already flashed the ferry's light)."""
+    def _alert(self, view: Any, *, moved_on: bool = False) -> None:
+        """A new refusal: red banner, sound (the session already flashed the ferry's light).
+        A game that ``moved_on`` (a good play) without a new refusal clears the last one."""
         fresh = _new_notices(self._notices, view.notices)
         self._notices = view.notices
+        if moved_on and not any(notice.level == "refused" for notice in fresh) \
+                and tuple(self.root.alert.back) == theme.ILLEGAL:
+            self.root.alert.hide()
         for notice in fresh:
+            if card_read(notice):
+                self._flash_card(card_read(notice))
             if notice.level == "refused":
                 self.refusals += 1
                 text = self.t("refused", text=self.catalog.notice(notice))
@@ -440,6 +500,15 @@ class NoahApp(App):
         self.showing_result = False
         self.act(self.session.new_game, names, options, score_only=score_only, tokens=colours)
 
+    def play_again(self) -> None:
+        """A new game for the same players, token colours and options (the game's end)."""
+        game, view = self.session.game, self.view
+        if game is None or view is None:
+            return
+        options = game.options.to_dict()
+        score_only = bool(options.pop("score_only", False))
+        self.start_game(list(view.players), list(view.tokens), options, score_only=score_only)
+
     def resume(self, game_id: int | None = None) -> None:
         self.showing_result = False
         self.act(self.session.resume, game_id)
@@ -454,6 +523,15 @@ class NoahApp(App):
         self.showing_result = False
         if self.view is not None:
             self._draw(self.view)
+
+    def take_back(self) -> None:
+        """"I cannot play": the animals of Noah's ferry are taken back at once (R25), and
+        Undo is offered for a few seconds in case the touch was not meant."""
+        outcome = self.act(self.session.take_back)
+        view = self.session.view
+        if outcome is not None and outcome.accepted and view.notices:
+            self.root.undo_offer.offer(self.root, self.catalog.notice(view.notices[-1]),
+                                       view.seq, UNDO_OFFER_SECONDS)
 
     def ferry_touched(self, ferry: int) -> None:
         """A ferry touched on the board: same as its ferry button (Noah's start or move)."""

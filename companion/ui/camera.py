@@ -174,7 +174,10 @@ class TableLook:
     (1, ('no_mats',), (360, 640, 3))
     """
 
-    def __init__(self, every: float = 0.5) -> None:
+    CHECK_EVERY = 0.5  # s: the calibration screen's pace
+    PLAY_EVERY = 2.0  # s: the game's small view in the table view (the referee reads too)
+
+    def __init__(self, every: float = CHECK_EVERY) -> None:
         self.every = every
         self.wanted = False
         self.check: Any = None
@@ -203,6 +206,12 @@ class TableLook:
         picture = draw_check(frame.full, check, PICTURE_WIDTH)
         with self._lock:
             self.check, self.latest, self.count = check, picture, self.count + 1
+
+    def snapshot(self) -> tuple[int, Any, Any]:
+        """``(count, check, picture)`` of one and the same frame: the screen words the check
+        of the very picture it shows (the picture is the frame with that check drawn)."""
+        with self._lock:
+            return self.count, self.check, self.latest
 
     def clear(self) -> None:
         """Forget the last check (a camera opened afresh shows its own)."""

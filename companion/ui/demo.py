@@ -121,9 +121,11 @@ class DemoPlayers:
         return SimulatedTable(self.app.session, self.players, seed=self.seed,
                               camera=self.camera, mishaps=True, on_step=self._step)
 
-    def _step(self, _step: Any) -> None:
+    def _step(self, step: Any) -> None:
         """After each thing the players do: stop if asked, wait so people can follow, and
-        after a round's result go on to the next round as a person would."""
+        after a round's result go on to the next round as a person would. After an undo or a
+        redo the virtual table does what the card over the screen says, then closes it, as a
+        person touching Done would."""
         if self.stopping.is_set():
             raise Stopped
         view = self.app.session.view
@@ -132,6 +134,10 @@ class DemoPlayers:
             self._sleep(self.result_pause)
             self._on_ui(lambda: self.app.next_round())  # the next round, or the game's end
         self._sleep(self.pace)
+        if getattr(step, "intent", "") in ("undo", "redo"):
+            from companion.ui.screens import UndoCard
+
+            self._on_ui(UndoCard.close)
 
     def _sleep(self, seconds: float) -> None:
         if self.stopping.wait(seconds):

@@ -22,6 +22,7 @@ import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.errors import UserError
 
@@ -171,6 +172,9 @@ def prepare_environment(home: Path | None = None, *, headless: bool = False,
     os.environ["KIVY_HOME"] = str(home)
     os.environ["KIVY_NO_ARGS"] = "1"
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    # SDL's own clipboard (the window's), never Kivy's probing of xclip, xsel, klipper and
+    # GTK: each one missing printed its traceback at the first touch of a name field
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
     if headless and not verbose:
         os.environ["KIVY_NO_CONSOLELOG"] = "1"
     return home
@@ -188,6 +192,7 @@ def configure_kivy(*, simulate: bool, rotation: int = 0, fullscreen: bool = True
     """
     from kivy.config import Config
 
+    quiet_cut_buffer()
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
     Config.set("graphics", "resizable", "0")
@@ -211,3 +216,30 @@ def configure_kivy(*, simulate: bool, rotation: int = 0, fullscreen: bool = True
     Config.set("graphics", "rotation", str(rotation))
     if not paced:  # tests and screenshots: nobody watches, no waiting for the next frame
         Config.set("graphics", "maxfps", "0")
+
+
+CUT_BUFFER_NONE = "Cutbuffer: Unable to find any valuable Cutbuffer provider"
+
+
+def quiet_cut_buffer() -> None:
+    """No X11 cut buffer (the middle mouse button's paste: nothing on a touchscreen).
+
+    Kivy looks for one (xclip, then xsel) when its clipboard is not already one of them, and
+    logs a critical error with both tracebacks when neither is installed. Its providers are
+    switched off here as ``KIVY_CLIPBOARD`` would (Kivy reads no ``KIVY_CUTBUFFER``), and the
+    one line saying there is none is dropped: having none is what is wanted.
+    """
+    import kivy
+
+    kivy.kivy_options["cutbuffer"] = ()
+    logger = logging.getLogger("kivy")
+    if not any(isinstance(f, _NoCutBufferLine) for f in logger.filters):
+        logger.addFilter(_NoCutBufferLine())
+
+
+class _NoCutBufferLine:
+    """Drops Kivy's "no cut buffer provider" record (see :func:`quiet_cut_buffer`)."""
+
+    @staticmethod
+    def filter(record: Any) -> bool:
+        return not str(record.getMessage()).startswith(CUT_BUFFER_NONE)

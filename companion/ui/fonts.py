@@ -179,7 +179,7 @@ def catalog_for(language: str, name: str) -> tuple[Catalog, str]:
 
 #: Keys whose words are in another language than their catalog's: a language's own name
 #: (``settings.language.zh`` is 中文 in every catalog), drawn with that language's font.
-NAME_KEYS = {"home.language": None, "settings.language.en": "en", "settings.language.fr": "fr",
+NAME_KEYS = {"settings.language.en": "en", "settings.language.fr": "fr",
              "settings.language.zh": "zh"}
 
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 
@@ -40,6 +40,9 @@ from companion.game.deck import parse_ref
 from companion.game.errors import InputError
 from companion.session.reconcile import english, template_key
 from companion.session.view import Phrase
+
+if TYPE_CHECKING:
+    from companion.session.steps import Step
 
 LOCALES = Path(__file__).with_name("locales")
 #: Params that are a player's name (``of_<param>`` says "of" that player: ``d'Ana``).
@@ -168,7 +171,7 @@ class Catalog:
         return rest[:1].upper() + rest[1:]
 
     def _prompt(self, prompt: Any, players: Sequence[str], reading: str = "hand") -> str:
-        kind = prompt.kind
+        kind: Step = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
         }
@@ -177,7 +180,8 @@ class Catalog:
         if kind == "move_noah":
             if prompt.giraffe_targets:
                 return self.text("prompt.move_noah_giraffe", **fields)
-            fields["ferries"] = " / ".join(str(k + 1) for k in prompt.choices)
+            # "3 or 4", as the refusal says it (never "3 / 4")
+            fields["ferries"] = self.join([str(k + 1) for k in prompt.choices], "words.or")
         for name in ("ferry",):
             if hasattr(prompt, name):
                 fields[name] = getattr(prompt, name) + 1
@@ -190,9 +194,19 @@ class Catalog:
                 return self.text(f"prompt.scan_hand_{reading}", **fields)
         return self.text(f"prompt.{kind}", **fields)
 
-    def notice(self, notice: Any) -> str:
+    def notice(self, notice: Any, players: Sequence[str] = ()) -> str:
         """A session notice for the table: the session's own sentence in English; in another
-        language its phrases worded here (the English sentence when one cannot be)."""
+        language its phrases worded here (the English sentence when one cannot be). With the
+        table's ``players``, a resumed game is named by its players, not by its number.
+
+        >>> from companion.session.view import Notice
+        >>> from companion.session.notices import said
+        >>> resumed = Notice("info", "Game 4 resumed.", phrases=said("resumed", game=4))
+        >>> Catalog("en").notice(resumed, ["Ana", "Ben"])
+        'The game of Ana and Ben goes on where it stopped.'
+        """
+        if players and any(phrase.key == "notice.resumed" for phrase in notice.phrases):
+            return self.text("notice.resumed_players", of_players=self.of(self.join(players)))
         if self.language == FALLBACK or not notice.phrases:
             return notice.text
         parts = [self.phrase(phrase) for phrase in notice.phrases]
@@ -272,11 +286,21 @@ class Catalog:
         if "names" in params:
             words["winner_names"] = self.join(params["names"])
         if "scores" in params and isinstance(params["scores"], list):
-            words["scores"] = ", ".join(f"{name} {score}" for name, score in params["scores"])
+            words["scores"] = self.scores(params["scores"])
         if "gifts" in params:
             words["gifts"] = self.join([self.text("undo.gift", giver=giver, count=count)
                                         for giver, count in params["gifts"]])
         return words
+
+    def scores(self, scores: Sequence[tuple[str, Any]]) -> str:
+        """Players' scores in a sentence: a default name keeps its number apart from the score
+        ("Player 4 (5), Player 5 (2)", never "Player 4 5").
+
+        >>> Catalog("zh").scores([("玩家4", 5), ("Ben", 2)])
+        '玩家4（5）、Ben（2）'
+        """
+        return self.text("words.list_sep").join(
+            self.text("round.tears_of", name=name, tears=score) for name, score in scores)
 
     def cards(self, refs: Sequence[str]) -> str:
         """Several cards in a sentence: ``la carte Chat ♀``, ``les cartes Chat ♀ et Lion ♂``."""
@@ -290,9 +314,18 @@ class Catalog:
 
         >>> Catalog("fr").of("Ana"), Catalog("fr").of("Ben"), Catalog("en").of("Ana")
         ("d'Ana", 'de Ben', 'of Ana')
+        >>> Catalog("fr").of("Joueur 1"), Catalog("en").of("Player 1")
+        ('du Joueur 1', 'of Player 1')
         """
+        if self.has("words.of_default") and self._is_default_name(name):
+            return self.text("words.of_default", name=name)  # "du Joueur 1"
         vowel = name[:1].lower() in "aeiouyàâäéèêëîïôöùûü" and self.has("words.of_vowel")
         return self.text("words.of_vowel" if vowel else "words.of", name=name)
+
+    def _is_default_name(self, name: str) -> bool:
+        """Whether ``name`` is the new game screen's placeholder ("Joueur 3")."""
+        before, _, after = self.text("new.player", n="{n}").partition("{n}")
+        return re.fullmatch(re.escape(before) + r"\d+" + re.escape(after), name) is not None
 
     def join(self, items: Sequence[str], word: str = "words.and") -> str:
         """``A, B and C`` in this language (``word`` is the key of the last joining word)."""

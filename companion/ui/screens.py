@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kivy.animation import Animation
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -22,11 +28,14 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
 from companion.game.deck import parse_ref
+from companion.game.sizes import MAX_PLAYERS
 from companion.ui import theme
 from companion.ui.damaged import resume as resume_game
 from companion.ui.widgets import PictureButton, PlayerLine, fitting_font, picture_of, text_width
 
-MAX_PLAYERS = 5
+if TYPE_CHECKING:
+    from companion.session.steps import Step
+
 PANEL_WIDTH = 228  # px: the right-hand column's content on the setup and table screens
 
 
@@ -36,9 +45,9 @@ def _button(text: str, action: Any, *, picture: str = "", **kwargs: Any) -> Butt
     animal's picture at its left."""
     kwargs.setdefault("font_size", theme.BODY)
     kwargs.setdefault("background_color", theme.BUTTON)
+    kwargs.setdefault("font_name", theme.FONT)
     button = PictureButton(text=text, size_hint_y=None, height=theme.TOUCH,
-                           picture=picture_of(picture) if picture else "",
-                           font_name=theme.FONT, **kwargs)
+                           picture=picture_of(picture) if picture else "", **kwargs)
     button.bind(on_release=lambda _button: action())
     return button
 
@@ -63,7 +72,7 @@ def prompt_picture(prompt: Any) -> str:
     >>> prompt_picture(ChooseTarget(player=0, text="", action="croc_flee"))[-13:]
     'crocodile.png'
     """
-    kind = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
+    kind: Step = prompt.kind  # (the giraffe's look is a long sentence: it needs the whole width)
     name = PROMPT_PICTURES.get(getattr(prompt, "action", "") if kind == "choose_target" else kind)
     return picture_of(name) if name else ""
 
@@ -73,13 +82,37 @@ def _name(view: Any, seat: int | None) -> str:
 
 
 class HomeScreen(Screen):
-    """New game, resume, score-only, history, settings."""
+    """New game, resume (first when a game is open), score-only, history, settings, and the
+    language: one button per language."""
 
     can_resume = BooleanProperty(False)
+    #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
+    badge_room = NumericProperty(0)
 
     def show(self, view: Any) -> None:
         self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
         UndoCard.close()  # what to put back belonged to the game just left
+
+    def on_kv_post(self, _base: Any) -> None:
+        App.get_running_app().bind(lang=lambda *_args: self._languages())
+        self._languages()
+
+    def _languages(self) -> None:
+        """A button per language, named in its own script; the current one green, ticked."""
+        from companion.ui.fonts import language_font
+        from companion.ui.settings import language_names
+
+        app = App.get_running_app()
+        box = self.ids.languages
+        box.clear_widgets()
+        for code, name in language_names():
+            chosen = code == app.lang
+            button = _button(f"✓ {name}" if chosen else name,
+                             lambda code=code: app.choose_language(code),
+                             background_color=theme.GO if chosen else theme.BUTTON,
+                             font_name=language_font(code, theme.FONT))
+            button.height, button.language = 76, code
+            box.add_widget(button)
 
 
 class PlayerRow(BoxLayout):
@@ -164,11 +197,15 @@ class NewGameScreen(Screen):
             self.update_removed()
 
     def options(self) -> dict[str, Any]:
+        """The options chosen; with scores only, the end rule alone (the rules' options are
+        not offered: only tears are counted)."""
         ids = self.ids
+        end_rule = {"end_rule": "score26" if ids.score26.state == "down" else "rounds"}
+        if self.score_only:
+            return end_rule
         return {"frog": ids.frog.state == "down", "crocodile": ids.crocodile.state == "down",
                 "roommates": ids.roommates.state == "down",
-                "pair_mf": ids.pair_mf.state == "down",
-                "end_rule": "score26" if ids.score26.state == "down" else "rounds"}
+                "pair_mf": ids.pair_mf.state == "down", **end_rule}
 
     def update_removed(self) -> None:
         """The cards to take out of the box for this many players and these options."""
@@ -181,7 +218,8 @@ class NewGameScreen(Screen):
             self.removed_text = app.t("new.remove_none")
             return
         counts = Counter(app.catalog.card_label(card.id) for card in removed)
-        cards = ", ".join(f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
+        cards = app.t("words.list_sep").join(
+            f"{label} ×{n}" if n > 1 else label for label, n in counts.items())
         self.removed_text = app.t("new.remove_cards", n=players, cards=cards)
 
     def start(self) -> None:
@@ -236,7 +274,7 @@ class PromptPanel(BoxLayout):
         prompt = view.prompt
         self.text = app.catalog.prompt(prompt, view.players, named=self.named)
         self.picture = prompt_picture(prompt)
-        self.verdict = app.catalog.notice(view.notices[-1]) if view.notices else ""
+        self.verdict = app.catalog.notice(view.notices[-1], view.players) if view.notices else ""
         answers = self._answers(app, view)
         shown = (view.prompt.kind, [answer.text for answer in answers])
         if shown == self._shown:
@@ -283,7 +321,8 @@ class PromptPanel(BoxLayout):
     @staticmethod
     def _answers(app: Any, view: Any) -> list[Answer]:
         """Every answer the rules allow now (a player's name on their token's colour)."""
-        prompt, kind, session = view.prompt, view.prompt.kind, app.session
+        prompt, session = view.prompt, app.session
+        kind: Step = prompt.kind
 
         def act(intent: Callable[..., object], *args: Any) -> Callable[[], object]:
             return lambda: app.act(intent, *args)
@@ -313,7 +352,7 @@ class PromptPanel(BoxLayout):
         if kind == "give_cards":
             return [Answer(app.t("table.give"), lambda: GiftPopup(app.view).open())]
         if kind == "play_card" and prompt.can_take_back:
-            return [Answer(app.t("table.cannot_play"), act(session.take_back))]
+            return [Answer(app.t("table.cannot_play"), app.take_back)]
         return []
 
 
@@ -447,9 +486,9 @@ class RoundEndScreen(Screen):
             for name, score in zip(view.players, view.scores, strict=False))
         if self.mode == "result":
             tears = view.round_scores[-1] if view.round_scores else ()
-            self.detail = app.t("round.result", tears=app.t("words.list_sep").join(
-                f"{name}\u00a0{t}"  # a no-break space: a score never starts a line alone
-                for name, t in zip(view.players, tears, strict=False)))
+            # "Player 4 (5)": a default name's number never runs into its tears
+            self.detail = app.t("round.result", tears=app.catalog.scores(
+                list(zip(view.players, tears, strict=False))))
         elif self.mode == "scan":
             self.detail = app.catalog.prompt(prompt, view.players, reading=app.reading)
             self._scanned_buttons(app, prompt.scanned)
@@ -571,9 +610,8 @@ class HistoryScreen(Screen):
     def _entry(app: Any, record: Any) -> Button:
         summary = record.summary or {}
         scores = summary.get("scores") or []
-        players = ", ".join(
-            f"{name} {scores[i]}" if i < len(scores) else name
-            for i, name in enumerate(record.players))
+        players = app.catalog.scores(list(zip(record.players, scores, strict=False))) \
+            if scores else app.catalog.join(record.players)
         when = record.started_at[:16].replace("T", " ")
         state = app.t("history.finished") if record.finished else app.t(
             "history.abandoned") if record.abandoned else app.t(
@@ -678,26 +716,30 @@ class GiftPopup(ModalView):
 
 class UndoCard(ModalView):
     """After an undo, what to put back on the table, as a card over the screen that stays until
-    the table touches "Done" (the session's ``reconcile`` notice, in the table's language)."""
+    the table touches "Done" (the session's ``reconcile`` notice, in the table's language);
+    after a redo, the same card says what to do again on the table."""
 
     text = StringProperty("")
+    title = StringProperty("")
     _seen: tuple = ()
     _open: UndoCard | None = None
 
     @classmethod
     def offer(cls, view: Any) -> None:
-        """Open the card for a ``reconcile`` notice that is new in ``view``."""
+        """Open the card for a ``reconcile`` notice, or a redo, that is new in ``view``."""
         from companion.ui.application import _new_notices
 
         fresh = _new_notices(cls._seen, view.notices)
         cls._seen = view.notices
-        wanted = [n for n in fresh if n.level == "reconcile"]
-        if not wanted:
-            return
         app = App.get_running_app()
-        text = "\n".join(app.catalog.notice(notice) for notice in wanted)
+        wanted = [n for n in fresh if n.level == "reconcile"]
+        redone = [redo_done(n) for n in fresh if is_redo(n)]
+        if not (wanted or redone):
+            return
+        text = "\n".join(app.catalog.notice(notice, view.players)
+                         for notice in wanted or redone)
         cls.close()
-        card = cls._open = cls(text=text)
+        card = cls._open = cls(text=text, title=app.t("undo.title" if wanted else "redo.title"))
         card.open()
 
     @classmethod
@@ -708,6 +750,32 @@ class UndoCard(ModalView):
     def on_dismiss(self) -> None:
         if UndoCard._open is self:
             UndoCard._open = None
+
+
+def is_redo(notice: Any) -> bool:
+    """Whether ``notice`` says an action was redone (the table must make it again)."""
+    return bool(notice.phrases) and notice.phrases[0].key == "notice.redo"
+
+
+def redo_done(notice: Any) -> Any:
+    """A redo's notice without its "Redo:": what the table makes again.
+
+    >>> from companion.session.view import Notice, Phrase
+    >>> redo = Notice("info", "Redo: Ana loaded the ♀ cat on ferry 3.",
+    ...               phrases=(Phrase("notice.redo", {}), Phrase("event.loaded", {})))
+    >>> redo_done(redo).text, [phrase.key for phrase in redo_done(redo).phrases]
+    ('Ana loaded the ♀ cat on ferry 3.', ['event.loaded'])
+    """
+    from dataclasses import replace
+
+    return replace(notice, text=notice.text.removeprefix("Redo: "), phrases=notice.phrases[1:])
+
+
+class CameraPopup(ModalView):
+    """The camera's big view: what it sees now, to put a card where it reads it."""
+
+    tap = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
 
 
 class MessagePopup(ModalView):

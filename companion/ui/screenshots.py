@@ -29,13 +29,17 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from companion.game.sizes import PLAYER_COUNTS
+
+if TYPE_CHECKING:
+    from companion.session.steps import Step
 
 #: The tables of the screenshots (and of the layout test): long names, two to five players.
 LONG_NAMES = ("Anne-Charlotte", "Bartholomew", "Chloé-Marguerite", "Dominique", "Éloïse-Amandine")
-PLAYER_COUNTS = (2, 3, 4, 5)
 SEED = 2  # a seed whose game meets every prompt at every table size (the layout test checks)
-SHOTS = {  # prompt kind -> file name (taken the first time the prompt shows)
+SHOTS: dict[Step, str] = {  # prompt kind -> file name (taken the first time the prompt shows)
     "choose_noah_start": "03-setup-noah",
     "choose_starter": "05-setup-starter",
     "choose_frog_weight": "08-prompt-frog-weight",
@@ -50,9 +54,9 @@ TABLE_SCREENS = ("02-new-game", "03-setup-noah", "04-setup-scan", "05-setup-star
                  "06-table", "07-prompt-snail-side", "08-prompt-frog-weight", "09-prompt-target",
                  "10-move-noah", "11-give-cards", "12-round-end-scan", "13-round-result",
                  "14-game-end", "17-card-tray", "18-refused", "19-undo", "20-score-only",
-                 "21-score-only-result", "24-setup-snail-side")
+                 "21-score-only-result", "24-setup-snail-side", "25-redo", "27-took-back")
 #: The screens that show no table, taken once.
-ONCE_SCREENS = ("01-home", "15-history", "16-settings", "22-damaged-game",
+ONCE_SCREENS = ("01-home", "15-history", "16-settings", "22-damaged-game", "28-new-score-only",
                 "23-settings-technical", "29-table-camera")
 
 
@@ -156,6 +160,22 @@ class Photographer:
         _close_popups(driver)
         app.act(app.session.redo)
         driver.settle()
+        driver.pump(10)
+        self.shoot("25-redo")  # the same card: what to do again on the table
+        _close_popups(driver)
+        self.took_back_shot()
+
+    def took_back_shot(self) -> None:
+        """"I cannot play" touched: the animals are taken back at once, with Undo offered;
+        its Undo then puts the game back as dealt."""
+        driver, app = self.driver, self.driver.app
+        assert app.view.prompt.kind == "play_card" and app.view.prompt.can_take_back
+        app.take_back()
+        driver.settle()
+        self.shoot("27-took-back")
+        app.root.undo_offer.undo()
+        driver.settle()
+        _close_popups(driver)
 
 
 class TableDone(Exception):
@@ -240,6 +260,10 @@ def tour_once(driver: Any, photographer: Photographer) -> None:
     driver.pump(3)
     photographer.shoot("23-settings-technical")
     app.close_settings()
+    app.open_new_game(score_only=True)
+    driver.pump(3)
+    photographer.shoot("28-new-score-only")  # no rules' options: only tears count
+    app.go("home")
     from companion.ui.tablecam import photograph  # the calibration screen (29-table-camera)
 
     photograph(driver, photographer.shoot)

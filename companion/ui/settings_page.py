@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
@@ -38,12 +39,17 @@ class SettingRow(BoxLayout):
     hint = StringProperty("")
 
 
+#: The language as a setting of the page (its choices are the catalogs, named in themselves).
+LANGUAGE = Setting("ui", "language")
+
+
 class ChoiceButton(ToggleButton):
-    """One value of a setting; touching it chooses it (its group's others go up). The chosen
-    one is green and ticked."""
+    """One value of ``setting``; touching it chooses it (its group's others go up). The
+    chosen one is green and ticked."""
 
     value = StringProperty("")
     words = StringProperty("")
+    setting: Setting | None = None
 
     def on_state(self, _button: Any, state: str) -> None:
         self.text = f"✓ {self.words}" if state == "down" else self.words
@@ -99,48 +105,78 @@ class TextSetting(TextInput):
 
 
 class SettingsPageBase(Screen):
-    """What both pages share: rows built from settings, redrawn when shown or changed."""
+    """What both pages share: rows built from settings once per language (building them takes
+    a few tenths of a second on a Pi), then only set to what the config file holds when the
+    page is shown or a setting changed.
+
+    A touch shows at once: the button touched is chosen (green, ticked) in the next frame, and
+    the config file is written the frame after, never before the screen shows the touch."""
 
     settings: tuple[Setting, ...] = ()
+    _built: tuple = ()
 
     def on_pre_enter(self, *_args: Any) -> None:
         self.refresh()
         self.ids.rows.parent.scroll_y = 1  # from the top, wherever it was left
 
     def refresh(self) -> None:
-        """Rebuild the rows from what the config file holds now."""
+        """Show what the config file holds now: the rows' states, or new rows when the
+        language (or which rows the page has) changed."""
         app = App.get_running_app()
+        values = app.setting_values()
+        shape = self.shape(app, values)
+        if shape != self._built:
+            self._build(app, values)
+            self._built = shape
+        for widget in self.ids.rows.walk(restrict=True):
+            setting = getattr(widget, "setting", None)
+            if setting is None:
+                continue
+            held = values(setting.section, setting.key)
+            if isinstance(widget, ChoiceButton):
+                widget.state = "down" if _same(held, widget.value) else "normal"
+            elif isinstance(widget, TextSetting):
+                widget.text = held
+
+    def shape(self, app: Any, values: Any) -> tuple:
+        """What the rows depend on besides the settings' values: the language."""
+        return (app.lang,)
+
+    def _build(self, app: Any, values: Any) -> None:
         rows = self.ids.rows
         rows.clear_widgets()
         for row in [*self.rows_before(app), *(self.setting_row(app, s) for s in self.settings),
-                    *self.rows_after(app)]:
+                    *self.rows_after(app, values)]:
             rows.add_widget(row)
 
     def rows_before(self, app: Any) -> list[Any]:
         return []
 
-    def rows_after(self, app: Any) -> list[Any]:
+    def rows_after(self, app: Any, values: Any) -> list[Any]:
         return []
 
     def setting_row(self, app: Any, setting: Setting) -> SettingRow:
         row = SettingRow(title=app.t(setting.words), hint=app.t(f"{setting.words}.desc"))
-        current = app.setting(setting.section, setting.key)
         if not setting.choices:
-            field = TextSetting(text=current)
+            field = TextSetting()
             field.setting = setting
             row.ids.controls.add_widget(field)
             return row
         group = f"{setting.section}.{setting.key}.{id(row)}"
         for value, words in setting.choices:
-            button = ChoiceButton(words=app.t(words), value=value, group=group,
-                                  state="down" if _same(current, value) else "normal")
+            button = ChoiceButton(words=app.t(words), value=value, group=group)
+            button.setting = setting
             button.bind(on_release=lambda b, s=setting: self.choose(s, b))
             row.ids.controls.add_widget(button)
         return row
 
     def choose(self, setting: Setting, button: ChoiceButton) -> None:
-        app = App.get_running_app()
-        app.change_setting(setting.section, setting.key, button.value)
+        """Touched: it shows chosen now (a toggle button), the file is written next frame."""
+        button.state = "down"
+        Clock.schedule_once(lambda _dt: self._save(setting, button.value), 0)
+
+    def _save(self, setting: Setting, value: str) -> None:
+        App.get_running_app().change_setting(setting.section, setting.key, value)
         self.refresh()  # shows what the file holds now, even when the change was refused
 
     def save_text(self, field: TextSetting) -> None:
@@ -164,13 +200,15 @@ class SettingsScreen(SettingsPageBase):
         row = SettingRow(title=app.t("settings.ui.language"))
         for code, name in language_names():
             button = ChoiceButton(words=name, value=code, group="ui.language",
-                                  state="down" if code == app.lang else "normal",
                                   font_name=language_font(code, theme.FONT))  # 中文 in its font
-            button.bind(on_release=lambda b: self.choose_language(b.value))
+            button.setting = LANGUAGE
+            button.bind(on_release=lambda b: self.choose(LANGUAGE, b))
             row.ids.controls.add_widget(button)
         return [row]
 
-    def rows_after(self, app: Any) -> list[Any]:
+    def shape(self, app: Any, values: Any) -> tuple:
+        """The language, whether the screen has a backlight (its brightness is read now),
+        and whether the table camera's check is an everyday row."""
         light = app.backlight
         self.has_backlight = False
         if light is not None:
@@ -179,14 +217,14 @@ class SettingsScreen(SettingsPageBase):
                 self.has_backlight = True
             except (OSError, ValueError):
                 pass
+        table = values("camera", "view").strip().lower() in ("table", "both")
+        return (app.lang, self.has_backlight, table)
+
+    def rows_after(self, app: Any, values: Any) -> list[Any]:
         rows: list[Any] = [BrightnessRow(page=self)] if self.has_backlight else []
-        if app.setting("camera", "view").strip().lower() in ("table", "both"):
+        if values("camera", "view").strip().lower() in ("table", "both"):
             rows.append(TableCameraRow())  # the table view is on: its check is an everyday one
         return [*rows, MoreRow(), ShutDownRow(page=self)]
-
-    def choose_language(self, code: str) -> None:
-        App.get_running_app().change_setting("ui", "language", code)
-        self.refresh()
 
     def set_brightness(self, percent: float) -> None:
         """The slider or − / + moved: the backlight follows at once."""
@@ -216,7 +254,7 @@ class TechnicalScreen(SettingsPageBase):
     def rows_before(self, app: Any) -> list[Any]:
         return [SettingRow(title="", hint=app.t("settings.technical.next_start"))]
 
-    def rows_after(self, app: Any) -> list[Any]:
+    def rows_after(self, app: Any, values: Any) -> list[Any]:
         return [TableCameraRow()]
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import ListProperty, ObjectProperty, StringProperty
+from kivy.properties import ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
@@ -45,7 +45,6 @@ class CheckRow(BoxLayout):
 class TableCameraScreen(Screen):
     """The calibration screen (see the module's docstring)."""
 
-    look = ObjectProperty(None, allownone=True)
     verdict = StringProperty("")
     verdict_back = ListProperty(VERDICT["none"])
 
@@ -58,7 +57,6 @@ class TableCameraScreen(Screen):
     def on_pre_enter(self, *_args: Any) -> None:
         app = App.get_running_app()
         self._capture = app.start_looking()
-        self.look = app.table_look
         self._shown = None
         self.refresh()
         self._event = Clock.schedule_interval(lambda _dt: self.refresh(), REFRESH_SECONDS)
@@ -71,21 +69,22 @@ class TableCameraScreen(Screen):
         self._capture = None
 
     def refresh(self) -> None:
-        """Word the newest check (only when it, the camera's condition or the language
-        changed)."""
+        """Word the newest check and show its own picture, one snapshot of both (only when
+        it, the camera's condition or the language changed)."""
         app = App.get_running_app()
         look, capture = app.table_look, self._capture
         status = getattr(capture, "status", None)
-        state = (look.count if look else None, getattr(status, "state", None), app.lang,
-                 capture is None)
+        count, check, picture = look.snapshot() if look is not None else (None, None, None)
+        state = (count, getattr(status, "state", None), app.lang, capture is None)
         if state == self._shown:
             return
         self._shown = state
-        check = look.check if look is not None else None
         rows = self.ids.rows
         rows.clear_widgets()
         problem = self._camera_problem(app, capture, status, check)
         self.ids.picture.opacity = 0 if check is None else 1
+        if picture is not None:
+            self.ids.picture.show_frame(picture)
         if problem or check is None:
             self.verdict, self.verdict_back = problem, VERDICT["none"]
             return
@@ -97,14 +96,16 @@ class TableCameraScreen(Screen):
 
     @staticmethod
     def _camera_problem(app: Any, capture: Any, status: Any, check: Any) -> str:
-        """The sentence that replaces the check when there is no picture to check."""
+        """The sentence that replaces the check when there is none to show: no camera, no
+        picture yet, or a picture still being checked ("checking…", never "not found")."""
         source = app.setting("camera", "table_source") or "auto"
         if capture is None:
             return app.t("tablecam.cannot_open", source=source)
         if status is not None and not status.ok and status.state.value != "stopped":
             return app.t("tablecam.no_camera", source=source)
         if check is None:
-            return app.t("tablecam.waiting")
+            pictures = getattr(capture, "count", 0)
+            return app.t("tablecam.checking" if pictures else "tablecam.waiting")
         return ""
 
 

@@ -34,6 +34,8 @@ from companion.errors import UserError
 
 log = logging.getLogger(__name__)
 SCREENS = ("home", "round_end", "game_end")
+#: The home screen's own side padding (screens.kv), which the badge's width already covers.
+HOME_PADDING = 24
 #: Where each screen has room: its size (a code and one line of address) and corner.
 PLACES = {
     "home": ((132, 150), {"right": 0.995, "top": 0.995}),
@@ -151,6 +153,8 @@ class WebBadge(ButtonBehavior, BoxLayout):
             self.caption = app.t("web.screen_hint") if app is not None else ""
             shown = self.link.split("/?")[0].removeprefix("http://")
         self.opacity, self.disabled = (1, False) if self.link else (0, True)
+        if hasattr(self.parent, "badge_room"):  # a screen that centres its title beside it
+            self.parent.badge_room = self.width - HOME_PADDING if self.link else 0
         self.code.texture = qr_texture(self.link, scale=6) if self.link else None
         self.words.text = shown if self.link else ""
 

@@ -31,6 +31,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.game.deck import parse_ref
+from companion.game.sizes import FERRY_COUNT, TEAR_TARGET
 from companion.ui import theme
 from companion.ui.pictures import picture_path
 
@@ -215,10 +216,10 @@ class Board(FloatLayout):
 
     def _refresh(self) -> None:
         state = self.state or {}
-        ferries = state.get("ferries") or [None] * 5
-        weights = state.get("weights") or [0] * 5
-        capacities = state.get("capacities") or [21] * 5
-        for k in range(5):
+        ferries = state.get("ferries") or [None] * FERRY_COUNT
+        weights = state.get("weights") or [0] * FERRY_COUNT
+        capacities = state.get("capacities") or [21] * FERRY_COUNT
+        for k in range(FERRY_COUNT):
             view = self._ferry(k)
             view.departed = ferries[k] is None and bool(state.get("ferries"))
             view.cards = list(ferries[k] or [])
@@ -245,7 +246,7 @@ class ScoreTrack(Widget):
     shown = ListProperty()
     colours = ListProperty()
     names = ListProperty()
-    cells = NumericProperty(27)
+    cells = NumericProperty(TEAR_TARGET + 1)  # 0 to 26
     game = ObjectProperty(None, allownone=True)  # a new game's tokens jump, never slide
 
     def on_scores(self, _widget: Any, scores: list) -> None:
@@ -285,16 +286,52 @@ class ScoreTrack(Widget):
                 Line(circle=(x, y, cell / 2), width=1.2 if value % 5 == 0 else 1)
                 if value % 5 == 0 and cell >= 20:
                     _text(str(value), (x, y), cell * 0.5, (1, 1, 1, 0.9))
-            for seat, score in enumerate(self.shown):
-                x, y = self.cell_centre(score)
-                offset = (seat - (len(self.shown) - 1) / 2) * cell * 0.75  # tied tokens stay apart
-                centre = (x + offset, y + offset / 2)
+            marks = token_marks(self.names)
+            for seat, centre in enumerate(self.token_centres(cell)):
                 Color(*theme.player_colour(self.colours, seat))
                 Ellipse(pos=(centre[0] - cell / 2, centre[1] - cell / 2), size=(cell, cell))
                 Color(0, 0, 0, 1)
                 Line(circle=(*centre, cell / 2), width=1)
-                if seat < len(self.names) and cell >= 20:  # the token says whose it is
-                    _text(self.names[seat][:1], centre, cell * 0.6, (0, 0, 0, 1))
+                if seat < len(marks) and cell >= 20:  # the token says whose it is
+                    _text(marks[seat], centre, cell * 0.6, (0, 0, 0, 1))
+
+    def token_centres(self, cell: float) -> list[tuple[float, float]]:
+        """Where each token is drawn: on its cell; tokens that share a cell in a short row
+        from it toward the oval's middle, each beside the other (never stacked over one
+        another or over the next cells' numbers)."""
+        sharing: dict[int, int] = {}
+        centres = []
+        for score in self.shown:
+            x, y = self.cell_centre(score)
+            place = sharing.get(round(score), 0)
+            sharing[round(score)] = place + 1
+            dx, dy = self.center_x - x, self.center_y - y
+            length = max(1.0, (dx * dx + dy * dy) ** 0.5)
+            step = place * cell * 1.05 / length
+            centres.append((x + dx * step, y + dy * step))
+        return centres
+
+
+def token_marks(names: Sequence[str]) -> list[str]:
+    """What each score token shows: the name's first letter; where two names share it, a
+    default name's number ("Player 4" → "4") or the first two letters.
+
+    >>> token_marks(["Ana", "Ben"]), token_marks(["Player 4", "Player 5", "Zoé"])
+    (['A', 'B'], ['4', '5', 'Z'])
+    >>> token_marks(["Anne", "Alex"])
+    ['An', 'Al']
+    """
+    import re
+
+    firsts = [name[:1] for name in names]
+    marks = []
+    for name, first in zip(names, firsts, strict=True):
+        number = re.search(r"\d+$", name)
+        if firsts.count(first) == 1:
+            marks.append(first)
+        else:
+            marks.append(number.group() if number else name[:2])
+    return marks
 
 
 def _text(text: str, centre: tuple[float, float], size: float, rgba: Sequence[float]) -> None:
@@ -332,7 +369,13 @@ class CameraView(Image):
                 or self.get_root_window() is None or min(self.size) < 2:
             return
         self._shown_count = tap.count
-        frame = _fit(tap.latest, self.size)
+        self.show_frame(tap.latest)
+
+    def show_frame(self, frame: Any) -> None:
+        """Show ``frame`` (BGR, top-down) now, shrunk to the view."""
+        if min(self.size) < 2:
+            return
+        frame = _fit(frame, self.size)
         height, width = frame.shape[:2]
         texture = self.texture
         if texture is None or texture.size != (width, height):
@@ -396,3 +439,83 @@ class Banner(Label):
         self.opacity = 0
         self.text = ""
         self.screen = ""
+
+
+class UndoOffer(BoxLayout):
+    """What a one-touch action just did, with **Undo**, for ``seconds`` or until the game
+    moves on (``follow``): Undo then would take back something else. Attached to the window's
+    root only while shown, so that it never catches a touch while hidden."""
+
+    text = StringProperty("")
+    seq = NumericProperty(-1)
+
+    def offer(self, root: Any, text: str, seq: int, seconds: float) -> None:
+        """Show ``text`` over the board's bottom; ``seq`` is the record's length after the
+        action, the one an Undo would take back."""
+        self.text, self.seq = text, seq
+        if self.parent is None:
+            root.add_widget(self)
+        Clock.unschedule(self.hide)
+        Clock.schedule_once(self.hide, seconds)
+
+    def follow(self, seq: int) -> None:
+        """The record is now ``seq`` long: anything else done since hides the offer."""
+        if self.parent is not None and seq != self.seq:
+            self.hide()
+
+    def undo(self) -> None:
+        self.hide()
+        app = App.get_running_app()
+        app.act(app.session.undo)
+
+    def hide(self, *_args: Any) -> None:
+        Clock.unschedule(self.hide)
+        if self.parent is not None:
+            self.parent.remove_widget(self)
+
+
+#: Notices that say a card was read (or chosen) and accepted, by the key of their phrase.
+CARD_READ_KEYS = ("event.loaded", "notice.setup_card", "notice.hand_scanned")
+FLASH_SECONDS = 1.5
+
+
+def card_read(notice: Any) -> str:
+    """The card an accepted notice says was read ("" for any other notice).
+
+    >>> from companion.session.view import Notice, Phrase
+    >>> card_read(Notice("info", "…", phrases=(Phrase("notice.setup_card", {"card": "cat:F#1"}),)))
+    'cat:F#1'
+    >>> card_read(Notice("refused", "…", phrases=(Phrase("event.loaded", {"card": "x"}),)))
+    ''
+    """
+    if notice.level != "info":
+        return ""
+    for phrase in notice.phrases:
+        if phrase.key in CARD_READ_KEYS and isinstance(phrase.params.get("card"), str):
+            return str(phrase.params["card"])
+    return ""
+
+
+class CameraPanel(ButtonBehavior, FloatLayout):
+    """The small camera view of the game's screens, captioned with which camera it shows;
+    a card read flashes over it ("✓" and the card's picture) for a moment. Touching it opens
+    the camera's big view (:meth:`NoahApp.open_camera_view
+    <companion.ui.application.NoahApp.open_camera_view>`)."""
+
+    tap = ObjectProperty(None, allownone=True)
+    caption = StringProperty("")
+    flash_text = StringProperty("")
+    flash_picture = StringProperty("")
+
+    def flash(self, text: str, ref: str, seconds: float = FLASH_SECONDS) -> None:
+        """Say ``text`` over the view with the picture of card ``ref`` for ``seconds``."""
+        self.flash_text, self.flash_picture = text, picture_of(ref)
+        Clock.unschedule(self.end_flash)
+        Clock.schedule_once(self.end_flash, seconds)
+
+    def end_flash(self, *_args: Any) -> None:
+        Clock.unschedule(self.end_flash)
+        self.flash_text, self.flash_picture = "", ""
+
+    def on_release(self) -> None:
+        App.get_running_app().open_camera_view()

@@ -388,11 +388,11 @@ def test_c94_kind_known_input_malformed_gives_the_function_refusal(line):
 
 
 def test_c94_the_example_scenarios_file_gives_its_expected_results(capsys):
-    """C94 on examples/complot-scenarios.jsonl (one example per kind, each checked by hand
+    """C94 on examples/complot/scenarios.jsonl (one example per kind, each checked by hand
     against the ruling its title names): every result equals the line's ``expected``."""
     from companion.cli import main
 
-    path = Path(__file__).parents[2] / "examples" / "complot-scenarios.jsonl"
+    path = Path(__file__).parents[2] / "examples" / "complot" / "scenarios.jsonl"
     requests = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                 if line.startswith("{")]
     assert main(["complot", "judge", str(path), "--json"]) == 0

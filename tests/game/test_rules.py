@@ -170,14 +170,14 @@ def test_r22_noah_moves_one_after_a_female_two_after_a_male():
     accepted(game, Play(0, "bear:F", 0))
     assert game.legal_noah_moves() == [1, 4]
     verdict = rejected(game, MoveNoah(0, 2), "noah_move_illegal")
-    assert verdict.message == ("After a female Noah moves to a neighbouring ferry: choose "
+    assert verdict.message == ("After a female, Noah moves to a neighbouring ferry: choose "
                                "ferry 2 or 5.")
     rejected(game, MoveNoah(0, 0), "noah_move_illegal")
     game = table({3: ("cat:F",)}, [("bear:M", "lion:M"), ("rhino:M",)], noah=3)
     accepted(game, Play(0, "bear:M", 3))
     assert game.legal_noah_moves() == [0, 1]
     verdict = rejected(game, MoveNoah(0, 4), "noah_move_illegal")
-    assert verdict.message == "After a male Noah moves two ferries away: choose ferry 1 or 2."
+    assert verdict.message == "After a male, Noah moves two ferries away: choose ferry 1 or 2."
 
 
 def test_r23_after_a_donkey_noah_stays_and_the_next_player_loads_there():
@@ -204,7 +204,7 @@ def test_r25_take_back_when_nothing_fits_then_load_any_card():
     game = table({0: ("elephant:M", "rhino:F")}, [("bear:M", "panda:F"), ("cat:M",)])
     assert not game.can_play()
     verdict = accepted(game, TakeBack(0, 0))
-    assert verdict.message == "Ana took the 2 animals of ferry 1 back."
+    assert verdict.message == "Ana took back the 2 animals of ferry 1."
     assert game.state()["hands"][0] == ["bear:M", "panda:F", "elephant:M", "rhino:F"]
     assert game.phase == "play" and game.current_player == 0
     verdict = accepted(game, Play(0, "rhino:F", 0))

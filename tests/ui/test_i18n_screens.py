@@ -57,17 +57,24 @@ def test_a_long_chinese_sentence_wraps_inside_its_box(driver: Any, chinese: Any)
     assert one_line.texture_size[0] > 3 * 300  # the same text unwrapped is far wider
 
 
-def test_the_language_button_names_the_next_language_in_its_own_script(driver: Any) -> None:
+def test_the_home_screen_offers_every_language_each_in_its_own_script(driver: Any) -> None:
+    """Issue 20.3: the language is a choice, not a cycle: one touch from any language to any
+    other, each named in its own script, the current one ticked."""
     app = driver.app
     app.lang = "fr"
     driver.settle()
     try:
-        assert app.t("home.language", app.lang) == "中文"
-        font = app.next_language_font(app.lang)
-        assert font != theme.FONT and "NotoSansCJK" in registered(font)
-        app.switch_language()
+        app.go("home")
+        driver.pump(2)
+        buttons = {b.language: b for b in app.root.sm.get_screen("home").ids.languages.children}
+        assert set(buttons) == {"en", "fr", "zh"}
+        assert buttons["fr"].text == "✓ Français" and buttons["zh"].text == "中文"
+        assert "NotoSansCJK" in registered(buttons["zh"].font_name)
+        driver.press(buttons["zh"])
         driver.settle()
-        assert app.lang == "zh" and app.t("home.language", app.lang) == "English"
+        assert app.lang == "zh"
+        buttons = {b.language: b for b in app.root.sm.get_screen("home").ids.languages.children}
+        assert buttons["zh"].text == "✓ 中文" and buttons["fr"].text == "Français"
     finally:
         app.lang = "en"
         driver.settle()

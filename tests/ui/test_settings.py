@@ -232,3 +232,22 @@ def test_shut_down_refused_off_the_pi_is_a_sentence_not_a_traceback(driver, page
     assert shown == ["Cet ordinateur n'a pas laissé l'application l'éteindre. Éteignez-le "
                      "vous-même, ou installez l'application avec deploy/install.sh, qui le "
                      "permet."]
+
+
+def test_a_touch_shows_chosen_before_the_file_is_written_and_rows_are_built_once(
+        driver, page, clock):
+    """Issue 20.3: the touch is seen in the next frame (the button green and ticked), the
+    config file is written after that frame; coming back to the page rebuilds nothing."""
+    sounds = row(page, "Sounds")
+    before = saved(driver, "ui").get("sounds")
+    wanted = "no" if before == "yes" else "yes"
+    button_ = next(b for b in sounds.ids.controls.children if b.value == wanted)
+    button_.trigger_action(duration=0)  # the touch, and no frame yet
+    assert button_.state == "down" and button_.text.startswith("✓ ")
+    assert saved(driver, "ui").get("sounds") == before  # nothing written before a frame
+    driver.pump(2)
+    assert saved(driver, "ui")["sounds"] == wanted
+    assert row(page, "Sounds") is sounds  # the row was updated, not built again
+    press(driver, "Back")
+    press(driver, "Settings")
+    assert row(page, "Sounds") is sounds

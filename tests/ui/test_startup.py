@@ -149,7 +149,7 @@ app = create_app(config, simulate=True, settings=config.validated("ui", validate
 app._run_prepare()
 print("language at start:", app.lang)
 if sys.argv[1] == "switch":
-    app.switch_language()
+    app.choose_language("fr")
 app.stop()
 close_app(app)
 """
@@ -202,3 +202,30 @@ def test_the_pi_service_does_not_restart_a_problem_a_person_must_fix():
     unit = (Path(__file__).parents[2] / "deploy/systemd/noah-companion.service").read_text()
     assert f"\nRestartPreventExitStatus={START_FAILED_STATUS}\n" in unit
     assert "\nRestart=on-failure\n" in unit  # crashes still restart
+
+
+CLIPBOARD_CHILD = """
+import logging, sys
+errors = logging.StreamHandler()  # every error (the critical ones too) on stderr
+errors.setLevel(logging.ERROR)
+logging.getLogger().addHandler(errors)
+from pathlib import Path
+from companion.ui.environment import configure_kivy, prepare_environment
+prepare_environment(Path(sys.argv[1]), headless=True)
+configure_kivy(simulate=True)
+from kivy.core.clipboard import Clipboard  # what touching a name field loads
+print(type(Clipboard).__name__)
+"""
+
+
+def test_no_clipboard_tool_installed_leaves_the_terminal_quiet(tmp_path):
+    """Issue 20.3: without xclip or xsel (PATH holds neither here), touching a name field
+    printed about 40 lines of tracebacks; SDL's clipboard is used, and nothing is said."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env = fresh_environment(tmp_path, PATH=str(empty))
+    env.pop("KIVY_CLIPBOARD", None)
+    child = run_child(["-c", CLIPBOARD_CHILD, str(tmp_path / "kivy")], env)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "ClipboardSDL2"
+    assert child.stderr == ""

@@ -49,7 +49,7 @@ def test_prompts_are_worded_from_their_fields_in_french():
     play = PlayCard(player=1, text="Ben: load an animal on ferry 3.", ferry=2)
     move = MoveNoah(player=0, text="…", choices=(1, 4))
     assert plain(fr.prompt(play, ["Ana", "Ben"])) == "Ben : chargez un animal sur l'embarcation 3."
-    assert plain(fr.prompt(move, ["Ana", "Ben"])) == "Ana : déplacez Noé vers l'embarcation 2 / 5."
+    assert plain(fr.prompt(move, ["Ana", "Ben"])) == "Ana : déplacez Noé vers l'embarcation 2 ou 5."
 
 
 def _all_notices(session):
@@ -235,3 +235,56 @@ def test_the_settings_page_only_uses_known_sections():
 def test_doctests_of_the_modules_without_kivy(name):
     module = importlib.import_module(f"companion.ui.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+def test_a_sex_ends_its_clause_before_noah_moves_r15():
+    """Issue 20.3: "After a male, Noah moves two ferries away" (R15), never "a male Noah"."""
+    from companion.game.messages import render
+
+    male = render("noah_move_illegal", {"variant": "male", "choices": "1 or 2"})
+    female = render("noah_move_illegal", {"variant": "female", "choices": "1 or 2"})
+    assert male.startswith("After a male, Noah moves") and female.startswith("After a female, ")
+
+
+@pytest.mark.parametrize(("language", "expected"), [
+    ("en", "Ana took back the animal of ferry 3."),
+    ("fr", "Ana a repris en main l'animal de l'embarcation 3."),
+    ("zh", "Ana收回駁船3上的1隻動物。")])
+def test_i_cannot_play_says_which_ferry_was_taken_back_r25(language, expected):
+    """Issue 20.3: the take-back (R25) is said as "took back the animal of ferry 3"."""
+    from companion.game.messages import render_event
+
+    params = {"player": 0, "name": "Ana", "ferry": 3, "count": 1, "cards": ["cat:F#1"]}
+    phrase = Phrase("event.took_back", params)
+    notice = Notice("info", render_event("took_back", params), phrases=(phrase,))
+    assert plain(Catalog(language).notice(notice)) == expected
+
+
+def test_default_names_keep_their_number_apart_from_scores_and_read_as_names_in_french():
+    """Issue 20.3: "Player 4 (5)", never "Player 4 5"; French says "du Joueur 1"."""
+    assert plain(Catalog("en").scores([("Player 4", 5), ("Player 5", 2)])) == \
+        "Player 4 (5), Player 5 (2)"
+    assert Catalog("zh").scores([("玩家4", 5), ("玩家5", 2)]) == "玩家4（5）、玩家5（2）"
+    fr = Catalog("fr")
+    assert fr.of("Joueur 1") == "du Joueur 1" and fr.of("Joueuse") == "de Joueuse"
+
+
+def test_a_resumed_game_is_named_by_its_players_in_every_language():
+    from companion.session.notices import said
+
+    notice = Notice("info", "Game 4 resumed where it stopped.", phrases=said("resumed", game=4))
+    players = ["Ana", "Ben", "Chloé"]
+    for language in languages():
+        text = Catalog(language).notice(notice, players)
+        assert "Chloé" in text and "4" not in text, (language, text)
+
+
+def test_french_writes_one_kind_of_apostrophe_and_chinese_one_colon_per_sentence():
+    """Issue 20.3: no ’ beside ' in French; a Chinese refusal is not "不接受：…：…"."""
+    french = json.dumps(json.loads((LOCALES / "fr.json").read_text(encoding="utf-8")),
+                        ensure_ascii=False)
+    assert "’" not in french
+    zh = Catalog("zh")
+    refusal = zh.text("refused", text=zh.text("reason.noah_move_illegal", choices="1"))
+    assert all(sentence.count("：") <= 1 for sentence in refusal.split("。")), refusal
+    assert Catalog("zh").join(["1", "2", "3"], "words.or") == "1、2或3"

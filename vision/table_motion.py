@@ -1,0 +1,163 @@
+"""Where the table moved: the pixel work that says when the table is still and what changed.
+
+Two questions, both answered on small grayscale frames (the camera's low-resolution stream,
+or :func:`thumbnail` of a full frame), never on a reading's codes:
+
+* *is the table still?* :class:`StillnessWatch` compares each small frame with the one
+  before it and with the card zones of the last reading: a hand over a ferry, or a card being
+  laid, keeps the table "moving" (the referee waits for a still table, docs/table-view.md);
+* *what changed since the last reading?* :func:`motion` of two thumbnails, :func:`changed_boxes`
+  in full-frame pixels: the table reader (:class:`vision.table_tracker.TableTracker`) re-reads
+  only the ferries there.
+
+No game rules here.
+
+>>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
+>>> watch = StillnessWatch()
+>>> watch.moving(a), watch.moving(a), watch.moving(b)
+(True, False, True)
+>>> changed_boxes(motion(a, b), (1600, 900))
+[(58, 58, 442, 442)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from vision.table import Box
+
+MOTION_LEVEL = 18  # grey levels: a change larger than noise and flicker
+STILL_FRACTION = 0.002  # of a small frame: more changed than this is motion
+ZONE_FRACTION = 0.02  # of a card zone: more changed than this is a hand over it (or a card)
+THUMBNAIL_STEP = 8  # a full frame's thumbnail keeps every 8th pixel along each axis
+Quad = tuple[tuple[float, float], ...]
+
+
+def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
+    """Where two small grayscale frames differ (a boolean mask), after a light blur that keeps
+    sensor noise out.
+
+    >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
+    >>> round(float(motion(a, b).mean()), 3)
+    0.071
+    """
+    import cv2
+
+    if previous.shape != current.shape:
+        raise ValueError("motion needs two frames of the same size")
+    a = cv2.GaussianBlur(previous, (5, 5), 0)
+    b = cv2.GaussianBlur(current, (5, 5), 0)
+    return np.asarray(cv2.absdiff(a, b) > level)
+
+
+def still(previous: np.ndarray, current: np.ndarray, fraction: float = STILL_FRACTION) -> bool:
+    """Whether nothing moved between two small frames (at most ``fraction`` of them changed).
+
+    >>> a = np.zeros((90, 160), np.uint8)
+    >>> still(a, a)
+    True
+    """
+    return float(motion(previous, current).mean()) <= fraction
+
+
+def thumbnail(gray: np.ndarray, step: int = THUMBNAIL_STEP) -> np.ndarray:
+    """A full frame's small copy for :func:`motion`: every ``step``-th pixel (a fraction of a
+    millisecond on 12 MP; :func:`motion` blurs it, which keeps sensor noise out).
+
+    >>> thumbnail(np.zeros((2592, 4608), np.uint8)).shape
+    (324, 576)
+    """
+    return np.ascontiguousarray(gray[::step, ::step])
+
+
+def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
+                  ) -> list[Box]:
+    """The changed areas of a :func:`motion` mask as boxes in full-frame pixels (``frame_size``:
+    the full frame's width and height), each widened by ``grow`` of the frame's width all
+    round (a change's blurred edge, and the marker beside it), overlapping boxes merged."""
+    import cv2
+
+    from vision.table import merge_boxes
+
+    height, width = changed.shape
+    sx, sy = frame_size[0] / width, frame_size[1] / height
+    margin = grow * frame_size[0]
+    outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    boxes = []
+    for outline in outlines:
+        left, top, w, h = cv2.boundingRect(outline)
+        boxes.append((max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
+                      min(frame_size[0], round((left + w) * sx + margin)),
+                      min(frame_size[1], round((top + h) * sy + margin))))
+    return merge_boxes(boxes)
+
+
+def quad_touches(quad: Quad, boxes: Iterable[Box]) -> bool:
+    """Whether a quadrilateral (frame pixels) overlaps any of the boxes (by bounding box:
+    cheap, and a little generous, which is the safe side for "it may have changed").
+
+    >>> quad_touches(((0, 0), (10, 0), (10, 10), (0, 10)), [(5, 5, 20, 20)])
+    True
+    """
+    xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+    return any(left < max(xs) and min(xs) < right and top < max(ys) and min(ys) < bottom
+               for left, top, right, bottom in boxes)
+
+
+def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
+                     frame_size: tuple[int, int], fraction: float = ZONE_FRACTION) -> set[int]:
+    """The ferries whose card zone changed by more than ``fraction`` of its area.
+
+    ``changed`` is a :func:`motion` mask of small frames; ``zones`` gives each ferry's card
+    zone in full-frame pixels (``None``: mat not located); ``frame_size`` is the full frame's
+    (width, height). A hand over a ferry, or a card being laid, changes its zone: such a ferry
+    says nothing until it is still again.
+    """
+    import cv2
+
+    height, width = changed.shape
+    sx, sy = width / frame_size[0], height / frame_size[1]
+    busy = set()
+    for ferry, quad in zones.items():
+        if quad is None:
+            continue
+        zone = np.zeros(changed.shape, np.uint8)
+        polygon = np.array([(x * sx, y * sy) for x, y in quad], np.int32)
+        cv2.fillConvexPoly(zone, polygon, 1)
+        area = int(zone.sum())
+        if area and int(changed[zone > 0].sum()) > fraction * area:
+            busy.add(ferry)
+    return busy
+
+
+class StillnessWatch:
+    """Says, small frame after small frame, whether the table is moving.
+
+    A frame is *moving* when it is the first, differs in size from the one before, differs
+    from it by more than :data:`STILL_FRACTION` of its pixels, or differs over more than
+    :data:`ZONE_FRACTION` of a card zone (:meth:`watch_zones`: a hand over a ferry moves little
+    of the whole frame but hides a top card).
+    """
+
+    def __init__(self) -> None:
+        self._previous: np.ndarray | None = None
+        self._zones: dict[int, Quad | None] = {}
+        self._size: tuple[int, int] | None = None
+
+    def watch_zones(self, zones: dict[int, Quad | None], frame_size: tuple[int, int]) -> None:
+        """The card zones (full-frame pixels) of the last reading, and that frame's size."""
+        self._zones, self._size = dict(zones), frame_size
+
+    def moving(self, small: np.ndarray) -> bool:
+        """Whether the table moved between the previous small frame and ``small``."""
+        previous, self._previous = self._previous, small
+        if previous is None or previous.shape != small.shape:
+            return True
+        changed = motion(previous, small)
+        if float(changed.mean()) > STILL_FRACTION:
+            return True
+        return self._size is not None and bool(
+            occluded_ferries(changed, self._zones, self._size))

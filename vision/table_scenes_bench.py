@@ -1,0 +1,323 @@
+"""The table view's reader on varied tables (:mod:`vision.table_scenes`), by condition.
+
+``noah-companion bench table --renderer scenes --set dev|heldout``. Each seed of the set is a
+table filmed under one camera condition and two or three table conditions; the reader
+(:meth:`vision.table.TableReader.read`, one frame alone) and bare whole-frame zxing-cpp read the
+same frame, back to back, on one core. Counted, overall and for each condition:
+
+* **top cards read**: of the top-card codes that are visible (:class:`FerryTruth`) on a mat a
+  reader can locate, those the reading names for their ferry; bare zxing-cpp's count is its best
+  case (the text found anywhere in the frame: it cannot tell top from buried), split into codes
+  that no strong highlight covers and codes under one;
+* **wrong tops**: a text named for a ferry that is not its true top card (a buried card's, a
+  foreign code, another ferry's): the worst error; **foreign codes taken** among them;
+* **mats** located of those locatable (and located though truth says not: no error);
+* **Noah**, on frames where his marker and his ferry's mat are visible: right, wrong, or nothing
+  said; and wrong on *any* frame (a reading that names a ferry while his own mat is hidden);
+* **time**: the reader's time per frame over bare zxing-cpp's on the same frame, the median of
+  these paired ratios; and, when the reader has a frame-to-frame API
+  (:class:`vision.table_tracker.TableTracker`), the same for a **one-ferry change**: the table
+  read once, then the same table with one card played (fresh sensor noise).
+
+Rendering is not timed. Benchmarks report; they never pass or fail.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.bench import _ms
+from vision.table import FERRIES, TableReader, TableReading
+from vision.table_bench import _pct
+from vision.table_scenes import FOREIGN_TEXTS, Scene, scene_for_seed, scene_set
+from vision.table_scenes_render import render_scene
+from vision.table_scenes_truth import SceneTruth, truth_json
+
+
+@dataclass
+class Tally:
+    """Counts over frames (see the module's docstring); ``+=`` adds another tally."""
+
+    frames: int = 0
+    visible: int = 0
+    read: int = 0
+    bare: int = 0
+    clear: int = 0
+    clear_read: int = 0
+    clear_bare: int = 0
+    glare: int = 0
+    glare_read: int = 0
+    glare_bare: int = 0
+    hidden_mat_tops: int = 0
+    wrong: int = 0
+    wrong_buried: int = 0
+    foreign_taken: int = 0
+    foreign_visible: int = 0
+    locatable: int = 0
+    located: int = 0
+    located_extra: int = 0
+    noah_frames: int = 0
+    noah_right: int = 0
+    noah_wrong: int = 0
+    noah_silent: int = 0
+    noah_wrong_any: int = 0
+
+    def __iadd__(self, other: Tally) -> Tally:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        return self
+
+    def rates(self) -> dict[str, float | None]:
+        """The shares worth reading, in per cent."""
+        return {"read": _pct(self.read, self.visible), "bare": _pct(self.bare, self.visible),
+                "clear_read": _pct(self.clear_read, self.clear),
+                "clear_bare": _pct(self.clear_bare, self.clear),
+                "glare_read": _pct(self.glare_read, self.glare),
+                "glare_bare": _pct(self.glare_bare, self.glare),
+                "located": _pct(self.located, self.locatable),
+                "noah_right": _pct(self.noah_right, self.noah_frames)}
+
+
+def score(truth: SceneTruth, reading: TableReading, bare_texts: Iterable[str]) -> Tally:
+    """One frame's counts: the truth against the reader's reading and bare zxing-cpp's texts.
+
+    >>> from vision.table import FerryView
+    >>> from vision.table_scenes_truth import FerryTruth
+    >>> ferries = {k: FerryTruth(True, 2, f"T{k}", True) for k in FERRIES}
+    >>> truth = SceneTruth(ferries, 1, True, True, (), ("binned",), {})
+    >>> views = {k: FerryView(seen=True, top=f"T{k}" if k < 3 else None) for k in FERRIES}
+    >>> tally = score(truth, TableReading(views, noah=2), ["T1", "T4"])
+    >>> tally.read, tally.bare, tally.visible, tally.noah_wrong, tally.wrong
+    (2, 2, 5, 1, 0)
+    """
+    bare = set(bare_texts)
+    tally = Tally(frames=1, foreign_visible=len(truth.foreign))
+    for k in FERRIES:
+        _score_ferry(tally, truth, k, reading.ferries[k].seen, reading.ferries[k].top, bare)
+    said = reading.noah
+    if said is not None and said != truth.noah:
+        tally.noah_wrong_any += 1
+    if truth.noah_visible and truth.noah_mat_visible:
+        tally.noah_frames += 1
+        tally.noah_right += said == truth.noah
+        tally.noah_wrong += said is not None and said != truth.noah
+        tally.noah_silent += said is None
+    return tally
+
+
+def _score_ferry(tally: Tally, truth: SceneTruth, k: int, seen: bool, top: str | None,
+                 bare: set[str]) -> None:
+    t = truth.ferries[k]
+    tally.locatable += t.locatable
+    tally.located += seen and t.locatable
+    tally.located_extra += seen and not t.locatable
+    if top is not None and top != t.top:
+        tally.wrong += 1
+        tally.wrong_buried += top in t.buried
+        tally.foreign_taken += top in FOREIGN_TEXTS or top in truth.foreign
+    if t.top is None or not t.top_visible:
+        return
+    if not t.locatable:
+        tally.hidden_mat_tops += 1
+        return
+    got, found = top == t.top, t.top in bare
+    tally.visible += 1
+    tally.read += got
+    tally.bare += found
+    if t.highlight == "strong":
+        tally.glare, tally.glare_read, tally.glare_bare = (
+            tally.glare + 1, tally.glare_read + got, tally.glare_bare + found)
+    else:
+        tally.clear, tally.clear_read, tally.clear_bare = (
+            tally.clear + 1, tally.clear_read + got, tally.clear_bare + found)
+
+
+def bare_zxing() -> Callable[[np.ndarray], set[str]]:
+    """Bare whole-frame zxing-cpp, QR codes only: the texts it finds in a gray frame."""
+    import zxingcpp
+
+    formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+    return lambda frame: {b.text for b in zxingcpp.read_barcodes(frame, formats=formats)}
+
+
+def _tracker() -> Any | None:
+    """The reader's frame-to-frame API, when it has one (``vision.table_tracker``)."""
+    try:
+        module = importlib.import_module("vision.table_tracker")
+    except ImportError:
+        return None
+    return getattr(module, "TableTracker", None)
+
+
+def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
+            changes: int = 0, save: Path | None = None, log: Path | None = None,
+            scale: float = 1.0) -> dict[str, Any]:
+    """The figures of one set (its first ``frames`` seeds), with ``changes`` one-ferry changes
+    timed (when the reader has a frame-to-frame API); ``save``: also write each frame (PNG) and
+    its truth (``truth.jsonl``) there; ``log``: also append each frame's figures to this JSON
+    lines file as they come (a run cut short keeps them: :func:`summarise` them); ``scale``: a
+    smaller sensor, same field (tests only: the stickers then get too few pixels to be read)."""
+    records = []
+    for record in frame_records(set_name, texts, frames=frames, changes=changes, save=save,
+                                scale=scale):
+        records.append(record)
+        if log is not None:
+            with log.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return summarise(set_name, records, changes)
+
+
+def frame_records(set_name: str, texts: Sequence[str], *, frames: int | None = None,
+                  changes: int = 0, save: Path | None = None, scale: float = 1.0
+                  ) -> Iterator[dict[str, Any]]:
+    """Each frame's figures, in the order of the set's seeds: its seed, conditions, counts
+    (:class:`Tally`), the reader's and bare zxing-cpp's seconds, and the one-ferry change's."""
+    reader, bare = TableReader(), bare_zxing()
+    for index, seed in enumerate(list(scene_set(set_name))[:frames]):
+        scene = scene_for_seed(seed, texts)
+        shot = render_scene(scene, scale)
+        if index == 0:  # warm up (lazy imports, the decoders' first allocations): not timed
+            reader.read(shot.frame)
+            bare(shot.frame)
+        reading, seconds = _timed(reader.read, shot.frame)
+        texts_found, bare_seconds = _timed(bare, shot.frame)
+        if save is not None:
+            _save(save, seed, shot.frame, shot.truth)
+        changed = _one_ferry_change(scene, texts, shot.frame, bare, scale) \
+            if index < changes else None
+        yield {"seed": seed, "conditions": list(shot.truth.conditions),
+               "tally": asdict(score(shot.truth, reading, texts_found)),
+               "seconds": seconds, "bare_seconds": bare_seconds,
+               "change": None if changed is None else {"ratio": changed[0],
+                                                       "tally": asdict(changed[1])}}
+
+
+def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
+              ) -> dict[str, Any]:
+    """The report of a set from its frames' figures (:func:`frame_records`)."""
+    total, by_condition = Tally(), dict[str, Tally]()
+    change_tally, change_ratios = Tally(), []
+    for record in records:
+        tally = Tally(**record["tally"])
+        total += tally
+        for condition in record["conditions"]:
+            by_condition.setdefault(condition, Tally())
+            by_condition[condition] += tally
+        if record["change"] is not None:
+            change_ratios.append(record["change"]["ratio"])
+            change_tally += Tally(**record["change"]["tally"])
+    times = [r["seconds"] for r in records]
+    bare_times = [r["bare_seconds"] for r in records]
+    ratios = [t / b for t, b in zip(times, bare_times, strict=True)]
+    seeds = [r["seed"] for r in records]
+    return {
+        "set": set_name, "seeds": [seeds[0], seeds[-1]] if seeds else [],
+        "total": asdict(total), "rates": total.rates(),
+        "by_condition": {c: {**asdict(t), "rates": t.rates()}
+                         for c, t in sorted(by_condition.items())},
+        "median_ms": _ms(statistics.median(times)) if times else None,
+        "bare_median_ms": _ms(statistics.median(bare_times)) if times else None,
+        "ratio_to_bare": round(statistics.median(ratios), 2) if ratios else None,
+        "one_ferry_change": _change_report(change_ratios, change_tally, changes),
+    }
+
+
+def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
+                      bare: Callable[[np.ndarray], set[str]], scale: float
+                      ) -> tuple[float, Tally] | None:
+    """(reader time / bare zxing-cpp time, counts) for the same table with one card played,
+    read by the frame-to-frame reader after it read the table before the play."""
+    tracker_class = _tracker()
+    if tracker_class is None:
+        return None
+    rng = random.Random(scene.seed)
+    unused = sorted(set(texts) - scene.texts())
+    if not unused:
+        return None
+    ferry = rng.choice(list(FERRIES))
+    after = render_scene(scene.played(ferry, rng.choice(unused), scene.seed), scale,
+                         noise_seed=scene.seed + 1)
+    tracker = tracker_class()
+    tracker.read(before)
+    reading, seconds = _timed(tracker.read, after.frame)
+    found, bare_seconds = _timed(bare, after.frame)
+    return seconds / bare_seconds, score(after.truth, reading, found)
+
+
+def _change_report(ratios: list[float], tally: Tally, asked: int) -> dict[str, Any]:
+    if not asked:
+        return {"measured": 0}
+    if not ratios:
+        return {"measured": 0, "why": "the reader has no frame-to-frame API "
+                                      "(vision.table_tracker.TableTracker)"}
+    return {"measured": len(ratios), "ratio_to_bare": round(statistics.median(ratios), 2),
+            "read": tally.read, "visible": tally.visible, "wrong": tally.wrong,
+            "noah_wrong_any": tally.noah_wrong_any}
+
+
+def _timed(function: Callable[[np.ndarray], Any], frame: np.ndarray) -> tuple[Any, float]:
+    started = time.perf_counter()
+    result = function(frame)
+    return result, time.perf_counter() - started
+
+
+def _save(folder: Path, seed: int, frame: np.ndarray, truth: SceneTruth) -> None:
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{seed}.png"
+    cv2.imwrite(str(folder / name), frame)
+    with (folder / "truth.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps({"frame": name, "seed": seed, **truth_json(truth)},
+                             ensure_ascii=False) + "\n")
+
+
+def text(report: dict[str, Any]) -> str:
+    """The report as lines for a terminal."""
+    t, r = report["total"], report["rates"]
+    lines = [
+        f"Set {report['set']} (seeds {report['seeds'][0]}–{report['seeds'][-1]}), "
+        f"{t['frames']} frames",
+        f"Top cards read: {t['read']}/{t['visible']} ({r['read']} %); bare zxing-cpp "
+        f"{t['bare']}/{t['visible']} ({r['bare']} %)",
+        f"  no strong highlight: {t['clear_read']}/{t['clear']} ({r['clear_read']} %), bare "
+        f"{t['clear_bare']}/{t['clear']}; under one: {t['glare_read']}/{t['glare']}, bare "
+        f"{t['glare_bare']}/{t['glare']}",
+        f"  visible tops on mats no reader can locate (not counted): {t['hidden_mat_tops']}",
+        f"Wrong tops: {t['wrong']} ({t['wrong_buried']} buried cards', {t['foreign_taken']} "
+        f"foreign codes of {t['foreign_visible']} in view)",
+        f"Mats located: {t['located']}/{t['locatable']} locatable ({r['located']} %); "
+        f"{t['located_extra']} more where truth saw no whole marker",
+        f"Noah (his marker and mat visible, {t['noah_frames']} frames): right {t['noah_right']}, "
+        f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']}; wrong on any frame: "
+        f"{t['noah_wrong_any']}",
+        f"Time per frame: reader {report['median_ms']} ms, bare zxing-cpp "
+        f"{report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median of "
+        "per-frame ratios)",
+    ]
+    change = report["one_ferry_change"]
+    if change.get("measured"):
+        lines.append(f"One-ferry change ({change['measured']} plays): ratio "
+                     f"{change['ratio_to_bare']}× bare zxing-cpp; read {change['read']}/"
+                     f"{change['visible']}, wrong {change['wrong']}")
+    elif "why" in change:
+        lines.append(f"One-ferry change: not measured ({change['why']})")
+    lines.append("By condition (top cards read / visible, bare; no strong highlight; wrong; "
+                 "Noah right/wrong/silent; wrong on any frame):")
+    for condition, c in report["by_condition"].items():
+        lines.append(
+            f"  {condition:<18} {c['frames']:>3} fr  read {c['read']}/{c['visible']} bare "
+            f"{c['bare']}  clear {c['clear_read']}/{c['clear']} bare {c['clear_bare']}  "
+            f"wrong {c['wrong']}  Noah {c['noah_right']}/{c['noah_wrong']}/{c['noah_silent']}"
+            f" any-wrong {c['noah_wrong_any']}")
+    return "\n".join(lines)
