@@ -9,10 +9,6 @@ the kernel's out-of-memory killer) used to be reported as "worker 'gw1' crashed 
 …" and nothing more: what it printed went to the test's captured output, lost with the process.
 Each worker now writes Python's fault dumps (every thread's stack) to a file of its own, and the
 controller adds that file and how the process ended to the crashed test's report.
-
-Order: the tests marked ``slow`` are collected first. xdist hands tests out in collection order,
-so the longest start at once on both workers and the short ones fill in around them, instead of
-a long one starting last and leaving the other worker idle at the end.
 """
 
 from __future__ import annotations
@@ -34,11 +30,6 @@ _crash_log: IO[str] | None = None
 @pytest.fixture
 def no_user_config(tmp_path, monkeypatch):
     monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "companion.ini"))
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The ``slow`` tests first (a stable sort: the order is otherwise kept)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")
