@@ -58,7 +58,8 @@ def test_a_seed_always_gives_the_same_scene_and_frame() -> None:
 def test_the_held_out_set_is_apart_from_the_development_set() -> None:
     assert not set(scene_set("dev")) & set(HELDOUT_SEEDS)
     assert scene_set("heldout") == HELDOUT_SEEDS
-    with pytest.raises(ValueError, match="dev or heldout"):
+    assert not set(scene_set("heldout2")) & (set(HELDOUT_SEEDS) | set(scene_set("dev")))
+    with pytest.raises(ValueError, match="dev, heldout or heldout2"):
         scene_set("test")
 
 
