@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from companion import __version__, commands
 from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
+from companion.logs import configure_logging
 
 
 def build_parser() -> Parser:
@@ -69,24 +69,6 @@ def _run_app(args: argparse.Namespace) -> int:
 
     return run_app(simulate=args.simulate, default_settings=args.default_settings,
                    verbose=args.verbose, language=args.language)
-
-
-def configure_logging(verbose: bool) -> None:
-    """Log lines on stderr: warnings and errors only (Kivy's own warnings need ``--verbose``:
-    they are for developers), everything from INFO up with ``verbose``."""
-    handler = logging.StreamHandler(sys.stderr)
-    if verbose:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter("noah-companion: %(message)s"))
-        handler.addFilter(_quiet_libraries)
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO if verbose else logging.WARNING)
-
-
-def _quiet_libraries(record: logging.LogRecord) -> bool:
-    return not record.name.startswith("kivy") or record.levelno >= logging.ERROR
 
 
 def main(argv: Sequence[str] | None = None) -> int:
