@@ -46,7 +46,7 @@ def build_parser() -> Parser:
         help="start the app with the built-in settings, without reading the config file",
     )
     parser.add_argument(
-        "--language", metavar="LANG",
+        "--language", metavar="LANG", type=_language,
         help="the app's language for this start: en, fr or zh (default: the config file's "
         "[ui] language)",
     )
@@ -62,6 +62,17 @@ def build_parser() -> Parser:
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         module.register(subparsers)
     return parser
+
+
+def _language(text: str) -> str:
+    """``--language``: one of the app's catalogs (the option is wrong, not the config file)."""
+    from companion.ui.i18n import languages
+
+    known = languages()
+    if text not in known:
+        raise argparse.ArgumentTypeError(
+            f"the app has no '{text}' translation; choose {' or '.join(known)}")
+    return text
 
 
 def _run_app(args: argparse.Namespace) -> int:
