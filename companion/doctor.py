@@ -405,7 +405,10 @@ def settled_frame(source: Any) -> Any:
         deadline = time.monotonic() + SETTLE_SECONDS
         frame = source.read()
         while frame is not None and time.monotonic() < deadline:  # exposure settles
-            frame = source.read()
+            newer = source.read()
+            if newer is None:  # a photo or a video ends: its last frame is the one
+                break
+            frame = newer
     finally:
         source.close()  # or the app's next start finds the camera "in use"
     return frame
@@ -547,6 +550,8 @@ def judge_table(name: str, frame: Any) -> Finding:
         return fail("Table camera", f"{seen}: no mat found.", TABLE_CHECK_FIX)
     fewest, where = min((view.px_per_module, ferry) for ferry, view in found.items())
     mats = f"mats found: {', '.join(map(str, sorted(found)))} of 5"
+    if check.missing:
+        mats += f" (not found: ferry {' and '.join(map(str, check.missing))})"
     detail = f"fewest pixels per code square {fewest:.1f} (ferry {where})"
     noah = "Noah's marker found" if check.noah is not None else "Noah's marker not found"
     summary = f"{seen}, {mats}; {detail}; {noah}"
