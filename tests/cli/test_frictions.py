@@ -66,13 +66,15 @@ def test_tags_check_asks_for_cards_only_once_a_camera_answers(no_config, capsys)
     assert "No camera could be opened" in captured.err
 
 
-def test_scan_keeps_json_lines_events_only():
+def test_scan_says_it_is_still_looking_to_people_and_keeps_json_lines_events_only(capsys):
     from companion.commands.scan import Printer
 
-    printed = []
-    Printer(True, str).say("camera: still looking (5 s so far; Ctrl-C to stop)…")
-    Printer(True, str).say(None)
-    assert printed == []
+    line = "camera: still looking (5 s so far; Ctrl-C to stop)…"
+    Printer(True, str).say(line)
+    Printer(False, str).say(None)
+    assert capsys.readouterr().out == ""
+    Printer(False, str).say(line)
+    assert capsys.readouterr().out.endswith(f" s  {line}\n")
 
 
 @pytest.fixture(scope="module")
