@@ -545,10 +545,11 @@ def judge_table(name: str, frame: Any) -> Finding:
     check = check_table(frame)
     height, width = frame.shape[:2]
     seen = f"{name}, {width}×{height}"
-    found = {ferry: view for ferry, view in check.ferries.items() if view.found}
+    found = {ferry: view.px_per_module for ferry, view in check.ferries.items()
+             if view.found and view.px_per_module is not None}
     if not found:
         return fail("Table camera", f"{seen}: no mat found.", TABLE_CHECK_FIX)
-    fewest, where = min((view.px_per_module, ferry) for ferry, view in found.items())
+    fewest, where = min((px, ferry) for ferry, px in found.items())
     mats = f"mats found: {', '.join(map(str, sorted(found)))} of 5"
     if check.missing:
         mats += f" (not found: ferry {' and '.join(map(str, check.missing))})"

@@ -53,7 +53,6 @@ from typing import Protocol
 
 from companion.errors import UserError
 
-DEFAULT_PREFIX = Path("/opt/noah-companion")
 SERVICE = "noah-companion.service"
 READY = "READY"  # the release is built and checked: the only kind `current` may point to
 TRIAL = "TRIAL"  # switched to, not yet confirmed healthy: the service checks it before starting
@@ -495,28 +494,6 @@ def restore_record_for(release: Path, record: Path) -> None:
 # ---- the command line -------------------------------------------------------------------------
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--from", dest="source", metavar="GIT-URL|WHEEL|DIR",
-                        help="where the new version comes from (default: where it was "
-                             "installed from, PREFIX/source)")
-    parser.add_argument("--rollback", action="store_true",
-                        help="go back to the previous version (run again: forward again)")
-    parser.add_argument("--if-on-trial", action="store_true",
-                        help="with --rollback: only if the running version is on trial (what "
-                             "the service's rollback unit runs)")
-    parser.add_argument("--self-test", action="store_true",
-                        help="check the running version before the service starts it, if it "
-                             "is on trial (the service's ExecStartPre)")
-    parser.add_argument("--no-restart", action="store_true",
-                        help="switch, but leave the running app alone (the next start uses "
-                             "the new version)")
-    parser.add_argument("--prefix", type=Path, default=DEFAULT_PREFIX,
-                        help=f"the install prefix (default {DEFAULT_PREFIX})")
-    parser.add_argument("--db", type=Path, metavar="FILE",
-                        help="the game record, to give an older version the schema it reads "
-                             "on --rollback (default: [store] path)")
-
-
 def run(args: argparse.Namespace) -> int:
     prefix = Prefix(args.prefix)
     if args.self_test:
@@ -588,6 +565,8 @@ def self_test(prefix: Prefix) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``python3 -m companion.update``: deploy/install.sh installs a release with it."""
+    from companion.commands.update import add_arguments
+
     parser = argparse.ArgumentParser(prog="python3 -m companion.update")
     add_arguments(parser)
     args = parser.parse_args(argv)
