@@ -443,6 +443,9 @@ class Updater:
             say("Updated: the new version runs. To go back: sudo noah-companion update "
                 "--rollback")
             return
+        if self.prefix.previous() is None:  # a first install: nothing to go back to
+            raise UserError("The app did not come up healthy after its install.",
+                            "See why with: sudo journalctl -u noah-companion -b")
         if self.prefix.current() == release:  # the rollback unit has not done it yet
             self.rollback(only_on_trial=True, reason="it did not come up healthy")
         raise UserError("The new version did not come up healthy, so the previous version "

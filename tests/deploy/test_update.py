@@ -97,6 +97,13 @@ def test_a_version_that_does_not_come_up_healthy_is_rolled_back_by_itself(instal
     assert not (installed.previous() / TRIAL).exists()
 
 
+def test_a_first_install_that_does_not_come_up_says_where_to_look(tmp_path, source):
+    service = FakeService([("failed", 0)])
+    with pytest.raises(UserError, match="journalctl"):
+        updater(tmp_path / "opt", FakeBuilder("1.0"), service).update(Source.parse(str(source)))
+    assert versions(Prefix(tmp_path / "opt")) == ("1.0", None)  # nothing else to run
+
+
 def test_rollback_by_hand_goes_back_and_a_second_one_forward_again(installed, source):
     updater(installed.root, FakeBuilder("2.0")).update(Source.parse(str(source)))
     back = updater(installed.root, FakeBuilder())
