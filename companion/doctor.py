@@ -450,15 +450,20 @@ def _focus_fix(camera: Camera) -> str:
     return f"Turn the lens ring, or move the camera (see 'Focus' in {GUIDE})."
 
 
+def held_by_the_app(name: str) -> Finding:
+    """A camera check not run: the app's service holds the camera."""
+    return warn(name, "not tested: the app is running and holds the camera.",
+                "To test it: sudo systemctl stop noah-companion, run the doctor again, then "
+                "sudo systemctl start noah-companion.")
+
+
 def check_camera(machine: Machine) -> Finding:
     """A camera gives a frame; its size, focus and light are good enough to read stickers."""
     config = machine.config_or_none()
     if config is not None and config.game.score_only:
         return ok("Camera", "not used (score_only = yes: tears are typed on the screen)")
     if machine.service_running:
-        return warn("Camera", "not tested: the app is running and holds the camera.",
-                    "To test it: sudo systemctl stop noah-companion, run the doctor again, "
-                    "then sudo systemctl start noah-companion.")
+        return held_by_the_app("Camera")
     from vision.errors import VisionError
 
     try:
@@ -512,9 +517,7 @@ def check_table_camera(machine: Machine) -> Finding:
     if settings.view == "hand":
         return ok("Table camera", "not used (view = hand: cards are shown to the camera)")
     if machine.service_running:
-        return warn("Table camera", "not tested: the app is running and holds the camera.",
-                    "To test it: sudo systemctl stop noah-companion, run the doctor again, "
-                    "then sudo systemctl start noah-companion.")
+        return held_by_the_app("Table camera")
     from vision.errors import VisionError
     from vision.table_capture import open_table_source
 

@@ -52,9 +52,9 @@ def backup_before_migration(db: sqlite3.Connection, record: Path, from_version: 
             db.backup(copy)
         finally:
             copy.close()
-        _durable(partial)
+        durable(partial)
         os.replace(partial, target)  # a backup that exists is whole
-        _durable(target.parent)
+        durable(target.parent)
     except (OSError, sqlite3.Error) as error:
         partial.unlink(missing_ok=True)
         raise UserError(
@@ -109,9 +109,9 @@ def restore_for_schema(record: Path, readable: int) -> Path | None:
     partial = record.with_name(record.name + ".restoring")
     shutil.copy2(usable[-1], partial)
     _same_owner(partial, owner)
-    _durable(partial)
+    durable(partial)
     os.replace(partial, record)
-    _durable(record.parent)
+    durable(record.parent)
     return usable[-1]
 
 
@@ -121,7 +121,7 @@ def _same_owner(path: Path, like: os.stat_result) -> None:
     path.chmod(like.st_mode & 0o777)
 
 
-def _durable(path: Path) -> None:
+def durable(path: Path) -> None:
     """fsync a file, or a folder (so that a rename in it survives a power cut)."""
     fd = os.open(path, os.O_RDONLY)
     try:

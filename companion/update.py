@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Protocol
 
 from companion.errors import UserError
+from companion.schema_backup import durable
 
 SERVICE = "noah-companion.service"
 READY = "READY"  # the release is built and checked: the only kind `current` may point to
@@ -80,16 +81,8 @@ def mark(release: Path, name: str, text: str = "") -> Path:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
-    _fsync_folder(release)
+    durable(release)
     return path
-
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -134,7 +127,7 @@ class Prefix:
         staged.unlink(missing_ok=True)
         os.symlink(os.path.relpath(target, self.root), staged)
         os.replace(staged, link)
-        _fsync_folder(self.root)
+        durable(self.root)
 
     def switch_to(self, release: Path) -> None:
         """Make ``release`` the current one; what was current becomes the previous one.

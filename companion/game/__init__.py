@@ -8,8 +8,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from companion.lazy import exports
 
 if TYPE_CHECKING:  # what mypy sees; at run time each name is imported when first used
     from .deck import Card, Deck, Ref, default_deck, load_deck, parse_deck, parse_ref
@@ -40,13 +41,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = exports(__name__, _WHERE)
 
 __all__ = [
     "EVENTS", "REASONS", "Card", "Deck", "Event", "Game", "InputError", "Options", "Placed", "Ref",

@@ -9,8 +9,9 @@ acknowledging it, drives the ferry lights and publishes an immutable :class:`Ses
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from companion.lazy import exports
 
 if TYPE_CHECKING:  # what mypy sees; at run time each name is imported when first used
     from companion.session.intents import Outcome, TableIntents
@@ -67,13 +68,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_WHERE[name], __name__), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = exports(__name__, _WHERE)
 
 __all__ = [
     "PROMPT_KINDS", "ChooseCard", "ChooseFrogWeight", "ChooseNoahStart", "ChooseSnailSide",

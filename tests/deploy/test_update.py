@@ -245,7 +245,7 @@ def test_no_migration_without_its_backup(tmp_path, monkeypatch):
     def full_disk(path: Path) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(schema_backup, "_durable", full_disk)
+    monkeypatch.setattr(schema_backup, "durable", full_disk)
     with pytest.raises(UserError, match="backup could not be written"):
         record_with_a_game(record)
 
