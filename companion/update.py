@@ -491,6 +491,17 @@ def restore_record_for(release: Path, record: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """``noah-companion update``: the options of :mod:`companion.commands.update`."""
+    try:
+        return _run(args)
+    except OSError as error:  # not root, a full disk: the links were never half switched
+        where = error.filename or args.prefix
+        raise UserError(f"The update could not write {where}: {error.strerror}.",
+                        "Run it as an administrator (sudo noah-companion update), with room on "
+                        "the SD card; the running version stays as it was.") from error
+
+
+def _run(args: argparse.Namespace) -> int:
     prefix = Prefix(args.prefix)
     if args.self_test:
         return self_test(prefix)

@@ -251,3 +251,10 @@ def test_no_migration_without_its_backup(tmp_path, monkeypatch):
 
     assert schema_backup.schema_version(record) == 1 and games_in(record) == 1
     assert schema_backup.backups(record) == []
+
+
+def test_an_update_that_cannot_write_says_so_in_a_sentence(source, capsys):
+    assert main(["--from", str(source), "--prefix", "/proc/no-such-place/opt"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("noah-companion: The update could not write /proc/no-such-place")
+    assert "sudo noah-companion update" in err and "Traceback" not in err
