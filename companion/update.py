@@ -551,7 +551,7 @@ def _remember_source(prefix: Prefix, source: Source) -> None:
 
 def self_test(prefix: Prefix) -> int:
     """The service's ``ExecStartPre``: nothing to do unless the running version is on trial;
-    then import what the app imports and play one simulated game (a few seconds)."""
+    then import every command, Kivy and the app, and play one simulated game (a few seconds)."""
     if not _on_trial(prefix):
         return 0
     import importlib
@@ -559,9 +559,13 @@ def self_test(prefix: Prefix) -> int:
     from companion.cli import build_parser
     from companion.game import Options
     from companion.game.simulate import run_game
+    from companion.ui.environment import kivy_home
 
     build_parser()  # every command's module
-    importlib.import_module("companion.ui.app")
+    os.environ.setdefault("KIVY_HOME", str(kivy_home()))  # the app's own, not ~/.kivy
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    for module in ("kivy", "kivy.core.text", "companion.ui.app"):  # Kivy's wheel works here
+        importlib.import_module(module)
     result = run_game(index=0, seed="self-test", players=2, options=Options())
     if result.failure is not None:
         print(f"noah-companion: self-test: {result.failure}", file=sys.stderr)
