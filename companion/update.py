@@ -564,6 +564,7 @@ def self_test(prefix: Prefix) -> int:
     build_parser()  # every command's module
     os.environ.setdefault("KIVY_HOME", str(kivy_home()))  # the app's own, not ~/.kivy
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # its lines through the CLI's quiet log
     for module in ("kivy", "kivy.core.text", "companion.ui.app"):  # Kivy's wheel works here
         importlib.import_module(module)
     result = run_game(index=0, seed="self-test", players=2, options=Options())
