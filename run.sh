@@ -11,9 +11,9 @@ cd "$(dirname "$(readlink -f "$0")")"
 
 # Debian 12 packages: zbar for pyzbar, poppler for rasterising sticker sheets in tests, Mesa and
 # Xvfb for Kivy without a screen, mtdev for Kivy's touch provider, DejaVu for the ♂/♀ glyphs,
-# Noto CJK for the Chinese screens.
+# Noto CJK for the Chinese screens, chromium and its driver for the LAN page's browser tests.
 APT_PACKAGES=(libzbar0 poppler-utils xvfb xauth libgl1 libegl1 libgl1-mesa-dri libmtdev1
-              fonts-dejavu-core fonts-noto-cjk)
+              fonts-dejavu-core fonts-noto-cjk chromium chromium-driver)
 VENV=.venv
 STAMP="$VENV/.installed"
 

@@ -7,7 +7,8 @@ validates its own section from a ``Mapping[str, str]`` and names the bad key in 
 ``[camera]`` and ``[decoder]`` by :mod:`vision` (parts below ``companion``: their validators are
 imported only when their section is asked for, so reading ``[store]`` never loads OpenCV or
 gpiozero). Parts above this module hand their validator in (:meth:`Config.validated`): the
-app's ``[ui]`` (:func:`companion.ui.settings.validate_ui`), and the deck named in ``[game]``,
+app's ``[ui]`` (:func:`companion.ui.settings.validate_ui`), the LAN page's ``[web]``
+(:class:`companion.web.settings.WebSettings`), and the deck named in ``[game]``,
 which :mod:`companion.tags.tagged_deck` loads and checks (``deck_id`` included). This module
 imports none of them. ::
 
@@ -57,7 +58,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.paths import config_dir, default_store_path
 
-SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui")
+SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui", "web")
 ENV_CONFIG = "NOAH_COMPANION_CONFIG"
 """An environment variable that, when set, names the config file to use instead."""
 MAX_CONFIG_BYTES = 64 * 1024

@@ -847,6 +847,44 @@ CHECKS: tuple[Callable[[Machine], Finding], ...] = (
 )
 
 
+
+def check_web(machine: Machine) -> Finding:
+    """The LAN page ([web]): off, or on and answering on this machine, with the address phones
+    use (the token is only on the table's screen)."""
+    import urllib.error
+    import urllib.request
+
+    from companion.web.server import lan_address
+    from companion.web.settings import WebSettings
+
+    try:
+        settings = machine.config.validated("web", WebSettings.from_section)
+    except UserError as error:
+        return fail("LAN page", error.what, error.fix)
+    if not settings.enabled:
+        return ok("LAN page", "off ([web] enabled = no): nothing is served on the network")
+    local = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
+    shown = lan_address() if settings.host in ("0.0.0.0", "::") else settings.host
+    try:
+        urllib.request.urlopen(f"http://{local}:{settings.port}/", timeout=3)
+        answer = "200"  # a page without the token: not the table's server
+    except urllib.error.HTTPError as error:
+        answer = str(error.code) if error.headers.get("Server") == "Noah table" else "other"
+    except OSError:
+        return warn("LAN page", f"on, but nothing answers on port {settings.port}.",
+                    "Start the app (or 'noah-companion web'); if it runs, see its log for "
+                    "the port it could not take.")
+    if answer != "401":
+        return warn("LAN page", f"port {settings.port} answers, but not with the table's page.",
+                    "Another program uses that port: choose another with [web] port = ....")
+    return ok("LAN page", f"on at http://{shown}:{settings.port}/ (phones scan the QR code on "
+                          "the table's screen: it carries the token)")
+
+
+# The LAN page's check runs last (it only knocks on this machine's own port).
+CHECKS = (*CHECKS, check_web)
+
+
 def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...] | None = None,
                on_start: Callable[[str], None] | None = None) -> Iterator[Finding]:
     """Run each check (default: :data:`CHECKS`) in turn; a check that breaks is itself
@@ -870,7 +908,7 @@ def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...
 
 #: What a check looks at, where its name does not say it in plain words.
 SUBJECTS = {"check_python": "Python", "check_zbar": "zbar library", "check_gpio": "lights (GPIO)",
-            "check_display": "screen", "check_store": "game record"}
+            "check_display": "screen", "check_store": "game record", "check_web": "LAN page"}
 
 
 def subject(check: Callable[[Machine], Finding]) -> str:

@@ -47,7 +47,12 @@ from companion.tags.payload import DEFAULT_DECK_ID
 
 if TYPE_CHECKING:
     from companion.config import Config
-    from companion.session.table_observer import PlayLedger, TableObserver
+    from companion.session.table_observer import (
+        ObservedSession,
+        PlayLedger,
+        Reader,
+        TableObserver,
+    )
     from hardware.lights import FerryLights
     from vision.events import CameraStatus
     from vision.pipeline import Pipeline
@@ -113,20 +118,23 @@ def camera_pipeline(source: Source, session: Session, *,
 
 
 def table_observer(session: Session, *, ledger: PlayLedger | None = None,
-                   reader: Any = None) -> TableObserver:
+                   reader: Reader | None = None,
+                   intents: ObservedSession | None = None) -> TableObserver:
     """The referee's eye over the table (``[camera] view = table`` or ``both``): feed it the
     overhead camera's frames (:class:`vision.table_capture.TableFrame`, ``observer.feed``); it
     plays what it sees through the session's intents, and its audit sentences become the
     session's notices with that ferry's light flashing (:meth:`Session.table_finding`). With
-    ``both``, pass the same ``ledger`` to :func:`hand_camera_events` so a play is counted once."""
+    ``both``, pass the same ``ledger`` to :func:`hand_camera_events` so a play is counted once.
+    ``intents``: the session's intents seen through a watcher (``table referee``: every step
+    made is also an event), the session itself by default."""
     from companion.session.table_observer import NOT_WARNINGS, TableObserver
 
     def on_finding(finding: Any) -> None:
         confirm = finding.phrase.key in NOT_WARNINGS
         session.table_finding(finding.text, (finding.phrase,), None if confirm else finding.ferry)
 
-    return TableObserver(session, sticker_card(session), reader=reader, ledger=ledger,
-                         on_finding=on_finding)
+    return TableObserver(intents or session, sticker_card(session), reader=reader,
+                         ledger=ledger, on_finding=on_finding)
 
 
 def hand_camera_events(session: Session, ledger: PlayLedger) -> Callable[[object], None]:
@@ -236,7 +244,7 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
                  table: TableSource | None = None, decoding: Any = None,
                  also_hand: Callable[[Any], object] | None = None,
                  also_table: Callable[[TableFrame], object] | None = None,
-                 reader: Any = None) -> Cameras:
+                 reader: Reader | None = None) -> Cameras:
     """The cameras ``view`` asks for (``hand``, ``table`` or ``both``) on the sources given,
     feeding ``session`` (nothing started). ``hand``: the hand camera's pipeline as ever;
     ``table``: the overhead camera with the table observer, its condition the session's;

@@ -9,9 +9,9 @@ scan zone, feeds the :class:`~vision.tracker.Tracker` and hands its events to ``
 Camera faults never stop it: a camera missing at start, one that fails to give a frame, or one
 whose frame grab hangs for ``grab_timeout`` seconds is reported as a
 :class:`~vision.events.CameraStatus` (with a plain sentence) and reopened with growing pauses
-(``retry`` seconds: 0.5, 1, 2 … up to 10). A hung grab is abandoned to a fresh capture thread,
-which closes the hung camera itself before it opens it again: the source is opened and closed
-under one lock, by the thread that owns it, so a late close can never hit the reopened camera.
+(``retry`` seconds: 0.5, 1, 2 … up to 10). The capture thread is a
+:class:`~vision.capture.CaptureLoop`, the table camera's too; the decode thread is its hang
+watchdog (it looks whenever it waits for a frame).
 
 >>> from vision.events import CardShown
 >>> from vision.synthetic import Scene, SyntheticSource
@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from vision.capture import RETRY, CaptureLoop
 from vision.config import FULL_FRAME, CameraSettings, DecoderSettings, Roi
 from vision.decoders import Decoder, make_decoder
 from vision.events import (
@@ -44,16 +45,13 @@ from vision.events import (
     Detection,
     PipelineStats,
     Point,
-    state_after_fault,
 )
-from vision.sources import CameraMissing, Source, make_source
+from vision.sources import Source, make_source
 from vision.tracker import Tracker, TrackerSettings
 
 E = TypeVar("E")
 
 log = logging.getLogger(__name__)
-
-RETRY = (0.5, 10.0)  # seconds before the first reconnection attempt, and at most
 
 
 class Pipeline:
@@ -88,16 +86,13 @@ class Pipeline:
         self.events: queue.Queue[Any] = queue.Queue()
         self._on_event = on_event or self.events.put
         self.finished = threading.Event()  # set when a file or folder has no more frames
-        self.status: CameraStatus | None = None
         self._slot: tuple[np.ndarray, float] | None = None
         self._slot_changed = threading.Condition()
         self._stopping = threading.Event()
         self._ended = False
-        self._generation = 0  # bumped to retire a hung capture thread
-        self._source_lock = threading.Lock()  # the source is opened or closed by one thread at once
-        self._owner = 0  # the generation whose capture thread opened the source (0: closed)
-        self._deadline = float("inf")  # when the capture thread's current call counts as hung
-        self._frames_since_open = 0
+        self._capture = CaptureLoop(source, self._publish, on_status=self._emit,
+                                    on_end=self._end_of_stream, grab_timeout=grab_timeout,
+                                    retry=retry, name="vision-capture")
         self._emit_lock = threading.RLock()  # both threads emit; statuses are checked and set
         self._counts = dict(captured=0, decoded=0, dropped=0, errors=0)
         self._decode_seconds = 0.0
@@ -105,7 +100,6 @@ class Pipeline:
         self._latency_count = 0
         self._decode_thread = threading.Thread(target=self._decode_loop, name="vision-decode",
                                                daemon=True)
-        self._capture_thread: threading.Thread | None = None
 
     @classmethod
     def from_settings(
@@ -134,8 +128,13 @@ class Pipeline:
 
     # -- life cycle ---------------------------------------------------------------------
 
+    @property
+    def status(self) -> CameraStatus | None:
+        """The camera's condition (the last :class:`~vision.events.CameraStatus` emitted)."""
+        return self._capture.status
+
     def start(self) -> Pipeline:
-        self._start_capture(delay=0.0)
+        self._capture.start()
         self._decode_thread.start()
         return self
 
@@ -146,11 +145,7 @@ class Pipeline:
             self._slot_changed.notify_all()
         if self._decode_thread.is_alive():
             self._decode_thread.join(timeout)
-        thread = self._capture_thread
-        if thread is not None and thread.is_alive():
-            thread.join(timeout)
-        if thread is None or not thread.is_alive():  # never close under a grab still hanging
-            _close_quietly(self.source)
+        self._capture.stop(timeout)
 
     def __enter__(self) -> Pipeline:
         return self.start()
@@ -186,77 +181,7 @@ class Pipeline:
             max_latency=self._latency_max,
         )
 
-    # -- capture thread -------------------------------------------------------------------
-
-    def _start_capture(self, delay: float) -> None:
-        self._generation += 1
-        self._deadline = float("inf")
-        self._capture_thread = threading.Thread(
-            target=self._capture_loop, args=(self._generation, delay),
-            name=f"vision-capture-{self._generation}", daemon=True,
-        )
-        self._capture_thread.start()
-
-    def _capture_loop(self, generation: int, delay: float) -> None:
-        first, most = self.retry
-        retry = first
-        if delay and self._stopping.wait(delay):
-            return
-        while self._current(generation):
-            self._frames_since_open = 0
-            try:
-                self._deadline = time.monotonic() + 3 * self.grab_timeout  # starting is slower
-                if not self._open_source(generation):
-                    return
-                self._read_frames(generation)
-                return  # the stream ended, or this thread was retired
-            except Exception as error:  # any camera failure is reported, retried
-                if not self._current(generation):
-                    return
-                if self._frames_since_open:
-                    retry = first  # it worked for a while: start the pauses afresh
-                self._deadline = float("inf")  # pausing before a retry is not hanging
-                self._close_source(generation)
-                self._report_fault(error, retry)
-            if self._stopping.wait(retry):
-                return
-            retry = min(most, retry * 2)
-
-    def _open_source(self, generation: int) -> bool:
-        """Open the source for this capture thread, first closing what a retired (hung) thread
-        left open; False if this thread was retired meanwhile. Under the source lock, so a
-        retired thread's close can never land on the camera this one opens."""
-        with self._source_lock:
-            if not self._current(generation):
-                return False
-            if self._owner not in (0, generation):
-                _close_quietly(self.source)  # the hung thread's camera, before reopening it
-            self._owner = generation  # claimed before opening: a failed open is closed too
-            self.source.open()
-        return True
-
-    def _close_source(self, generation: int) -> None:
-        """Close the source after a fault, unless a newer capture thread owns it by now."""
-        with self._source_lock:
-            if self._owner == generation:
-                _close_quietly(self.source)
-                self._owner = 0
-
-    def _read_frames(self, generation: int) -> None:
-        while self._current(generation):
-            self._deadline = time.monotonic() + self.grab_timeout
-            frame = self.source.read()
-            captured_at = time.monotonic()
-            if not self._current(generation):
-                return
-            if frame is None:
-                self._deadline = float("inf")
-                self._end_of_stream()
-                return
-            if self.status is None or not self.status.ok:
-                self._set_status(CameraState.OK, f"The camera ({self.source.name}) is working.")
-            self._frames_since_open += 1
-            self._publish(frame, captured_at)
+    # -- capture thread (vision.capture.CaptureLoop) --------------------------------------
 
     def _publish(self, frame: np.ndarray, captured_at: float) -> None:
         with self._slot_changed:
@@ -270,14 +195,6 @@ class Pipeline:
         with self._slot_changed:
             self._ended = True
             self._slot_changed.notify()
-
-    def _current(self, generation: int) -> bool:
-        return generation == self._generation and not self._stopping.is_set()
-
-    def _report_fault(self, error: Exception, retry: float) -> None:
-        what = getattr(error, "what", None) or f"The camera failed ({error})."
-        state = state_after_fault(self.status, missing=isinstance(error, CameraMissing))
-        self._set_status(state, f"{what} Trying again in {retry:g} s.", retry_in=retry)
 
     # -- decode thread --------------------------------------------------------------------
 
@@ -332,32 +249,17 @@ class Pipeline:
         return [replace(d, corners=_moved(d.corners, x, y)) for d in self.decoder.decode(zone)]
 
     def _watch_for_hang(self) -> None:
-        if time.monotonic() < self._deadline:
-            return
-        # the grab hangs: retire that thread (it may never return) and reopen on a new one
-        status = self.status
-        state = CameraState.LOST if status is None or status.ok else CameraState.RECONNECTING
-        first = self.retry[0]
-        self._set_status(state, f"The camera ({self.source.name}) stopped answering. "
-                         f"Trying again in {first:g} s.", retry_in=first)
-        self._start_capture(delay=first)  # the new thread closes the hung camera, then reopens
+        self._capture.check()  # a hung grab: that thread retired, the camera reopened
 
     def _finish(self) -> None:
         for event in self.tracker.finish(time.monotonic()):
             self._emit(event)
-        self._set_status(CameraState.STOPPED, f"The {self.source.name} has no more frames.")
+        self._capture.set_status(CameraState.STOPPED,
+                                 f"The {self.source.name} has no more frames.")
         self._emit(self.stats())
         self.finished.set()
 
     # -- events -----------------------------------------------------------------------------
-
-    def _set_status(self, state: CameraState, message: str, retry_in: float | None = None) -> None:
-        with self._emit_lock:
-            if self.status is not None and self.status.state is state:
-                return  # one status per change, not one per retry
-            self.status = CameraStatus(state, message, at=time.monotonic(),
-                                       source=self.source.name, retry_in=retry_in)
-            self._emit(self.status)
 
     def _emit(self, event: Any) -> None:
         latency = getattr(event, "latency", None)
@@ -377,10 +279,3 @@ def _moved(corners: tuple[Point, Point, Point, Point], x: float,
     """Corners found in the scan zone, in whole-frame pixels."""
     a, b, c, d = ((cx + x, cy + y) for cx, cy in corners)
     return a, b, c, d
-
-
-def _close_quietly(source: Source) -> None:
-    try:
-        source.close()
-    except Exception:  # a camera already gone may fail to close
-        log.debug("closing %s failed", getattr(source, "name", source), exc_info=True)

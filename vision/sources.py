@@ -85,28 +85,10 @@ class PiCamera:
         return bool(Picamera2.global_camera_info())
 
     def open(self) -> None:
-        try:
-            from picamera2 import Picamera2
-        except ImportError as error:
-            raise CameraMissing(
-                f"The Pi camera cannot be used: picamera2 is not installed ({error}).",
-                "Install it with 'sudo apt install python3-picamera2' (see docs/vision.md).",
-            ) from None
-        settings = self.settings
-        camera = None
-        try:
-            camera = Picamera2(self.index)
-            size = (settings.width, settings.height)
-            # "RGB888" is laid out B, G, R in memory: the order OpenCV and the decoders expect
-            config = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
-            camera.configure(config)
-            camera.set_controls(picamera_controls(settings))
-            camera.start()
-        except Exception as error:  # libcamera errors have no common type
-            if camera is not None:
-                camera.close()  # else libcamera keeps the camera "in use" until the process ends
-            raise CameraMissing(f"The Pi camera did not start ({error}).", CAMERA_FIX) from None
-        self._camera = camera
+        size = (self.settings.width, self.settings.height)
+        # "RGB888" is laid out B, G, R in memory: the order OpenCV and the decoders expect
+        self._camera = start_picamera(self.index, self.settings, lambda camera: (
+            camera.create_video_configuration(main={"size": size, "format": "RGB888"})))
 
     def read(self) -> np.ndarray:
         try:
@@ -120,6 +102,33 @@ class PiCamera:
         camera, self._camera = self._camera, None
         if camera is not None:
             camera.close()  # releases libcamera's pipeline handler for the next start
+
+
+def start_picamera(index: int, settings: CameraSettings, configuration: Callable[[Any], Any], *,
+                   doc: str = "docs/vision.md") -> Any:
+    """A started ``Picamera2(index)`` with ``configuration(camera)`` and the ``[camera]``
+    controls: the one opener of the hand camera and the table camera. Off the Pi, or when the
+    camera does not start, :class:`CameraMissing` says what to do (``doc``: where it is told);
+    a camera that failed half-way is closed, else libcamera keeps it "in use"."""
+    try:
+        from picamera2 import Picamera2  # Pi only (mypy: pyproject ignores its absence)
+    except ImportError as error:
+        raise CameraMissing(
+            f"The Pi camera cannot be used: picamera2 is not installed ({error}).",
+            f"On the Pi, install it with 'sudo apt install python3-picamera2' (see {doc}); "
+            "elsewhere use a USB camera, a video or a folder of photos.",
+        ) from None
+    camera = None
+    try:
+        camera = Picamera2(index)
+        camera.configure(configuration(camera))
+        camera.set_controls(picamera_controls(settings))
+        camera.start()
+    except Exception as error:  # libcamera errors have no common type
+        if camera is not None:
+            camera.close()  # else libcamera keeps the camera "in use" until the process ends
+        raise CameraMissing(f"The Pi camera did not start ({error}).", CAMERA_FIX) from None
+    return camera
 
 
 def picamera_controls(settings: CameraSettings) -> dict[str, Any]:

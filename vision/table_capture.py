@@ -15,7 +15,8 @@ small frame at every tick. :class:`TableFrame` carries both.
 are the same :class:`~vision.sources.CameraMissing` and :class:`~vision.sources.CameraLost` as
 elsewhere. :class:`TableCapture` runs a source on a thread of its own, hands each frame on and
 reports the camera's condition as :class:`~vision.events.CameraStatus` events, reopening a
-camera that is missing or lost.
+camera that is missing, lost or hung (:class:`vision.capture.CaptureLoop`, the hand camera's
+loop too).
 
 >>> import tempfile, pathlib, cv2
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -37,9 +38,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from vision.capture import RETRY, CaptureLoop
 from vision.config import CameraSettings
 from vision.errors import VisionError
-from vision.events import CameraState, CameraStatus, state_after_fault
+from vision.events import CameraState, CameraStatus
 from vision.sources import (
     CAMERA_FIX,
     CameraLost,
@@ -50,14 +52,13 @@ from vision.sources import (
     Source,
     UsbCamera,
     make_source,
-    picamera_controls,
+    start_picamera,
 )
 
 log = logging.getLogger(__name__)
 
 SMALL_SIZE = (320, 180)
 GRAB_TIMEOUT = 5.0  # seconds a Pi camera may take to give a frame before it counts as lost
-RETRY = (0.5, 10.0)  # seconds before the first reopening of a missing or lost camera, and at most
 
 
 @dataclass(frozen=True)
@@ -98,30 +99,12 @@ class PiTableCamera:
         self._count = 0
 
     def open(self) -> None:
-        try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found, unused-ignore]
-        except ImportError as error:
-            raise CameraMissing(
-                f"The Pi camera cannot be used: picamera2 is not installed ({error}).",
-                "On the Pi, install it with 'sudo apt install python3-picamera2' (see "
-                "docs/table-view.md); elsewhere use a USB camera, a video or a folder of photos.",
-            ) from None
-        camera = None
-        try:
-            camera = Picamera2(self.index)
-            full = camera.sensor_resolution
-            config = camera.create_still_configuration(
-                main={"size": full, "format": "YUV420"},
+        self._camera = start_picamera(self.index, self.settings, lambda camera: (
+            camera.create_still_configuration(
+                main={"size": camera.sensor_resolution, "format": "YUV420"},
                 lores={"size": self.small_size, "format": "YUV420"},
-                buffer_count=2, queue=False)  # never hand out a stale frame
-            camera.configure(config)
-            camera.set_controls(picamera_controls(self.settings))
-            camera.start()
-        except Exception as error:  # libcamera errors have no common type
-            if camera is not None:
-                camera.close()  # else libcamera keeps the camera "in use"
-            raise CameraMissing(f"The Pi camera did not start ({error}).", CAMERA_FIX) from None
-        self._camera = camera
+                buffer_count=2, queue=False)),  # never hand out a stale frame
+            doc="docs/table-view.md")
 
     def read(self) -> TableFrame:
         try:  # picamera2 raises TimeoutError after ``wait`` seconds: a grab never hangs for ever
@@ -286,13 +269,14 @@ class TableCapture:
     gets a fresh table, and a folder or a video gives every frame once. ``latest`` and
     ``count`` are the newest frame and how many were read (for a live view).
 
-    The camera's condition goes to ``on_status`` as :class:`~vision.events.CameraStatus`
-    events, one per change: a camera missing at start or lost (an error from ``open`` or
-    ``read``: :class:`~vision.sources.CameraMissing`, :class:`~vision.sources.CameraLost`, or
-    anything else) is reported and reopened after pauses growing from ``retry[0]`` to
-    ``retry[1]`` seconds; a folder or video at its end is ``STOPPED`` and ``finished`` is set.
-    An exception in ``on_frame`` is logged and the next frame read. :meth:`stop` ends the
-    thread and closes the source.
+    The thread is a :class:`~vision.capture.CaptureLoop`, as the hand camera's: the camera's
+    condition goes to ``on_status`` as :class:`~vision.events.CameraStatus` events, one per
+    change; a camera missing at start or lost (an error from ``open`` or ``read``) is reported
+    and reopened after pauses growing from ``retry[0]`` to ``retry[1]`` seconds; a grab that
+    hangs longer than ``grab_timeout`` (a USB camera can block for ever) is abandoned by the
+    loop's watchdog and the camera reopened; a folder or video at its end is ``STOPPED`` and
+    ``finished`` is set. An exception in ``on_frame`` is logged and the next frame read.
+    :meth:`stop` ends the thread and closes the source.
 
     >>> import tempfile, pathlib, cv2
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -308,88 +292,45 @@ class TableCapture:
 
     def __init__(self, source: TableSource, on_frame: Callable[[TableFrame], object], *,
                  on_status: Callable[[CameraStatus], object] | None = None,
-                 retry: tuple[float, float] = RETRY) -> None:
-        self.source, self.on_frame, self.on_status, self.retry = source, on_frame, on_status, retry
+                 retry: tuple[float, float] = RETRY, grab_timeout: float = GRAB_TIMEOUT + 1,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.source, self.on_frame = source, on_frame
         self.name = source.name
         self.latest: TableFrame | None = None
         self.count = 0
-        self.status: CameraStatus | None = None
         self.finished = threading.Event()
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="table-capture", daemon=True)
+        self._loop = CaptureLoop(source, self._handle, on_status=on_status, on_end=self._ended,
+                                 grab_timeout=grab_timeout, retry=retry, watchdog=True,
+                                 clock=clock, name="table-capture")
+
+    @property
+    def status(self) -> CameraStatus | None:
+        return self._loop.status
 
     def start(self) -> TableCapture:
-        self._thread.start()
+        self._loop.start()
         return self
 
     def stop(self, timeout: float = GRAB_TIMEOUT + 1) -> None:
         """End the thread (after the frame in hand) and release the camera."""
-        self._stopping.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout)
-        if not self._thread.is_alive():  # never close under a grab still going on
-            _close_quietly(self.source)
+        self._loop.stop(timeout)
 
     @property
     def running(self) -> bool:
-        return self._thread.is_alive()
+        return self._loop.running
 
-    def _run(self) -> None:
-        first, most = self.retry
-        pause = first
-        while not self._stopping.is_set():
-            opened_at = self.count
-            try:
-                self.source.open()
-                self._read_frames()
-                return  # the folder or video has no more frames, or stopping
-            except Exception as error:  # any camera failure is reported, then retried
-                if self._stopping.is_set():
-                    return
-                _close_quietly(self.source)
-                if self.count > opened_at:
-                    pause = first  # it worked for a while: start the pauses afresh
-                self._report_fault(error, pause)
-            if self._stopping.wait(pause):
-                return
-            pause = min(most, pause * 2)
+    def check(self) -> bool:
+        """The watchdog's look (its thread makes it twice a second): a grab hung past its
+        deadline is abandoned and the camera reopened; returns whether it was."""
+        return self._loop.check()
 
-    def _read_frames(self) -> None:
-        """Frames until the source ends or this capture stops; a failure is raised."""
-        while not self._stopping.is_set():
-            frame = self.source.read()
-            if frame is None:
-                self._set_status(CameraState.STOPPED, f"The {self.name} has no more frames.")
-                self.finished.set()
-                return
-            if self.status is None or not self.status.ok:
-                self._set_status(CameraState.OK, f"The camera ({self.name}) is working.")
-            self.latest, self.count = frame, self.count + 1
-            try:
-                self.on_frame(frame)
-            except Exception:  # the user's callback must not stop the camera
-                log.exception("handling a table frame failed")
+    def _handle(self, frame: TableFrame, captured_at: float) -> None:
+        self.latest, self.count = frame, self.count + 1
+        try:
+            self.on_frame(frame)
+        except Exception:  # the user's callback must not stop the camera
+            log.exception("handling a table frame failed")
 
-    def _report_fault(self, error: Exception, pause: float) -> None:
-        what = getattr(error, "what", None) or f"The camera failed ({error})."
-        state = state_after_fault(self.status, missing=isinstance(error, CameraMissing))
-        self._set_status(state, f"{what} Trying again in {pause:g} s.", retry_in=pause)
-
-    def _set_status(self, state: CameraState, message: str,
-                    retry_in: float | None = None) -> None:
-        if self.status is not None and self.status.state is state:
-            return  # one status per change, not one per retry
-        self.status = CameraStatus(state, message, at=time.monotonic(), source=self.name,
-                                   retry_in=retry_in)
-        if self.on_status is not None:
-            try:
-                self.on_status(self.status)
-            except Exception:
-                log.exception("the camera status callback failed on %r", self.status)
-
-
-def _close_quietly(source: TableSource) -> None:
-    try:
-        source.close()
-    except Exception:  # a camera already gone may fail to close
-        log.debug("closing %s failed", source.name, exc_info=True)
+    def _ended(self) -> None:
+        self._loop.set_status(CameraState.STOPPED, f"The {self.name} has no more frames.")
+        self.finished.set()

@@ -20,12 +20,14 @@ TARGETS = {
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
     "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),
+    "complot": ("companion.complot.bench", "Complot referee: claim checks and games per second"),
+    "web": ("companion.web.bench", "LAN page: 50 phones following a game, latency and memory"),
 }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="measure speed (rules, vision, session, app, lights, table)",
+        "bench", help="measure speed (rules, vision, session, app, lights, table, complot, web)",
         description="Measure speed. 'noah-companion bench TARGET --help' lists a target's options.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)

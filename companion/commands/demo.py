@@ -31,13 +31,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table-view", action="store_true",
                         help="referee from one camera above the table: plays and Noah's moves "
                              "are read from rendered overhead frames, with no touch")
+    parser.add_argument("--web", nargs="?", const=0, type=int, metavar="PORT",
+                        help="also serve the game's read-only page on the local network while "
+                             "it is played (printing its address; default port: [web] port)")
+    parser.add_argument("--frames", metavar="DIR",
+                        help="with --table-view: also save the game as a recording in DIR (its "
+                             "frames as JPEG, answers.jsonl, true-log.jsonl) for 'table referee'")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if args.web is not None:
+        from companion.web.demo import run_with_page
+
+        return run_with_page(args, run)
     players = list(args.players)
+    if args.frames and (args.ui or not args.table_view):
+        from companion.errors import UserError
+
+        raise UserError("--frames saves the frames of 'demo --table-view' (without --ui).",
+                        "Add --table-view, or leave --frames out.")
     if args.table_view and args.ui:
         from companion.ui.demo import run_table_demo_ui
 
@@ -45,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
                                  db=Path(args.db) if args.db else None,
                                  verbose=getattr(args, "verbose", False))
     if args.table_view:
+        from companion.sim.recording import GameRecording
         from companion.sim.table_demo import run_table_demo
 
         run_table_demo(seed=args.seed, players=players,
-                       db=Path(args.db) if args.db else None, quiet=args.quiet)
+                       db=Path(args.db) if args.db else None, quiet=args.quiet,
+                       recording=GameRecording(Path(args.frames)) if args.frames else None)
         return 0
     if args.ui:
         from companion.ui.demo import run_demo_ui

@@ -17,12 +17,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("game", metavar="GAME",
                         help="the game number shown by 'noah-companion history', or 'last'")
-    parser.add_argument("--format", choices=FORMATS, default="log", help="default: log")
+    parser.add_argument("--format", choices=FORMATS,
+                        help="default: log (with --bgstats: none unless asked)")
     add_out(parser, "write here instead of stdout")
     parser.add_argument("--output", dest="out", help=argparse.SUPPRESS)  # its name until 0.1
     parser.add_argument("--db", metavar="FILE", help="the game record (default: [store] path)")
     parser.add_argument("--bgstats", action="store_true",
-                        help="also print the BG Stats link and its QR code (finished games)")
+                        help="print the BG Stats link of a finished game, and its QR code when "
+                             "it fits the terminal (alone: no export unless --format or -o)")
+    parser.add_argument("--qr", metavar="FILE.png",
+                        help="with --bgstats: save the link's QR code as a picture")
     parser.set_defaults(func=run)
 
 
@@ -38,9 +42,11 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_config()
     deck = load_deck_file(config.game.deck)
+    fmt = args.format or "log"
+    exporting = not args.bgstats or args.format is not None or args.out
     with open_store(args.db or config.store.path, readonly=True) as store:
         game_id = _game_id(args.game, store)
-        text, summary = export_game(store, game_id, deck, args.format)
+        text, summary = export_game(store, game_id, deck, fmt)
         link = _bgstats_link(store, game_id, deck) if args.bgstats else None
     for problem in summary.problems:  # every line is exported; the damaged ones are named
         print(f"Game {game_id}, line {problem.line} is damaged: {problem.reason}",
@@ -51,16 +57,41 @@ def run(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UserError(f"Cannot write {args.out}: {error.strerror}.",
                             "Choose another file name or folder.") from None
-        print(f"Game {game_id} written to {args.out} ({args.format}).", file=sys.stderr)
-    else:
+        print(f"Game {game_id} written to {args.out} ({fmt}).", file=sys.stderr)
+    elif exporting:
         sys.stdout.write(text)
     if link:
-        from companion.session.bgstats import qr_code, web_link
-
-        print(f"\nBG Stats: {link}", file=sys.stderr)
-        print(f"(web form: {web_link(link)})", file=sys.stderr)
-        qr_code(link).terminal(out=sys.stderr, compact=True)
+        _show_bgstats(link, args.qr, sys.stderr if exporting and not args.out else sys.stdout)
     return 0
+
+
+def _show_bgstats(link: str, qr_file: str | None, out) -> None:
+    """The https link (it opens BG Stats' import on a phone), then its QR code: in the file
+    asked for, else on the terminal when it fits its width (a 3-player game's code is about
+    81 columns: wider than the classic 80)."""
+    import shutil
+    from pathlib import Path
+
+    from companion.errors import UserError
+    from companion.session.bgstats import qr_code, web_link
+
+    code = qr_code(web_link(link))
+    print(f"BG Stats: {web_link(link)}", file=out)
+    if qr_file:
+        try:
+            code.save(str(Path(qr_file)), kind="png", scale=8, border=4)
+        except OSError as error:
+            raise UserError(f"Cannot write {qr_file}: {error.strerror}.",
+                            "Choose another file name or folder.") from None
+        print(f"Its QR code: {qr_file} (scan it with the phone that has BG Stats).", file=out)
+        return
+    width = code.symbol_size(border=2)[0]
+    columns = shutil.get_terminal_size((80, 24)).columns
+    if width <= columns:
+        code.terminal(out=out, compact=True, border=2)
+    else:
+        print(f"Its QR code is {width} columns wide, wider than this terminal ({columns}):\n"
+              "add --qr FILE.png to save it as a picture, or open the link above.", file=out)
 
 
 def _game_id(text: str, store) -> int:

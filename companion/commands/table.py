@@ -18,6 +18,7 @@ import json
 import sys
 from typing import Any
 
+from companion.commands._options import PLAYERS_HELP, players
 from companion.errors import UserError
 from companion.session.narrate import plural
 
@@ -41,6 +42,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="stop after N frames (default: the end of the video or folder; a "
                            "camera runs until Ctrl-C)")
     scan.set_defaults(func=run_scan)
+    add_referee(actions)
+
+
+def add_referee(actions: argparse._SubParsersAction) -> None:
+    """``table referee`` (its work: :mod:`companion.table_referee`)."""
+    referee = actions.add_parser(
+        "referee", help="referee a whole recorded game from its frames, with no screen",
+        description="Run every frame of a recording through the table observer, the referee "
+                    "session and the audit, exactly as the app does with a live overhead camera; "
+                    "what the camera cannot see comes from --answers (TABLE-KIT.md, 'Refereeing "
+                    "a recording'). Exit status 3: a question the answers do not cover.")
+    referee.add_argument("--source", required=True, metavar="DIR|VIDEO",
+                         help="the recording: a folder of frames (in file-name order) or a video")
+    referee.add_argument("--players", required=True, type=players, metavar="NAMES",
+                         help=PLAYERS_HELP)
+    referee.add_argument("--options", metavar="JSON",
+                         help="the game's options, the table log header's 'options' object "
+                              "(default: all false, \"end_rule\": \"rounds\")")
+    referee.add_argument("--answers", metavar="FILE",
+                         help="what the camera cannot see, one JSON object per line")
+    referee.add_argument("--log", metavar="FILE", help="write the table log of the game here")
+    referee.add_argument("--json", action="store_true", help="one JSON object per event and line")
+
+    def run(args: argparse.Namespace) -> int:
+        from companion.table_referee import run_command
+
+        return run_command(args)
+
+    referee.set_defaults(func=run)
 
 
 def run_scan(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ import io
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import NamedTuple, overload
@@ -89,7 +89,9 @@ class Ref(NamedTuple):
     copy: int | None
 
 
-@cache
+# Bounded: the text may come from any QR code at the table (failures are never cached, but a
+# hostile deck of valid references could still fill an unbounded cache).
+@lru_cache(maxsize=2048)
 def parse_ref(text: str) -> Ref:
     """Parse a card reference of the table log (``cat:F``, ``cat:F#2``, ``snail``, ``snail:M#3``).
 

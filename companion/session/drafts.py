@@ -18,7 +18,7 @@ right prompt comes back from the engine's state alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from companion.game import Game
@@ -141,6 +141,18 @@ class Drafts:
         scanned = self.hands or [[] for _ in counts]
         return next((seat for seat, count in enumerate(counts) if len(scanned[seat]) < count),
                     None)
+
+
+def several_cards(cards: Iterable[str | None]) -> tuple[str, ...]:
+    """The cards to choose between when several of this deck's cards are in view at once (the
+    camera cannot tell which one is meant), in the order seen; ``()`` when at most one is.
+    ``cards`` are the card ids of the codes in view (``None``: not one of this deck's).
+
+    >>> several_cards(["cat:F#1", None, "cat:F#1"]), several_cards(["cat:F#1", "bear:M#2"])
+    ((), ('cat:F#1', 'bear:M#2'))
+    """
+    distinct = tuple(dict.fromkeys(card for card in cards if card is not None))
+    return distinct if len(distinct) > 1 else ()
 
 
 def same_copy(a: str, b: str) -> bool:

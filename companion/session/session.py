@@ -39,6 +39,7 @@ from companion.session.drafts import (
     PendingPlay,
     SetupDraft,
     not_in_a_hand,
+    several_cards,
     with_side,
 )
 from companion.session.header import new_header, read_header
@@ -267,10 +268,9 @@ class Session:
             if not isinstance(tag, TagOk):
                 return self._refused(f"tag_{tag.reason}", tag.message)
             tags = (classify(other, self.deck, self.deck_id) for other in in_view)
-            others = [t.card.id for t in tags if isinstance(t, TagOk)]
-            if len(set(others)) > 1 and self._step() in ("play_card", "scan_setup_card",
-                                                         "choose_card"):
-                self._drafts.candidates = tuple(dict.fromkeys(others))
+            several = several_cards(t.card.id if isinstance(t, TagOk) else None for t in tags)
+            if several and self._step() in ("play_card", "scan_setup_card", "choose_card"):
+                self._drafts.candidates = several
                 self._notice("info", "Several cards are in view: choose the one you mean.",
                              phrases=said("several_cards"))
                 self._publish()

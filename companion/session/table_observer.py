@@ -43,12 +43,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
-from companion.session.drafts import not_in_a_hand
+from companion.session.drafts import not_in_a_hand, several_cards
+from companion.session.intents import Outcome
 from companion.session.narrate import card_name, plural
-from companion.session.view import Phrase
+from companion.session.view import Phrase, SessionView
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from companion.game import Game
+    from vision.table import TableReading
+    from vision.table_capture import TableFrame
 
 POSITIONS = range(5)
 #: The steps in which the table holds exactly what the record says (no card half-entered).
@@ -63,6 +71,37 @@ def physical(ref: str) -> str:
     """
     species, _, copy = parse_ref(ref)
     return format_ref(species, None, copy) if species == "snail" else ref
+
+
+class Reader(Protocol):
+    """What the observer needs of a table reader (:class:`vision.table.TableReader`)."""
+
+    def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading: ...
+
+
+class ObservedSession(Protocol):
+    """What the observer needs of the session (:class:`~companion.session.Session`): its view,
+    its game (read to check a hand's cards) and the intents a table can show."""
+
+    @property
+    def view(self) -> SessionView: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    def choose_card(self, ref: str) -> Outcome: ...
+
+    def move_noah(self, ferry: int) -> Outcome: ...
+
+    def take_back(self) -> Outcome: ...
+
+    def choose_noah_start(self, ferry: int) -> Outcome: ...
+
+
+class HandCameraSession(ObservedSession, Protocol):
+    """The session as the hand camera's callback needs it (``view = both``)."""
+
+    def on_vision_event(self, event: object) -> None: ...
 
 
 # -- the record and the table, as the observer compares them ------------------------------------
@@ -87,7 +126,7 @@ class RecordTable:
     """Round end: the cards already in the hand scan (this hand's and earlier ones')."""
 
     @classmethod
-    def from_view(cls, view: Any) -> RecordTable:
+    def from_view(cls, view: SessionView) -> RecordTable:
         """The record's table from a session's :class:`~companion.session.view.SessionView`."""
         state: Mapping[str, Any] = view.state or {}
         ferries = tuple(None if f is None else tuple(physical(r) for r in f)
@@ -136,7 +175,7 @@ class TableSight:
     beside: tuple[CardBeside, ...] | None = None
 
 
-def sight_of(reading: Any, card_of: Callable[[str], str | None],
+def sight_of(reading: TableReading, card_of: Callable[[str], str | None],
              blank: Callable[[int], bool] = lambda ferry: True) -> TableSight:
     """A :class:`TableSight` from a :class:`vision.table.TableReading` (ferries 1-5 there).
 
@@ -449,32 +488,42 @@ def _finding(light: int | None, key: str, /, **params: Any) -> Finding:
 # -- the observer: frames in, intents and findings out ------------------------------------------
 
 @dataclass(frozen=True)
-class Verdict:
-    """What the observer did with one stable table: the intent it made (``None``: none), the
-    engine's answer, and the seconds from the first still frame to that answer."""
+class Inferred:
+    """One step the observer inferred from a stable table, the session's answer to the intent
+    it made (:class:`~companion.session.intents.Outcome`: accepted, or refused with the
+    sentence and TABLE-LOG reason code), and the seconds from the first still frame to it."""
 
-    inference: Inference | None
-    accepted: bool
-    message: str
+    inference: Inference
+    outcome: Outcome
     seconds: float
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome.accepted
+
+    @property
+    def message(self) -> str:
+        return self.outcome.message
 
 
 class StillTable:
-    """Waits for a still table and two agreeing readings (docs/table-view.md).
+    """Waits for a still table and two agreeing readings (docs/table-view.md, TABLE-KIT.md).
 
-    Each frame's small copy is compared with the previous one (:func:`vision.table.still`,
-    and :func:`vision.table.occluded_ferries` for a hand over a card zone); once nothing moves,
-    the full frame is read, and a reading counts when the next still frame's reading agrees
-    with it. The table is then *settled*: no more readings until something moves again.
+    Stillness is judged between consecutive frames: each frame's small copy is compared with
+    the previous one (:func:`vision.table.still`, and :func:`vision.table.occluded_ferries` for
+    a hand over a card zone). A frame is still once the next one shows no motion against it;
+    the two are then read, and when their readings agree the table is *settled* (the first of
+    the two is when it became still): no more readings until something moves again. So a
+    change followed by two still frames is always seen, live or in a recording.
     ``loose``: the readings also report the codes beside the mats (the round-end hand scan).
     """
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self.loose = False
-        self._small: Any = None
-        self._zones: Any = None  # the last reading, for the card zones' places
-        self._candidate: Any = None
+        self._previous: TableFrame | None = None
+        self._zones: TableReading | None = None  # the last reading, for the card zones' places
+        self._candidate: TableReading | None = None  # the reading of the previous frame
         self._still_since: float | None = None
         self.settled = False
 
@@ -486,32 +535,39 @@ class StillTable:
             self.loose, self.settled = loose, False
             self._candidate, self._still_since = None, None
 
-    def feed(self, frame: Any) -> tuple[Any, float] | None:
-        """A :class:`vision.table_capture.TableFrame`; returns ``(reading, still_since)`` the
-        moment the table is stable, else ``None``."""
-        from vision.table import motion, occluded_ferries, still
-
-        previous, self._small = self._small, frame.small
-        moving = previous is None or previous.shape != frame.small.shape \
-            or not still(previous, frame.small)
-        if not moving and self._zones is not None:
-            size = (frame.full.shape[1], frame.full.shape[0])
-            moving = bool(occluded_ferries(motion(previous, frame.small), self._zones, size))
-        if moving:
+    def feed(self, frame: TableFrame) -> tuple[TableReading, float] | None:
+        """One frame; returns ``(reading, still_since)`` the moment the table is stable, else
+        ``None``."""
+        previous, self._previous = self._previous, frame
+        if previous is None or self._moved(previous, frame):
             self._candidate, self._still_since, self.settled = None, None, False
             return None
         if self.settled:
             return None
-        if self._still_since is None:
-            self._still_since = frame.captured_at
+        if self._candidate is None:  # the previous frame is still now that this one is
+            self._candidate, self._still_since = self._read(previous), previous.captured_at
+        reading = self._read(frame)
+        candidate, self._candidate = self._candidate, reading
+        if not candidate.agrees_with(reading):
+            return None
+        self.settled = True
+        return reading, self._still_since if self._still_since is not None else frame.captured_at
+
+    def _moved(self, previous: TableFrame, frame: TableFrame) -> bool:
+        from vision.table import motion, occluded_ferries, still
+
+        if previous.small.shape != frame.small.shape or not still(previous.small, frame.small):
+            return True
+        if self._zones is None:
+            return False
+        size = (frame.full.shape[1], frame.full.shape[0])
+        return bool(occluded_ferries(motion(previous.small, frame.small), self._zones, size))
+
+    def _read(self, frame: TableFrame) -> TableReading:
         reading = self.reader.read(frame.full, loose=True) if self.loose \
             else self.reader.read(frame.full)
         self._zones = reading
-        candidate, self._candidate = self._candidate, reading
-        if candidate is None or not candidate.agrees_with(reading):
-            return None
-        self.settled = True
-        return reading, self._still_since
+        return reading
 
 
 class TableObserver:
@@ -528,8 +584,8 @@ class TableObserver:
 
     MAX_STEPS = 4  # inferences from one stable table (a play, then Noah's move, ...)
 
-    def __init__(self, intents: Any, card_of: Callable[[str], str | None], *,
-                 reader: Any = None, flash: Callable[[int], object] | None = None,
+    def __init__(self, intents: ObservedSession, card_of: Callable[[str], str | None], *,
+                 reader: Reader | None = None, flash: Callable[[int], object] | None = None,
                  on_finding: Callable[[Finding], object] | None = None,
                  ledger: PlayLedger | None = None,
                  clock: Callable[[], float] | None = None) -> None:
@@ -542,7 +598,7 @@ class TableObserver:
         self.ledger = ledger or PlayLedger()
         self.still = StillTable(reader or TableReader())
         self.clock = clock or time.monotonic
-        self.verdicts: list[Verdict] = []
+        self.verdicts: list[Inferred] = []
         self.findings: list[Finding] = []
         self._shown: tuple[Phrase, ...] = ()
         self._sight: TableSight | None = None
@@ -551,10 +607,10 @@ class TableObserver:
         self._told_departing: set[int] = set()
         self._audited_seq: int | None = None
         self._hands: dict[str, int] = {}  # round end: each card the table scanned → its seat
-        self._hands_round: Any = None
-        self._instructed: tuple[Any, int] | None = None
+        self._hands_round: int | None = None
+        self._instructed: tuple[int | None, int] | None = None
 
-    def feed(self, frame: Any) -> list[Verdict]:
+    def feed(self, frame: TableFrame) -> list[Inferred]:
         """One frame of the overhead camera; returns the verdicts it led to."""
         from vision.table_zones import zone_is_blank
 
@@ -575,7 +631,7 @@ class TableObserver:
         self._sight = sight_of(reading, self.card_of, blank)
         return self._act(self._sight, since)
 
-    def _act(self, sight: TableSight, since: float) -> list[Verdict]:
+    def _act(self, sight: TableSight, since: float) -> list[Inferred]:
         verdicts = []
         for _ in range(self.MAX_STEPS):
             record = self._record()
@@ -584,8 +640,7 @@ class TableObserver:
                     or self._cannot_be_a_hand(inference):
                 break
             outcome = self._submit(inference, record)
-            verdict = Verdict(inference, outcome.accepted, outcome.message,
-                              max(0.0, self.clock() - since))
+            verdict = Inferred(inference, outcome, max(0.0, self.clock() - since))
             verdicts.append(verdict)
             if not outcome.accepted:
                 if isinstance(inference, PlaySeen):
@@ -645,7 +700,7 @@ class TableObserver:
         return isinstance(inference, PlaySeen) and (
             inference.card, inference.ferry, self.intents.view.seq) in self._refused
 
-    def _submit(self, inference: Inference, record: RecordTable) -> Any:
+    def _submit(self, inference: Inference, record: RecordTable) -> Outcome:
         intents = self.intents
         if isinstance(inference, PlaySeen | SetupCardSeen):
             return self.ledger.report(intents, inference.card, "table")
@@ -657,10 +712,10 @@ class TableObserver:
             return self._scan_hand(inference)
         return intents.take_back()
 
-    def _scan_hand(self, hand: HandSeen) -> Any:
+    def _scan_hand(self, hand: HandSeen) -> Outcome:
         """Each card of the hand through the session's hand scan, as if shown one by one; stops
         at a refusal (the cards accepted so far stay in the session's scan)."""
-        outcome: Any = None
+        outcome = Outcome(False, "No card in the hand.")
         for card in hand.cards:
             outcome = self.intents.choose_card(card)
             if not outcome.accepted:
@@ -737,26 +792,28 @@ class PlayLedger:
         self._last: tuple[str, int] | None = None  # (card, record index after its play)
         self.dropped = 0
 
-    def report(self, intents: Any, card: str, camera: str) -> Any:
+    def report(self, intents: ObservedSession, card: str, camera: str) -> Outcome:
         """``camera`` ("hand" or "table") reports ``card``: play it unless it is a repeat."""
         with self._lock:
             if self._last is not None and self._last[0] == card and self._on_a_ferry(
                     intents, card) and intents.view.seq >= self._last[1]:
                 self.dropped += 1
-                return _Dropped(False, f"Already played ({camera} camera): counted once.")
+                return Outcome(False, f"Already played ({camera} camera): counted once.")
             outcome = intents.choose_card(card)
             if outcome.accepted:
                 self._last = (card, intents.view.seq)
             return outcome
 
-    def hand_events(self, session: Any, card_of: Callable[[str], str | None]) -> Callable[
-            [object], None]:
+    def hand_events(self, session: HandCameraSession, card_of: Callable[[str], str | None]
+                    ) -> Callable[[object], None]:
         """A vision-pipeline callback for the hand camera that sends card events through this
-        ledger (other events go to ``session.on_vision_event`` as usual)."""
+        ledger (other events go to ``session.on_vision_event`` as usual: a foreign code, or
+        several cards in view, which the session asks about)."""
         from vision.events import CardShown
 
         def on_event(event: object) -> None:
-            if isinstance(event, CardShown) and len(set(event.in_view)) <= 1:
+            if isinstance(event, CardShown) \
+                    and not several_cards(card_of(text) for text in event.in_view):
                 card = card_of(event.text)
                 if card is not None:
                     self.report(session, card, "hand")
@@ -766,13 +823,7 @@ class PlayLedger:
         return on_event
 
     @staticmethod
-    def _on_a_ferry(intents: Any, card: str) -> bool:
+    def _on_a_ferry(intents: ObservedSession, card: str) -> bool:
         ferries = (intents.view.state or {}).get("ferries") or ()
         return any(card in {physical(r) for r in f or ()} for f in ferries)
 
-
-@dataclass(frozen=True)
-class _Dropped:
-    accepted: bool
-    message: str
-    reason: str | None = None

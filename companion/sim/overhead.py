@@ -108,9 +108,7 @@ class ShownTable(OverheadTable):
 
     def frames(self, hand_over: int | Point | None) -> list[Any]:
         shots = super().frames(hand_over)
-        for index, shot in enumerate(shots):
-            if index and shot is shots[index - 1]:
-                continue  # the still table is shown once, not three times
+        for shot in shots[:-1]:  # the still table is shown once, not twice
             self.show(shot)
             if self.stopping.wait(self.pace):
                 raise StopFilming

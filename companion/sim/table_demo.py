@@ -46,6 +46,7 @@ from companion.session.table_observer import (
     physical,
 )
 from companion.sim.autoplay import DriftError, SimulatedTable
+from companion.sim.recording import GameRecording
 from companion.tags.payload import encode
 from companion.wiring import assemble, table_observer
 
@@ -60,6 +61,7 @@ Point = tuple[float, float]
 HAND_ROWS = ((118.0, 90.0), (-118.0, -90.0))
 HAND_REACH_MM = 225.0
 SPACED_MM = 95.0  # cards side by side, a little apart
+NOISE = 2.5  # the sensor noise of each frame (grey levels, as vision.table_render's default)
 
 
 @dataclass
@@ -103,15 +105,23 @@ class _Enough(Exception):
 class OverheadTable:
     """The physical table the synthetic camera films: the cards on each mat and Noah's marker."""
 
-    def __init__(self, deck_id: str, deck: Any, seed: int) -> None:
+    def __init__(self, deck_id: str, deck: Any, seed: int, *, camera: Any = None,
+                 noise: float = NOISE, blur: float = 0.7) -> None:
         import random
+
+        import numpy as np
 
         from vision.table_render import OverheadCamera, TableScene, row_layout
 
         self.deck_id, self.deck = deck_id, deck
-        self.camera = OverheadCamera(**DEMO_CAMERA)  # type: ignore[arg-type]
+        self.camera = camera or OverheadCamera(**DEMO_CAMERA)  # type: ignore[arg-type]
         self.rng = random.Random(seed)
-        self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed)
+        # rendered without noise: each frame gets its own (:meth:`_shot`), as a sensor gives
+        self.scene = TableScene(mats=row_layout(gap_mm=MAT_GAP_MM), seed=seed, noise=0.0,
+                                blur=blur)
+        self._noise_rng = np.random.default_rng(seed)
+        self._noise: list[Any] = []
+        self.noise = noise
         self.cards: list[list[Any]] = [[] for _ in range(5)]
         self.beside: list[Any] = []  # cards laid face up beside the mats (round end)
         self._row_used = [0, 0]  # of HAND_ROWS' places
@@ -199,17 +209,40 @@ class OverheadTable:
 
     def frames(self, hand_over: int | Point | None) -> list[Any]:
         """What the camera sees now: a hand over ``hand_over`` (a ferry, or a place on the
-        table in mm; if any) leaving the table, then three frames of the still table."""
+        table in mm; if any) leaving the table, then two frames of the still table, each with
+        its own sensor noise (TABLE-KIT.md: every change is followed by two still frames)."""
         shots = []
         if hand_over is not None:
             shots.append(self._frame(hand_over))
-        still = self._frame(None)
-        return [*shots, still, still, still]
+        still = self._render(None)
+        return [*shots, self._shot(still), self._shot(still)]
 
     def _frame(self, hand_over: int | Point | None) -> Any:
+        return self._shot(self._render(hand_over))
+
+    def _shot(self, image: Any) -> Any:
+        """A camera frame of a rendered table: the image with fresh sensor noise (one of a few
+        noise fields, shifted at random: cheap, and never the same twice in a row)."""
         import cv2
+        import numpy as np
 
         from vision.table_capture import SMALL_SIZE, TableFrame
+
+        rng = self._noise_rng
+        if not self._noise or self._noise[0].shape != image.shape:
+            self._noise = [np.round(rng.normal(0, self.noise, image.shape)).astype(np.int16)
+                           for _ in range(3)]
+        self._noise.append(self._noise.pop(int(rng.integers(0, 2))))  # never the last used
+        shift = (int(rng.integers(0, image.shape[0])), int(rng.integers(0, image.shape[1])))
+        noisy = np.clip(image + np.roll(self._noise[-1], shift, axis=(0, 1)), 0, 255)
+        full = noisy.astype(np.uint8)
+        small = cv2.resize(full, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+        self.clock += 0.1
+        return TableFrame(full, small, f"frame {self.clock:.1f}", time.monotonic())
+
+    def _render(self, hand_over: int | Point | None) -> Any:
+        import numpy as np
+
         from vision.table_render import hand_polygon, render_table
 
         mats = tuple(replace(m, cards=tuple(self.cards[m.ferry - 1])) for m in self.scene.mats)
@@ -225,10 +258,7 @@ class OverheadTable:
             mat = mats[hand_over]
             hands = (hand_polygon(mat.x_mm + 10, mat.y_mm + 20, 90.0),)
         scene = replace(self.scene, mats=mats, noah=noah, loose=tuple(self.beside), hands=hands)
-        shot = render_table(scene, self.camera)
-        small = cv2.resize(shot.frame, SMALL_SIZE, interpolation=cv2.INTER_AREA)
-        self.clock += 0.1
-        return TableFrame(shot.frame, small, f"frame {self.clock:.1f}", time.monotonic())
+        return render_table(scene, self.camera).frame.astype(np.int16)
 
 
 class TableViewPlayers(SimulatedTable):
@@ -236,11 +266,15 @@ class TableViewPlayers(SimulatedTable):
 
     def __init__(self, session: Session, players: Sequence[str], *, seed: int,
                  options: Options | None, report: TableDemoReport,
-                 narrate: Any = None, max_actions: int | None = None) -> None:
+                 narrate: Any = None, max_actions: int | None = None,
+                 camera: Any = None, noise: float = NOISE, blur: float = 0.7,
+                 recording: GameRecording | None = None, hand_at_setup: bool = True) -> None:
         super().__init__(session, players, seed=seed, options=options,
                          on_step=self._count)
         self.report, self.narrate = report, narrate or (lambda text: None)
-        self.table = OverheadTable(session.deck_id, session.deck, seed)
+        self.table = OverheadTable(session.deck_id, session.deck, seed, camera=camera,
+                                   noise=noise, blur=blur)
+        self.recording, self.hand_at_setup = recording, hand_at_setup
 
         self.observer = table_observer(session)
         self.observer.on_finding = self._finding_too(self.observer.on_finding)
@@ -251,17 +285,26 @@ class TableViewPlayers(SimulatedTable):
 
     def press(self, ferry: int) -> None:
         """Noah's marker put beside ``ferry``'s mat (no button)."""
+        if self.recording is not None:  # moving Noah declines the giraffe's look
+            self.recording.answered(self.session, "move_noah", (ferry,))
         self.table.place_noah(ferry)
         self._watch(None)
+
+    def do(self, intent: Any, *args: Any, expect: bool = True) -> Any:
+        """An intent on the screen (an answer the camera cannot see: recorded as such)."""
+        if self.recording is not None:
+            self.recording.answered(self.session, intent.__name__, args)
+        return super().do(intent, *args, expect=expect)
 
     def _show_card(self, ref: str, *, side: str | None = None,
                    frog_weight: int | None = None, hold: bool = False) -> None:
         view = self.session.view
         prompt = view.prompt
+        setup = isinstance(prompt, ScanSetupCard)
         ferry = prompt.ferry if isinstance(prompt, ScanSetupCard) else view.noah
         assert ferry is not None, "a card goes on Noah's ferry or the ferry being set up"
         self.table.lay(ferry, ref)
-        self._watch(ferry)
+        self._watch(ferry, hand=not setup or self.hand_at_setup)
         step = self.session.view.prompt.kind
         if step == "choose_snail_side":
             self._touch("choose_snail_side", side)
@@ -334,19 +377,27 @@ class TableViewPlayers(SimulatedTable):
 
     # -- the camera ----------------------------------------------------------------------------
 
+    def film_bare_kit(self) -> None:
+        """The table before the deal: the five mats, nothing on them."""
+        self._watch(None, expect_change=False)
+
     def _watch(self, hand_over: int | Point | None, *, expect_change: bool = True,
-               hand: Sequence[str] = ()) -> None:
+               hand: Sequence[str] | bool = ()) -> None:
         """Film the table until the observer has said what it saw. When it says nothing (its
         reader was not sure of a top card, or of a card of the ``hand`` laid out), the player
         straightens the card (or the hand), as people do when the screen waits: at most
-        :data:`NUDGES` times."""
+        :data:`NUDGES` times. ``hand`` false: no hand is filmed over the place."""
         before = self.session.view.seq, self.session.view.prompt
+        filmed = hand_over if hand is not False else None
+        hand = hand if not isinstance(hand, bool) else ()
         for attempt in range(NUDGES + 1):
             if attempt:
                 self.report.nudges += 1
                 self._straighten(hand_over, hand)
-            for frame in self.table.frames(hand_over):
+            for frame in self.table.frames(filmed):
                 self.report.frames += 1
+                if self.recording is not None:
+                    self.recording.frame(frame)
                 for verdict in self.observer.feed(frame):
                     self._verdict(verdict)
             if not expect_change or (self.session.view.seq,
@@ -410,10 +461,18 @@ class TableViewPlayers(SimulatedTable):
 def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Chloé"),
                    options: Options | None = None, db: Path | None = None,
                    rounds: int | None = None, max_actions: int | None = None,
-                   quiet: bool = False, out: TextIO = sys.stdout) -> TableDemoReport:
+                   quiet: bool = False, out: TextIO = sys.stdout, camera: Any = None,
+                   noise: float = NOISE, blur: float = 0.7,
+                   recording: GameRecording | None = None,
+                   hand_at_setup: bool = True) -> TableDemoReport:
     """Play one seeded game refereed from rendered overhead frames; print its summary.
     ``rounds`` stops after that many rounds (their hands scanned), ``max_actions`` after that
-    many plays and Noah moves: for quick checks."""
+    many plays and Noah moves: for quick checks. ``camera``: the overhead camera
+    (:class:`vision.table_render.OverheadCamera`; default :data:`DEMO_CAMERA`), ``noise`` its
+    sensor noise, ``blur`` its focus (a Gaussian sigma in pixels). ``recording``: the game is
+    also saved as a recording for ``table referee``
+    (:class:`~companion.sim.recording.GameRecording`), starting with the bare kit;
+    ``hand_at_setup`` false: no hand is filmed over the starting animals (fewer frames)."""
     started = time.monotonic()
     db = db or Path(tempfile.mkdtemp(prefix="noah-table-demo-")) / "games.sqlite"
     report = TableDemoReport()
@@ -432,7 +491,9 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
     with GameStore(db) as store, FerryLights.from_section({}, virtual=True) as lights:
         session = assemble(store, lights=lights)
         table = TableViewPlayers(session, players, seed=seed, options=options, report=report,
-                                 narrate=say, max_actions=max_actions)
+                                 narrate=say, max_actions=max_actions, camera=camera,
+                                 noise=noise, blur=blur, recording=recording,
+                                 hand_at_setup=hand_at_setup)
         last_notice: list[Any] = [None]
 
         def on_view(view: Any) -> None:
@@ -442,6 +503,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
 
         session.subscribe(on_view)
         table.do(session.new_game, table.players, table.options)
+        if recording is not None:
+            table.film_bare_kit()
         played = 0
         try:
             while not table.truth.is_over and (rounds is None or played < rounds):
@@ -451,6 +514,8 @@ def run_table_demo(*, seed: int = 1, players: Sequence[str] = ("Ana", "Ben", "Ch
             pass
         report.game_over = session.view.game_over
         report.seconds = time.monotonic() - started
+        if recording is not None:
+            recording.finish(session)
         _summary(out, report, session)
     return report
 

@@ -71,9 +71,13 @@ def run_app(simulate: bool = False, *, default_settings: bool = False,
         return _show_problem(failed.problem, config_file)
     if prepare is not None:
         prepare(app)
+    from companion.ui.weblink import start_page, stop_page
+
+    start_page(app, config, settings.language)  # the LAN page when [web] enabled = yes
     try:
         app.run()
     finally:
+        stop_page(app)
         close_app(app)
     return 0
 

@@ -98,7 +98,8 @@ def test_doctor_runs_on_this_machine_and_every_check_reports(capsys):
     findings = list(doctor.run_checks(Machine.here()))
     assert [f.name for f in findings] == [
         "Python", "Packages", "numpy", "zbar library", "Decoding", "Camera", "Table camera",
-        "Lights (GPIO)", "Screen", "Touch", "Config", "Deck", "Game record", "Service"]
+        "Lights (GPIO)", "Screen", "Touch", "Config", "Deck", "Game record", "Service",
+        "LAN page"]
     assert not [f for f in findings if "the check itself failed" in f.found]
     assert all(f.fix for f in findings if f.status is not Status.OK)
     for name in ("Python", "Packages", "Decoding", "Config", "Deck", "Game record"):

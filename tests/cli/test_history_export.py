@@ -60,8 +60,8 @@ def test_export_csv_and_json_to_stdout(db, capsys):
 
 def test_export_bgstats_prints_the_link_and_a_qr(db, capsys):
     assert main(["export", "1", "--bgstats", "--db", str(db)]) == 0
-    err = capsys.readouterr().err
-    assert "BG Stats: bgstats://app.bgstatsapp.com/createPlay.html?data=" in err
+    out = capsys.readouterr().out  # the link alone (tests/web/test_cli.py: its QR code)
+    assert "BG Stats: https://app.bgstatsapp.com/createPlay.html?data=" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

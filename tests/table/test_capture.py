@@ -165,3 +165,62 @@ def test_a_failing_frame_handler_does_not_stop_the_camera():
     wait_for(lambda: len(seen) >= 2)
     capture.stop()
     assert seen[:2] == ["frame 1", "frame 2"]
+
+
+class Hanging:
+    """A USB camera whose grab blocks for ever once ``hang`` is set (until ``release``)."""
+
+    name = "hanging camera"
+
+    def __init__(self) -> None:
+        self.opened = 0
+        self.hang, self.hung, self.release = threading.Event(), threading.Event(), threading.Event()
+
+    def open(self) -> None:
+        self.opened += 1
+
+    def read(self) -> TableFrame:
+        if self.hang.is_set() and self.opened == 1:
+            self.hung.set()
+            self.release.wait(30)  # bounds a broken test only
+        blank = np.zeros((4, 4), np.uint8)
+        time.sleep(0.002)
+        return TableFrame(blank, blank, f"opened {self.opened}", 0.0)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_grab_that_hangs_is_abandoned_by_the_watchdog_and_the_camera_reopened():
+    """The table camera's loop is the hand camera's (vision.capture): a USB grab that blocks
+    for ever is abandoned once past its deadline (a fake clock: no timing here)."""
+    now = [0.0]
+    changed = threading.Condition()
+    statuses: list = []
+
+    def on_status(status) -> None:
+        with changed:
+            statuses.append(status)
+            changed.notify_all()
+
+    frames: list[str] = []
+    source = Hanging()
+    capture = TableCapture(source, lambda f: frames.append(f.name), on_status=on_status,
+                           retry=(0.01, 0.02), grab_timeout=5.0, clock=lambda: now[0])
+    capture.start()
+    with changed:
+        assert changed.wait_for(lambda: statuses, 30)
+    source.hang.set()
+    assert source.hung.wait(30)
+    assert not capture.check()  # within its deadline: the grab may still come
+    now[0] += 6.0
+    capture.check()  # the watchdog's look (its own thread may have made it first)
+    with changed:
+        assert changed.wait_for(lambda: len(statuses) >= 3, 30)
+    assert [s.state for s in statuses[:3]] == [CameraState.OK, CameraState.LOST,
+                                                CameraState.OK]
+    assert "stopped answering" in statuses[1].message
+    wait_for(lambda: "opened 2" in frames)
+    source.release.set()  # the abandoned grab returns: its thread ends quietly
+    capture.stop()
+    assert "opened 2" in frames and source.opened == 2

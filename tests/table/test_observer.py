@@ -358,6 +358,8 @@ def test_no_inference_while_a_hand_is_over_a_ferry(session):
 
 
 def test_a_still_table_is_read_twice_then_not_again():
+    """TABLE-KIT.md: the first still frame counts once the second shows no motion against it
+    and the two readings agree (a change followed by two still frames is always seen)."""
     class Reader:
         reads = 0
 
@@ -367,11 +369,24 @@ def test_a_still_table_is_read_twice_then_not_again():
 
     reader = Reader()
     watch = StillTable(reader)
-    assert watch.feed(frame(10)) is None  # the first frame: no previous one to compare
-    assert watch.feed(frame(10)) is None and reader.reads == 1
-    assert watch.feed(frame(10)) is not None and reader.reads == 2
+    assert watch.feed(frame(10)) is None and reader.reads == 0  # nothing to compare with yet
+    assert watch.feed(frame(10)) is not None and reader.reads == 2  # both frames read
     assert watch.feed(frame(10)) is None and reader.reads == 2  # settled: no more readings
     assert watch.feed(frame(90)) is None and not watch.settled  # something moved
+    assert watch.feed(frame(90)) is not None and reader.reads == 4
+
+
+def test_the_still_time_is_the_first_still_frames():
+    class Reader:
+        def read(self, full):
+            return reading({}, None)
+
+    import dataclasses
+
+    watch = StillTable(Reader())
+    watch.feed(dataclasses.replace(frame(90), captured_at=1.0))  # a hand leaves
+    assert watch.feed(dataclasses.replace(frame(10), captured_at=2.0)) is None
+    assert watch.feed(dataclasses.replace(frame(10), captured_at=3.0))[1] == 2.0
 
 
 def test_two_readings_that_disagree_are_not_a_stable_table():
@@ -383,9 +398,8 @@ def test_two_readings_that_disagree_are_not_a_stable_table():
 
     watch = StillTable(Reader())
     watch.feed(frame(10))
-    assert watch.feed(frame(10)) is None
     assert watch.feed(frame(10)) is None  # the first two disagree
-    assert watch.feed(frame(10)) is not None
+    assert watch.feed(frame(10)) is not None  # the second and the third agree
 
 
 # -- both cameras ---------------------------------------------------------------------------------
@@ -419,6 +433,24 @@ def test_both_cameras_table_first_then_hand(session):
     [verdict] = observe(obs, reader, reading({**setup_tops(), 2: "cat:M#1"}, noah=2))
     assert verdict.accepted
     ledger.hand_events(session, card_of)(shown("cat:M#1"))
+    assert session.view.seq == seq + 1 and ledger.dropped == 1
+    assert not any(n.level == "refused" for n in session.view.notices)
+
+
+def test_a_foreign_code_beside_the_card_is_not_several_cards(session):
+    """'Several cards in view' is decided once (drafts.several_cards, on this deck's cards): a
+    menu's QR code beside the card the table just played is still the same one play (before,
+    the ledger counted raw texts and passed it on to be played a second time)."""
+    from vision.events import CardShown
+
+    started(session)
+    ledger = PlayLedger()
+    obs, reader = make_observer(session, ledger=ledger)
+    seq = session.view.seq
+    observe(obs, reader, reading({**setup_tops(), 2: "cat:M#1"}, noah=2))
+    text = text_of("cat:M#1")
+    ledger.hand_events(session, card_of)(
+        CardShown(text, (text, "https://example.com/menu"), 0.0, 0.0, 0))
     assert session.view.seq == seq + 1 and ledger.dropped == 1
     assert not any(n.level == "refused" for n in session.view.notices)
 

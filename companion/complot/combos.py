@@ -1,0 +1,210 @@
+"""Which combination six laid-down cards make, and for how many points (C20–C27, C31–C40).
+
+A combination is judged for the word announced (C33): «Complot !» scores the best of the six
+classic combinations (C31), «Prix Pulitzer !» and «Plan Étaré !» need three Journalistes or
+Pompiers (C32), «Complot à l'Élysée !» one of its two forms (C40).
+
+>>> from companion.complot.cards import default_deck
+>>> deck = default_deck()
+>>> hand = [deck[i] for i in ("pompiers:camille", "pompiers:clara", "pompiers:etienne",
+...                           "duron:jacquotte", "archange:gabrielle", "archange:igor")]
+>>> made("complot", hand)
+Made(combination='two_trios', points=15, form=None)
+>>> made("plan_etare", hand).points
+50
+>>> made("complot_elysee", hand) is None
+True
+
+:class:`Rules` says how far the cards are stretched: the normal rules, or the two "what if"
+readings that C47 uses to explain a refusal (``joker_not_noe``, ``villain_not_allowed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from .cards import (
+    ATTENTAT,
+    BOMB_SETTER,
+    NOE,
+    RED_SPY,
+    VIOLET_SPY,
+    Card,
+)
+
+CLAIMS = ("complot", "prix_pulitzer", "plan_etare", "complot_elysee")
+
+#: The classic combinations of C31, in the contract's order, with their points.
+CLASSIC_POINTS: dict[str, int] = {
+    "two_trios": 15, "six_duron": 25, "six_senechales": 35, "six_leonards": 50,
+    "six_empires": 50, "five_alphas": 75,
+}
+SPECIAL_POINTS = {"prix_pulitzer": 50, "plan_etare": 50, "complot_elysee": 100}
+_SIXES = (("six_duron", "DU"), ("six_senechales", "SE"), ("six_leonards", "LE"),
+          ("six_empires", "EP"))
+_ELYSEE_NAMES = ("NO", "SA", "MX", "MR", "AR")
+#: The splits of six cards into two groups of three (C25): card 0 with two of the five others.
+_SPLITS = tuple(((0, *pair), tuple(i for i in range(1, 6) if i not in pair))
+                for pair in combinations(range(1, 6), 2))
+#: How a méchant counts when C47 asks "would it be made were the méchants counted": red and
+#: violet spies as Espions, the others as their own category.
+_VILLAIN_AS = {RED_SPY: "ES", VIOLET_SPY: "ES", ATTENTAT: ATTENTAT, BOMB_SETTER: BOMB_SETTER}
+
+
+class Rules(NamedTuple):
+    """How cards count: ``any_joker_noe`` lets every archangel stand for Noé (C23 broken on
+    purpose), ``villains_count`` counts méchants as ordinary cards (C20 broken on purpose)."""
+
+    any_joker_noe: bool = False
+    villains_count: bool = False
+
+
+NORMAL = Rules()
+_ANY_JOKER_NOE = Rules(any_joker_noe=True)
+_VILLAINS_COUNT = Rules(villains_count=True)
+
+
+class Made(NamedTuple):
+    """A combination the cards make: its contract id, points and (Élysée only) form."""
+
+    combination: str
+    points: int
+    form: str | None = None
+
+
+#: A card as a combination sees it: (category, first-name code, may stand for Noé). A joker
+#: has category and name None; a méchant that does not count has category "-".
+_Slot = tuple[str | None, str | None, bool]
+_SLOT_CACHE: dict[Rules, dict[str, _Slot]] = {}
+
+
+def _slot(card: Card, rules: Rules) -> _Slot:
+    if card.is_joker:
+        return (None, None, rules.any_joker_noe or card.name == NOE)
+    if card.is_villain:
+        return (_VILLAIN_AS[card.category], card.name, False) if rules.villains_count \
+            else ("-", None, False)
+    return (card.category, card.name, False)
+
+
+def _slots(cards: Sequence[Card], rules: Rules) -> list[_Slot]:
+    """The cards as combinations see them (cached per card id: the judge's hot path; a deck
+    file's card with a known id has the same category and name, C6)."""
+    cache = _SLOT_CACHE.get(rules)
+    if cache is None:
+        cache = _SLOT_CACHE[rules] = {}
+    slots = []
+    for card in cards:
+        slot = cache.get(card.id)
+        if slot is None:
+            slot = cache[card.id] = _slot(card, rules)
+        slots.append(slot)
+    return slots
+
+
+def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
+    """Three cards of one category or of one first name, jokers filling in (C21–C24, C27)."""
+    real = [slot for slot in (a, b, c) if slot[0] is not None]
+    if len(real) <= 1:
+        return real == [] or real[0][0] != "-"
+    categories = {slot[0] for slot in real}
+    if "-" in categories:
+        return False  # a méchant never counts (C20)
+    if len(categories) == 1:
+        return True
+    names = {slot[1] for slot in real}
+    if len(names) != 1:
+        return False
+    return names != {NOE} or all(slot[2] for slot in (a, b, c) if slot[0] is None)
+
+
+def _two_trios(slots: list[_Slot]) -> bool:
+    for (i, j, k), (p, q, r) in _SPLITS:
+        if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
+            return True
+    return False
+
+
+def _count(slots: Sequence[_Slot], category: str) -> int:
+    """Cards of ``category``, jokers included (C23)."""
+    return sum(1 for slot in slots if slot[0] is None or slot[0] == category)
+
+
+def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
+    """The highest classic combination of C31 the six cards make (ties: the contract's order).
+
+    >>> from companion.complot.cards import default_deck
+    >>> deck = default_deck()
+    >>> best_classic([deck[f"duron:{n}"] for n in ("camille", "clara", "david", "emma",
+    ...                                             "estelle", "etienne")])
+    Made(combination='six_duron', points=25, form=None)
+    """
+    if len(cards) != 6:
+        return None
+    slots = _slots(cards, rules)
+    if _count(slots, "AL") >= 5:
+        return Made("five_alphas", 75)
+    for name, category in reversed(_SIXES):
+        if _count(slots, category) == 6:
+            return Made(name, CLASSIC_POINTS[name])
+    if _two_trios(slots):
+        return Made("two_trios", 15)
+    return None
+
+
+def elysee_form(cards: Sequence[Card], rules: Rules = NORMAL) -> str | None:
+    """``5_names``, ``3_noe`` or None (C40); only Noé cards and Noé-capable jokers fill Noé.
+
+    >>> from companion.complot.cards import default_deck
+    >>> deck = default_deck()
+    >>> noes = [deck[i] for i in ("etat-major:noe", "espions:noe", "archange:noe")]
+    >>> elysee_form(noes + [deck["leonard:emma"]] * 3)
+    '3_noe'
+    """
+    real_names = {card.name for card in cards if card.is_character}
+    jokers = [card for card in cards if card.is_joker]
+    noe_jokers = sum(1 for card in jokers if rules.any_joker_noe or card.name == NOE)
+    missing = [name for name in _ELYSEE_NAMES if name not in real_names]
+    noe_filled = NOE not in missing or noe_jokers > 0
+    if noe_filled and len(missing) <= len(jokers):
+        return "5_names"
+    real_noes = sum(1 for card in cards if card.is_character and card.name == NOE)
+    if real_noes + noe_jokers >= 3:
+        return "3_noe"
+    return None
+
+
+def made(claim: str, cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
+    """What the cards make for the announcement ``claim``, or None (C33: the word is judged)."""
+    if claim == "complot":
+        return best_classic(cards, rules)
+    if claim == "complot_elysee":
+        form = elysee_form(cards, rules)
+        return None if form is None else Made("complot_elysee", 100, form)
+    category = "JO" if claim == "prix_pulitzer" else "PO"
+    slots = _slots(cards, rules)
+    if _count(slots, category) >= 3:
+        return Made(claim, SPECIAL_POINTS[claim])
+    return None
+
+
+def why_not(claim: str, cards: Sequence[Card], level: int) -> str:
+    """The refusal code of a combination not made (C47's last three steps)."""
+    if made(claim, cards, _ANY_JOKER_NOE) is not None:
+        return "joker_not_noe"
+    if level >= 3 and made(claim, cards, _VILLAINS_COUNT) is not None:
+        return "villain_not_allowed"
+    return "claim_not_met"
+
+
+def best_claim(cards: Sequence[Card]) -> tuple[str, Made] | None:
+    """The announcement worth most that the cards allow at a discard (C33: what a companion
+    offers), never the Élysée (it waits for the next turn, C41)."""
+    best: tuple[str, Made] | None = None
+    for claim in ("complot", "prix_pulitzer", "plan_etare"):
+        result = made(claim, cards)
+        if result is not None and (best is None or result.points > best[1].points):
+            best = (claim, result)
+    return best

@@ -1,0 +1,724 @@
+"""The Complot referee: a :class:`Game` that judges actions one by one, like python-chess's Board.
+
+``push(action)`` judges and applies an action (a JSON-like dict, the table log's line), ``check``
+judges without applying, ``pop`` takes back the last applied action exactly. The referee knows
+every card (a simulation, a hand-entered table, or a table whose cards the cameras read).
+
+>>> from companion.complot.cards import default_deck
+>>> game = Game(["Ana", "Ben"], level=1, dealer=1)
+>>> order = list(default_deck().ids()[:79])          # top of the pioche first
+>>> game.push({"type": "deal", "order": order}).accepted
+True
+>>> game.current_player, game.hand(0)
+(0, ('etat-major:abigail', 'etat-major:david', 'etat-major:karl', 'etat-major:noe', \
+'etat-major:sophie', 'enqueteurs:arthur'))
+>>> game.push({"type": "discard", "player": 0, "card": "etat-major:noe"}).code
+'must_draw_first'
+>>> game.push({"type": "draw", "player": 0, "from": "defausse"}).accepted
+True
+>>> verdict = game.push({"type": "claim", "player": 0, "claim": "complot"})
+>>> verdict.code
+'must_keep_six'
+>>> game.push({"type": "discard", "player": 0, "card": "enqueteurs:david"}).accepted
+True
+>>> wrong = game.push({"type": "claim", "player": 0, "claim": "complot"})
+>>> wrong.accepted, wrong.code, wrong.changed       # a wrong claim: player 0 misses a turn
+(False, 'claim_not_met', True)
+>>> game.pop()["type"], game.pop()["type"]
+('claim', 'discard')
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import ATTENTAT, Deck, default_deck
+from .judge import (
+    ACTIONS,
+    TARGET_SCORE,
+    action_problem,
+    claim_verdict,
+    defence_problem,
+    game_winners,
+    is_int,
+)
+from .messages import sentence
+from .state import State
+
+HAND = 6
+#: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
+WRONG_CLAIM = frozenset({"claim_not_met", "joker_not_noe", "villain_not_allowed",
+                         "elysee_must_wait", "claim_wrong_moment"})
+ACTION_TYPES = ("deal", "draw", "kill", "discard", "claim", *ACTIONS)
+#: Cards an action takes from its target(s) and discards from the actor's hand (C62–C86).
+TAKEN = {"controle": 1, "descente": 3, "hameconnage": 1, "double_hameconnage": 2, "bombe": 3}
+DISCARDED = {"controle": 1, "descente": 1, "hameconnage": 1, "double_hameconnage": 2,
+             "bombe": 0}
+
+
+@dataclass
+class Verdict:
+    """The referee's answer. ``changed`` is true when the table changed: every accepted action,
+    and a wrong claim, whose refusal costs a turn (C44). ``events`` narrate what happened."""
+
+    accepted: bool
+    code: str | None = None
+    changed: bool = False
+    points: int = 0
+    combination: str | None = None
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str | None:
+        """The refusal code under the name Noah's verdicts and TABLE-LOG.md use."""
+        return self.code
+
+    @property
+    def message(self) -> str:
+        """The refusal's sentence in French (the game's own words); '' when accepted."""
+        return "" if self.code is None else sentence(self.code, "fr")
+
+    def sentence(self, language: str) -> str:
+        """The refusal's sentence in ``language`` (fr, en, zh)."""
+        return "" if self.code is None else sentence(self.code, language)
+
+
+class _Refused(Exception):
+    """Raised inside the judge to refuse with ``code``; never leaves :class:`Game`."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Game:
+    """A game of Complot from its first deal to 400 points (C10–C87)."""
+
+    def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
+                 seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
+                 scores: Sequence[int] | None = None) -> None:
+        if not 2 <= len(players) <= 6:
+            raise ValueError(sentence("setup_invalid", "en"))
+        if level not in (1, 2, 3) or not 0 <= dealer < len(players):
+            raise ValueError("The level is 1, 2 or 3 and the dealer a seat of the table.")
+        self.players = tuple(players)
+        self.level = level
+        self.seed = seed
+        self.target = target
+        self.deck = deck or default_deck()
+        self.in_play = tuple(card.id for card in self.deck.for_level(level))
+        dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
+        if dealt < HAND * len(players) + 1:
+            from companion.game.errors import InputError
+
+            raise InputError(f"This deck has {dealt} cards to deal at level {level}: too few "
+                             f"for {len(players)} players (6 each and one turned up).")
+        self.first_dealer = dealer
+        self.start_scores = tuple(scores) if scores is not None else (0,) * len(players)
+        if len(self.start_scores) != len(players) or min(self.start_scores) < 0:
+            raise ValueError("Give one score of 0 or more per player.")
+        self._state = State(len(players), list(self.start_scores), dealer)
+        self._undo: list[tuple[State, dict[str, Any]]] = []
+
+    # -- typed reads ---------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``deal``, ``turn``, ``attentat`` (waiting for the kill, C82), ``manche_over`` or
+        ``game_over``."""
+        return self._state.phase
+
+    @property
+    def current_player(self) -> int | None:
+        return self._state.current if self._state.phase in ("turn", "attentat") else None
+
+    @property
+    def manche(self) -> int:
+        return self._state.manche
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def drawn(self) -> bool:
+        return self._state.drawn
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self._state.scores)
+
+    @property
+    def manche_points(self) -> tuple[int, ...]:
+        return tuple(self._state.manche_points)
+
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        return tuple(self._state.still_in())
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._state.end_reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """C55: the seats sharing the highest total once the game is over."""
+        if self._state.phase != "game_over":
+            return ()
+        return tuple(game_winners(self._state.scores, self.target))
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[dict[str, Any], ...]:
+        return tuple(action for _, action in self._undo)
+
+    @property
+    def pioche_count(self) -> int:
+        return len(self._state.pioche)
+
+    @property
+    def top_of_defausse(self) -> str | None:
+        return self._state.defausse[-1] if self._state.defausse else None
+
+    @property
+    def top_blocked(self) -> bool:
+        """C68: the top of the «défausse» may not be taken."""
+        return self._state.top_blocked
+
+    @property
+    def claim_window(self) -> int | None:
+        """The seat that just ended its turn and may still announce (C30, C45)."""
+        return None if self._state.window_used else self._state.window
+
+    @property
+    def killer(self) -> int | None:
+        """C82: who takes the victim's card while an Attentat is resolved (else None)."""
+        s = self._state
+        return s.previous_seat(s.current) if s.phase == "attentat" else None
+
+    def hand(self, seat: int) -> tuple[str, ...]:
+        return tuple(self._state.hands[seat]) if self._state.hands else ()
+
+    def laid(self, seat: int) -> tuple[str, ...]:
+        """The hand a claimant laid down this manche (C17), empty if none."""
+        return tuple(self._state.laid[seat]) if self._state.laid else ()
+
+    def turns_done(self, seat: int) -> int:
+        return self._state.turns_done[seat] if self._state.turns_done else 0
+
+    def missing_cards(self) -> str | None:
+        """None when all cards in play are accounted for, once each (simulation invariant)."""
+        return self._state.missing_cards(self.in_play)
+
+    def __repr__(self) -> str:
+        return (f"Game(players={list(self.players)!r}, level={self.level}, "
+                f"manche={self.manche}, phase={self.phase!r}, scores={list(self.scores)})")
+
+    # -- push, check, pop ----------------------------------------------------------------------
+    def push(self, action: Any) -> Verdict:
+        """Judge ``action`` and apply it if it changes the table (see :class:`Verdict`)."""
+        state = self._state.copy()
+        verdict = self._judge(state, action)
+        if verdict.changed:
+            self._undo.append((self._state, dict(action)))
+            self._state = state
+        return verdict
+
+    def check(self, action: Any) -> Verdict:
+        """The verdict ``push`` would give, without applying anything."""
+        return self._judge(self._state.copy(), action)
+
+    def pop(self) -> dict[str, Any]:
+        """Take back the last applied action (exact undo); IndexError when there is none."""
+        state, action = self._undo.pop()
+        self._state = state
+        return action
+
+    def copy(self) -> Game:
+        """An independent game in the same position, with the same history (undo included)."""
+        twin = Game(self.players, self.level, self.first_dealer, self.seed, self.deck,
+                    self.target, self.start_scores)
+        twin._state = self._state.copy()
+        twin._undo = list(self._undo)  # the saved states are never changed once saved
+        return twin
+
+    def _judge(self, state: State, action: Any) -> Verdict:
+        if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+            return Verdict(False, "bad_input")
+        try:
+            return _HANDLERS[action["type"]](self, state, action)
+        except _Refused as refusal:
+            return Verdict(False, refusal.code)
+
+    # -- gates ---------------------------------------------------------------------------------
+    def _seat(self, action: dict[str, Any], key: str = "player") -> int:
+        seat = action.get(key)
+        if not is_int(seat) or not 0 <= seat < len(self.players):
+            raise _Refused("bad_input")
+        return seat
+
+    def _gate(self, s: State, action: dict[str, Any], phase: str = "turn") -> int:
+        """The acting seat, after C47's referee checks (game, manche, turn)."""
+        seat = self._seat(action)
+        if s.phase == "game_over":
+            raise _Refused("game_over")
+        if s.phase in ("manche_over", "deal"):
+            raise _Refused("manche_over")
+        if s.phase != phase or seat != s.current:
+            raise _Refused("not_your_turn")
+        if s.out[seat]:
+            raise _Refused("player_out")
+        return seat
+
+    def _card_list(self, action: dict[str, Any], key: str) -> list[str]:
+        cards = action.get(key, [])
+        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
+            raise _Refused("bad_input")
+        for card in cards:
+            if card not in self.deck:
+                raise _Refused("unknown_card")
+        return cards
+
+    # -- the deal (C11, C12, C81) ----------------------------------------------------------------
+    def _deal(self, s: State, action: dict[str, Any]) -> Verdict:
+        if s.phase == "game_over":
+            raise _Refused("game_over")
+        if s.phase not in ("deal", "manche_over"):
+            raise _Refused("setup_invalid")
+        order = self._card_list(action, "order")
+        if len(set(order)) != len(order):
+            raise _Refused("duplicate_card")
+        if any(self.deck[card].is_villain for card in order) and self.level < 3:
+            raise _Refused("card_not_in_play")
+        if sorted(order) != sorted(self.in_play):
+            raise _Refused("setup_invalid")
+        self._start_manche(s, order)
+        return Verdict(True, changed=True, events=[("dealt", {"manche": s.manche,
+                                                             "dealer": s.dealer})])
+
+    def _start_manche(self, s: State, order: list[str]) -> None:
+        n = s.players
+        s.manche += 1
+        s.phase, s.drawn, s.end_reason, s.window, s.window_used = "turn", False, None, None, False
+        s.pioche = order[::-1]
+        s.defausse, s.top_blocked, s.claims = [], False, []
+        s.hands, s.laid = [[] for _ in range(n)], [[] for _ in range(n)]
+        s.out, s.skip, s.turns_done = [False] * n, [False] * n, [0] * n
+        s.manche_points = [0] * n
+        first = (s.dealer + 1) % n
+        seats = [(first + step) % n for step in range(n)]
+        for _ in range(HAND):
+            for seat in seats:
+                s.hands[seat].append(s.pioche.pop())
+        if self.level >= 3:
+            self._attentats_at_deal(s, seats)
+        s.defausse.append(s.pioche.pop())
+        while self._is_attentat(s.defausse[-1]):
+            s.defausse.append(s.pioche.pop())
+        s.current = first
+
+    def _attentats_at_deal(self, s: State, seats: list[int]) -> None:
+        """C81: discard every Attentat, refill clockwise, until nobody holds one."""
+        while any(self._is_attentat(card) for hand in s.hands for card in hand):
+            for seat in seats:
+                s.defausse.extend(card for card in s.hands[seat] if self._is_attentat(card))
+                s.hands[seat] = [card for card in s.hands[seat] if not self._is_attentat(card)]
+            for seat in seats:
+                while len(s.hands[seat]) < HAND:
+                    s.hands[seat].append(s.pioche.pop())
+
+    def _is_attentat(self, card_id: str) -> bool:
+        return self.deck[card_id].category == ATTENTAT
+
+    # -- the pioche (C16, C83) -----------------------------------------------------------------
+    def _from_pioche(self, s: State) -> str | None:
+        """The top card of the «pioche», reshuffling the «défausse» under its top card when the
+        «pioche» is empty (C16); None (and the manche ends, C51c) when there is still none."""
+        if not s.pioche and len(s.defausse) > 1:
+            rest = s.defausse[:-1]
+            random.Random(f"{self.seed}/{s.manche}/{s.reshuffles}").shuffle(rest)
+            s.pioche, s.defausse = rest, s.defausse[-1:]
+            s.reshuffles += 1
+        if not s.pioche:
+            self._end_manche(s, "pioche_empty")
+            return None
+        return s.pioche.pop()
+
+    def _refill(self, s: State, seat: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Back to 6 cards from the «pioche»; Attentats drawn are discarded (C83)."""
+        while len(s.hands[seat]) < HAND and s.phase != "manche_over":
+            card = self._from_pioche(s)
+            if card is None:
+                return
+            if self._is_attentat(card):
+                s.defausse.append(card)
+                s.top_blocked = True
+                events.append(("attentat_discarded", {"player": seat, "card": card}))
+            else:
+                s.hands[seat].append(card)
+
+    # -- a turn (C13, C14, C82) ----------------------------------------------------------------
+    def _draw(self, s: State, action: dict[str, Any]) -> Verdict:
+        seat = self._gate(s, action)
+        source = action.get("from")
+        if source not in ("pioche", "defausse"):
+            raise _Refused("bad_input")
+        if s.drawn:
+            raise _Refused("already_drawn")
+        if source == "defausse":
+            if not s.defausse:
+                raise _Refused("discard_empty")
+            if s.top_blocked or self._is_attentat(s.defausse[-1]):
+                raise _Refused("discard_top_blocked")
+            card: str | None = s.defausse.pop()
+            s.top_blocked = False
+        else:
+            card = self._from_pioche(s)
+        s.window, s.drawn = None, True
+        events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
+        if card is None:
+            return Verdict(True, changed=True, events=events)
+        s.hands[seat].append(card)
+        if self._is_attentat(card):  # C82: an assassin kills one of the player's characters
+            s.phase = "attentat"
+            events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
+        return Verdict(True, changed=True, events=events)
+
+    def _kill(self, s: State, action: dict[str, Any]) -> Verdict:
+        """C82: the previous player takes one card blind from the victim's hand."""
+        seat = self._seat(action)
+        if s.phase != "attentat":
+            raise _Refused("game_over" if s.phase == "game_over" else "not_your_turn")
+        victim = s.current
+        if seat != s.previous_seat(victim):
+            raise _Refused("not_your_turn")
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise _Refused("bad_input")
+        if card not in self.deck:
+            raise _Refused("unknown_card")
+        hand = s.hands[victim]
+        if card not in hand or self._is_attentat(card):
+            raise _Refused("card_not_in_hand")
+        attentat = next(held for held in hand if self._is_attentat(held))
+        hand.remove(card)
+        hand.remove(attentat)
+        s.defausse += [card, attentat]
+        s.top_blocked = True
+        s.phase = "turn"
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("killed", {"player": victim, "by": seat, "card": card})]
+        self._refill(s, victim, events)
+        if s.phase == "turn":
+            self._end_turn(s, victim, window=False)
+        return Verdict(True, changed=True, events=events)
+
+    def _discard(self, s: State, action: dict[str, Any]) -> Verdict:
+        seat = self._gate(s, action)
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise _Refused("bad_input")
+        if card not in self.deck:
+            raise _Refused("unknown_card")
+        if not s.drawn:
+            raise _Refused("must_draw_first")
+        if card not in s.hands[seat]:
+            raise _Refused("card_not_in_hand")
+        s.hands[seat].remove(card)
+        s.defausse.append(card)
+        s.top_blocked = False
+        self._end_turn(s, seat, window=True)
+        return Verdict(True, changed=True,
+                       events=[("discarded", {"player": seat, "card": card})])
+
+    def _end_turn(self, s: State, seat: int, window: bool) -> None:
+        """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
+        s.turns_done[seat] += 1
+        s.window = seat if window else None
+        s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
+        s.drawn = False
+        s.current = self._next_player(s, seat)
+
+    def _next_player(self, s: State, seat: int) -> int:
+        following = s.next_seat(seat)
+        while s.skip[following]:
+            s.skip[following] = False
+            s.turns_done[following] += 1
+            following = s.next_seat(following)
+        return following
+
+    # -- claims (C30–C47) ----------------------------------------------------------------------
+    def _claim(self, s: State, action: dict[str, Any]) -> Verdict:
+        seat = self._claimant(s, action)
+        word = action.get("claim")
+        moment = self._moment(s, seat, word)
+        if moment == "mid_turn" and word != "complot_elysee":
+            raise _Refused("must_keep_six")
+        cards = self._card_list(action, "cards") if "cards" in action else list(s.hands[seat])
+        if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
+            return self._wrong_claim(s, seat, moment, "elysee_must_wait")
+        verdict = claim_verdict(self.level, cards, str(word),
+                                "turn_start" if moment == "turn_start" else "discard",
+                                s.turns_done[seat] == 0 and moment != "window", self.deck)
+        code = verdict["code"]
+        if code is not None and code not in WRONG_CLAIM:
+            raise _Refused(code)
+        if sorted(cards) != sorted(s.hands[seat]):
+            raise _Refused("card_not_in_hand")
+        if code is not None:
+            return self._wrong_claim(s, seat, moment, code)
+        return self._accept_claim(s, seat, str(word), verdict)
+
+    def _claimant(self, s: State, action: dict[str, Any]) -> int:
+        seat = self._seat(action)
+        if action.get("claim") not in ("complot", "prix_pulitzer", "plan_etare",
+                                       "complot_elysee"):
+            raise _Refused("bad_input")
+        if s.phase == "game_over":
+            raise _Refused("game_over")
+        if s.phase != "turn":
+            raise _Refused("manche_over" if s.phase != "attentat" else "not_your_turn")
+        in_window = s.window == seat and not (
+            action.get("claim") == "complot_elysee" and seat == s.current)
+        if seat != s.current and not in_window:
+            raise _Refused("not_your_turn")
+        if s.out[seat]:
+            raise _Refused("player_out")
+        if (in_window and s.window_used) or (seat == s.current and s.drawn and s.skip[seat]):
+            raise _Refused("one_claim_per_turn")
+        return seat
+
+    @staticmethod
+    def _moment(s: State, seat: int, word: Any) -> str:
+        """``window`` (right after the discard), ``turn_start`` or ``mid_turn`` (drawn)."""
+        if s.window == seat and not (word == "complot_elysee" and seat == s.current):
+            return "window"
+        return "mid_turn" if s.drawn else "turn_start"
+
+    def _wrong_claim(self, s: State, seat: int, moment: str, code: str) -> Verdict:
+        """C44: cards taken back; a turn passed (this one at a turn start, else the next)."""
+        if moment == "turn_start":
+            s.window = None
+            self._end_turn(s, seat, window=False)
+        else:
+            s.skip[seat] = True
+            s.window_used = s.window == seat
+        return Verdict(False, code, changed=True,
+                       events=[("wrong_claim", {"player": seat, "code": code})])
+
+    def _accept_claim(self, s: State, seat: int, word: str, verdict: dict[str, Any]) -> Verdict:
+        points = verdict["points"]
+        s.out[seat], s.laid[seat], s.hands[seat] = True, s.hands[seat], []
+        s.manche_points[seat] = points
+        s.claims.append((seat, word, points))
+        s.window = None
+        events: list[tuple[str, dict[str, Any]]] = [("claimed", {
+            "player": seat, "combination": verdict["combination"], "points": points})]
+        if verdict["combination"] == "complot_elysee":
+            self._end_manche(s, "elysee")
+        elif len(s.still_in()) == 1:
+            self._end_manche(s, "last_player")
+        elif s.out[s.current]:
+            s.drawn = False
+            s.current = self._next_player(s, s.current)
+        if s.phase != "turn":
+            events.append(("manche_over", {"reason": s.end_reason,
+                                           "points": list(s.manche_points)}))
+        return Verdict(True, changed=True, points=points,
+                       combination=verdict["combination"], events=events)
+
+    def _end_manche(self, s: State, reason: str) -> None:
+        """C51–C56: score the manche, pass the deal, and end the game at 400."""
+        s.end_reason = reason
+        s.scores = [total + won for total, won in zip(s.scores, s.manche_points, strict=True)]
+        s.dealer = (s.dealer + 1) % s.players
+        s.window = None
+        s.phase = "game_over" if game_winners(s.scores, self.target) else "manche_over"
+
+    # -- level 2 and 3 actions (C60–C87) ---------------------------------------------------------
+    def _action(self, s: State, action: dict[str, Any]) -> Verdict:
+        seat = self._gate(s, action)
+        kind = action["type"]
+        used = self._card_list(action, "cards")
+        targets = action.get("targets")
+        if not isinstance(targets, list) or not all(is_int(target) for target in targets):
+            raise _Refused("bad_input")
+        code = action_problem({
+            "level": self.level, "action": kind, "hand": s.hands[seat], "cards": used,
+            "actor": seat, "targets": targets, "active": s.still_in(), "drawn": s.drawn,
+            "actions_this_turn": 0}, self.deck)
+        if code is not None:
+            raise _Refused(code)
+        take = self._card_list(action, "take")
+        discard = self._card_list(action, "discard")
+        defence = action.get("defence")
+        if defence is not None:
+            return self._defended(s, seat, kind, used, targets[0], defence)
+        self._check_taking(s, kind, targets, take)
+        kept = [card for card in s.hands[seat] if card not in used] + take
+        if len(discard) != DISCARDED[kind] or len(set(discard)) != len(discard):
+            raise _Refused("must_keep_six")
+        if any(card not in kept for card in discard):
+            raise _Refused("card_not_in_hand")
+        return self._carry_out(s, seat, kind, used, targets, take, discard)
+
+    def _check_taking(self, s: State, kind: str, targets: list[int], take: list[str]) -> None:
+        if len(take) != TAKEN[kind] or len(set(take)) != len(take):
+            raise _Refused("wrong_card_count")
+        sources = targets if kind == "double_hameconnage" else [targets[0]] * len(take)
+        if any(card not in s.hands[source] for card, source in zip(take, sources, strict=True)):
+            raise _Refused("card_not_in_hand")
+
+    def _defended(self, s: State, seat: int, kind: str, used: list[str], target: int,
+                  defence: Any) -> Verdict:
+        """C65–C67: the target shows an État-Major card of a strictly higher grade."""
+        if not isinstance(defence, str):
+            raise _Refused("bad_input")
+        code = defence_problem(kind, used, defence, self.deck)
+        if code is None and defence not in s.hands[target]:
+            code = "card_not_in_hand"
+        if code is not None:
+            raise _Refused(code)
+        hand = s.hands[seat]
+        for card in used:
+            hand.remove(card)
+        s.defausse += used
+        s.top_blocked = True
+        events: list[tuple[str, dict[str, Any]]] = [("defended", {
+            "player": seat, "action": kind, "target": target, "defence": defence})]
+        self._refill(s, seat, events)  # C67: after a descente the player draws 2
+        if s.phase == "turn":
+            self._end_turn(s, seat, window=True)
+        return Verdict(True, changed=True, events=events)
+
+    def _carry_out(self, s: State, seat: int, kind: str, used: list[str], targets: list[int],
+                   take: list[str], discard: list[str]) -> Verdict:
+        hand = s.hands[seat]
+        for card in used:
+            hand.remove(card)
+        sources = targets if kind == "double_hameconnage" else [targets[0]] * len(take)
+        for card, source in zip(take, sources, strict=True):
+            s.hands[source].remove(card)
+        if kind == "bombe":
+            s.defausse += take  # C86: the three killed characters, face up
+        else:
+            hand += take
+        events: list[tuple[str, dict[str, Any]]] = [("action", {
+            "player": seat, "action": kind, "targets": targets, "cards": used})]
+        for target in sorted(targets, key=lambda t: (t - seat) % s.players):
+            self._refill(s, target, events)
+        if s.phase != "turn":
+            return Verdict(True, changed=True, events=events)
+        for card in discard:
+            hand.remove(card)
+        s.defausse += discard + used
+        s.top_blocked = True
+        self._end_turn(s, seat, window=True)
+        return Verdict(True, changed=True, events=events)
+
+    # -- legal actions -------------------------------------------------------------------------
+    def legal_actions(self) -> Iterator[dict[str, Any]]:
+        """Every accepted action of the current player (draws, discards, claims, actions)
+        and of the claim window; at a manche's end, nothing (the next deal is the table's)."""
+        s = self._state
+        candidates = list(self._candidates(s))
+        for action in candidates:
+            if self.check(action).accepted:
+                yield action
+
+    def _candidates(self, s: State) -> Iterator[dict[str, Any]]:
+        if s.phase == "attentat":
+            killer = s.previous_seat(s.current)
+            for card in s.hands[s.current]:
+                yield {"type": "kill", "player": killer, "card": card}
+            return
+        if s.phase != "turn":
+            return
+        seat = s.current
+        claimants = [seat] + ([s.window] if s.window is not None else [])
+        for claimant in claimants:
+            for word in ("complot", "prix_pulitzer", "plan_etare", "complot_elysee"):
+                yield {"type": "claim", "player": claimant, "claim": word}
+        if not s.drawn:
+            yield {"type": "draw", "player": seat, "from": "pioche"}
+            yield {"type": "draw", "player": seat, "from": "defausse"}
+            return
+        for card in s.hands[seat]:
+            yield {"type": "discard", "player": seat, "card": card}
+        yield from self._action_candidates(s, seat)
+
+    def _action_candidates(self, s: State, seat: int) -> Iterator[dict[str, Any]]:
+        """Actions with their first choices (seizing and discarding the first cards)."""
+        if self.level < 2:
+            return
+        hand = s.hands[seat]
+        opponents = [other for other in s.still_in() if other != seat]
+        for kind, (category, count, target_count) in ACTIONS.items():
+            usable = [card for card in hand if self.deck[card].category == category]
+            if len(usable) < count or len(opponents) < target_count:
+                continue
+            targets = opponents[:target_count]
+            used = usable[:count]
+            sources = targets if kind == "double_hameconnage" else [targets[0]] * TAKEN[kind]
+            take = [s.hands[source][i] for i, source in enumerate(sources)]
+            kept = [card for card in hand if card not in used] + take
+            yield {"type": kind, "player": seat, "cards": used, "targets": targets,
+                   "take": take, "discard": kept[:DISCARDED[kind]]}
+
+    # -- state and JSON ------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """The table as a JSON object (known cards)."""
+        s = self._state
+        return {
+            "manche": s.manche, "phase": s.phase, "dealer": s.dealer,
+            "current_player": self.current_player, "drawn": s.drawn,
+            "hands": [list(hand) for hand in s.hands], "laid": [list(c) for c in s.laid],
+            "pioche_count": len(s.pioche), "defausse": list(s.defausse),
+            "top_blocked": s.top_blocked, "still_in": s.still_in() if s.out else [],
+            "skip": list(s.skip), "claim_window": s.window, "scores": list(s.scores),
+            "manche_points": list(s.manche_points), "end_reason": s.end_reason,
+            "winners": list(self.winners),
+        }
+
+    def header(self) -> dict[str, Any]:
+        """The table log's first line for this game."""
+        return {"format": "complot-table-log", "version": 1, "players": list(self.players),
+                "options": {"level": self.level, "dealer": self.first_dealer,
+                            "seed": self.seed, "target": self.target,
+                            "scores": list(self.start_scores)}}
+
+    def to_json(self) -> str:
+        """The game as a Complot table log (header, then every applied action)."""
+        lines = [self.header(), *self.history]
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+    @classmethod
+    def from_json(cls, text: str, deck: Deck | None = None) -> Game:
+        """The game a table log describes (ValueError when it is not one).
+
+        >>> game = Game(["Ana", "Ben"])
+        >>> Game.from_json(game.to_json()).to_json() == game.to_json()
+        True
+        """
+        from .tablelog import game_from_header
+
+        lines = [line for line in text.split("\n") if line.strip()]
+        if not lines:
+            raise ValueError("The table log is empty.")
+        game = game_from_header(json.loads(lines[0]), deck)
+        for number, line in enumerate(lines[1:], start=2):
+            if not game.push(json.loads(line)).changed:
+                raise ValueError(f"Line {number} of the table log is refused.")
+        return game
+
+
+_HANDLERS = {
+    "deal": Game._deal, "draw": Game._draw, "kill": Game._kill, "discard": Game._discard,
+    "claim": Game._claim, **{kind: Game._action for kind in ACTIONS},
+}

@@ -1,0 +1,163 @@
+"""One plain sentence per refusal code (section H) and per event, in French (the game's own
+words), English and Traditional Chinese. French character names stay French in every language.
+
+>>> print(sentence("claim_not_met", "fr"))
+Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vous passez un tour.
+>>> sentence("joker_not_noe", "en")
+'Only the «Archange Noé» joker can stand for Noé: take your cards back, you miss a turn.'
+>>> sentence("no_such_code", "zh")
+'無法接受這個動作。'
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("fr", "en", "zh")
+
+#: code → (French, English, Traditional Chinese).
+REFUSALS: dict[str, tuple[str, str, str]] = {
+    "setup_invalid": (
+        "Une partie se joue à 2 à 6 joueurs.",
+        "A game needs 2 to 6 players.",
+        "遊戲需要 2 至 6 位玩家。"),
+    "not_your_turn": (
+        "Ce n'est pas votre tour : attendez-le.",
+        "It is not your turn: wait for it.",
+        "還沒輪到你，請等候。"),
+    "player_out": (
+        "Vous avez déjà posé votre jeu : vous êtes hors de cette manche.",
+        "You already laid your hand down: you are out of this manche.",
+        "你已經攤牌，這一局你已出局。"),
+    "turn_skipped": (
+        "Vous passez ce tour après une annonce fausse.",
+        "You miss this turn after a wrong announcement.",
+        "錯誤宣告後，你這一輪要跳過。"),
+    "manche_over": (
+        "La manche est finie : distribuez la suivante.",
+        "The manche is over: deal the next one.",
+        "這一局已結束，請發下一局的牌。"),
+    "game_over": (
+        "La partie est finie : quelqu'un a atteint 400 points.",
+        "The game is over: someone reached 400 points.",
+        "遊戲已結束：已有人達到 400 分。"),
+    "already_drawn": (
+        "Vous avez déjà pioché ce tour-ci : défaussez une carte.",
+        "You already drew this turn: discard a card.",
+        "你這一輪已經抽過牌，請棄一張牌。"),
+    "discard_top_blocked": (
+        "Cette carte de la défausse a servi à une action (ou c'est un Attentat) : piochez dans "
+        "la pioche.",
+        "The top of the défausse served in an action (or is an Attentat): draw from the pioche.",
+        "棄牌堆頂的牌已用於行動（或是 Attentat），請從抽牌堆抽牌。"),
+    "discard_empty": (
+        "La défausse est vide : piochez dans la pioche.",
+        "The défausse is empty: draw from the pioche.",
+        "棄牌堆是空的，請從抽牌堆抽牌。"),
+    "card_not_in_hand": (
+        "Cette carte n'est pas dans votre jeu.",
+        "That card is not in your hand.",
+        "這張牌不在你的手上。"),
+    "unknown_card": (
+        "Cette carte n'existe pas dans ce jeu : relisez-la.",
+        "That card is not in this deck: read it again.",
+        "這副牌沒有這張牌，請重新讀取。"),
+    "card_not_in_play": (
+        "Cette carte ne sert pas à ce niveau : rangez-la dans la boîte.",
+        "That card is not used at this level: put it back in the box.",
+        "這個等級不使用這張牌，請放回盒中。"),
+    "duplicate_card": (
+        "La même carte est comptée deux fois : montrez de nouveau les cartes.",
+        "The same card was counted twice: show the cards again.",
+        "同一張牌被算了兩次，請重新展示。"),
+    "hand_size": (
+        "Une annonce se fait en posant les 6 cartes du jeu : montrez-les toutes.",
+        "An announcement lays down all 6 cards of the hand: show them all.",
+        "宣告時須攤出手上全部 6 張牌。"),
+    "attentat_in_hand": (
+        "On ne garde jamais un Attentat en main : relisez les cartes.",
+        "An Attentat is never kept in hand: read the cards again.",
+        "Attentat 不能留在手上，請重新讀取。"),
+    "claim_wrong_moment": (
+        "On annonce juste après sa défausse, pas en début de tour : vous passez un tour.",
+        "Announce right after your discard, not at the start of a turn: you miss a turn.",
+        "宣告須在棄牌後立即進行，而非回合開始：你要跳過一輪。"),
+    "elysee_must_wait": (
+        "Le Complot à l'Élysée s'annonce au début d'un tour suivant, sans piocher : vous passez "
+        "un tour.",
+        "The Complot à l'Élysée is announced at the start of a later turn, without drawing: you "
+        "miss a turn.",
+        "Complot à l'Élysée 須在之後的回合開始時、抽牌前宣告：你要跳過一輪。"),
+    "one_claim_per_turn": (
+        "Une seule annonce par tour.",
+        "Only one announcement per turn.",
+        "每輪只能宣告一次。"),
+    "claim_not_met": (
+        "Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vous "
+        "passez un tour.",
+        "These six cards do not make the announced combination: take your cards back, you "
+        "miss a turn.",
+        "這六張牌不構成所宣告的組合：請收回手牌，你要跳過一輪。"),
+    "joker_not_noe": (
+        "Seul l'Archange Noé peut remplacer un Noé : reprenez vos cartes, vous passez un tour.",
+        "Only the «Archange Noé» joker can stand for Noé: take your cards back, you miss a turn.",
+        "只有「Archange Noé」可以代替 Noé：請收回手牌，你要跳過一輪。"),
+    "villain_not_allowed": (
+        "Les méchants ne comptent jamais dans une combinaison : reprenez vos cartes, vous "
+        "passez un tour.",
+        "The méchants never count in a combination: take your cards back, you miss a turn.",
+        "反派牌不能算入任何組合：請收回手牌，你要跳過一輪。"),
+    "action_not_in_level": (
+        "Cette action ne se joue pas à ce niveau.",
+        "That action is not played at this level.",
+        "這個等級不能使用此行動。"),
+    "must_draw_first": (
+        "Piochez d'abord une carte.",
+        "Draw a card first.",
+        "請先抽一張牌。"),
+    "one_action_per_turn": (
+        "Une seule action par tour.",
+        "Only one action per turn.",
+        "每輪只能進行一次行動。"),
+    "wrong_card_count": (
+        "Pas le bon nombre de cartes pour cette action (contrôle 1 Enquêteur, descente 3).",
+        "Wrong number of cards for this action (contrôle 1 Enquêteur, descente 3).",
+        "此行動的牌數不對（contrôle 1 張 Enquêteurs，descente 3 張）。"),
+    "wrong_action_card": (
+        "Cette carte ne peut pas lancer cette action.",
+        "That card cannot launch this action.",
+        "這張牌不能發動此行動。"),
+    "invalid_target": (
+        "Visez un adversaire encore dans la manche.",
+        "Target an opponent still in the manche.",
+        "請指定仍在本局中的對手。"),
+    "wrong_target_count": (
+        "Pas le bon nombre d'adversaires visés (deux pour un espion violet, sinon un).",
+        "Wrong number of targets (two for a violet spy, otherwise one).",
+        "目標人數不對（紫色間諜兩位，其餘一位）。"),
+    "defence_not_allowed": (
+        "On ne se défend pas contre un espion ou une bombe.",
+        "There is no defence against a spy or a bomb.",
+        "間諜與炸彈無法防禦。"),
+    "defence_not_etat_major": (
+        "Seule une carte État-Major peut arrêter un Enquêteur.",
+        "Only an État-Major card can stop an Enquêteur.",
+        "只有 État-Major 牌可以阻擋 Enquêteurs。"),
+    "defence_grade_too_low": (
+        "Ce grade n'est pas strictement plus élevé que celui de l'Enquêteur : le contrôle a lieu.",
+        "That grade is not strictly higher than the Enquêteur's: the action goes ahead.",
+        "這個軍階沒有嚴格高於 Enquêteurs：行動照常進行。"),
+    "must_keep_six": (
+        "Terminez le tour avec 6 cartes, ni plus ni moins.",
+        "End the turn with 6 cards, no more, no fewer.",
+        "回合結束時手上須剛好 6 張牌。"),
+    "bad_input": (
+        "Cette demande est mal formée : recommencez.",
+        "This request is malformed: try again.",
+        "這個請求格式錯誤，請重試。"),
+}
+_FALLBACK = ("Action refusée.", "Action refused.", "無法接受這個動作。")
+
+
+def sentence(code: str, language: str = "fr") -> str:
+    """The sentence for a refusal ``code`` in ``language`` (fr, en or zh; French otherwise)."""
+    index = LANGUAGES.index(language) if language in LANGUAGES else 0
+    return REFUSALS.get(code, _FALLBACK)[index]

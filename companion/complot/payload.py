@@ -1,0 +1,135 @@
+"""The text inside a Complot card's QR sticker (C6): ``CPLT1/BOX1/EPNO``.
+
+The envelope is the companion's tag scheme (magic, version, ``/``, deck id, ``/``, body) with
+its own magic ``CPLT``, so a Noah sticker (``NOAH1/…``) is *foreign* here and a Complot sticker
+is foreign to the Noah referee. The body is a category code and a first-name code; there is no
+copy number, since every Complot card is unique.
+
+>>> from companion.complot.cards import default_deck
+>>> deck = default_deck()
+>>> encode("BOX1", deck["empires:noe"])
+'CPLT1/BOX1/EPNO'
+>>> classify("CPLT1/BOX1/EPNO", deck).card.id
+'empires:noe'
+>>> classify("NOAH1/BOX1/CAF2", deck)
+Foreign(text='NOAH1/BOX1/CAF2')
+>>> [classify(text, deck).reason for text in ("CPLT1/BOX1/ALNO", "CPLT2/BOX1/EPNO",
+...                                          "CPLT01/BOX1/EPNO", "CPLT1/ZOO7/EPNO")]
+['unknown_card', 'version', 'malformed', 'other_deck']
+
+Classification is total and strict (no trimming, no case folding); texts are length-capped
+before parsing. Foreign, TagOk and TagError are Noah's own result types (companion/tags).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companion.errors import UserError
+from companion.game.errors import shown
+from companion.tags.payload import Foreign, TagError
+
+from .cards import CATEGORIES, FIRST_NAMES, GRADE_NAMES, Card, Deck, default_deck
+
+FORMAT_VERSION = 1
+MAGIC = "CPLT"
+DEFAULT_DECK_ID = "BOX1"
+MAX_TEXT_LENGTH = 32
+DECK_ID = re.compile(r"[0-9A-Z]{4}")
+_OURS = re.compile(rf"{MAGIC}(?P<version>[0-9]{{1,3}})/")
+_BODY_V1 = re.compile(r"(?P<deck>[0-9A-Z]{4})/(?P<category>[A-Z]{2})(?P<name>[A-Z]{2})")
+
+
+
+@dataclass(frozen=True)
+class TagOk:
+    """A sticker of this deck: the Complot card it is stuck on (Noah's TagOk holds a Noah
+    card; :class:`Foreign` and :class:`TagError` are shared with Noah's codec)."""
+
+    card: Card
+
+
+Tag = Foreign | TagOk | TagError
+
+__all__ = ["DEFAULT_DECK_ID", "MAGIC", "Foreign", "Tag", "TagError", "TagOk", "classify",
+           "encode", "is_ours", "label_lines"]
+
+
+def encode(deck_id: str, card: Card) -> str:
+    """The sticker text of one card (C6).
+
+    >>> from companion.complot.cards import default_deck
+    >>> [encode("BOX1", card) for card in default_deck()][-2:]
+    ['CPLT1/BOX1/PBOL', 'CPLT1/BOX1/PBIR']
+    """
+    if not DECK_ID.fullmatch(deck_id):
+        raise UserError(f"'{shown(deck_id)}' cannot be a deck id.",
+                        "A deck id is exactly four capital letters or digits, for example BOX1.")
+    return f"{MAGIC}{FORMAT_VERSION}/{deck_id}/{card.code}"
+
+
+def label_lines(card: Card) -> list[str]:
+    """What a printed sticker's label says beside its code: first name, category (with the
+    État-Major grade), and the card id.
+
+    >>> label_lines(default_deck()["etat-major:noe"])
+    ['Noé', 'État-Major · Major Général', 'etat-major:noe']
+    """
+    category = card.category_name
+    if card.grade is not None and card.category == "EM":
+        category += f" · {GRADE_NAMES[card.grade]}"
+    return [card.first_name, category, card.id]
+
+
+def is_ours(text: str) -> bool:
+    """True for any text that claims to be a Complot sticker, usable here or not.
+
+    >>> is_ours("CPLT1/BOX1/EPNO"), is_ours("NOAH1/BOX1/CAF2"), is_ours("CPLT/")
+    (True, False, False)
+    """
+    return _OURS.match(text[:MAX_TEXT_LENGTH]) is not None
+
+
+def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> Tag:
+    """What a decoded QR text means for ``deck`` printed as ``deck_id`` (C6).
+
+    >>> print(classify("CPLT1/BOX1/ALNO").message)
+    Cette étiquette dit ALNO, mais ce jeu n'a pas cette carte. This sticker says ALNO, but the \
+deck has no such card: check the deck file, or reprint the sticker.
+    """
+    ours = _OURS.match(text[:MAX_TEXT_LENGTH])
+    if ours is None:
+        return Foreign(text)
+    if len(text) > MAX_TEXT_LENGTH:
+        return TagError(text, "too_long", "Ce code commence comme une étiquette Complot mais "
+                        "est trop long. This code starts like a Complot sticker but is too long: "
+                        "reprint it with 'noah-companion tags print --game complot'.")
+    if ours["version"][:-1].startswith("0"):
+        return _malformed(text)
+    version = int(ours["version"])
+    if version != FORMAT_VERSION:
+        return TagError(text, "version", f"Étiquette au format {version}, inconnu ici. This "
+                        f"sticker has format {version}, which this program does not read: "
+                        "update the program or reprint the sticker.")
+    body = _BODY_V1.fullmatch(text, ours.end())
+    deck = deck or default_deck()
+    if body is None or body["category"] not in CATEGORIES or not (
+            body["name"] in FIRST_NAMES or body["name"] in deck.name_codes):
+        return _malformed(text)
+    if body["deck"] != deck_id:
+        return TagError(text, "other_deck", f"Cette carte appartient au jeu {body['deck']}. "
+                        f"This card belongs to deck {body['deck']}, not to {shown(deck_id)}: "
+                        "put it back in its own box.")
+    code = body["category"] + body["name"]
+    card = deck.by_code(code)
+    if card is None:
+        return TagError(text, "unknown_card", f"Cette étiquette dit {code}, mais ce jeu n'a pas "
+                        f"cette carte. This sticker says {code}, but the deck has no such card: "
+                        "check the deck file, or reprint the sticker.")
+    return TagOk(card)
+
+
+def _malformed(text: str) -> TagError:
+    return TagError(text, "malformed", f"L'étiquette '{shown(text)}' est abîmée. The sticker "
+                    f"'{shown(text)}' is damaged or was not made by this program: reprint it.")

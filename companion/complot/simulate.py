@@ -1,0 +1,249 @@
+"""Seeded games to 400 played by simple players, with the referee's invariants checked.
+
+Game ``seed`` depends only on its seed text. The players are plain heuristics (keep the cards
+that go together, announce what the hand makes, sometimes launch an action, now and then a
+wrong «Complot !» to exercise C44); every move goes through :meth:`Game.push`, and after each
+one :func:`play_game` checks that all cards in play are accounted for once (C1, C5a, C17), that
+hands are back to 6 between turns (C14) and that scores come only from accepted claims (C52).
+
+>>> report = play_game("7", players=3, level=3, target=100)
+>>> report.problem is None, max(report.scores) >= 100, report.manches > 1
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Deck, default_deck
+from .combos import best_claim, made
+from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
+from .judge import TARGET_SCORE
+from .narrate import narrate
+
+NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
+#: How often a simulated player announces a «Complot !» the cards do not make (C44).
+WRONG_CLAIM_RATE = 0.01
+ACTION_RATE = 0.3
+MAX_ACTIONS = 200_000  # a game never gets near this; it only bounds a bug
+
+
+@dataclass
+class Report:
+    """What one simulated game did, and the first invariant it broke (or None)."""
+
+    scores: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    manches: int = 0
+    turns: int = 0
+    claims: int = 0
+    problem: str | None = None
+    log: str = ""
+    narration: list[str] = field(default_factory=list)
+
+
+def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
+              narrate_in: str | None = None, deck: Deck | None = None,
+              target: int = TARGET_SCORE,
+              read_cards: Callable[[Sequence[str]], list[str]] | None = None,
+              tell: Callable[[str], object] | None = None) -> Report:
+    """Play one seeded game to its end (``target`` points, 400 by C55); ``narrate_in`` (fr, en,
+    zh) tells it line by line (to ``tell`` as it happens, else in the report). ``read_cards``
+    reads the six cards a claimant lays down (say, through a camera): the claim is then judged
+    on the cards it returns."""
+    rng = random.Random(seed)
+    game = Game(NAMES[:players], level=level, dealer=rng.randrange(players), seed=seed,
+                deck=deck or default_deck(), target=target)
+    report = Report()
+    earned = [0] * players
+    for _ in range(MAX_ACTIONS):
+        if game.is_over:
+            break
+        action = _choose(game, rng)
+        if read_cards is not None and action["type"] == "claim":
+            action["cards"] = read_cards(game.hand(action["player"]))
+        verdict = game.push(action)
+        if not verdict.changed:
+            report.problem = f"the player's action {action} was refused: {verdict.code}"
+            break
+        _count(report, action, verdict, earned)
+        if narrate_in is not None:
+            _tell(narrate(game, action, verdict, narrate_in), report, tell)
+        if check and (problem := _invariant_problem(game, earned)) is not None:
+            report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
+            break
+    else:
+        report.problem = "the game did not end"
+    report.scores, report.winners = game.scores, game.winners
+    report.log = game.to_json()
+    return report
+
+
+def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
+    if tell is None:
+        report.narration += lines
+        return
+    for line in lines:
+        tell(line)
+
+
+def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
+    if action["type"] == "deal":
+        report.manches += 1
+    elif action["type"] in ("discard", "kill", *ACTIONS):
+        report.turns += 1
+    if verdict.accepted and action["type"] == "claim":
+        report.claims += 1
+        earned[action["player"]] += verdict.points
+
+
+def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
+    problem = game.missing_cards()
+    if problem is not None:
+        return problem
+    if game.phase in ("manche_over", "game_over"):
+        if list(game.scores) != list(earned):
+            return f"scores {game.scores} are not the accepted claims' points {earned}"
+    elif game.phase == "turn" and not game.drawn:
+        short = [seat for seat in game.still_in if len(game.hand(seat)) != 6]
+        if short:
+            return f"seats {short} do not hold 6 cards between turns (C14)"
+    return None
+
+
+# -- the simulated players ----------------------------------------------------------------------
+
+def _choose(game: Game, rng: random.Random) -> dict[str, Any]:
+    if game.phase in ("deal", "manche_over"):
+        order = list(game.in_play)
+        rng.shuffle(order)
+        return {"type": "deal", "order": order}
+    if game.phase == "attentat":
+        return _kill(game, rng)
+    claim = _claim(game, rng)
+    if claim is not None:
+        return claim
+    seat = game.current_player
+    assert seat is not None
+    if not game.drawn:
+        return {"type": "draw", "player": seat, "from": _pile(game, seat, rng)}
+    if game.level >= 2 and rng.random() < ACTION_RATE:
+        action = _action(game, seat, rng)
+        if action is not None:
+            return action
+    return {"type": "discard", "player": seat, "card": _worst_card(game, game.hand(seat), rng)}
+
+
+def _kill(game: Game, rng: random.Random) -> dict[str, Any]:
+    victim = game.current_player
+    assert victim is not None
+    cards = [card for card in game.hand(victim) if game.deck[card].category != "AT"]
+    killer = game.killer
+    return {"type": "kill", "player": killer, "card": rng.choice(cards)}
+
+
+def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
+    """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
+    seat = game.current_player
+    if seat is not None and not game.drawn and game.turns_done(seat) > 0:
+        hand = [game.deck[card] for card in game.hand(seat)]
+        if made("complot_elysee", hand) is not None:
+            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+    window = game.claim_window
+    if window is None:
+        return None
+    hand = [game.deck[card] for card in game.hand(window)]
+    best = best_claim(hand)
+    if best is not None and made("complot_elysee", hand) is None:
+        return {"type": "claim", "player": window, "claim": best[0]}
+    if best is None and rng.random() < WRONG_CLAIM_RATE:
+        return {"type": "claim", "player": window, "claim": "complot"}
+    return None
+
+
+def _pile(game: Game, seat: int, rng: random.Random) -> str:
+    """The «défausse» when its top card helps a lot, now and then (else the game could loop
+    on the same few cards passed around), the «pioche» otherwise."""
+    top = game.top_of_defausse
+    if top is None or game.top_blocked or game.deck[top].category == "AT":
+        return "pioche"
+    hand = game.hand(seat)
+    helps = _value([*hand, top], game.deck) >= _value(hand, game.deck) + 5
+    return "defausse" if helps and rng.random() < 0.5 else "pioche"
+
+
+def _value(cards: Sequence[str], deck: Deck) -> int:
+    """How well the cards go together: pairs and trios of a category or a first name."""
+    laid = [deck[card] for card in cards]
+    categories = Counter(card.category for card in laid if card.is_character)
+    names = Counter(card.name for card in laid if card.is_character)
+    jokers = sum(1 for card in laid if card.is_joker)
+    return (sum(count * count for count in categories.values())
+            + sum(count * count for count in names.values()) + 6 * jokers)
+
+
+def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
+    """The least connected card (fewest others of its category or first name), a méchant
+    first; jokers are kept. Ties are broken at random."""
+    laid = [game.deck[card] for card in hand]
+    categories = Counter(card.category for card in laid)
+    names = Counter(card.name for card in laid if card.is_character)
+    best, choice = 1000.0, hand[0]
+    for card, info in zip(hand, laid, strict=True):
+        if info.is_joker:
+            links = 100.0
+        elif info.is_villain:
+            links = -1.0
+        else:
+            links = categories[info.category] + names[info.name]
+        links += rng.random()
+        if links < best:
+            best, choice = links, card
+    return choice
+
+
+def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
+    """A random action the hand allows, with random blind takes and a sensible discard."""
+    hand = list(game.hand(seat))
+    opponents = [other for other in game.still_in if other != seat]
+    kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
+             if sum(1 for card in hand if game.deck[card].category == category) >= count
+             and len(opponents) >= target_count]
+    if not kinds:
+        return None
+    kind = rng.choice(kinds)
+    category, count, target_count = ACTIONS[kind]
+    used = rng.sample([card for card in hand if game.deck[card].category == category], count)
+    targets = rng.sample(opponents, target_count)
+    sources = targets if kind == "double_hameconnage" else [targets[0]]
+    take: list[str] = []
+    for source in sources:
+        take += rng.sample(list(game.hand(source)), TAKEN[kind] // len(sources))
+    action: dict[str, Any] = {"type": kind, "player": seat, "cards": used,
+                              "targets": targets, "take": take, "discard": []}
+    defence = _defence(game, kind, used, targets[0])
+    if defence is not None:
+        action["defence"] = defence
+        return action
+    kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
+    for _ in range(DISCARDED[kind]):
+        worst = _worst_card(game, kept, rng)
+        kept.remove(worst)
+        action["discard"].append(worst)
+    return action
+
+
+def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
+    """The target's best État-Major card if it stops the action (targets always defend)."""
+    if kind not in ("controle", "descente"):
+        return None
+    for card in game.hand(target):
+        check = game.check({"type": kind, "player": game.current_player, "cards": used,
+                            "targets": [target], "defence": card})
+        if check.accepted:
+            return card
+    return None

@@ -1,0 +1,133 @@
+"""Where the page's data comes from: the record opened read-only, and the app's session views.
+
+:class:`RecordFollower` opens the SQLite record with ``mode=ro`` (never the writer's lock) and
+re-reads it only when SQLite's ``PRAGMA data_version`` says another connection committed
+something; a finished game's summary is replayed once and kept. :class:`Feed` holds what the
+page shows now and serializes it once per change for every phone.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from companion.errors import UserError
+from companion.game.deck import Deck
+from companion.ui.i18n import Catalog
+from companion.web import snapshot
+
+#: How many past games the page lists (the newest first).
+PAST_GAMES = 20
+
+
+class RecordFollower:
+    """The record at ``path``, read-only, re-read when it changes (cheap to poll ~4×/s)."""
+
+    def __init__(self, path: Path, deck: Deck) -> None:
+        from companion.session.store import GameStore
+
+        if not path.is_file():
+            raise UserError(f"There is no game record at {path}.",
+                            "Give the record's file (noah-companion history --db FILE lists it).")
+        self.path, self.deck = path, deck
+        self.store = GameStore.reader(path)
+        uri = f"file:{quote(str(path.absolute()))}?mode=ro"
+        self._version = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        self._seen: int | None = None
+        self._summaries: dict[tuple[int, str], Any] = {}
+        self._lock = threading.Lock()  # polls run in a worker thread; one at a time
+
+    def changed(self) -> bool:
+        """Whether another connection committed since the last call (True the first time)."""
+        with self._lock:
+            version = self._version.execute("PRAGMA data_version").fetchone()[0]
+            fresh, self._seen = version != self._seen, version
+            return fresh
+
+    def games(self) -> list[Any]:
+        """History summaries of the newest games (each replayed once per change)."""
+        from companion.session.history import summarize
+
+        with self._lock:
+            entries = self.store.games()[:PAST_GAMES]
+            summaries = []
+            for entry in entries:
+                key = (entry.id, f"{entry.updated_at}/{entry.actions}")
+                if key not in self._summaries:
+                    self._summaries[key] = summarize(self.store, entry, self.deck)
+                summaries.append(self._summaries[key])
+            return summaries
+
+    def newest_reading(self) -> Any:
+        """The newest game replayed (None when the record holds none)."""
+        from companion.session.record import read_game
+
+        with self._lock:
+            entries = self.store.games()
+            return read_game(self.store, entries[0], self.deck) if entries else None
+
+    def export(self, game_id: int, fmt: str) -> str:
+        """One game as ``log`` or ``csv`` (the export command's code)."""
+        from companion.session.history import export_game
+
+        with self._lock:
+            return export_game(self.store, game_id, self.deck, fmt)[0]
+
+    def bgstats_link(self, game_id: int) -> str:
+        """The https BG Stats link of a finished game ("" when it is not finished)."""
+        from companion.session.bgstats import play_url, web_link
+        from companion.session.history import summarize
+
+        with self._lock:
+            summary = summarize(self.store, game_id, self.deck)
+            if not summary.finished:
+                return ""
+            options = self.store.game(game_id).header.get("options", {})
+            return web_link(play_url(game_id, summary.players, summary.scores,
+                                     summary.winners, self.store, options=options))
+
+    def close(self) -> None:
+        with self._lock:
+            self._version.close()
+            self.store.close()
+
+
+class Feed:
+    """What the page shows now, and its serialized form (rebuilt once per change)."""
+
+    def __init__(self, language: str) -> None:
+        self.catalog = Catalog(language)
+        self.words = snapshot.words(self.catalog)
+        self.live: dict[str, Any] = {"table": None, "prompt": "", "recent": []}
+        self.games: list[dict[str, Any]] = []
+        self.version = 0
+        self._payload = b""
+
+    def take_view(self, view: Any) -> None:
+        self.live = snapshot.from_view(self.catalog, view)
+        self._changed()
+
+    def take_reading(self, reading: Any) -> None:
+        self.live = snapshot.from_reading(self.catalog, reading)
+        self._changed()
+
+    def take_games(self, summaries: list[Any]) -> None:
+        self.games = snapshot.past_games(summaries)
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._payload = b""
+
+    def payload(self) -> bytes:
+        """Everything the page needs, as JSON bytes (cached until the next change)."""
+        if not self._payload:
+            data = {"version": self.version, "language": self.catalog.language,
+                    "words": self.words, "live": self.live, "games": self.games}
+            self._payload = json.dumps(data, ensure_ascii=False,
+                                       separators=(",", ":")).encode("utf-8")
+        return self._payload

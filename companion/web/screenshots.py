@@ -1,0 +1,131 @@
+"""Screenshots of the LAN page at 390×844 (a phone): ``python -m companion.web.screenshots``.
+
+A record with a finished game (examples/three-players.jsonl) and a seeded four-player game
+played with mishaps (refusals, an undo) up to round 2 through the referee session, whose views
+feed the page as in the app; headless chromium (:mod:`companion.web.browser`) takes, per
+language: the page without its token, the live table (the phone's first screen and the whole
+page), and the end of the game with its BG Stats button.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.game import Options, default_deck
+from companion.session import GameStore, Session
+from companion.sim.autoplay import SimulatedTable
+from companion.web.server import WebServer
+from companion.web.settings import WebSettings
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "three-players.jsonl"
+PLAYERS = ("Ana", "Ben", "Chloé", "Dominique")
+WIDTH, HEIGHT = 390, 844
+
+
+class Enough(Exception):
+    """Stops the seeded game where the screenshot wants it."""
+
+
+def record(folder: Path) -> tuple[GameStore, Session]:
+    store = GameStore(folder / "games.sqlite")
+    header, *lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    game_id = store.create_game(json.loads(header))
+    for line in lines:
+        store.append(game_id, json.loads(line))
+    return store, Session(store)
+
+
+def play_until_round(session: Session, round_number: int, seed: int = 4) -> None:
+    """A seeded game with mishaps, stopped in ``round_number`` just after a refusal."""
+
+    steps = 0
+
+    def step(_: Any) -> None:
+        nonlocal steps
+        view = session.view
+        if view.state.get("round", 1) < round_number or view.prompt.kind != "play_card":
+            return
+        steps += 1
+        if steps > 12 or any(notice.level == "refused" for notice in view.notices[-2:]):
+            raise Enough
+
+    table = SimulatedTable(session, PLAYERS, seed=seed, mishaps=True, on_step=step,
+                           options=Options(hidden=True, frog=True))
+    with contextlib.suppress(Enough):
+        table.play()
+
+
+def take(out: Path, language: str) -> list[Path]:
+    from companion.web.browser import chromium
+
+    work = Path(tempfile.mkdtemp(prefix="noah-web-shots-"))
+    store, session = record(work)
+    server = WebServer(store.path, default_deck(), language=language, token="screenshot-token",
+                       follow_record=False,
+                       settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False))
+    server.start()
+    unsubscribe = session.subscribe(server.publish_view)
+    base = f"http://127.0.0.1:{server.port}"
+    taken = []
+    try:
+        with chromium(WIDTH, HEIGHT, language) as browser:
+            browser.get(base + "/")
+            taken.append(_shot(browser, out / f"web-no-token-{language}.png"))
+            play_until_round(session, 2)
+            browser.get(f"{base}/?token={server.token}")
+            _wait(browser, "#ferries .ferry")
+            taken.append(_shot(browser, out / f"web-live-{language}.png"))
+            taken.append(_shot(browser, out / f"web-live-full-{language}.png", full=True))
+            session.close_game()
+            session.resume(1)
+            _wait(browser, "#end:not([hidden])")
+            taken.append(_shot(browser, out / f"web-end-{language}.png"))
+    finally:
+        unsubscribe()
+        server.stop()
+        store.close()
+    return taken
+
+
+def _wait(browser: Any, css: str, timeout: float = 20.0) -> None:
+    from selenium.webdriver.common.by import By
+
+    deadline = time.monotonic() + timeout
+    while not browser.find_elements(By.CSS_SELECTOR, css):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page never showed {css}")
+        time.sleep(0.05)
+    time.sleep(0.3)  # the pictures of the animals finish loading
+
+
+def _shot(browser: Any, path: Path, *, full: bool = False) -> Path:
+    height = browser.execute_script("return document.documentElement.scrollHeight") if full \
+        else HEIGHT
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": WIDTH, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(path))
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": True})
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots/web"))
+    parser.add_argument("--language", action="append", help="en, fr, zh (default: all three)")
+    args = parser.parse_args(argv)
+    for language in args.language or ["en", "fr", "zh"]:
+        for path in take(args.out, language):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
