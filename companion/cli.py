@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from companion import __version__, commands
 from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
+from companion.logs import configure_logging
 from companion.paths import protect_new_files
 
 
@@ -47,7 +47,7 @@ def build_parser() -> Parser:
         help="start the app with the built-in settings, without reading the config file",
     )
     parser.add_argument(
-        "--language", metavar="LANG",
+        "--language", metavar="LANG", type=_language,
         help="the app's language for this start: en, fr or zh (default: the config file's "
         "[ui] language)",
     )
@@ -65,29 +65,22 @@ def build_parser() -> Parser:
     return parser
 
 
+def _language(text: str) -> str:
+    """``--language``: one of the app's catalogs (the option is wrong, not the config file)."""
+    from companion.ui.i18n import languages
+
+    known = languages()
+    if text not in known:
+        raise argparse.ArgumentTypeError(
+            f"the app has no '{text}' translation; choose {' or '.join(known)}")
+    return text
+
+
 def _run_app(args: argparse.Namespace) -> int:
     from companion.ui.app import run_app  # Kivy is imported only when the app starts
 
     return run_app(simulate=args.simulate, default_settings=args.default_settings,
                    verbose=args.verbose, language=args.language)
-
-
-def configure_logging(verbose: bool) -> None:
-    """Log lines on stderr: warnings and errors only (Kivy's own warnings need ``--verbose``:
-    they are for developers), everything from INFO up with ``verbose``."""
-    handler = logging.StreamHandler(sys.stderr)
-    if verbose:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter("noah-companion: %(message)s"))
-        handler.addFilter(_quiet_libraries)
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.INFO if verbose else logging.WARNING)
-
-
-def _quiet_libraries(record: logging.LogRecord) -> bool:
-    return not record.name.startswith("kivy") or record.levelno >= logging.ERROR
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -386,14 +386,7 @@ def grab_frame(machine: Machine) -> Camera:
 
     settings = _camera_settings(machine)
     source = make_source(settings.source, settings)
-    source.open()
-    try:
-        deadline = time.monotonic() + SETTLE_SECONDS
-        frame = source.read()
-        while frame is not None and time.monotonic() < deadline:  # exposure settles
-            frame = source.read()
-    finally:
-        source.close()  # or the app's next start finds the camera "in use"
+    frame = settled_frame(source)
     if frame is None:
         from vision.sources import CameraLost
 
@@ -402,6 +395,23 @@ def grab_frame(machine: Machine) -> Camera:
     name = f"{source.name} ({model})" if model else source.name
     lens_module = bool(model and model.startswith("imx708")) and settings.focus is None
     return Camera(name, frame, lens_module=lens_module)
+
+
+def settled_frame(source: Any) -> Any:
+    """Open a camera (hand or table), read until its exposure settled, close it: the last
+    frame, or None if it gave none."""
+    source.open()
+    try:
+        deadline = time.monotonic() + SETTLE_SECONDS
+        frame = source.read()
+        while frame is not None and time.monotonic() < deadline:  # exposure settles
+            newer = source.read()
+            if newer is None:  # a photo or a video ends: its last frame is the one
+                break
+            frame = newer
+    finally:
+        source.close()  # or the app's next start finds the camera "in use"
+    return frame
 
 
 @dataclass(frozen=True)
@@ -440,15 +450,20 @@ def _focus_fix(camera: Camera) -> str:
     return f"Turn the lens ring, or move the camera (see 'Focus' in {GUIDE})."
 
 
+def held_by_the_app(name: str) -> Finding:
+    """A camera check not run: the app's service holds the camera."""
+    return warn(name, "not tested: the app is running and holds the camera.",
+                "To test it: sudo systemctl stop noah-companion, run the doctor again, then "
+                "sudo systemctl start noah-companion.")
+
+
 def check_camera(machine: Machine) -> Finding:
     """A camera gives a frame; its size, focus and light are good enough to read stickers."""
     config = machine.config_or_none()
     if config is not None and config.game.score_only:
         return ok("Camera", "not used (score_only = yes: tears are typed on the screen)")
     if machine.service_running:
-        return warn("Camera", "not tested: the app is running and holds the camera.",
-                    "To test it: sudo systemctl stop noah-companion, run the doctor again, "
-                    "then sudo systemctl start noah-companion.")
+        return held_by_the_app("Camera")
     from vision.errors import VisionError
 
     try:
@@ -488,6 +503,67 @@ def judge_frame(camera: Camera, decode: Callable[[Any], list[Any]]) -> Finding:
         return warn("Camera", f"{found}, but the picture looks out of focus "
                     f"(sharpness {quality.sharpness:.0f}).", _focus_fix(camera))
     return ok("Camera", f"{found}, picture sharp (put a card under it to check reading)")
+
+
+TABLE_CHECK_FIX = ("On the touchscreen, Settings › Check the table camera shows its picture with "
+                   "the mats found and what to change (see docs/table-view.md).")
+
+
+def check_table_camera(machine: Machine) -> Finding:
+    """The camera above the table (``[camera] view = table`` or ``both``) gives a picture in
+    which the five mats and Noah's marker are found with enough detail to read the cards
+    (:func:`vision.table_check.check_table`, as the app's calibration screen checks it)."""
+    settings = _camera_settings(machine)
+    if settings.view == "hand":
+        return ok("Table camera", "not used (view = hand: cards are shown to the camera)")
+    if machine.service_running:
+        return held_by_the_app("Table camera")
+    from vision.errors import VisionError
+    from vision.table_capture import open_table_source
+
+    try:
+        source = open_table_source(settings.table_source, settings)
+        frame = settled_frame(source)
+    except VisionError as error:  # CameraMissing, a bad table_source
+        return fail("Table camera", error.what, error.fix)
+    except Exception as error:  # libcamera and V4L2 errors have no common type
+        return fail("Table camera", f"it gave no picture ({error}).",
+                    "Reconnect the camera with the Pi switched off, then run the doctor again.")
+    if frame is None:
+        return fail("Table camera", f"{source.name} gave no picture.",
+                    "Check [camera] table_source, and the camera's cable.")
+    return judge_table(source.name, frame.full)
+
+
+def judge_table(name: str, frame: Any) -> Finding:
+    """What one overhead frame says: mats found, the fewest pixels per code square, Noah.
+
+    >>> import numpy as np
+    >>> blank = np.full((720, 1280), 200, np.uint8)
+    >>> print(judge_table("usb:1", blank).line())  # doctest: +ELLIPSIS
+    ✗ Table camera: usb:1, 1280×720: no mat found. Fix: On the touchscreen, Settings › ...
+    """
+    from vision.table_check import ENOUGH_PX, TOO_FEW_PX, check_table
+
+    check = check_table(frame)
+    height, width = frame.shape[:2]
+    seen = f"{name}, {width}×{height}"
+    found = {ferry: view.px_per_module for ferry, view in check.ferries.items()
+             if view.found and view.px_per_module is not None}
+    if not found:
+        return fail("Table camera", f"{seen}: no mat found.", TABLE_CHECK_FIX)
+    fewest, where = min((px, ferry) for ferry, px in found.items())
+    mats = f"mats found: {', '.join(map(str, sorted(found)))} of 5"
+    if check.missing:
+        mats += f" (not found: ferry {' and '.join(map(str, check.missing))})"
+    detail = f"fewest pixels per code square {fewest:.1f} (ferry {where})"
+    noah = "Noah's marker found" if check.noah is not None else "Noah's marker not found"
+    summary = f"{seen}, {mats}; {detail}; {noah}"
+    if check.missing or fewest < TOO_FEW_PX:
+        return fail("Table camera", summary + ".", TABLE_CHECK_FIX)
+    if check.noah is None or fewest < ENOUGH_PX or "ready" not in check.advice:
+        return warn("Table camera", summary + ".", TABLE_CHECK_FIX)
+    return ok("Table camera", summary)
 
 
 # ---- devices ----------------------------------------------------------------------------------
@@ -767,7 +843,8 @@ def check_service(machine: Machine) -> Finding:
 
 CHECKS: tuple[Callable[[Machine], Finding], ...] = (
     check_python, check_packages, check_numpy, check_zbar, check_decoding, check_camera,
-    check_gpio, check_display, check_touch, check_config, check_deck, check_store, check_service,
+    check_table_camera, check_gpio, check_display, check_touch, check_config, check_deck,
+    check_store, check_service,
 )
 
 
@@ -808,17 +885,37 @@ def check_web(machine: Machine) -> Finding:
 # The LAN page's check runs last (it only knocks on this machine's own port).
 CHECKS = (*CHECKS, check_web)
 
+
 def run_checks(machine: Machine, checks: tuple[Callable[[Machine], Finding], ...] | None = None,
-               ) -> Iterator[Finding]:
+               on_start: Callable[[str], None] | None = None) -> Iterator[Finding]:
     """Run each check (default: :data:`CHECKS`) in turn; a check that breaks is itself
-    reported, never a traceback."""
+    reported, never a traceback. ``on_start`` hears what is being checked before each check
+    runs (the camera checks take seconds).
+
+    >>> heard = []
+    >>> [f.name for f in run_checks(Machine.here(), (check_python,), heard.append)], heard
+    (['Python'], ['Python'])
+    """
     for check in CHECKS if checks is None else checks:
+        if on_start is not None:
+            on_start(subject(check))
         try:
             yield check(machine)
         except Exception as error:
-            name = re.sub(r"^check_", "", check.__name__).replace("_", " ").capitalize()
-            yield fail(name, f"the check itself failed ({type(error).__name__}: {error}).",
+            yield fail(subject(check)[:1].upper() + subject(check)[1:],
+                       f"the check itself failed ({type(error).__name__}: {error}).",
                        "Please report this line to the project's maintainers.")
+
+
+#: What a check looks at, where its name does not say it in plain words.
+SUBJECTS = {"check_python": "Python", "check_zbar": "zbar library", "check_gpio": "lights (GPIO)",
+            "check_display": "screen", "check_store": "game record", "check_web": "LAN page"}
+
+
+def subject(check: Callable[[Machine], Finding]) -> str:
+    """What a check looks at: ``check_table_camera`` -> ``table camera``."""
+    name = check.__name__
+    return SUBJECTS.get(name) or re.sub(r"^check_", "", name).replace("_", " ")
 
 
 def ready(findings: list[Finding]) -> bool:

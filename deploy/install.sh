@@ -16,9 +16,13 @@
 #                     python3-picamera2 and python3-lgpio where the Raspberry Pi archive has them
 #   user              noah-companion, a system user in the groups video, render, input, gpio
 #                     and audio
-#   /opt/noah-companion/venv   the app, in a venv that also sees apt's picamera2 and lgpio
+#   /opt/noah-companion/releases/*, current
+#                     the app, in a venv that also sees apt's picamera2 and lgpio, one folder per
+#                     version; `current` names the one in use (`sudo noah-companion update`)
 #   /var/lib/noah-companion    config, game history, Kivy's files (kept on updates)
-#   /etc/systemd/system/noah-companion.service, /etc/default/noah-companion (kept if edited),
+#   /etc/systemd/system/noah-companion.service, noah-companion-rollback.service (goes back to
+#                     the previous version after a failed update), /etc/default/noah-companion
+#                     (kept if edited),
 #   /usr/local/bin/noah-companion (`sudo noah-companion doctor` runs as the service does),
 #   /usr/local/share/doc/noah-companion/raspberry-pi.md (the guide, for `systemctl help`)
 #   /etc/polkit-1/rules.d/50-noah-companion.rules (Settings > Shut down may power the Pi off),
@@ -30,6 +34,7 @@ APP_USER=noah-companion
 PREFIX=/opt/noah-companion
 STATE_DIR=/var/lib/noah-companion
 UNIT=noah-companion.service
+ROLLBACK_UNIT=noah-companion-rollback.service  # the unit's OnFailure=: back after a failed update
 GUIDE=/usr/local/share/doc/noah-companion/raspberry-pi.md  # the unit's Documentation=
 POLKIT_RULE=/etc/polkit-1/rules.d/50-noah-companion.rules
 UDEV_RULE=/etc/udev/rules.d/90-noah-companion-backlight.rules
@@ -159,28 +164,23 @@ write_constraints() {
     fi
 }
 
+# The app itself, the way every later update installs it (companion/update.py, run by the
+# system's Python from this folder): a new release beside the running one under
+# $PREFIX/releases, checked (its doctor and a seeded game), then `current` switched to it with
+# one atomic rename, the service restarted and watched for a minute. The first time, nothing
+# runs yet; running the installer again is an update, with the same way back.
 install_app() {
-    local venv=$PREFIX/venv
     run install -d -m 0755 "$PREFIX"
-    if [ ! -x "$venv/bin/python" ]; then
-        say "Creating the virtual environment $venv (it sees apt's picamera2 and lgpio)"
-        run python3 -m venv --system-site-packages "$venv"
-    fi
     write_constraints
-    # Build from a clean copy so that the project folder gets no root-owned build files.
-    local build=/tmp/noah-companion-build  # a dry run shows this stand-in for the copy
-    if [ "$DRY_RUN" -eq 0 ]; then
-        BUILD_DIR=$(mktemp -d)
-        trap 'rm -rf "$BUILD_DIR"' EXIT
-        # What the wheel is built from: pyproject.toml's packages (companion*, vision*,
-        # hardware*) and its readme.
-        tar -C "$SOURCE" --exclude=__pycache__ -cf - pyproject.toml README.md companion vision \
-            hardware | tar -C "$BUILD_DIR" -xf -
-        build=$BUILD_DIR
+    say "Installing the app beside the running one in $PREFIX/releases (a few minutes the first time)"
+    local options=(--from "$SOURCE" --prefix "$PREFIX")
+    [ "$START" -eq 1 ] || options+=(--no-restart)
+    run env PYTHONPATH="$SOURCE" python3 -m companion.update "${options[@]}"
+    # The single venv of installers before releases: the service no longer uses it.
+    if [ -d "$PREFIX/venv" ] && [ -L "$PREFIX/current" ]; then
+        say "Removing the old $PREFIX/venv (the app runs from $PREFIX/current now)"
+        run rm -rf "$PREFIX/venv"
     fi
-    say "Installing the app into $venv (a few minutes on the first run)"
-    run "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-        --constraint "$PREFIX/constraints.txt" "$build"
 }
 
 # Copy a file only when it changed, and say which.
@@ -209,6 +209,7 @@ install_files() {
     say "Installing the service files"
     put 0644 "$SOURCE/deploy/launch.py" "$PREFIX/launch.py"
     put 0644 "$SOURCE/deploy/systemd/$UNIT" "/etc/systemd/system/$UNIT"
+    put 0644 "$SOURCE/deploy/systemd/$ROLLBACK_UNIT" "/etc/systemd/system/$ROLLBACK_UNIT"
     put_config "$SOURCE/deploy/systemd/noah-companion.env" /etc/default/noah-companion
     put 0755 "$SOURCE/deploy/files/noah-companion-admin.sh" /usr/local/bin/noah-companion
     put 0644 "$SOURCE/docs/raspberry-pi.md" "$GUIDE"
@@ -234,10 +235,7 @@ enable_service() {
     fi
     run systemctl enable --quiet "$UNIT"
     say "The app now starts at boot"
-    if [ "$START" -eq 1 ] && systemd_running; then
-        run systemctl restart "$UNIT"
-        say "Started. Watch it with: sudo journalctl -u noah-companion -f"
-    elif [ "$START" -eq 1 ]; then
+    if [ "$START" -eq 1 ] && ! systemd_running; then
         warn "systemd is not running here (a chroot or container): the app starts at the next boot."
     fi
 }
@@ -254,9 +252,10 @@ main() {
     python_ok || die "Python 3.11 or newer is needed (found: $(python3 --version 2>&1))." \
         "Use Raspberry Pi OS Bookworm."
     create_user
-    install_app
     install_files
     enable_service
+    install_app  # (re)starts the service on the new version, and watches it
+    [ "$START" -eq 1 ] && systemd_running && say "Watch it with: sudo journalctl -u noah-companion -f"
     say "Done. Check the set-up with: sudo noah-companion doctor"
 }
 

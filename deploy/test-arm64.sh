@@ -5,6 +5,9 @@
 # `./run.sh test` there (ruff and pytest, as CI runs them), every arm64 program emulated by qemu.
 #
 #   sudo deploy/test-arm64.sh [SCRATCH_DIR]      default: /var/tmp/noah-arm64
+#   sudo deploy/test-arm64.sh --prepare [SCRATCH_DIR]
+#                                               only bootstrap the base root (once), so that a
+#                                               later run starts at once
 #
 # Slow (half an hour on 2 cores: emulated, the suite runs 10-15 times slower than natively), so
 # CI does not run it; docs/raspberry-pi.md records the last run. Needs root, the Debian mirror and
@@ -16,6 +19,11 @@
 # later runs start from a fresh copy of it. The repository's uncommitted changes are not tested.
 set -euo pipefail
 
+PREPARE=0
+if [ "${1:-}" = --prepare ]; then
+    PREPARE=1
+    shift
+fi
 SCRATCH=${1:-/var/tmp/noah-arm64}
 BASE=$SCRATCH/base
 ROOT=$SCRATCH/root
@@ -89,6 +97,72 @@ import gpiozero, kivy, numpy, companion; sys.exit(platform.machine() != "aarch64
         | sed 's/^/      /' || true
 }
 
+# `noah-companion update` for real (a venv, pip, the new version's doctor and seeded game, all
+# emulated) into a scratch prefix: a first release, a good update, a broken version refused, a
+# power cut in the middle of an update (SIGKILL), and a rollback by hand. The service's part
+# (the trial, the rollback unit) needs systemd as PID 1: deploy/test-in-chroot.sh's territory.
+UPDATE_PREFIX=/tmp/noah-update
+update_in_root() {  # update_in_root LOG [OPTION...]: noah-companion update in the root, as root
+    local log=$1
+    shift
+    as_host_user ".venv/bin/noah-companion update --prefix $UPDATE_PREFIX $*" >"$log" 2>&1
+    local status=$?
+    sed 's/^/      /' "$log"
+    return $status
+}
+release_link() { readlink "$ROOT$UPDATE_PREFIX/$1" 2>/dev/null || echo none; }
+
+break_a_copy() {  # a copy of the project whose seeded game fails
+    rm -rf "$ROOT/tmp/broken"
+    mkdir -p "$ROOT/tmp/broken"
+    git -C "$SOURCE" archive --format=tar HEAD | tar -C "$ROOT/tmp/broken" -xf -
+    printf '\nraise RuntimeError("broken on purpose")\n' >>"$ROOT/tmp/broken/companion/sim/demo.py"
+}
+
+cut_the_power_mid_update() {  # SIGKILL to the whole update, while pip writes the new release
+    setsid bash -c "chroot '$ROOT' env -i HOME=/root LANG=C.UTF-8 PATH=/usr/bin:/bin \
+        $PROJECT/.venv/bin/noah-companion update --prefix $UPDATE_PREFIX" \
+        >"$SCRATCH/update-cut.log" 2>&1 &
+    local group=$! tries
+    for tries in $(seq 900); do  # until the new release's venv exists (the third one)
+        [ "$(find "$ROOT$UPDATE_PREFIX/releases" -maxdepth 5 -name site-packages | wc -l)" -ge 3 ] \
+            && break
+        sleep 1
+    done
+    sleep 20  # well into pip's work
+    kill -KILL -- "-$group" 2>/dev/null || true
+    wait "$group" 2>/dev/null || true
+    echo "      cut after ${tries} s + 20 s; the update had printed: $(tr '\n' ' ' <"$SCRATCH/update-cut.log")"
+}
+
+update_scenario() {
+    say "noah-companion update: good, broken, power cut, rollback (real builds, emulated)"
+    local started=$SECONDS first second
+    check "a first release built, checked (doctor, seeded game) and switched to" \
+        update_in_root "$SCRATCH/update-first.log" --from "$PROJECT"
+    first=$(release_link current)
+    update_in_root "$SCRATCH/update-good.log" || true
+    second=$(release_link current)
+    check "a good update: a new release is current, the first one previous" \
+        test "$second" != "$first" -a "$(release_link previous)" = "$first"
+    break_a_copy
+    if update_in_root "$SCRATCH/update-broken.log" --from /tmp/broken; then
+        fail "a broken version was switched to"
+    else
+        check "a broken version is refused, the running one stays" \
+            test "$(release_link current)" = "$second"
+    fi
+    cut_the_power_mid_update
+    check "after the power cut the current release is still the one before" \
+        test "$(release_link current)" = "$second"
+    check "after the power cut the current release is whole: it starts" \
+        in_root "$UPDATE_PREFIX/current/venv/bin/noah-companion" --version
+    update_in_root "$SCRATCH/update-rollback.log" --rollback --db /tmp/none.sqlite || true
+    check "update --rollback by hand: the first release is current again" \
+        test "$(release_link current)" = "$first"
+    echo "      (the update scenario took $((SECONDS - started)) s)"
+}
+
 run_suite() {
     say "./run.sh test, as CI runs it"
     local started=$SECONDS status=0
@@ -110,8 +184,12 @@ main() {
     install_host_packages "${HOST_PACKAGES[@]}"
     enable_emulation
     bootstrap_base
+    if [ "$PREPARE" -eq 1 ]; then
+        say "The base root is ready in $BASE"
+        return 0
+    fi
     fresh_root
-    set_up && run_suite
+    set_up && update_scenario && run_suite
     say "Summary: $FAILURES failure(s)"
     [ "$FAILURES" -eq 0 ]
 }

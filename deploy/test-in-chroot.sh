@@ -83,10 +83,10 @@ first_install() {
     check "the config file's folder is ready for the service user" \
         test "$(in_root stat -c %U /var/lib/noah-companion/config/noah-companion)" = noah-companion
     check "the venv sees the system's numpy (no pip numpy shadowing it)" \
-        in_root /opt/noah-companion/venv/bin/python -c \
+        in_root /opt/noah-companion/current/venv/bin/python -c \
         'import numpy, sys; sys.exit(not numpy.__file__.startswith("/usr/lib/python3/"))'
     check "the app's stack imports in the venv (cv2, pyzbar, zxingcpp, kivy, gpiozero)" \
-        in_root /opt/noah-companion/venv/bin/python -c \
+        in_root /opt/noah-companion/current/venv/bin/python -c \
         'import cv2, pyzbar.pyzbar, zxingcpp, gpiozero, kivy, companion'
 }
 
@@ -132,7 +132,7 @@ with GameStore(default_store_path()) as store:
                        "options": {}})
 PYTHON
     in_root runuser -u noah-companion -- env XDG_DATA_HOME=/var/lib/noah-companion/data \
-        /opt/noah-companion/venv/bin/python /tmp/one-game.py
+        /opt/noah-companion/current/venv/bin/python /tmp/one-game.py
     check "sudo noah-companion doctor runs" \
         bash -c "chroot '$ROOT' sudo noah-companion doctor; [ \$? -le 1 ]"
     check "sudo noah-companion history lists the game" \
@@ -255,7 +255,7 @@ check_booted_service() {
     install -D -m 0644 "$SOURCE/deploy/probes/sandbox.py" "$ROOT/usr/local/lib/noah-probes/sandbox.py"
     install -D -m 0644 "$SOURCE/deploy/probes/thread_crash.py" \
         "$ROOT/usr/local/lib/noah-probes/thread_crash.py"
-    run_as_service --once /opt/noah-companion/venv/bin/python /usr/local/lib/noah-probes/sandbox.py
+    run_as_service --once /opt/noah-companion/current/venv/bin/python /usr/local/lib/noah-probes/sandbox.py
     wait_until_stopped
     log=$(service_log)
     sed -n 's/^\(allowed\|refused\|user\|working\|KIVY\)/      &/p' <<<"$log"
@@ -272,7 +272,7 @@ check_booted_service() {
         grep -qE "^user: .*groups: audio.*gpio.*input.*render.*video" <<<"$log"
 
     say "noah-companion doctor inside the sandbox"
-    run_as_service --once /opt/noah-companion/venv/bin/python /opt/noah-companion/launch.py doctor
+    run_as_service --once /opt/noah-companion/current/venv/bin/python /opt/noah-companion/launch.py doctor
     wait_until_stopped
     log=$(service_log)
     grep -E '^(✓|!|✗)' <<<"$log" | sed 's/^/      /'
@@ -280,7 +280,7 @@ check_booted_service() {
     check "doctor in the sandbox: the game record is writable" grep -q "^✓ Game record" <<<"$log"
 
     say "A worker thread that dies (deploy/probes/thread_crash.py run as the service)"
-    run_as_service /opt/noah-companion/venv/bin/python /usr/local/lib/noah-probes/thread_crash.py
+    run_as_service /opt/noah-companion/current/venv/bin/python /usr/local/lib/noah-probes/thread_crash.py
     local tries
     for tries in $(seq 20); do
         [ "$(service_property NRestarts)" -ge 1 ] && break

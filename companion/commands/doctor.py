@@ -13,6 +13,13 @@ import sys
 
 from companion.commands._options import add_json
 
+CLEAR_LINE = "\r\x1b[K"  # back to the start of the line, and blank it
+
+
+def _checking(subject: str) -> None:
+    """On a terminal, what is being checked, until its line replaces it."""
+    print(f"{CLEAR_LINE}  checking: {subject}…", end="", flush=True)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -25,13 +32,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.json:  # at once: the imports and the camera checks take seconds on a Pi
+        print("Checking this machine, one line per check…", flush=True)
     from companion.doctor import Machine, ready, run_checks
 
+    live = not args.json and sys.stdout.isatty()
     findings = []
-    for finding in run_checks(Machine.here()):
+    for finding in run_checks(Machine.here(), on_start=_checking if live else None):
         findings.append(finding)
         if not args.json:
-            print(finding.line(), flush=True)  # one at a time: the camera check takes a moment
+            end = CLEAR_LINE if live else ""
+            print(end + finding.line(), flush=True)  # one at a time, as each check ends
     is_ready = ready(findings)
     if args.json:
         json.dump({"ready": is_ready, "checks": [f.to_json() for f in findings]},

@@ -65,14 +65,17 @@ def _damage(game) -> str:
 
 
 def _title(game) -> str:
+    from companion.session.narrate import plural
+
     when = game.started_at.replace("T", " ")[:16]
     mode = " (score only)" if game.score_only else ""
     who = ", ".join(game.players) or "(players unknown)"
+    actions = plural(game.actions, "action")
     if game.abandoned:
-        return f"Game {game.id} — {when} — {who}{mode} — abandoned, {game.actions} actions"
+        return f"Game {game.id} — {when} — {who}{mode} — abandoned, {actions}"
     if game.finished:
         won = " and ".join(game.winner_names)
         return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
     offer = "" if game.damage is not None else " (the app offers to resume it)"
     return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round}, "
-            f"{game.actions} actions{offer}")
+            f"{actions}{offer}")

@@ -107,6 +107,7 @@ def _scan_stream(pipeline: Any, printer: Printer, seconds: float | None) -> int:
     import queue
 
     deadline = time.monotonic() + seconds if seconds else float("inf")
+    waiting = CameraWait(give_up=seconds is None)
     pipeline.start()
     try:
         while time.monotonic() < deadline:
@@ -115,13 +116,58 @@ def _scan_stream(pipeline: Any, printer: Printer, seconds: float | None) -> int:
             except queue.Empty:
                 if pipeline.finished.is_set():
                     break
+                printer.say(waiting.tick(time.monotonic()))
                 continue
+            waiting.update(event)
             printer(event)
     finally:
         pipeline.stop()
     while not pipeline.events.empty():  # what came in while stopping, the final counts last
         printer(pipeline.events.get())
     return 0
+
+
+LOOKING_EVERY = 5.0  # seconds between "still looking" lines while no camera answers
+GIVE_UP_AFTER = 30.0  # seconds without a camera before scan stops (without --seconds)
+
+
+class CameraWait:
+    """While no camera answers, say every few seconds that scan is still looking; after
+    :data:`GIVE_UP_AFTER` seconds (unless ``give_up`` is False) stop with doctor's hint.
+
+    >>> from vision.events import CameraState
+    >>> wait = CameraWait()
+    >>> wait.update(CameraStatus(CameraState.NO_CAMERA, "No camera found.", at=100.0))
+    >>> wait.tick(102.0) is None, wait.tick(105.0)
+    (True, 'camera: still looking (5 s so far; Ctrl-C to stop)…')
+    >>> wait.tick(130.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    companion.errors.UserError: Still no camera after 30 s. Run 'noah-companion doctor': it ...
+    """
+
+    def __init__(self, give_up: bool = True) -> None:
+        self.give_up = give_up
+        self.since: float | None = None  # when the camera went missing or was lost
+        self.said = 0.0
+
+    def update(self, event: Any) -> None:
+        if isinstance(event, CameraStatus):
+            self.since = None if event.ok else (self.since or event.at)
+            self.said = event.at
+
+    def tick(self, now: float) -> str | None:
+        """A line to print now, if one is due."""
+        if self.since is None:
+            return None
+        if self.give_up and now - self.since >= GIVE_UP_AFTER:
+            raise UserError(f"Still no camera after {GIVE_UP_AFTER:.0f} s.",
+                            "Run 'noah-companion doctor': it says what is missing and how to "
+                            "fix it. To read a video or photos instead: --source FILE|FOLDER.")
+        if now - self.said < LOOKING_EVERY:
+            return None
+        self.said = now
+        return f"camera: still looking ({now - self.since:.0f} s so far; Ctrl-C to stop)…"
 
 
 def _card_namer(config: Any) -> Any:
@@ -162,6 +208,11 @@ class Printer:
             return
         at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
+
+    def say(self, line: str | None) -> None:
+        """A line of scan's own (not an event), for people only: JSON lines stay events."""
+        if line is not None and not self.as_json:
+            print(f"{time.monotonic() - self.started:7.2f} s  {line}", flush=True)
 
     def describe(self, event: Any) -> str:
         if isinstance(event, CardShown):

@@ -244,7 +244,6 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
 
     pipeline = Pipeline(make_source(camera.source, camera), is_ours=is_ours,
                         decoder=decoder.decoder(), tracker=decoder.tracker, roi=camera.roi)
-    print("Show the cards to the camera one at a time; Ctrl+C stops.", flush=True)
     shown, camera_seen = 0, False
     with pipeline:
         while not check.complete:
@@ -264,5 +263,8 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
                         "Check it with 'noah-companion doctor', or photograph the cards and "
                         "run 'noah-companion tags check --source FOLDER'.",
                     )
-                camera_seen = camera_seen or event.ok
                 print(f"Camera: {event.message}", flush=True)
+                if event.ok and not camera_seen:  # ask for cards once a camera can see them
+                    print("Show the cards to the camera one at a time; Ctrl+C stops.",
+                          flush=True)
+                camera_seen = camera_seen or event.ok

@@ -157,11 +157,13 @@ def score_table(summary: GameSummary) -> list[str]:
     Ana       2   1   4      7
     Ben       5   0   4      9
     """
-    width = max(len(name) for name in (*summary.players, "player")) + 1
+    from companion.terminal import display_width, ljust  # columns, not characters: 陳 is two
+
+    width = max(display_width(name) for name in (*summary.players, "player")) + 1
     rounds = range(1, len(summary.rounds) + 1)
     lines = ["player".ljust(width) + "".join(f"R{n}".rjust(4) for n in rounds) + "total".rjust(7)]
     for seat, name in enumerate(summary.players):
         cells = "".join(str(r[seat]).rjust(4) for r in summary.rounds)
         total = summary.scores[seat] if summary.scores else 0
-        lines.append(name.ljust(width) + cells + str(total).rjust(7))
+        lines.append(ljust(name, width) + cells + str(total).rjust(7))
     return lines

@@ -392,6 +392,7 @@ class GameStore:
                 db.execute("PRAGMA synchronous=FULL")
                 db.execute("PRAGMA foreign_keys=ON")
                 self._db = db
+                self._back_up_before_migration()
                 with self._transaction():
                     self._create_schema()
             except BaseException:
@@ -443,6 +444,15 @@ class GameStore:
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.Error as error:
             raise reading_error(error, self.path) from error
+
+    def _back_up_before_migration(self) -> None:
+        """The schema only moves forward with a backup beside the record (outside the
+        transaction: SQLite's backup cannot read through a connection that holds one)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if 0 < version < SCHEMA_VERSION:
+            from companion.schema_backup import backup_before_migration
+
+            backup_before_migration(self._db, self.path, version, SCHEMA_VERSION)
 
     def _create_schema(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]

@@ -246,7 +246,8 @@ def run_demo(
     started = time.monotonic()
     db = db or Path(tempfile.mkdtemp(prefix="noah-demo-")) / "games.sqlite"
     report = DemoReport(db=db)
-    _introduce(out, players, seed, db)
+    if not quiet:  # -q: the results only
+        _introduce(out, players, seed, db)
     narrator = Narrator(out, quiet=quiet)
     lights_section = {"buttons": "yes"}  # five ferry buttons, on virtual pins like the LEDs
     with GameStore(db) as store, FerryLights.from_section(lights_section, virtual=True) as lights:

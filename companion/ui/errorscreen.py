@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             subprocess.run([sys.executable, "-m", "companion.ui.errorscreen", "--out",
                             str(args.out), "--language", language], check=True)
         return 0
-    from companion.cli import configure_logging
+    from companion.logs import configure_logging
 
     configure_logging(verbose=False)  # Kivy's first-start notes are not for this output
     prepare_environment(Path(tempfile.mkdtemp()) / "kivy", headless=True)

@@ -81,7 +81,8 @@ def test_command_exits_zero_with_warnings_only(monkeypatch, capsys):
                                                  doctor.warn("Touch", "none.", "Plug it.")))
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines() == ["✓ Python: 3.11", "! Touch: none. Fix: Plug it.",
+    assert out.splitlines() == ["Checking this machine, one line per check…",
+                                "✓ Python: 3.11", "! Touch: none. Fix: Plug it.",
                                 "Ready to referee."]
 
 
@@ -96,8 +97,9 @@ def test_command_exits_one_and_reports_json_when_something_is_missing(monkeypatc
 def test_doctor_runs_on_this_machine_and_every_check_reports(capsys):
     findings = list(doctor.run_checks(Machine.here()))
     assert [f.name for f in findings] == [
-        "Python", "Packages", "numpy", "zbar library", "Decoding", "Camera", "Lights (GPIO)",
-        "Screen", "Touch", "Config", "Deck", "Game record", "Service", "LAN page"]
+        "Python", "Packages", "numpy", "zbar library", "Decoding", "Camera", "Table camera",
+        "Lights (GPIO)", "Screen", "Touch", "Config", "Deck", "Game record", "Service",
+        "LAN page"]
     assert not [f for f in findings if "the check itself failed" in f.found]
     assert all(f.fix for f in findings if f.status is not Status.OK)
     for name in ("Python", "Packages", "Decoding", "Config", "Deck", "Game record"):

@@ -47,11 +47,15 @@ def unit() -> dict[str, list[str]]:
 
 @pytest.fixture
 def verifiable_unit(tmp_path: Path) -> Path:
-    """The unit with its ExecStart pointing at this Python (verify insists the program exists)."""
-    text = UNIT.read_text().replace("/opt/noah-companion/venv/bin/python", sys.executable)
-    path = tmp_path / UNIT.name
-    path.write_text(text)
-    return path
+    """The unit with its programs pointing at this Python's (verify insists they exist), and
+    its rollback unit beside it."""
+    bin_folder = Path(sys.executable).parent
+    for unit in (UNIT, DEPLOY / "systemd" / "noah-companion-rollback.service"):
+        text = unit.read_text()
+        for release in ("current", "previous"):
+            text = text.replace(f"/opt/noah-companion/{release}/venv/bin/", f"{bin_folder}/")
+        (tmp_path / unit.name).write_text(text)
+    return tmp_path / UNIT.name
 
 
 @needs_systemd_analyze
@@ -76,7 +80,21 @@ def test_unit_runs_unprivileged_and_restarts_on_failure(unit):
     assert unit["StateDirectory"] == ["noah-companion"]
     assert unit["WorkingDirectory"] == ["%S/noah-companion"]  # lgpio writes .lgd-nfy* here
     assert unit["StandardOutput"] == ["journal"]
+    assert unit["ExecStart"][0].startswith("/opt/noah-companion/current/venv/bin/python ")
     assert "/opt/noah-companion/launch.py" in unit["ExecStart"][0]
+
+
+def test_unit_checks_a_new_version_and_goes_back_when_it_keeps_failing(unit):
+    """Issue 20.5: a version on trial checks itself before each start; at the start limit the
+    rollback unit, run by the previous version, switches back."""
+    assert unit["ExecStartPre"] == [
+        "/opt/noah-companion/current/venv/bin/noah-companion update --self-test"]
+    assert unit["OnFailure"] == ["noah-companion-rollback.service"]
+    assert int(unit["StartLimitBurst"][0]) * int(unit["RestartSec"][0]) < 60
+    rollback = unit_settings((DEPLOY / "systemd" / "noah-companion-rollback.service").read_text())
+    assert rollback["ExecStart"] == [
+        "/opt/noah-companion/previous/venv/bin/noah-companion update --rollback --if-on-trial"]
+    assert rollback["Type"] == ["oneshot"] and "User" not in rollback  # root: it writes /opt
 
 
 def test_unit_allows_exactly_the_devices_in_use(unit):
@@ -130,6 +148,7 @@ def test_install_stages_the_service_files_under_destdir(tmp_path):
               for path in tmp_path.rglob("*") if path.is_file()}
     assert staged == {
         "etc/systemd/system/noah-companion.service": "0o644",
+        "etc/systemd/system/noah-companion-rollback.service": "0o644",
         "etc/default/noah-companion": "0o644",
         "opt/noah-companion/launch.py": "0o644",
         "usr/local/bin/noah-companion": "0o755",
@@ -160,8 +179,8 @@ def test_install_dry_run_plans_every_step_and_changes_nothing():
     result = run_install("--dry-run")
     assert result.returncode == 0, result.stderr
     plan = result.stdout
-    for step in ("python3 -m venv --system-site-packages /opt/noah-companion/venv",
-                 "pip install", "--constraint /opt/noah-companion/constraints.txt",
+    for step in ("python3 -m companion.update --from ", "--prefix /opt/noah-companion",
+                 "/opt/noah-companion/constraints.txt",
                  "/etc/systemd/system/noah-companion.service",
                  "systemctl enable --quiet noah-companion.service"):
         assert step in plan, step
@@ -223,7 +242,7 @@ def test_admin_command_asks_for_sudo():
     assert "sudo noah-companion doctor" in result.stderr
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or Path("/opt/noah-companion/venv").exists(),
+@pytest.mark.skipif(os.geteuid() != 0 or Path("/opt/noah-companion/current").exists(),
                     reason="needs root, on a machine where the app is not installed")
 def test_admin_command_says_how_to_install_when_the_app_is_missing():
     result = admin_wrapper_as(None)
