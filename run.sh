@@ -63,7 +63,7 @@ run_tests() {
     "$VENV/bin/mypy"
     # Kivy renders offscreen through Mesa; its config and logs stay out of the home directory.
     export KIVY_NO_ARGS=1 KIVY_NO_CONSOLELOG=1
-    "$VENV/bin/python" -m pytest -q -n 2 "$@"
+    "$VENV/bin/python" -m pytest -q -n 2 --dist worksteal "$@"
 }
 
 cmd=${1:-demo}
