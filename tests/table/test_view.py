@@ -284,6 +284,17 @@ def test_overlap_in_a_dim_noisy_room_never_takes_a_buried_code(light, noise, blu
     assert view.seen and view.top is None
 
 
+@pytest.mark.parametrize(("light", "noise", "blur", "seed"), [(0.35, 8.0, 0.7, 1),
+                                                          (0.45, 6.0, 1.1, 2)])
+def test_a_clear_top_card_in_a_dim_noisy_room_is_read(light, noise, blur, seed):
+    """Issue 19: a card alone on its mat in a dim room (the dim overlap sweep's light and
+    noise, nothing over it) is read: its code, too noisy for the quiet zone alone to show a
+    card edge, shows no trace of one (it was *unsure*, as are the dev frames' dim tops)."""
+    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (CardOnMat(BURIED),)),), blur=blur,
+                       seed=seed, light=light, noise=noise)
+    assert READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3].top == BURIED
+
+
 def test_table_scan_line_says_when_noah_is_seen_but_his_ferry_not_sure():
     """TABLE-KIT.md: Noah's marker seen while a mat whose place is not known could be nearer
     gives no ferry; the scan's line says that, not that Noah was not seen."""
