@@ -606,13 +606,16 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # modules are sampled again here, each one's middle averaged: first on zxing-cpp's own
     # corners (a sharp code is whole there already), else on a grid fitted to the code.
     # Fitting only raises the contrast with the expected code, so a code already whole on
-    # the first grid would be whole on the fitted one too.
+    # the first grid would be whole on the fitted one too; but the fitted grid may reach a
+    # card's corner in the quiet zone that zxing-cpp's stops short of (issue 19's dim sweep):
+    # a whole code's quiet zone must be light on both.
     corners = _corners(barcode)
     if _too_noisy(gray, corners, expected):
         return _noisy_verdict(gray, corners, expected)
     if _quiet_zone_is_light(gray, corners, expected) and _module_errors(
             sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
-        return "whole"
+        fitted = _fitted_corners(gray, corners, expected)
+        return "whole" if _quiet_zone_is_light(gray, fitted, expected) else "unsure"
     corners = _fitted_corners(gray, corners, expected)
     if not _quiet_zone_is_light(gray, corners, expected):
         return "covered"
