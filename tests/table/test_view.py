@@ -274,14 +274,40 @@ def test_overlap_in_a_dim_noisy_room_never_takes_a_buried_code(light, noise, blu
     """A dim room (light 0.35–0.45, sensor noise σ 6–8): the positions of a dim sweep (378
     scenes, docs/table-view.md) where the quiet zone's test could not see the card's edge in
     the noise and a buried code passed as the top, before the noise guard (MIN_SNR)."""
+    view = dim_overlap_view(light, noise, blur, side, depth, angle)
+    assert view.seen and view.top is None
+
+
+@pytest.mark.parametrize("light", [0.35, 0.45])
+def test_a_card_corner_only_the_fitted_grid_shows_is_not_the_top(light):
+    """Issue 19's wider dim sweep (light 0.35–0.6 × noise σ 4–8 × blur σ 0.7–1.5: 1134
+    scenes, docs/benchmarks.md): a card's corner 1.5 modules into the buried code, in dim
+    light with little noise, left zxing-cpp's grid a clean quiet zone; the grid fitted to the
+    code shows the card. A code is whole only with a light quiet zone on both grids."""
+    view = dim_overlap_view(light, 4.0, 0.7, "corner", 1.5, 5.0)
+    assert view.seen and view.top is None
+
+
+def dim_overlap_view(light, noise, blur, side, depth, angle):
+    """Ferry 3's view with a card laid over the buried card's code at one sweep position."""
     positions = overlap_positions()
     index, (_, _, dx, dy) = next((i, p) for i, p in enumerate(positions)
                                  if p[0] == side and p[1] == depth)
     cards = (CardOnMat(BURIED), CardOnMat(None, dx, dy, angle))
     scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=blur,
                        seed=round(10 * depth) + index, light=light, noise=noise)
-    view = READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
-    assert view.seen and view.top is None
+    return READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
+
+
+@pytest.mark.parametrize(("light", "noise", "blur", "seed"), [(0.35, 8.0, 0.7, 1),
+                                                          (0.45, 6.0, 1.1, 2)])
+def test_a_clear_top_card_in_a_dim_noisy_room_is_read(light, noise, blur, seed):
+    """Issue 19: a card alone on its mat in a dim room (the dim overlap sweep's light and
+    noise, nothing over it) is read: its code, too noisy for the quiet zone alone to show a
+    card edge, shows no trace of one (it was *unsure*, as are the dev frames' dim tops)."""
+    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (CardOnMat(BURIED),)),), blur=blur,
+                       seed=seed, light=light, noise=noise)
+    assert READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3].top == BURIED
 
 
 def test_table_scan_line_says_when_noah_is_seen_but_his_ferry_not_sure():
