@@ -5,6 +5,7 @@
 # `./run.sh test` there (ruff and pytest, as CI runs them), every arm64 program emulated by qemu.
 #
 #   sudo deploy/test-arm64.sh [SCRATCH_DIR]      default: /var/tmp/noah-arm64
+#   sudo SKIP_UPDATE=1 deploy/test-arm64.sh       the suite only, without the update scenario
 #   sudo deploy/test-arm64.sh --prepare [SCRATCH_DIR]
 #                                               only bootstrap the base root (once), so that a
 #                                               later run starts at once
@@ -189,7 +190,11 @@ main() {
         return 0
     fi
     fresh_root
-    set_up && update_scenario && run_suite
+    if [ "${SKIP_UPDATE:-0}" = 1 ]; then
+        set_up && run_suite
+    else
+        set_up && update_scenario && run_suite
+    fi
     say "Summary: $FAILURES failure(s)"
     [ "$FAILURES" -eq 0 ]
 }
