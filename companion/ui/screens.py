@@ -81,11 +81,31 @@ def _name(view: Any, seat: int | None) -> str:
     return view.players[seat] if seat is not None and seat < len(view.players) else ""
 
 
+def _open_noah(app: Any, score_only: bool) -> None:
+    app.open_new_game(score_only=score_only)
+
+
+def _open_complot(app: Any, score_only: bool) -> None:
+    from companion.ui.complot import open_new_game
+
+    open_new_game(app, score_only=score_only)
+
+
+#: The games the table can referee, in the home screen's order: (name, catalog key, what its
+#: New game and Scores only open). The one list of them until the game registry
+#: (companion/games.py) lands.
+GAMES: tuple[tuple[str, str, Callable[[Any, bool], None]], ...] = (
+    ("noah", "complot.game.noah", _open_noah),
+    ("complot", "complot.game.complot", _open_complot),
+)
+
+
 class HomeScreen(Screen):
-    """New game, resume (first when a game is open), score-only, history, settings, and the
-    language: one button per language."""
+    """The game (a choice among :data:`GAMES`), new game, resume (first when a game is open),
+    score-only, history, settings, and the language: one button per language."""
 
     can_resume = BooleanProperty(False)
+    game = StringProperty(GAMES[0][0])
     #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
     badge_room = NumericProperty(0)
 
@@ -95,13 +115,34 @@ class HomeScreen(Screen):
 
     def on_kv_post(self, _base: Any) -> None:
         App.get_running_app().bind(lang=lambda *_args: self._languages())
+        self.bind(game=lambda *_args: self._games())
         self._languages()
+
+    def new_game(self, *, score_only: bool) -> None:
+        """New game (or Scores only) of the game chosen."""
+        opener = next(open_game for name, _key, open_game in GAMES if name == self.game)
+        opener(App.get_running_app(), score_only)
+
+    def _games(self) -> None:
+        """A button per game; the chosen one green, ticked."""
+        app = App.get_running_app()
+        box = self.ids.games
+        box.clear_widgets()
+        for name, key, _open in GAMES:
+            chosen = name == self.game
+            text = app.t(key)
+            button = _button(f"✓ {text}" if chosen else text,
+                             lambda name=name: setattr(self, "game", name),
+                             background_color=theme.GO if chosen else theme.BUTTON)
+            button.game = name
+            box.add_widget(button)
 
     def _languages(self) -> None:
         """A button per language, named in its own script; the current one green, ticked."""
         from companion.ui.fonts import language_font
         from companion.ui.settings import language_names
 
+        self._games()
         app = App.get_running_app()
         box = self.ids.languages
         box.clear_widgets()
@@ -111,7 +152,7 @@ class HomeScreen(Screen):
                              lambda code=code: app.choose_language(code),
                              background_color=theme.GO if chosen else theme.BUTTON,
                              font_name=language_font(code, theme.FONT))
-            button.height, button.language = 76, code
+            button.height, button.language = 68, code
             box.add_widget(button)
 
 
