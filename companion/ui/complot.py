@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from kivy.app import App
-from kivy.clock import Clock, mainthread
+from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, Quad, Rectangle, Triangle
 from kivy.lang import Builder
 from kivy.properties import (
@@ -287,6 +287,7 @@ class ComplotScreens:
         for name, cls in zip(self.NAMES, classes, strict=True):
             app.root.sm.add_widget(cls(name=name))
         self.defender = 0  # the target of the last contrôle or descente
+        self._redraw = Clock.create_trigger(self._draw_current)
         self.session.subscribe(self._published)
 
     def screen(self, name: str) -> Any:
@@ -298,12 +299,15 @@ class ComplotScreens:
         thread)."""
         return self.session.view()
 
-    @mainthread
-    def _published(self, view: Any) -> None:
-        """Any thread: the session's new view, drawn on the UI thread."""
+    def _published(self, _view: Any) -> None:
+        """Any thread: the session has a new view; the screen shown draws the newest one at
+        the next frame, on the UI thread (several views in one frame are drawn once)."""
+        self._redraw()
+
+    def _draw_current(self, *_args: Any) -> None:
         current = self.app.root.sm.current
-        if current in self.NAMES and hasattr(self.screen(current), "show"):
-            self.screen(current).show(view)
+        if current in self.NAMES:
+            self.screen(current).show(self.view)
 
     def go(self, name: str) -> None:
         self.screen(name).show(self.view)
@@ -344,7 +348,7 @@ class ComplotScreens:
         """A request whose outcome the screen shows (Next turn, undo, the pioche's end)."""
         outcome = self.act(intent, *args)
         if outcome is not None and not outcome.accepted:
-            self.app.message(outcome.sentence(self.app.lang))
+            self.app.message(refusal(outcome, self.app.lang))
         self.table()
 
     def open_picker(self, mode: str) -> None:
@@ -386,7 +390,7 @@ class ComplotScreens:
         """Scores only: ``seat`` announced ``combination``."""
         outcome = self.act(self.session.claim_points, seat, combination)
         if outcome is not None and not outcome.accepted:
-            self.app.message(outcome.sentence(self.app.lang))
+            self.app.message(refusal(outcome, self.app.lang))
         if self.view.phase != "manche":
             self.go("complot_scores")
         else:
@@ -399,6 +403,13 @@ def _new_session(app: Any) -> Any:
     from companion.ui.complot_interim import InterimComplotSession
 
     return InterimComplotSession(getattr(app.session, "store", None))
+
+
+class ComplotScreen(Screen):
+    """A Complot screen: it stays while Noah's session, with no game on, publishes views
+    (the app's ``screen_for``)."""
+
+    other_game = True
 
 
 def _controller() -> ComplotScreens:
@@ -417,7 +428,7 @@ class ComplotNameRow(BoxLayout):
     seat = NumericProperty(0)
 
 
-class ComplotNewScreen(Screen):
+class ComplotNewScreen(ComplotScreen):
     """Players (2-6), level (1-3), target score (400 by default), scores only."""
 
     score_only = BooleanProperty(False)
@@ -474,7 +485,7 @@ class ComplotPlayerRow(BoxLayout):
     out = BooleanProperty(False)
 
 
-class ComplotPlayScreen(Screen):
+class ComplotPlayScreen(ComplotScreen):
     """Whose turn, the players still in, who must pass; the table's buttons."""
 
     header = StringProperty("")
@@ -518,7 +529,7 @@ def player_status(app: Any, view: Any, seat: int) -> str:
 
 # -- the picker --------------------------------------------------------------------------------
 
-class ComplotPickScreen(Screen):
+class ComplotPickScreen(ComplotScreen):
     """The cards laid down, by touch or camera: a category, then its first names; the words
     said (an announcement) or the players targeted (an action)."""
 
@@ -581,7 +592,7 @@ class ComplotPickScreen(Screen):
             colour, _symbol = CATEGORY_LOOK[category]
             shown = category == self.category
             box.add_widget(CategoryButton(
-                text=("✓ " if shown else "") + CATEGORIES[category][1], bold=shown,
+                text=CATEGORIES[category][1], bold=shown, chosen=shown,
                 background_color=colour, color=theme.text_on(colour),
                 on_release=lambda _b, c=category: self.show_category(c)))
 
@@ -628,17 +639,24 @@ class ComplotPickScreen(Screen):
         action = action_for(self.chosen)
         self.action_name = app.t(f"complot.action.{action}") if action else ""
         faces = self.ids.chosen
-        faces.clear_widgets()
-        for card_id in self.chosen:
+        for face in list(faces.children):  # the faces follow the cards chosen, in order
+            if face.card_id not in self.chosen:
+                faces.remove_widget(face)
+        shown = [face.card_id for face in reversed(faces.children)]
+        for card_id in self.chosen[len(shown):]:
             faces.add_widget(CardFace(card_id=card_id, small=True,
                                       on_release=lambda _f, c=card_id: self.take_off(c)))
         names = self.ids.names
-        names.clear_widgets()
-        for card in cards_of(self.category):
-            taken = card.id in self.chosen
-            names.add_widget(NameButton(
-                text=("✓ " if taken else "") + card.first_name, disabled=taken,
-                on_release=lambda _b, c=card.id: self.add_card(c)))
+        cards = cards_of(self.category)
+        if [button.card_id for button in reversed(names.children)] != [c.id for c in cards]:
+            names.clear_widgets()
+            for card in cards:
+                names.add_widget(NameButton(card_id=card.id, first_name=card.first_name,
+                                            on_release=lambda _b, c=card.id: self.add_card(c)))
+        for button in names.children:  # a card laid down is ticked, and not taken twice
+            taken = button.card_id in self.chosen
+            button.text = ("✓ " if taken else "") + button.first_name
+            button.disabled = taken
 
     def check(self) -> None:
         _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets))
@@ -649,16 +667,22 @@ class ChoiceToggle(ToggleButton):
 
 
 class CategoryButton(Button):
-    """A category of the picker's filter, in its colour."""
+    """A category of the picker's filter, in its colour; the one shown framed in white."""
+
+    chosen = BooleanProperty(False)
 
 
 class NameButton(Button):
-    """A first name of the category shown: touching it lays that card down."""
+    """A first name of the category shown: touching it lays that card down (the scores-only
+    screen's combinations look the same)."""
+
+    card_id = StringProperty("")
+    first_name = StringProperty("")
 
 
 # -- verdict -----------------------------------------------------------------------------------
 
-class ComplotVerdictScreen(Screen):
+class ComplotVerdictScreen(ComplotScreen):
     """The cards of a request as drawn faces, and what the referee says."""
 
     title = StringProperty("")
@@ -684,11 +708,30 @@ class ComplotVerdictScreen(Screen):
         """The verdict stays as it was judged (a later view changes nothing shown)."""
 
 
+#: French spacing (the catalogs' rule): a no-break space before a colon, a narrow one before
+#: ! ? ; — so a line never starts with the mark.
+FRENCH_SPACES = ((" :", "\u00a0:"), (" !", "\u202f!"), (" ?", "\u202f?"), (" ;", "\u202f;"))
+
+
+def refusal(outcome: Any, language: str) -> str:
+    """A refusal's sentence (companion/complot/messages.py) spaced as its language wants.
+
+    >>> from companion.ui.complot_interim import ComplotOutcome
+    >>> refusal(ComplotOutcome(False, "not_your_turn"), "fr")
+    "Ce n'est pas votre tour\xa0: attendez-le."
+    """
+    text = str(outcome.sentence(language))
+    if language == "fr":
+        for plain, spaced in FRENCH_SPACES:
+            text = text.replace(plain, spaced)
+    return text
+
+
 def verdict_sentence(app: Any, mode: str, name: str, cards: Sequence[str],
                      outcome: Any) -> str:
     """The one plain sentence of a verdict in the table's language."""
     if not outcome.accepted:
-        return str(outcome.sentence(app.lang))
+        return refusal(outcome, app.lang)
     if mode == "claim":
         return app.t("complot.verdict.accepted", name=name, points=outcome.points,
                      combination=app.t(f"complot.combo.{outcome.combination}"))
@@ -718,7 +761,7 @@ class ScoreCell(Label):
     strong = BooleanProperty(False)
 
 
-class ComplotScoresScreen(Screen):
+class ComplotScoresScreen(ComplotScreen):
     """The score track: a row per player (its last manches, this manche, the total, a bar to
     the target); the manche's end and the game's end (winners, ties)."""
 
@@ -748,7 +791,7 @@ class ComplotScoresScreen(Screen):
         grid.add_widget(ScoreCell(text=app.t("complot.scores.manche_col", n=view.manche),
                                   strong=view.phase == "manche"))
         grid.add_widget(ScoreCell(text=app.t("complot.scores.total")))
-        grid.add_widget(ScoreCell(text=""))
+        grid.add_widget(ScoreCell(text=f"→ {view.target}"))  # the bars' end
 
     @staticmethod
     def _row(app: Any, grid: Any, seat: int, name: str, shown: list, view: Any) -> None:
@@ -782,7 +825,7 @@ def score_titles(app: Any, view: Any) -> tuple[str, str]:
 
 # -- scores only -------------------------------------------------------------------------------
 
-class ComplotQuickScreen(Screen):
+class ComplotQuickScreen(ComplotScreen):
     """Scores only: touch the player, then the combination announced."""
 
     title = StringProperty("")
