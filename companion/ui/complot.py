@@ -564,37 +564,31 @@ class ComplotPickScreen(ComplotScreen):
         self._refresh()
 
     def _fill_words(self, app: Any) -> None:
-        box = self.ids.words
-        box.clear_widgets()
-        if self.mode != "claim":
-            return
-        for words in CLAIMS:
-            box.add_widget(ChoiceToggle(text=app.t(f"complot.words.{words}"), group="words",
-                                        state="down" if words == self.words else "normal",
-                                        on_release=lambda _b, w=words: self.say(w)))
+        """The four announcements (C30, C32, C40), the one said chosen."""
+        keys = [(app.lang, words) for words in CLAIMS] if self.mode == "claim" else []
+        for toggle in synced(self.ids.words, keys, lambda key: ChoiceToggle(
+                text=app.t(f"complot.words.{key[1]}"), group="words",
+                on_release=lambda _b: self.say(key[1]))):
+            toggle.state = "down" if toggle.key[1] == self.words else "normal"
 
     def _fill_targets(self, app: Any, view: Any) -> None:
-        box = self.ids.targets
-        box.clear_widgets()
-        if self.mode != "action":
-            return
-        for seat in view.still_in:
-            if seat != view.current:
-                box.add_widget(ChoiceToggle(text=view.players[seat],
-                                            state="down" if seat in self.targets else "normal",
-                                            on_release=lambda _b, s=seat: self.aim(s)))
+        """The players an action may target: still in, not the actor (C69)."""
+        seats = [seat for seat in view.still_in if seat != view.current]
+        for toggle in synced(self.ids.targets, seats if self.mode == "action" else [],
+                             lambda seat: ChoiceToggle(text=view.players[seat],
+                                                       on_release=lambda _b: self.aim(seat))):
+            toggle.state = "down" if toggle.key in self.targets else "normal"
 
     def _fill_categories(self, level: int) -> None:
-        """A button per category in its colour; the one shown ticked and bold."""
-        box = self.ids.categories
-        box.clear_widgets()
-        for category in categories_for(level):
+        """A button per category in its colour; the one shown framed and bold."""
+        def button(category: str) -> Button:
             colour, _symbol = CATEGORY_LOOK[category]
-            shown = category == self.category
-            box.add_widget(CategoryButton(
-                text=CATEGORIES[category][1], bold=shown, chosen=shown,
-                background_color=colour, color=theme.text_on(colour),
-                on_release=lambda _b, c=category: self.show_category(c)))
+            return CategoryButton(text=CATEGORIES[category][1], background_color=colour,
+                                  color=theme.text_on(colour),
+                                  on_release=lambda _b: self.show_category(category))
+
+        for category in synced(self.ids.categories, list(categories_for(level)), button):
+            category.bold = category.chosen = category.key == self.category
 
     def show_category(self, category: str) -> None:
         self.category = category
@@ -646,20 +640,28 @@ class ComplotPickScreen(ComplotScreen):
         for card_id in self.chosen[len(shown):]:
             faces.add_widget(CardFace(card_id=card_id, small=True,
                                       on_release=lambda _f, c=card_id: self.take_off(c)))
-        names = self.ids.names
-        cards = cards_of(self.category)
-        if [button.card_id for button in reversed(names.children)] != [c.id for c in cards]:
-            names.clear_widgets()
-            for card in cards:
-                names.add_widget(NameButton(card_id=card.id, first_name=card.first_name,
-                                            on_release=lambda _b, c=card.id: self.add_card(c)))
-        for button in names.children:  # a card laid down is ticked, and not taken twice
-            taken = button.card_id in self.chosen
-            button.text = ("✓ " if taken else "") + button.first_name
+        deck = default_deck()
+        for button in synced(self.ids.names, [card.id for card in cards_of(self.category)],
+                             lambda card_id: NameButton(
+                                 on_release=lambda _b: self.add_card(card_id))):
+            taken = button.key in self.chosen  # a card laid down is ticked, not taken twice
+            button.text = ("✓ " if taken else "") + deck[button.key].first_name
             button.disabled = taken
 
     def check(self) -> None:
         _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets))
+
+
+def synced(box: Any, keys: Sequence[Any], make: Callable[[Any], Any]) -> list[Any]:
+    """The widgets of ``box``, one per key in order (``widget.key``): made again only when
+    the keys change, so a touch updates the buttons instead of building them all again."""
+    if [child.key for child in reversed(box.children)] != list(keys):
+        box.clear_widgets()
+        for key in keys:
+            widget = make(key)
+            widget.key = key
+            box.add_widget(widget)
+    return list(reversed(box.children))
 
 
 class ChoiceToggle(ToggleButton):
@@ -675,9 +677,6 @@ class CategoryButton(Button):
 class NameButton(Button):
     """A first name of the category shown: touching it lays that card down (the scores-only
     screen's combinations look the same)."""
-
-    card_id = StringProperty("")
-    first_name = StringProperty("")
 
 
 # -- verdict -----------------------------------------------------------------------------------
@@ -857,22 +856,24 @@ class ComplotQuickScreen(ComplotScreen):
                      combination=app.t(f"complot.combo.{last.combination}"), points=last.points)
 
     def _players(self, app: Any, view: Any) -> None:
-        box = self.ids.players
-        box.clear_widgets()
-        for seat, name in enumerate(view.players):
+        """A button per player; those out of the manche show their points (C50)."""
+        for toggle in synced(self.ids.players, list(range(len(view.players))),
+                             lambda seat: ChoiceToggle(group="quick_player",
+                                                       on_release=lambda _b: self.choose(seat))):
+            seat = toggle.key
             out = seat not in view.still_in
-            text = f"✓ {name} · {view.manche_points[seat]}" if out else name
-            box.add_widget(ChoiceToggle(text=text, group="quick_player", disabled=out,
-                                        state="down" if seat == self.seat else "normal",
-                                        on_release=lambda _b, s=seat: self.choose(s)))
+            name = view.players[seat]
+            toggle.text = f"✓ {name} · {view.manche_points[seat]}" if out else name
+            toggle.disabled = out
+            toggle.state = "down" if seat == self.seat else "normal"
 
     def _combinations(self, app: Any) -> None:
-        box = self.ids.combinations
-        box.clear_widgets()
-        for combination, points in COMBINATION_POINTS.items():
-            text = f"{app.t(f'complot.combo.{combination}')} · {points}"
-            box.add_widget(NameButton(text=text, disabled=self.seat < 0,
-                                      on_release=lambda _b, c=combination: self.record(c)))
+        """Every combination with its points (C31, C32, C40), once a player is chosen."""
+        keys = [(app.lang, combination) for combination in COMBINATION_POINTS]
+        for button in synced(self.ids.combinations, keys, lambda key: NameButton(
+                text=f"{app.t(f'complot.combo.{key[1]}')} · {COMBINATION_POINTS[key[1]]}",
+                on_release=lambda _b: self.record(key[1]))):
+            button.disabled = self.seat < 0
 
     def choose(self, seat: int) -> None:
         self.seat = seat if self.seat != seat else -1
