@@ -618,7 +618,12 @@ def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str,
     except ValueError:
         raise ValueError(f"Line {first[0]} is not JSON: a Complot table log starts with its "
                          "header.") from None
-    table = Table.from_header(header, deck)
+    yield from replay_actions(Table.from_header(header, deck), numbered)
+
+
+def replay_actions(table: Table, numbered: Iterable[tuple[int, str]]
+                   ) -> Iterator[dict[str, Any]]:
+    """:func:`replay` after the header: ``numbered`` pairs each action line with its number."""
     result: dict[str, Any] | None = None
     for number, line in numbered:
         if result is not None:

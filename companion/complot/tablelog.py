@@ -14,6 +14,10 @@ in play, top of the «pioche» first), ``draw`` (``player``, ``from``: ``pioche`
 (``player``, ``cards``, ``targets``, ``take``, ``discard``, optional ``defence``), and
 ``{"type": "note", "text": …}`` (changes nothing). Unknown fields are ignored.
 
+A header whose options say ``"hands": "hidden"`` is the log of a real table, whose referee
+knows only what it is shown and told (:mod:`companion.complot.table`, its own action types):
+:func:`replay` reads it with that model.
+
 >>> from companion.complot.engine import Game
 >>> text = Game(["Ana", "Ben"], level=2).to_json()
 >>> [result["verdict"] for result in replay(text.splitlines())]
@@ -29,6 +33,7 @@ from typing import Any, TextIO
 from .cards import Deck
 from .engine import Game
 from .judge import is_int
+from .table import Table, is_hidden_header, replay_actions
 
 FORMAT = "complot-table-log"
 MAX_LINE = 256 * 1024
@@ -77,6 +82,13 @@ def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str,
     except ValueError:
         raise LogError(f"Line {first[0]} is not JSON: a Complot table log starts with its "
                        "header.") from None
+    if is_hidden_header(header):  # a real table's log (companion/complot/table.py)
+        try:
+            table = Table.from_header(header, deck)
+        except ValueError as error:
+            raise LogError(str(error)) from None
+        yield from replay_actions(table, numbered)
+        return
     game = game_from_header(header, deck)
     result: dict[str, Any] | None = None
     for number, line in numbered:

@@ -322,3 +322,23 @@ def test_every_new_refusal_and_event_is_worded_in_three_languages():
             assert "{" not in text and text
     assert table_sentence("manche_over", {"reason": "pioche_empty"}, [], "en") == \
         "End of the manche (the pioche is empty): deal the next one."
+
+
+def test_c94_complot_replay_reads_a_real_tables_log(tmp_path, capsys):
+    """``complot replay`` reads a hidden-hands log with the table model (its own action types)
+    and refuses a damaged header with exit status 2 and one sentence."""
+    from companion.cli import main
+
+    table = Table(["Ana", "Ben"], target=50)
+    claim(table, 0, "complot", LEONARDS)
+    log = tmp_path / "table.jsonl"
+    log.write_text(table.to_json() + '{"type": "turn", "player": 1}\n', encoding="utf-8")
+    assert main(["complot", "replay", str(log), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["verdict"] for line in lines[:-1]] == ["accepted", "rejected"]
+    assert lines[1]["reason"] == "game_over" and lines[-1]["winners"] == [0]
+    header = table.header()
+    header["options"]["level"] = 7
+    log.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    assert main(["complot", "replay", str(log)]) == 2
+    assert "level is 1, 2 or 3" in capsys.readouterr().err
