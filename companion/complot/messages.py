@@ -169,6 +169,10 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "La manche n'est pas finie : jouez-la jusqu'au bout.",
         "The manche is not over yet: play it to its end.",
         "這一局尚未結束，請打完。"),
+    "no_game": (
+        "Aucune partie n'est ouverte : commencez-en une ou reprenez-en une.",
+        "No game is open: start one or resume one.",
+        "目前沒有進行中的遊戲：請開始或繼續一局。"),
     "nothing_to_undo": (
         "Il n'y a rien à annuler.",
         "There is nothing to undo.",
@@ -235,11 +239,36 @@ TABLE_EVENTS = {
                     "本局結束（{reason}）：請發下一局的牌。"),
     "game_over": ("Partie terminée ! Victoire : {winners}.", "Game over! Won by {winners}.",
                   "遊戲結束！獲勝者：{winners}。"),
-    "manche_started": ("Manche {manche} : {dealer} distribue, {first} commence.",
-                       "Manche {manche}: {dealer} deals, {first} plays first.",
-                       "第 {manche} 局：{dealer} 發牌，{first} 先出。"),
-    "undone": ("Annulé : {what}.", "Undone: {what}.", "已復原：{what}。"),
-    "redone": ("Rétabli : {what}.", "Redone: {what}.", "已重做：{what}。"),
+    "manche_started": ("Manche {manche} : {dealer} distribue.",
+                       "Manche {manche}: {dealer} deals.",
+                       "第 {manche} 局：{dealer} 發牌。"),
+}
+#: What the table puts back when an action is undone, by the action's type (fr, en, zh).
+UNDONE = {
+    "turn": ("Annulé : c'est de nouveau le tour de {player}.",
+             "Undone: it is {player}'s turn again.",
+             "已復原：又輪到 {player}。"),
+    "claim": ("Annulé : l'annonce de {player} ; {player} reprend en main les cartes posées.",
+              "Undone: {player}'s claim; {player} picks the laid cards up again.",
+              "已復原：{player} 的宣告；{player} 收回攤出的牌。"),
+    "claim_points": ("Annulé : les points de l'annonce de {player}.",
+                     "Undone: the points of {player}'s claim.",
+                     "已復原：{player} 宣告的分數。"),
+    "action": ("Annulé : l'action de {player} ; rendez les cartes prises, {player} reprend "
+               "ses cartes d'action.",
+               "Undone: {player}'s action; give back any card taken, {player} picks the "
+               "action cards up.",
+               "已復原：{player} 的行動；歸還被取走的牌，{player} 收回行動牌。"),
+    "defence": ("Annulé : la défense ; l'action reprend son cours.",
+                "Undone: the defence; the action goes ahead again.",
+                "已復原：防禦；行動恢復進行。"),
+    "end_manche": ("Annulé : la fin de la manche ; elle continue.",
+                   "Undone: the end of the manche; it goes on.",
+                   "已復原：本局結束；本局繼續。"),
+    "next_manche": ("Annulé : la nouvelle manche ; retour à la fin de la précédente.",
+                    "Undone: the new manche; back to the end of the last one.",
+                    "已復原：新的一局；回到上一局結束時。"),
+    "note": ("Annulé : une note.", "Undone: a note.", "已復原：一則備註。"),
 }
 _FALLBACK = ("Action refusée.", "Action refused.", "無法接受這個動作。")
 
@@ -263,7 +292,7 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
     """
     index = LANGUAGES.index(language) if language in LANGUAGES else 0
     words: dict[str, Any] = dict(params)
-    for key in ("player", "next", "target", "dealer", "first"):
+    for key in ("player", "next", "target", "dealer"):
         if is_seat(params.get(key), players):
             words[key] = players[params[key]]
     if "targets" in params:
@@ -281,7 +310,9 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
         words["reason"] = sentence(params["code"], LANGUAGES[index])
     elif "reason" in params:
         words["reason"] = END_REASONS[params["reason"]][index]
-    return TABLE_EVENTS[event][index].format(**words)
+    templates = UNDONE.get(params.get("type", ""), UNDONE["note"]) if event == "undone" \
+        else TABLE_EVENTS[event]
+    return templates[index].format(**words)
 
 
 def card_label(card_id: str) -> str:

@@ -293,9 +293,9 @@ class Table:
     def _turn_gate(self, s: TableState, action: dict[str, Any]) -> int:
         """The seat whose turn it is, acting (turns and actions; not in a score-only game)."""
         self._in_manche(s)
-        seat = self._seat(action.get("player"))
         if self.scores_only:
             raise _Refused("scores_only_game")
+        seat = self._seat(action.get("player"))
         if seat != s.current:
             raise _Refused("not_your_turn")
         return seat
@@ -310,7 +310,8 @@ class Table:
         """The current player has discarded: the turn passes clockwise."""
         seat = self._turn_gate(s, action)
         _end_turn(s, seat, window=True)
-        return Verdict(True, changed=True, events=[("turn", {"player": s.current})])
+        return Verdict(True, changed=True, events=[("turn", {"player": seat,
+                                                            "next": s.current})])
 
     # -- claims from the cards laid down (C30–C47, C90) ------------------------------------------
     def _claim(self, s: TableState, action: dict[str, Any]) -> Verdict:
@@ -331,9 +332,9 @@ class Table:
     def _claimant(self, s: TableState, action: dict[str, Any]) -> tuple[int, str]:
         """The claiming seat and the moment of its claim, after C47's referee checks."""
         self._in_manche(s)
-        seat = self._seat(action.get("player"))
         if self.scores_only:
             raise _Refused("scores_only_game")
+        seat = self._seat(action.get("player"))
         moment = action.get("moment")
         if moment not in (None, "discard", "turn_start"):
             raise _Refused("bad_input")
@@ -394,6 +395,8 @@ class Table:
     def _defence(self, s: TableState, action: dict[str, Any]) -> Verdict:
         """C65–C67: the target shows an État-Major card of a strictly higher grade."""
         self._in_manche(s)
+        if self.scores_only:
+            raise _Refused("scores_only_game")
         card = action.get("card")
         if not isinstance(card, str):
             raise _Refused("bad_input")
