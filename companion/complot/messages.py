@@ -39,9 +39,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "The manche is over: deal the next one.",
         "這一局已結束，請發下一局的牌。"),
     "game_over": (
-        "La partie est finie : quelqu'un a atteint 400 points.",
-        "The game is over: someone reached 400 points.",
-        "遊戲已結束：已有人達到 400 分。"),
+        "La partie est finie : le score visé est atteint. Commencez-en une autre.",
+        "The game is over: the target score was reached. Start a new one.",
+        "遊戲已結束：已達到目標分數。請開始新的一局。"),
     "already_drawn": (
         "Vous avez déjà pioché ce tour-ci : défaussez une carte.",
         "You already drew this turn: discard a card.",
@@ -220,7 +220,7 @@ END_REASONS = {
 #: What happened at a table with hidden hands, event → (French, English, Chinese): one
 #: sentence that says what happened and what to do next.
 TABLE_EVENTS = {
-    "turn": ("Au tour de {next}.", "{next}'s turn.", "輪到 {next}。"),
+    "turn": ("À {next} de jouer.", "{next}'s turn.", "輪到 {next}。"),
     "claimed": ("{player} marque {points} points ({combination}) et sort de la manche.",
                 "{player} scores {points} points ({combination}) and is out of the manche.",
                 "{player} 得 {points} 分（{combination}），退出本局。"),
@@ -245,7 +245,7 @@ TABLE_EVENTS = {
 }
 #: What the table puts back when an action is undone, by the action's type (fr, en, zh).
 UNDONE = {
-    "turn": ("Annulé : c'est de nouveau le tour de {player}.",
+    "turn": ("Annulé : à {player} de jouer de nouveau.",
              "Undone: it is {player}'s turn again.",
              "已復原：又輪到 {player}。"),
     "claim": ("Annulé : l'annonce de {player} ; {player} reprend en main les cartes posées.",

@@ -16,7 +16,7 @@ it back — and only then the listeners get a fresh :class:`ComplotView`.
 >>> outcome = session.claim(1, "complot", ["leonard:amelie", "leonard:arthur",
 ...     "leonard:clara", "leonard:emma", "leonard:sally", "leonard:sarah"])
 >>> outcome.accepted, outcome.points, outcome.sentence("fr")
-(True, 50, 'Ben marque 50 points (six Léonard) et sort de la manche. Au tour de Chloé.')
+(True, 50, 'Ben marque 50 points (six Léonard) et sort de la manche. À Chloé de jouer.')
 >>> session.undo().sentence("en")
 "Undone: Ben's claim; Ben picks the laid cards up again."
 
@@ -70,8 +70,9 @@ class ComplotOutcome:
         do next."""
         if not self.events:
             return refusal_sentence(self.code, language) if self.code else ""
-        return " ".join(table_sentence(event, params, self.players, language)
-                        for event, params in self.events)
+        joiner = "" if language == "zh" else " "  # Chinese sentences need no space
+        return joiner.join(table_sentence(event, params, self.players, language)
+                           for event, params in self.events)
 
 
 @dataclass(frozen=True)
