@@ -5,7 +5,8 @@ cards laid down for a claim (C90), the action cards and the card shown in defenc
 and what it is *told*: that the current player has ended their turn, that the «pioche» ran out
 (C51c). Like python-chess's ``Board``, a :class:`Table` judges JSON actions with
 :meth:`~Table.check`, applies them with :meth:`~Table.push` and takes them back exactly with
-:meth:`~Table.pop`; the actions are the lines of its table log (:func:`replay`).
+:meth:`~Table.pop`; the actions are the lines of its table log (which
+:func:`companion.complot.tablelog.replay` reads).
 
 >>> table = Table(["Ana", "Ben", "Chloé"])          # the last seat deals: Ana plays first
 >>> table.current, table.manche
@@ -27,7 +28,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -269,10 +270,9 @@ class Table:
     def _judge(self, state: TableState, action: Any) -> Verdict:
         if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
             return Verdict(False, "bad_input")
-        if action["type"] == "note":
-            return Verdict(isinstance(action.get("text"), str), None
-                           if isinstance(action.get("text"), str) else "bad_input",
-                           changed=isinstance(action.get("text"), str))
+        if action["type"] == "note":  # free text: accepted, changes nothing (TABLE-LOG.md)
+            text_ok = isinstance(action.get("text"), str)
+            return Verdict(text_ok, None if text_ok else "bad_input")
         try:
             return _HANDLERS[action["type"]](self, state, action)
         except _Refused as refusal:
@@ -482,7 +482,8 @@ class Table:
             raise ValueError("The table log is empty.")
         table = cls.from_header(json.loads(lines[0]), deck)
         for number, line in enumerate(lines[1:], start=2):
-            if not table.push(json.loads(line)).changed:
+            verdict = table.push(json.loads(line))
+            if not (verdict.accepted or verdict.changed):
                 raise ValueError(f"Line {number} of the table log is refused.")
         return table
 
@@ -599,53 +600,6 @@ def is_hidden_header(header: Any) -> bool:
     return (isinstance(header, dict) and header.get("format") == FORMAT
             and isinstance(header.get("options"), dict)
             and header["options"].get("hands") == HIDDEN["hands"])
-
-
-def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str, Any]]:
-    """Judge a hidden-hands log's action lines: ``{"line", "verdict", "reason", "message"}``
-    for each, as the engine's log (``verdict``: ``accepted``, ``rejected``, or ``wrong_claim``
-    for a refused claim that costs a turn); the last item also has ``"state"``. A refused line
-    does not stop the replay. ValueError when line 1 is not a readable header.
-
-    >>> table = Table(["Ana", "Ben"])
-    >>> log = table.to_json() + '{"type": "turn", "player": 1}\\n{"type": "turn", "player": 0}\\n'
-    >>> [(r["line"], r["verdict"], r["reason"]) for r in replay(log.splitlines())]
-    [(2, 'rejected', 'not_your_turn'), (3, 'accepted', None)]
-    """
-    numbered = ((number, line) for number, line in enumerate(lines, start=1) if line.strip())
-    first = next(numbered, None)
-    if first is None:
-        return
-    try:
-        header = json.loads(first[1])
-    except ValueError:
-        raise ValueError(f"Line {first[0]} is not JSON: a Complot table log starts with its "
-                         "header.") from None
-    yield from replay_actions(Table.from_header(header, deck), numbered)
-
-
-def replay_actions(table: Table, numbered: Iterable[tuple[int, str]]
-                   ) -> Iterator[dict[str, Any]]:
-    """:func:`replay` after the header: ``numbered`` pairs each action line with its number."""
-    result: dict[str, Any] | None = None
-    for number, line in numbered:
-        if result is not None:
-            yield result
-        result = _replay_line(table, number, line)
-    if result is not None:
-        result["state"] = table.state()
-        yield result
-
-
-def _replay_line(table: Table, number: int, line: str) -> dict[str, Any]:
-    try:
-        action = json.loads(line)
-    except (ValueError, RecursionError):
-        action = None
-    verdict = table.push(action)
-    status = "accepted" if verdict.accepted else "wrong_claim" if verdict.changed else "rejected"
-    return {"line": number, "verdict": status, "reason": verdict.code,
-            "message": verdict.message}
 
 
 _Handler = Callable[[Table, TableState, dict[str, Any]], Verdict]

@@ -8,13 +8,7 @@ import pytest
 from companion.complot.session import ComplotSession, ComplotView
 from companion.errors import UserError
 from companion.session.store import GameStore
-
-LEONARDS = ["leonard:amelie", "leonard:arthur", "leonard:clara", "leonard:emma",
-            "leonard:sally", "leonard:sarah"]
-EMPIRES = ["empires:henri", "empires:karl", "empires:marie", "empires:max", "empires:noe",
-           "empires:sarah"]
-NOTHING = ["espions:franck", "alphas:naomie", "senechales:rose", "journalistes:marc",
-           "duron:estelle", "leonard:sally"]
+from tests.complot.hands import EMPIRES, LEONARDS, NOTHING
 
 
 @pytest.fixture

@@ -13,19 +13,13 @@ import pytest
 from companion.complot.cards import default_deck
 from companion.complot.judge import ACTIONS, game_winners, score_manche
 from companion.complot.table import POINTS, Table
+from tests.complot.hands import ELYSEE_5, LEONARDS, TWO_TRIOS
 
 DECK = default_deck()
 #: Hands that make something, so that random tables see accepted claims too.
-MADE = [
-    ["leonard:amelie", "leonard:arthur", "leonard:clara", "leonard:emma", "leonard:sally",
-     "leonard:sarah"],
-    ["pompiers:camille", "pompiers:clara", "pompiers:etienne", "duron:jacquotte",
-     "archange:gabrielle", "archange:igor"],
-    ["etat-major:noe", "empires:sarah", "espions:max", "senechales:marie", "espions:arthur",
-     "duron:clara"],
-    ["journalistes:emma", "journalistes:estelle", "journalistes:marc", "alphas:karl",
-     "alphas:naomie", "alphas:sally"],
-]
+MADE = [LEONARDS, TWO_TRIOS, ELYSEE_5,
+        ["journalistes:emma", "journalistes:estelle", "journalistes:marc", "alphas:karl",
+         "alphas:naomie", "alphas:sally"]]
 WORDS = ("complot", "prix_pulitzer", "plan_etare", "complot_elysee")
 KINDS = ("controle", "descente", "hameconnage", "double_hameconnage", "bombe")
 
