@@ -169,6 +169,15 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "La manche n'est pas finie : jouez-la jusqu'au bout.",
         "The manche is not over yet: play it to its end.",
         "這一局尚未結束，請打完。"),
+    "foreign_code": (
+        "Ce code n'est pas une carte de Complot : ignoré.",
+        "That code is not a Complot card: ignored.",
+        "這個代碼不是 Complot 的牌：已略過。"),
+    "bad_sticker": (
+        "Cet autocollant ne se lit pas comme une carte de cette boîte : vérifiez-le avec « tags "
+        "check ».",
+        "That sticker does not read as a card of this box: check it with 'tags check'.",
+        "這張貼紙無法讀成這盒牌中的牌：請用「tags check」檢查。"),
     "no_game": (
         "Aucune partie n'est ouverte : commencez-en une ou reprenez-en une.",
         "No game is open: start one or resume one.",

@@ -9,7 +9,7 @@ it back — and only then the listeners get a fresh :class:`ComplotView`.
 >>> from companion.session.store import GameStore
 >>> session = ComplotSession(GameStore(pathlib.Path(tempfile.mkdtemp()) / "g.sqlite"))
 >>> session.new_game(["Ana", "Ben", "Chloé"])
->>> session.view().current
+>>> session.view.current
 0
 >>> session.next_turn().sentence("en")
 "Ben's turn."
@@ -20,26 +20,31 @@ it back — and only then the listeners get a fresh :class:`ComplotView`.
 >>> session.undo().sentence("en")
 "Undone: Ben's claim; Ben picks the laid cards up again."
 
-Threads: every intent takes the session's lock (camera, UI threads alike: one at a time, in
-arrival order). Listeners are called with the lock held and must return quickly.
+It is a :class:`~companion.session.base.SessionBase` (the record and its writer lock, the
+listeners, the one write path, resume, notices, the cameras' status): only the intents, the
+view and what is said are Complot's. Threads: every intent takes the session's lock (camera, UI
+threads alike: one at a time, in arrival order). Listeners are called with the lock held and
+must return quickly.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, cast
 
 from companion.errors import UserError
+from companion.session.base import SessionBase
 from companion.session.store import GameRecord, GameStore
+from companion.session.view import Notice
 
-from .cards import Deck
+from .cards import Deck, default_deck
 from .engine import Verdict
 from .judge import TARGET_SCORE
 from .messages import sentence as refusal_sentence
 from .messages import table_sentence
-from .table import Table, is_hidden_header, setup_problem
+from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify
+from .table import FORMAT, Table, is_hidden_header, setup_problem
 
 Phase = Literal["manche", "manche_over", "game_over"]
 #: How many recent outcomes the view keeps for the screen's history lines.
@@ -102,65 +107,76 @@ class ComplotView:
     history: tuple[ComplotOutcome, ...] = ()
     can_undo: bool = False
     can_redo: bool = False
-    unfinished: tuple[int, ...] = field(default=())
+    unfinished: tuple[int, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    camera_ok: bool = True
+    camera_message: str = ""
+    foreign_codes: int = 0
+    cards_read: tuple[str, ...] = ()
 
     @property
     def has_game(self) -> bool:
         return self.game_id is not None
 
+    def __call__(self) -> ComplotView:
+        """The view itself: ``session.view`` is a property, as Noah's session's (the base's);
+        this keeps ``session.view()``, the API's first spelling, working."""
+        return self
 
-Listener = Callable[[ComplotView], None]
+
+@dataclass(frozen=True)
+class _Applied:
+    """A :class:`Table` verdict as the write path sees it: applied (and so stored) when the
+    table changed — every accepted action, and a wrong claim, whose lost turn is the rule's
+    own consequence (C44)."""
+
+    verdict: Verdict
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict.changed
 
 
-class ComplotSession:
+class _Referee:
+    """The :class:`Table` behind the base's write path (its ``push`` and ``pop``)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def push(self, action: dict[str, Any]) -> _Applied:
+        return _Applied(self.table.push(action))
+
+    def pop(self) -> dict[str, Any]:
+        return self.table.pop()
+
+
+class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
     """The referee for one Complot table, one game open at a time (API-COMPLOT.md)."""
 
-    def __init__(self, store: GameStore, *, deck: Deck | None = None) -> None:
-        self.store = store
+    log_format: ClassVar[str] = FORMAT
+    foreign_code_text: ClassVar[str] = ("A QR code that is not a Complot card was seen and "
+                                        "ignored.")
+
+    def __init__(self, store: GameStore, *, deck: Deck | None = None,
+                 deck_id: str = DEFAULT_DECK_ID) -> None:
+        super().__init__(store)
         self.deck = deck
-        self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
+        self.deck_id = deck_id
         self._table: Table | None = None
-        self._game_id: int | None = None
-        self._redo: list[dict[str, Any]] = []
+        self._cards_read: list[str] = []
         self._history: list[ComplotOutcome] = []
         self._saved: tuple[int, str] = (0, "manche")
         self._view = ComplotView(unfinished=self._unfinished_ids())
-
-    # -- publishing ----------------------------------------------------------------------------
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(view)`` now and after every change; returns the unsubscriber."""
-        with self._lock:
-            self._listeners.append(listener)
-            listener(self._view)
-        return lambda: self._unsubscribe(listener)
-
-    def _unsubscribe(self, listener: Listener) -> None:
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-    def view(self) -> ComplotView:
-        """The latest published snapshot."""
-        return self._view
 
     @property
     def table(self) -> Table | None:
         """The open game's table (read it, never push to it directly)."""
         return self._table
 
-    def _publish(self) -> None:
-        self._view = self._build_view()
-        for listener in list(self._listeners):
-            listener(self._view)
-
     # -- games ---------------------------------------------------------------------------------
     def unfinished_games(self) -> list[GameRecord]:
-        """Complot games of the record that can be resumed, newest first."""
-        return [game for game in self.store.unfinished() if is_hidden_header(game.header)]
-
-    def _unfinished_ids(self) -> tuple[int, ...]:
-        return tuple(game.id for game in self.unfinished_games())
+        """Complot games of real tables that can be resumed, newest first."""
+        return [game for game in super().unfinished_games() if is_hidden_header(game.header)]
 
     def new_game(self, players: Sequence[str], *, level: int = 1, target: int = TARGET_SCORE,
                  scores_only: bool = False, dealer: int | None = None) -> None:
@@ -175,7 +191,7 @@ class ComplotSession:
             table = Table(names, level=level, target=target, scores_only=scores_only,
                           dealer=dealer, deck=self.deck)
             game_id = self.store.create_game(table.header(), score_only=scores_only)
-            self._open(game_id, table, redo=[])
+            self._open(game_id, table)
             self._save_summary()
             self._publish()
 
@@ -183,18 +199,13 @@ class ComplotSession:
         """Reopen a stored Complot game where it stopped (its lines replayed), redo included;
         ``None``: the newest unfinished one. UserError when there is none or it is damaged."""
         with self._lock:
-            if game_id is None:
-                games = self.unfinished_games()
-                if not games:
-                    raise UserError("There is no unfinished Complot game to resume.",
-                                    "Start a new game.", key="complot.error.nothing_to_resume")
-                game_id = games[0].id
-            table, redo = self._replayed(game_id)
-            self._open(game_id, table, redo=redo)
+            game_id = self._game_to_resume(game_id)
+            table, redo, seq = self._replayed(game_id)
+            self._open(game_id, table, redo=redo, seq=seq)
             self._publish()
 
-    def _replayed(self, game_id: int) -> tuple[Table, list[dict[str, Any]]]:
-        """The stored game's table, and what an undo left to redo."""
+    def _replayed(self, game_id: int) -> tuple[Table, list[dict[str, Any]], int]:
+        """The stored game's table, what an undo left to redo, and its last line's number."""
         header = self.store.header(game_id)
         if not is_hidden_header(header):
             raise UserError(f"Game {game_id} is not a Complot game of a real table.",
@@ -206,25 +217,44 @@ class ComplotSession:
             raise UserError(f"Game {game_id} cannot be read: {error}",
                             "Run 'noah-companion history' to see it.") from None
         redo: list[dict[str, Any]] = []
-        for number, line in enumerate(self.store.lines(game_id), start=2):
+        lines = self.store.lines(game_id)
+        for number, line in enumerate(lines, start=2):
             done = table.history
             if not table.push(line).changed:
                 raise UserError(f"Game {game_id} is damaged at line {number}: the referee "
                                 "refuses it.", "Export the game and check that line.",
                                 key="complot.error.damaged", game=game_id, line=number)
             redo = _after(line, done, table.history, redo)
-        return table, redo
+        return table, redo, len(lines)
 
-    def close_game(self) -> None:
-        """Leave the open game; it stays in the record and can be resumed."""
-        with self._lock:
-            self._table, self._game_id = None, None
-            self._redo, self._history = [], []
-            self._publish()
-
-    def _open(self, game_id: int, table: Table, *, redo: list[dict[str, Any]]) -> None:
-        self._table, self._game_id, self._redo, self._history = table, game_id, redo, []
+    def _open(self, game_id: int, table: Table, *, redo: list[dict[str, Any]] | None = None,
+              seq: int = 0) -> None:
+        self._opened(game_id, seq=seq, redo=redo)
+        self._table, self._history = table, []
         self._saved = (len(table.manches), table.phase)
+
+    def _clear_game(self) -> None:
+        self._table, self._history, self._cards_read = None, [], []
+
+    # -- the cameras ---------------------------------------------------------------------------
+    def tag_seen(self, text: str, in_view: tuple[str, ...] = ()) -> ComplotOutcome:
+        """A sticker read by a camera (the pipeline's ``on_vision_event``). A Complot card joins
+        the view's ``cards_read`` — the cards shown since the last intent was judged, each once,
+        in the order read — for the screen to lay into its claim, action or defence; a Noah or
+        foreign code is counted and ignored; a sticker of another box or a damaged one is said
+        (C6)."""
+        with self._lock:
+            tag = classify(text, self.deck or default_deck(), self.deck_id)
+            if isinstance(tag, Foreign):
+                self.foreign_code(text)
+                return ComplotOutcome(False, "foreign_code")
+            if isinstance(tag, TagError):
+                self._notice("problem", refusal_sentence("bad_sticker", "en"), tag.reason)
+                return self._refused("bad_sticker")
+            if tag.card.id not in self._cards_read:
+                self._cards_read.append(tag.card.id)
+            self._publish()
+            return ComplotOutcome(True, cards=(tag.card.id,))
 
     # -- intents -------------------------------------------------------------------------------
     def next_turn(self) -> ComplotOutcome:
@@ -281,11 +311,7 @@ class ComplotSession:
             if table is None or not table.history:
                 return self._refused("no_game" if table is None else "nothing_to_undo")
             undone = table.history[-1]
-            try:
-                self._append({"type": "undo", "count": 1})
-            except UserError:
-                self._publish()
-                raise
+            self._write({"type": "undo", "count": 1})
             table.pop()
             self._redo.append(undone)
             params = {"type": undone.get("type"), "player": undone.get("player")}
@@ -306,22 +332,9 @@ class ComplotSession:
         table = self._table
         if table is None:
             return self._refused("no_game")
-        verdict = table.push(action)
-        if verdict.changed:
-            try:
-                self._append(action)
-            except UserError:
-                table.pop()
-                self._publish()
-                raise
-            if redoing:
-                self._redo.pop()
-            else:
-                self._redo.clear()
+        verdict = self._judged(_Referee(table), action, action, redoing=redoing).verdict
+        self._cards_read = []
         return self._done(self._outcome(table, action, verdict))
-
-    def _append(self, line: dict[str, Any]) -> None:
-        self.store.append(cast(int, self._game_id), line)
 
     def _done(self, outcome: ComplotOutcome) -> ComplotOutcome:
         self._history = [*self._history, outcome][-HISTORY:]
@@ -348,25 +361,21 @@ class ComplotSession:
             else (), table.players, tuple(events) if verdict.changed else ())
 
     def _save_summary(self) -> None:
-        """Refresh the history list's cache when a manche ends or comes back (never fails
-        the action, already saved: a full disk is caught up at the next save)."""
+        """Refresh the history list's cache when a manche ends or comes back."""
         table = self._table
         if table is None or self._game_id is None:
             return
         now = (len(table.manches), table.phase)
         if now == self._saved and table.history:
             return
-        try:
-            self.store.set_summary(self._game_id, summary(table), finished=table.is_over)
-            self._saved = now
-        except UserError:
-            pass
+        self._store_summary(summary(table), finished=table.is_over)
+        self._saved = now
 
     # -- the view ------------------------------------------------------------------------------
     def _build_view(self) -> ComplotView:
         table = self._table
         if table is None:
-            return ComplotView(unfinished=self._unfinished_ids())
+            return ComplotView(**self._shared_fields())
         return ComplotView(
             game_id=self._game_id, players=table.players, level=table.level,
             target=table.target, scores_only=table.scores_only, manche=table.manche,
@@ -377,7 +386,14 @@ class ComplotSession:
             pending_target=table.pending_target, claim_window=table.claim_window,
             dealer=table.dealer, last=self._history[-1] if self._history else None,
             history=tuple(self._history), can_undo=bool(table.history),
-            can_redo=bool(self._redo))
+            can_redo=bool(self._redo), cards_read=tuple(self._cards_read),
+            **self._shared_fields())
+
+    def _shared_fields(self) -> dict[str, Any]:
+        """The view's fields the base keeps: notices and the cameras' status."""
+        return {"unfinished": self._unfinished_ids(), "notices": tuple(self._notices),
+                "camera_ok": self._camera_ok, "camera_message": self._camera_message,
+                "foreign_codes": self._foreign_codes}
 
 
 def summary(table: Table) -> dict[str, Any]:
