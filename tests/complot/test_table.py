@@ -333,3 +333,41 @@ def test_c94_complot_replay_reads_a_real_tables_log(tmp_path, capsys):
     log.write_text(json.dumps(header) + "\n", encoding="utf-8")
     assert main(["complot", "replay", str(log)]) == 2
     assert "level is 1, 2 or 3" in capsys.readouterr().err
+
+
+def test_c47_the_referee_checks_come_before_the_claims_own():
+    """C47: game_over, manche_over, not_your_turn, player_out and one_claim_per_turn come
+    before a malformed claim (bad_input) and before the cards are judged."""
+    table = Table(names(3), target=50)
+    bad = ("shout", "not a list")
+    assert claim(table, 2, *bad).code == "not_your_turn"
+    claim(table, 0, "complot", LEONARDS)
+    assert claim(table, 0, *bad).code == "player_out"
+    claim(table, 1, "complot", NOTHING)
+    assert claim(table, 1, *bad).code == "one_claim_per_turn"
+    assert claim(table, 2, *bad).code == "bad_input"
+    claim(table, 2, "complot", EMPIRES)
+    assert table.phase == "game_over" and claim(table, 1, *bad).code == "game_over"
+    other = Table(names(2))
+    claim(other, 0, "complot", LEONARDS)
+    assert claim(other, 1, *bad).code == "manche_over"
+
+
+def test_c62_c63_c64_c69_c86_descente_bombe_and_targets():
+    """C63: a descente with three Enquêteurs, stopped only by a grade above the most senior
+    (C64/C65: Sophie over Max); C69: a target out of the manche is invalid; C80/C86: a bomb
+    at level 3 has no defence."""
+    table = Table(names(3), level=3)
+    claim(table, 0, "complot", LEONARDS)                      # P0 out; P1 plays
+    descente = {"type": "action", "player": 1, "kind": "descente",
+                "cards": ["enqueteurs:max", "enqueteurs:emma", "enqueteurs:clara"],
+                "targets": [0]}
+    assert table.push(descente).code == "invalid_target"
+    assert table.push({**descente, "targets": [2]}).accepted
+    assert table.push({"type": "defence", "card": "etat-major:karl"}).code == \
+        "defence_grade_too_low"
+    assert table.push({"type": "defence", "card": "etat-major:sophie"}).accepted
+    turn(table)
+    bomb = {"type": "action", "player": 2, "kind": "bombe", "cards": ["poseur-bombe:irina"],
+            "targets": [1]}
+    assert table.push(bomb).accepted and table.pending_action is None
