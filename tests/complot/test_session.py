@@ -163,3 +163,51 @@ def test_c6_c46_cards_read_by_the_camera_wait_for_the_claim(session):
     assert session.view.cards_read == ()
     session.camera_status(False, "The hand camera is unplugged.")
     assert not session.view.camera_ok and "unplugged" in session.view.camera_message
+
+
+def test_c53_a_resumed_game_is_the_game_left_with_its_undo_and_redo(path, session):
+    """C53: after a seeded run of intents (undo and redo among them) the record, replayed by a
+    fresh session, gives the same table, scores and redo stack as the session that wrote it."""
+    import random
+
+    from tests.complot.test_table_properties import random_action
+
+    rng = random.Random(21)
+    session.new_game(["Ana", "Ben", "Chloé", "Dan"], level=3, target=200)
+    for _ in range(60):
+        roll = rng.random()
+        if roll < 0.1:
+            session.undo()
+        elif roll < 0.15:
+            session.redo()
+        else:
+            by_intent(session, random_action(rng, session.table))
+    left, can_redo = session.table.state(), session.view.can_redo
+    game_id = session.view.game_id
+    session.store.close()
+    with GameStore(path) as store:
+        again = ComplotSession(store)
+        again.resume(game_id)
+        assert again.table.state() == left and again.view.can_redo == can_redo
+        if can_redo:
+            assert again.redo().accepted
+
+
+def by_intent(session, action):
+    """A table-log line sent through the session's public intent for it."""
+    kind = action["type"]
+    if kind == "turn":
+        return session.next_turn()
+    if kind == "claim":
+        return session.claim(action["player"], action["claim"], action["cards"],
+                             moment=action.get("moment"))
+    if kind == "claim_points":
+        return session.claim_points(action["player"], action["combination"])
+    if kind == "action":
+        return session.action(action["player"], action["kind"], action["cards"],
+                              action["targets"])
+    if kind == "defence":
+        return session.defence(action["card"])
+    if kind == "end_manche":
+        return session.end_manche(action["reason"])
+    return session.next_manche()
