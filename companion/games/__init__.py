@@ -65,7 +65,9 @@ class GameKind(Protocol):
     name: str
     #: The table log's ``format`` (line 1): ``noah-table-log``...
     log_format: str
-    #: The catalogs' key of the game's title (``games.noah``), for the screens and the history.
+    #: The game's name in English (the command line); the catalogs' key of its title
+    #: (``games.noah``), for the screens.
+    title: str
     title_key: str
     #: The game's own words for a scoring period and its points, in the history and the CSV.
     period: str

@@ -35,6 +35,7 @@ class ComplotKind:
 
     name = "complot"
     log_format = "complot-table-log"
+    title = "Noé, Complot à l'Élysée"
     title_key = "games.complot"
     period = "manche"
     points = "points"

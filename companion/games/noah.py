@@ -31,6 +31,7 @@ class NoahKind:
 
     name = "noah"
     log_format = FORMAT
+    title = "Noah"
     title_key = "games.noah"
     period = "round"
     points = "tears"

@@ -153,7 +153,9 @@ def score_table(summary: GameSummary) -> list[str]:
 
     width = max(display_width(name) for name in (*summary.players, "player")) + 1
     rounds = range(1, len(summary.rounds) + 1)
-    lines = ["player".ljust(width) + "".join(f"R{n}".rjust(4) for n in rounds) + "total".rjust(7)]
+    letter = find_kind(summary.kind).period[0].upper()  # R1 R2 (rounds), M1 M2 (manches)
+    lines = ["player".ljust(width) + "".join(f"{letter}{n}".rjust(4) for n in rounds)
+             + "total".rjust(7)]
     for seat, name in enumerate(summary.players):
         cells = "".join(str(r[seat]).rjust(4) for r in summary.rounds)
         total = summary.scores[seat] if summary.scores else 0
