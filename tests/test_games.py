@@ -99,6 +99,9 @@ def test_a_complot_game_exports_its_manches_and_totals_as_csv(store, complot_log
     assert [int(row.split(",")[-1]) for row in last] == list(complot_log.scores)
     data = json.loads(export(store, game_id, None, "json"))
     assert data["kind"] == "complot" and data["scores"] == list(complot_log.scores)
+    [summary] = history(store)
+    with pytest.raises(UserError, match="Noah games only"):  # BG Stats' link words a Noah play
+        find_kind(summary.kind).bgstats_url(store, summary)
 
 
 def test_an_exported_complot_log_replays_through_complot_s_referee(tmp_path, store, complot_log,

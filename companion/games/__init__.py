@@ -87,6 +87,11 @@ class GameKind(Protocol):
         default deck."""
         ...
 
+    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
+        """The link that records a finished game in the BG Stats app (UserError when this
+        game has none)."""
+        ...
+
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:
         """``noah-companion replay``: judge a log's lines (the header first) and print the

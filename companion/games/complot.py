@@ -64,6 +64,13 @@ class ComplotKind:
             reading.take(number, text)
         return reading.summary()
 
+    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
+        """None yet: companion/session/bgstats.py words a Noah play (fewest tears win)."""
+        from companion.errors import UserError
+
+        raise UserError("BG Stats links are made for Noah games only, for now.",
+                        "Export the scores instead: --format csv.")
+
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:
         """``complot replay``'s output (companion/complot/tablelog.py); ``--states`` is

@@ -53,6 +53,11 @@ class NoahKind:
         box = deck if isinstance(deck, Deck) else default_deck()
         return summary_of(read_game(store, entry, box))
 
+    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
+        from companion.session.bgstats import play_url
+
+        return play_url(summary.id, summary.players, summary.scores, summary.winners, store)
+
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:
         """Judge a Noah table log (TABLE-LOG.md); the exit statuses of ``noah-companion
