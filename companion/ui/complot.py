@@ -53,9 +53,8 @@ from companion.complot.cards import (
     Card,
     default_deck,
 )
-from companion.complot.combos import CLAIMS
+from companion.complot.combos import CLAIMS, CLASSIC_POINTS, SPECIAL_POINTS
 from companion.ui import theme
-from companion.ui.complot_interim import COMBINATION_POINTS
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6
@@ -81,6 +80,8 @@ CATEGORY_LOOK: dict[str, tuple[tuple[float, float, float, float], str]] = {
 }
 #: The action an action card launches (C91): the Enquêteurs' depends on how many are shown.
 ACTION_OF = {"RO": "hameconnage", "VI": "double_hameconnage", "PB": "bombe"}
+#: Every combination a scores-only table records, with its points (C31, C32, C40).
+COMBINATION_POINTS: dict[str, int] = {**CLASSIC_POINTS, **SPECIAL_POINTS}
 #: The card counts of a request: six for an announcement (C46), at most three for an action,
 #: one for a defence.
 PICK_LIMITS = {"claim": 6, "action": 3, "defence": 1}
@@ -271,6 +272,20 @@ def open_new_game(app: Any, *, score_only: bool = False) -> None:
     complot_screens(app).open_new_game(score_only=score_only)
 
 
+def resumable(app: Any) -> bool:
+    """Is there an unfinished Complot game in the record (the home screen's Resume)?"""
+    return bool(complot_screens(app).view.unfinished)
+
+
+def resume(app: Any) -> None:
+    """The home screen's Resume with Complot chosen: the newest unfinished game, where it
+    stopped."""
+    screens = complot_screens(app)
+    screens.act(screens.session.resume)
+    if screens.view.has_game:
+        screens.table()
+
+
 class ComplotScreens:
     """The Complot screens of one app over one Complot session: which screen shows, and the
     session's views drawn on the UI thread."""
@@ -286,7 +301,6 @@ class ComplotScreens:
                    ComplotVerdictScreen, ComplotScoresScreen, ComplotQuickScreen)
         for name, cls in zip(self.NAMES, classes, strict=True):
             app.root.sm.add_widget(cls(name=name))
-        self.defender = 0  # the target of the last contrôle or descente
         self._redraw = Clock.create_trigger(self._draw_current)
         self.session.subscribe(self._published)
 
@@ -297,7 +311,7 @@ class ComplotScreens:
     def view(self) -> Any:
         """The session's view now (a published one may still be on its way to the UI
         thread)."""
-        return self.session.view()
+        return self.session.view
 
     def _published(self, _view: Any) -> None:
         """Any thread: the session has a new view; the screen shown draws the newest one at
@@ -305,9 +319,12 @@ class ComplotScreens:
         self._redraw()
 
     def _draw_current(self, *_args: Any) -> None:
+        view = self.view
+        for card_id in view.cards_read:  # read by a camera: into the picker (taken once)
+            self.add_card(card_id)
         current = self.app.root.sm.current
         if current in self.NAMES:
-            self.screen(current).show(self.view)
+            self.screen(current).show(view)
 
     def go(self, name: str) -> None:
         self.screen(name).show(self.view)
@@ -342,13 +359,16 @@ class ComplotScreens:
                    scores_only=view.scores_only)
 
     def leave(self) -> None:
+        """Home; the game stays in the record and can be resumed."""
+        self.act(self.session.close_game)
         self.app.go("home")
+        self.app.root.sm.get_screen("home").refresh_resume()
 
     def request(self, intent: Callable[..., Any], *args: Any) -> None:
         """A request whose outcome the screen shows (Next turn, undo, the pioche's end)."""
         outcome = self.act(intent, *args)
         if outcome is not None and not outcome.accepted:
-            self.app.message(refusal(outcome, self.app.lang))
+            self.app.message(spoken(outcome, self.app.lang))
         self.table()
 
     def open_picker(self, mode: str) -> None:
@@ -376,11 +396,9 @@ class ComplotScreens:
         elif mode == "action":
             kind = action_for(cards) or "controle"
             outcome = self.act(session.action, seat, kind, cards, targets)
-            if outcome is not None and outcome.accepted and targets:
-                self.defender = targets[0]  # who may defend (the view does not say)
         else:
+            seat = view.pending_target if view.pending_target is not None else seat
             outcome = self.act(session.defence, cards[0] if cards else "")
-            seat = self.defender
         if outcome is None:
             return
         self.screen("complot_verdict").set_outcome(mode, seat, words, cards, outcome, view)
@@ -390,7 +408,7 @@ class ComplotScreens:
         """Scores only: ``seat`` announced ``combination``."""
         outcome = self.act(self.session.claim_points, seat, combination)
         if outcome is not None and not outcome.accepted:
-            self.app.message(refusal(outcome, self.app.lang))
+            self.app.message(spoken(outcome, self.app.lang))
         if self.view.phase != "manche":
             self.go("complot_scores")
         else:
@@ -399,10 +417,10 @@ class ComplotScreens:
 
 
 def _new_session(app: Any) -> Any:
-    """The Complot session over the app's record."""
-    from companion.ui.complot_interim import InterimComplotSession
+    """The Complot session over the app's record (Noah's games and Complot's side by side)."""
+    from companion.complot.session import ComplotSession
 
-    return InterimComplotSession(getattr(app.session, "store", None))
+    return ComplotSession(app.session.store)
 
 
 class ComplotScreen(Screen):
@@ -504,8 +522,9 @@ class ComplotPlayScreen(ComplotScreen):
                             target=view.target)
         self.turn = app.t("complot.play.turn", name=_words(app, view, view.current))
         pending = view.pending_action
+        said = spoken(view.last, app.lang) if view.last is not None else ""
         self.hint = (app.t("complot.play.pending", action=app.t(f"complot.action.{pending}"))
-                     if pending else app.t("complot.play.turn_hint"))
+                     if pending else said or app.t("complot.play.turn_hint"))
         self.actions, self.defence = view.level >= 2, pending is not None
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         self.ids.players.clear_widgets()
@@ -556,7 +575,7 @@ class ComplotPickScreen(ComplotScreen):
     def show(self, view: Any) -> None:
         app = App.get_running_app()
         self.view = view
-        seat = _controller().defender if self.mode == "defence" else view.current
+        seat = view.pending_target if self.mode == "defence" else view.current
         self.title = app.t(f"complot.pick.{self.mode}", name=_words(app, view, seat))
         self._fill_words(app)
         self._fill_targets(app, view)
@@ -628,7 +647,7 @@ class ComplotPickScreen(ComplotScreen):
     def _refresh(self) -> None:
         app = App.get_running_app()
         self.count = app.t("complot.pick.count", n=len(self.chosen), of=self.limit)
-        if not self.chosen:  # (there is room for it until the cards fill the column)
+        if not self.chosen and self.mode != "action":  # (room for it until cards fill in)
             self.count += " · " + app.t("complot.pick.hint")
         action = action_for(self.chosen)
         self.action_name = app.t(f"complot.action.{action}") if action else ""
@@ -697,7 +716,7 @@ class ComplotVerdictScreen(ComplotScreen):
             app.t("complot.play.defence") if mode == "defence"
             else app.t(f"complot.action.{action_for(cards) or 'controle'}"))
         self.title = app.t("complot.verdict.title", name=name, said=said)
-        self.sentence = verdict_sentence(app, mode, name, cards, outcome)
+        self.sentence = spoken(outcome, app.lang)
         faces = self.ids.faces
         faces.clear_widgets()
         for card_id in outcome.cards or tuple(cards):
@@ -712,11 +731,12 @@ class ComplotVerdictScreen(ComplotScreen):
 FRENCH_SPACES = ((" :", "\u00a0:"), (" !", "\u202f!"), (" ?", "\u202f?"), (" ;", "\u202f;"))
 
 
-def refusal(outcome: Any, language: str) -> str:
-    """A refusal's sentence (companion/complot/messages.py) spaced as its language wants.
+def spoken(outcome: Any, language: str) -> str:
+    """What the referee says of an outcome (the session's sentence: what happened, what to
+    do next), spaced as its language wants.
 
-    >>> from companion.ui.complot_interim import ComplotOutcome
-    >>> refusal(ComplotOutcome(False, "not_your_turn"), "fr")
+    >>> from companion.complot.session import ComplotOutcome
+    >>> spoken(ComplotOutcome(False, "not_your_turn"), "fr")
     "Ce n'est pas votre tour\xa0: attendez-le."
     """
     text = str(outcome.sentence(language))
@@ -724,21 +744,6 @@ def refusal(outcome: Any, language: str) -> str:
         for plain, spaced in FRENCH_SPACES:
             text = text.replace(plain, spaced)
     return text
-
-
-def verdict_sentence(app: Any, mode: str, name: str, cards: Sequence[str],
-                     outcome: Any) -> str:
-    """The one plain sentence of a verdict in the table's language."""
-    if not outcome.accepted:
-        return refusal(outcome, app.lang)
-    if mode == "claim":
-        return app.t("complot.verdict.accepted", name=name, points=outcome.points,
-                     combination=app.t(f"complot.combo.{outcome.combination}"))
-    if mode == "defence":
-        return app.t("complot.verdict.stopped")
-    action = action_for(cards) or "controle"
-    key = "action_defend" if action in ("controle", "descente") else "action_done"
-    return app.t(f"complot.verdict.{key}", action=app.t(f"complot.action.{action}"))
 
 
 # -- scores ------------------------------------------------------------------------------------
@@ -830,7 +835,6 @@ class ComplotQuickScreen(ComplotScreen):
     title = StringProperty("")
     last = StringProperty("")
     seat = NumericProperty(-1)
-    recorded = NumericProperty(-1)
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
 
@@ -846,14 +850,11 @@ class ComplotQuickScreen(ComplotScreen):
         self._players(app, view)
         self._combinations(app)
 
-    def _last(self, app: Any, view: Any) -> str:
-        """The announcement just recorded (a request's outcome does not name its seat: the
-        screen remembers whom it recorded)."""
-        last = view.last
-        if last is None or not last.accepted or last.combination is None:
-            return app.t("complot.quick.hint")
-        return app.t("complot.quick.recorded", name=_words(app, view, self.recorded),
-                     combination=app.t(f"complot.combo.{last.combination}"), points=last.points)
+    @staticmethod
+    def _last(app: Any, view: Any) -> str:
+        """What the referee said last (the announcement just recorded), or what to do."""
+        said = spoken(view.last, app.lang) if view.last is not None else ""
+        return said or app.t("complot.quick.hint")
 
     def _players(self, app: Any, view: Any) -> None:
         """A button per player; those out of the manche show their points (C50)."""
@@ -882,5 +883,4 @@ class ComplotQuickScreen(ComplotScreen):
     def record(self, combination: str) -> None:
         seat, self.seat = self.seat, -1
         if seat >= 0:
-            self.recorded = seat
             _controller().record(seat, combination)

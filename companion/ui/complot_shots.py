@@ -102,7 +102,7 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     picker.check()
     driver.pump(3)
     shoot("06-verdict-accepted")
-    if screens.session.view().phase == "manche":
+    if screens.session.view.phase == "manche":
         screens.request(session.end_manche)
     screens.table()
     driver.pump(3)
@@ -148,11 +148,11 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
     shoot("14-score-track")
     for _ in range(2):
         session.claim_points(0, "six_empires")
-        if session.view().phase == "manche":
+        if session.view.phase == "manche":
             session.claim_points(1, "six_leonards")
-        if session.view().phase == "manche":
+        if session.view.phase == "manche":
             session.end_manche()
-        if session.view().phase != "game_over":
+        if session.view.phase != "game_over":
             session.next_manche()
     screens.table()
     driver.pump(3)

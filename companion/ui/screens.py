@@ -81,54 +81,84 @@ def _name(view: Any, seat: int | None) -> str:
     return view.players[seat] if seat is not None and seat < len(view.players) else ""
 
 
-def _open_noah(app: Any, score_only: bool) -> None:
-    app.open_new_game(score_only=score_only)
+class GameScreens(NamedTuple):
+    """What the home screen opens for one game kind: its new game (or scores only), and its
+    unfinished games (are there any; resume the newest)."""
+
+    new_game: Callable[[Any, bool], None]
+    resumable: Callable[[Any], bool]
+    resume: Callable[[Any], None]
 
 
-def _open_complot(app: Any, score_only: bool) -> None:
-    from companion.ui.complot import open_new_game
+def _complot() -> Any:
+    from companion.ui import complot  # its screens are built the first time Complot is chosen
 
-    open_new_game(app, score_only=score_only)
+    return complot
 
 
-#: The games the table can referee, in the home screen's order: (name, catalog key, what its
-#: New game and Scores only open). The one list of them until the game registry
-#: (companion/games.py) lands.
-GAMES: tuple[tuple[str, str, Callable[[Any, bool], None]], ...] = (
-    ("noah", "complot.game.noah", _open_noah),
-    ("complot", "complot.game.complot", _open_complot),
-)
+#: The home screen's entry for each game kind of the registry (companion.games), by name.
+GAME_SCREENS: dict[str, GameScreens] = {
+    "noah": GameScreens(
+        new_game=lambda app, score_only: app.open_new_game(score_only=score_only),
+        resumable=lambda app: bool(getattr(getattr(app.view, "prompt", None), "unfinished", ())),
+        resume=resume_game),
+    "complot": GameScreens(
+        new_game=lambda app, score_only: _complot().open_new_game(app, score_only=score_only),
+        resumable=lambda app: _complot().resumable(app),
+        resume=lambda app: _complot().resume(app)),
+}
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games the home screen offers, in the registry's order: (name, catalog key).
+
+    >>> game_choices()
+    [('noah', 'games.noah'), ('complot', 'games.complot')]
+    """
+    from companion.games import kinds
+
+    return [(kind.name, kind.title_key) for kind in kinds()]
 
 
 class HomeScreen(Screen):
-    """The game (a choice among :data:`GAMES`), new game, resume (first when a game is open),
-    score-only, history, settings, and the language: one button per language."""
+    """The game (a choice among the registry's, :func:`game_choices`), new game, resume (first
+    when a game of the game chosen is open), score-only, history, settings, and the language:
+    one button per language."""
 
     can_resume = BooleanProperty(False)
-    game = StringProperty(GAMES[0][0])
+    game = StringProperty("noah")
     #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
     badge_room = NumericProperty(0)
 
-    def show(self, view: Any) -> None:
-        self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
+    def show(self, _view: Any) -> None:
+        self.refresh_resume()
         UndoCard.close()  # what to put back belonged to the game just left
+
+    def refresh_resume(self) -> None:
+        self.can_resume = GAME_SCREENS[self.game].resumable(App.get_running_app())
 
     def on_kv_post(self, _base: Any) -> None:
         App.get_running_app().bind(lang=lambda *_args: self._languages())
-        self.bind(game=lambda *_args: self._games())
         self._languages()
+
+    def on_game(self, *_args: Any) -> None:
+        self._games()
+        self.refresh_resume()
 
     def new_game(self, *, score_only: bool) -> None:
         """New game (or Scores only) of the game chosen."""
-        opener = next(open_game for name, _key, open_game in GAMES if name == self.game)
-        opener(App.get_running_app(), score_only)
+        GAME_SCREENS[self.game].new_game(App.get_running_app(), score_only)
+
+    def resume(self) -> None:
+        """Resume the newest unfinished game of the game chosen."""
+        GAME_SCREENS[self.game].resume(App.get_running_app())
 
     def _games(self) -> None:
         """A button per game; the chosen one green, ticked."""
         app = App.get_running_app()
         box = self.ids.games
         box.clear_widgets()
-        for name, key, _open in GAMES:
+        for name, key in game_choices():
             chosen = name == self.game
             text = app.t(key)
             button = _button(f"✓ {text}" if chosen else text,

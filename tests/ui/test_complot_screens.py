@@ -91,11 +91,13 @@ def test_a_wrong_claim_is_refused_in_one_sentence_and_costs_the_next_turn_c44(dr
     picker.check()
     driver.pump(2)
     verdict = complot.screen("complot_verdict")
-    assert not verdict.accepted and verdict.sentence.startswith("These six cards do not make")
-    assert complot.view.must_pass == (0,)
-    complot.table()
+    assert not verdict.accepted
+    assert verdict.sentence.startswith("Ana: These six cards do not make the announced")
+    assert complot.view.must_pass == (0,) and complot.view.current == 1
+    driver.press(buttons(verdict, "Continue")[0])
     play = complot.screen("complot_play")
-    for _ in range(3):  # Ana -> Ben -> Chloé -> (Ana passes) -> Ben
+    assert "misses a turn" in [row.status for row in play.ids.players.children]
+    for _ in range(2):  # Ben -> Chloé -> (Ana passes) -> Ben
         driver.press(buttons(play, "Next turn")[0])
     assert complot.view.current == 1 and complot.view.must_pass == ()
 
