@@ -522,9 +522,8 @@ class ComplotPlayScreen(ComplotScreen):
                             target=view.target)
         self.turn = app.t("complot.play.turn", name=_words(app, view, view.current))
         pending = view.pending_action
-        said = spoken(view.last, app.lang) if view.last is not None else ""
         self.hint = (app.t("complot.play.pending", action=app.t(f"complot.action.{pending}"))
-                     if pending else said or app.t("complot.play.turn_hint"))
+                     if pending else news(app, view.last) or app.t("complot.play.turn_hint"))
         self.actions, self.defence = view.level >= 2, pending is not None
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         self.ids.players.clear_widgets()
@@ -533,6 +532,14 @@ class ComplotPlayScreen(ComplotScreen):
                 name=name, status=player_status(app, view, seat),
                 total=app.t("complot.play.points", n=view.scores[seat]),
                 current=seat == view.current, out=seat not in view.still_in))
+
+
+def news(app: Any, last: Any) -> str:
+    """What the referee said of the last request, unless it only said whose turn it is (the
+    title says that already)."""
+    if last is None or all(event == "turn" for event, _params in last.events):
+        return ""
+    return spoken(last, app.lang)
 
 
 def player_status(app: Any, view: Any, seat: int) -> str:
@@ -748,8 +755,8 @@ def spoken(outcome: Any, language: str) -> str:
 
 # -- scores ------------------------------------------------------------------------------------
 
-#: The finished manches shown as columns (the older ones are in the total).
-SHOWN_MANCHES = 4
+#: The manches shown as columns (the older ones are in the total).
+SHOWN_MANCHES = 5
 
 
 class ScoreBar(BoxLayout):
@@ -781,32 +788,46 @@ class ComplotScoresScreen(ComplotScreen):
         self.title, self.subtitle = score_titles(app, view)
         grid = self.ids.track
         grid.clear_widgets()
-        shown = list(enumerate(view.manches, start=1))[-SHOWN_MANCHES:]
-        grid.cols = len(shown) + 4
+        shown = manche_columns(view)
+        grid.cols = len(shown) + 3
         self._header(app, grid, shown, view)
         for seat, name in enumerate(view.players):
-            self._row(app, grid, seat, name, shown, view)
+            self._row(grid, seat, name, shown, view)
 
     @staticmethod
     def _header(app: Any, grid: Any, shown: list, view: Any) -> None:
         grid.add_widget(ScoreCell(text=""))
-        for number, _points in shown:
-            grid.add_widget(ScoreCell(text=app.t("complot.scores.manche_col", n=number)))
-        grid.add_widget(ScoreCell(text=app.t("complot.scores.manche_col", n=view.manche),
-                                  strong=view.phase == "manche"))
+        for number, _points in shown:  # the manche in play in bold
+            grid.add_widget(ScoreCell(text=app.t("complot.scores.manche_col", n=number),
+                                      strong=view.phase == "manche" and number == view.manche))
         grid.add_widget(ScoreCell(text=app.t("complot.scores.total")))
         grid.add_widget(ScoreCell(text=f"→ {view.target}"))  # the bars' end
 
     @staticmethod
-    def _row(app: Any, grid: Any, seat: int, name: str, shown: list, view: Any) -> None:
+    def _row(grid: Any, seat: int, name: str, shown: list, view: Any) -> None:
         winner = seat in view.winners
         grid.add_widget(ScoreCell(text=name, strong=winner, halign="left"))
         for _number, points in shown:
             grid.add_widget(ScoreCell(text=str(points[seat])))
-        grid.add_widget(ScoreCell(text=str(view.manche_points[seat])))
         grid.add_widget(ScoreCell(text=str(view.scores[seat]), strong=True))
         grid.add_widget(ScoreBar(share=min(1.0, view.scores[seat] / max(1, view.target)),
                                  winner=winner))
+
+
+def manche_columns(view: Any) -> list[tuple[int, tuple[int, ...]]]:
+    """The score track's columns: (manche number, points per seat) of the last
+    :data:`SHOWN_MANCHES` manches, the one in play included (the older ones are in the total).
+
+    >>> from companion.complot.session import ComplotView
+    >>> manche_columns(ComplotView(manche=2, manches=((15, 0),), manche_points=(0, 50)))
+    [(1, (15, 0)), (2, (0, 50))]
+    >>> manche_columns(ComplotView(manche=1, manches=((15, 0),), phase="manche_over"))
+    [(1, (15, 0))]
+    """
+    columns = list(enumerate(view.manches, start=1))
+    if view.phase == "manche":
+        columns.append((view.manche, view.manche_points))
+    return columns[-SHOWN_MANCHES:]
 
 
 def score_titles(app: Any, view: Any) -> tuple[str, str]:
