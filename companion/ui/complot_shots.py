@@ -55,7 +55,7 @@ def _home(driver: Any, shoot: Shoot) -> None:
     app.go("home")
     home = app.root.sm.get_screen("home")
     home.game = "complot"
-    driver.pump(3)
+    driver.pump()
     shoot("01-home")
 
 
@@ -70,10 +70,10 @@ def _new_game(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]) -
     for row, name in zip(screen.rows(), players, strict=True):
         row.ids.name.text = name
     screen.level = 3
-    driver.pump(3)
+    driver.pump()
     shoot("02-new-game")
     screen.start()
-    driver.pump(3)
+    driver.pump()
 
 
 def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
@@ -83,29 +83,29 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     _judge(driver, screens, "claim", LEONARDS, words="prix_pulitzer")
     shoot("07-verdict-refused")
     screens.request(session.next_turn)
-    driver.pump(3)
+    driver.pump()
     shoot("04-play-must-pass")
     picker = _pick(driver, screens, "action", DESCENTE)
     picker.aim(0)
-    driver.pump(3)
+    driver.pump()
     shoot("08-pick-action")
     picker.check()
-    driver.pump(3)
+    driver.pump()
     shoot("09-verdict-action")
     _judge(driver, screens, "defence", (DEFENCE,))
     shoot("10-verdict-defence")
     picker = _pick(driver, screens, "claim", TWO_TRIOS[:5])
     picker.show_category("PO")
-    driver.pump(3)
+    driver.pump()
     shoot("05-pick")
     picker.add_card(TWO_TRIOS[5])
     picker.check()
-    driver.pump(3)
+    driver.pump()
     shoot("06-verdict-accepted")
     if screens.session.view.phase == "manche":
         screens.request(session.end_manche)
     screens.table()
-    driver.pump(3)
+    driver.pump()
     shoot("11-manche-over")
 
 
@@ -114,7 +114,7 @@ def _pick(driver: Any, screens: Any, mode: str, cards: Sequence[str]) -> Any:
     picker = screens.screen("complot_pick")
     for card in cards:
         picker.add_card(card)
-    driver.pump(3)
+    driver.pump()
     return picker
 
 
@@ -123,7 +123,7 @@ def _judge(driver: Any, screens: Any, mode: str, cards: Sequence[str],
     picker = _pick(driver, screens, mode, cards)
     picker.say(words)
     picker.check()
-    driver.pump(3)
+    driver.pump()
 
 
 def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]) -> None:
@@ -133,10 +133,10 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
     screens.start(list(players), level=1, target=400, scores_only=True)
     quick = screens.screen("complot_quick")
     quick.choose(1)
-    driver.pump(3)
+    driver.pump()
     shoot("12-quick")
     quick.record("six_leonards")
-    driver.pump(3)
+    driver.pump()
     shoot("13-quick-recorded")
     screens.request(session.undo)
     for manche in range(6):
@@ -144,7 +144,7 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
         session.next_manche()
     screens.table()
     screens.go("complot_scores")
-    driver.pump(3)
+    driver.pump()
     shoot("14-score-track")
     for _ in range(2):
         session.claim_points(0, "six_empires")
@@ -155,7 +155,7 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
         if session.view.phase != "game_over":
             session.next_manche()
     screens.table()
-    driver.pump(3)
+    driver.pump()
     shoot("15-game-end")
 
 
