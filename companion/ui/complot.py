@@ -303,6 +303,7 @@ class ComplotScreens:
             app.root.sm.add_widget(cls(name=name))
         self._redraw = Clock.create_trigger(self._draw_current)
         self.session.subscribe(self._published)
+        app.bind(lang=lambda *_args: self._redraw())  # the words built in Python, again
 
     def screen(self, name: str) -> Any:
         return self.app.root.sm.get_screen(name)
@@ -324,10 +325,10 @@ class ComplotScreens:
             self.add_card(card_id)
         current = self.app.root.sm.current
         if current in self.NAMES:
-            self.screen(current).show(view)
+            self.screen(current).draw(view)
 
     def go(self, name: str) -> None:
-        self.screen(name).show(self.view)
+        self.screen(name).draw(self.view)
         self.app.go(name)
 
     def table(self) -> None:
@@ -412,7 +413,7 @@ class ComplotScreens:
         if self.view.phase != "manche":
             self.go("complot_scores")
         else:
-            self.screen("complot_quick").show(self.view)
+            self.screen("complot_quick").draw(self.view)
         return outcome
 
 
@@ -425,9 +426,13 @@ def _new_session(app: Any) -> Any:
 
 class ComplotScreen(Screen):
     """A Complot screen: it stays while Noah's session, with no game on, publishes views
-    (the app's ``screen_for``)."""
+    (the app's ``screen_for``). It draws a ``ComplotView`` (``draw``; the app's ``show`` is
+    for Noah's views)."""
 
     other_game = True
+
+    def draw(self, view: Any) -> None:
+        """Draw ``view`` (a screen that shows nothing of the table draws nothing)."""
 
 
 def _controller() -> ComplotScreens:
@@ -514,7 +519,7 @@ class ComplotPlayScreen(ComplotScreen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
 
-    def show(self, view: Any) -> None:
+    def draw(self, view: Any) -> None:
         app = App.get_running_app()
         if not view.players:
             return
@@ -573,13 +578,13 @@ class ComplotPickScreen(ComplotScreen):
         self.mode, self.view = mode, view
         self.chosen, self.targets, self.words = [], [], "complot"
         self.category = {"action": "EN", "defence": "EM"}.get(mode, "EM")
-        self.show(view)
+        self.draw(view)
 
     @property
     def limit(self) -> int:
         return PICK_LIMITS[self.mode]
 
-    def show(self, view: Any) -> None:
+    def draw(self, view: Any) -> None:
         app = App.get_running_app()
         self.view = view
         seat = view.pending_target if self.mode == "defence" else view.current
@@ -729,7 +734,7 @@ class ComplotVerdictScreen(ComplotScreen):
         for card_id in outcome.cards or tuple(cards):
             faces.add_widget(CardFace(card_id=card_id))
 
-    def show(self, view: Any) -> None:
+    def draw(self, view: Any) -> None:
         """The verdict stays as it was judged (a later view changes nothing shown)."""
 
 
@@ -780,7 +785,7 @@ class ComplotScoresScreen(ComplotScreen):
     subtitle = StringProperty("")
     phase = StringProperty("manche")
 
-    def show(self, view: Any) -> None:
+    def draw(self, view: Any) -> None:
         app = App.get_running_app()
         if not view.players:
             return
@@ -859,7 +864,7 @@ class ComplotQuickScreen(ComplotScreen):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
 
-    def show(self, view: Any) -> None:
+    def draw(self, view: Any) -> None:
         app = App.get_running_app()
         if not view.players:
             return

@@ -160,3 +160,17 @@ def test_every_complot_screen_fits_and_reads(driver, language, count):
         driver.app.root.sm.get_screen("home").game = "noah"
     assert len(visited) == 15
     assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+def test_noahs_views_leave_a_complot_screen_alone_and_a_new_language_redraws_it(driver,
+                                                                               complot):
+    """Noah's session publishes views of its own (the cameras' status...): a Complot screen
+    stays, drawn from the Complot view; the table's language changes its words at once."""
+    complot.table()
+    app = driver.app
+    app.show_view(app.session.view)
+    driver.pump(2)
+    assert app.root.sm.current == "complot_play"
+    app.lang = "fr"
+    driver.pump(2)
+    assert complot.screen("complot_play").turn == "Au tour de Ana"
