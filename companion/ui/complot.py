@@ -277,11 +277,11 @@ def resumable(app: Any) -> bool:
     return bool(complot_screens(app).view.unfinished)
 
 
-def resume(app: Any) -> None:
-    """The home screen's Resume with Complot chosen: the newest unfinished game, where it
-    stopped."""
+def resume(app: Any, game_id: int | None = None) -> None:
+    """The home screen's Resume with Complot chosen (the newest unfinished game), or a game
+    of the history: where it stopped."""
     screens = complot_screens(app)
-    screens.act(screens.session.resume)
+    screens.act(screens.session.resume, game_id)
     if screens.view.has_game:
         screens.table()
 

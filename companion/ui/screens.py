@@ -83,11 +83,11 @@ def _name(view: Any, seat: int | None) -> str:
 
 class GameScreens(NamedTuple):
     """What the home screen opens for one game kind: its new game (or scores only), and its
-    unfinished games (are there any; resume the newest)."""
+    unfinished games (are there any; resume one, the newest by default)."""
 
     new_game: Callable[[Any, bool], None]
     resumable: Callable[[Any], bool]
-    resume: Callable[[Any], None]
+    resume: Callable[[Any, int | None], None]
 
 
 def _complot() -> Any:
@@ -105,7 +105,7 @@ GAME_SCREENS: dict[str, GameScreens] = {
     "complot": GameScreens(
         new_game=lambda app, score_only: _complot().open_new_game(app, score_only=score_only),
         resumable=lambda app: _complot().resumable(app),
-        resume=lambda app: _complot().resume(app)),
+        resume=lambda app, game_id: _complot().resume(app, game_id)),
 }
 
 
@@ -151,7 +151,7 @@ class HomeScreen(Screen):
 
     def resume(self) -> None:
         """Resume the newest unfinished game of the game chosen."""
-        GAME_SCREENS[self.game].resume(App.get_running_app())
+        GAME_SCREENS[self.game].resume(App.get_running_app(), None)
 
     def _games(self) -> None:
         """A button per game; the chosen one green, ticked."""
@@ -690,7 +690,10 @@ class HistoryScreen(Screen):
         text = f"{when}   {players}   ({state})"
         if record.finished or record.abandoned:
             return _grows(_button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1)))
-        return _grows(_button(text, lambda: resume_game(app, record.id)))
+        from companion.games import kind_of
+
+        resume = GAME_SCREENS[kind_of(record).name].resume  # each game's own screens
+        return _grows(_button(text, lambda: resume(app, record.id)))
 
 
 class CardTray(ModalView):

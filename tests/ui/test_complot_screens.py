@@ -174,3 +174,27 @@ def test_noahs_views_leave_a_complot_screen_alone_and_a_new_language_redraws_it(
     app.lang = "fr"
     driver.pump(2)
     assert complot.screen("complot_play").turn == "Au tour de Ana"
+
+
+def test_a_complot_game_left_is_resumed_from_home_and_from_the_history(driver, complot):
+    """The game is in the record: Resume (Complot chosen) and its history entry reopen it
+    where it stopped."""
+    complot.session.claim(0, "complot", list(LEONARDS))
+    complot.leave()
+    app = driver.app
+    home = app.root.sm.get_screen("home")
+    home.game = "complot"
+    assert home.can_resume
+    home.resume()
+    driver.pump(2)
+    assert app.root.sm.current == "complot_play" and complot.view.manche_points[0] == 50
+    complot.leave()
+    app.go("history")
+    driver.pump(2)
+    history = app.root.sm.get_screen("history")
+    game = complot.session.store.games()[0]  # the newest: this one
+    driver.press(history.ids.games.children[-1])  # the first entry
+    view = complot.view
+    assert app.root.sm.current == "complot_play" and view.game_id == game.id
+    assert view.still_in == (1, 2) and view.manche_points == (50, 0, 0)
+    home.game = "noah"
