@@ -42,7 +42,7 @@ class Notice:
     (``reconcile``), or a problem with the camera or the record (``problem``).
 
     ``text`` is the English sentence; ``phrases`` say the same as data, so the app can word it
-    in the table's language (companion.ui.i18n)."""
+    in the table's language (companion.i18n)."""
 
     level: str  # "info" | "refused" | "reconcile" | "problem"
     text: str

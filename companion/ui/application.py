@@ -29,10 +29,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import yes_or_no
 from companion.errors import UserError
+from companion.i18n import Catalog
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
 from companion.ui.fonts import catalog_for
-from companion.ui.i18n import Catalog
 from companion.ui.screens import (
     CameraPopup,
     CardTray,

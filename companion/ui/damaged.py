@@ -103,7 +103,7 @@ def explain(catalog: Any, reading: GameReading) -> list[str]:
 
     >>> from companion.session.record import Damage
     >>> from companion.session.store import GameRecord
-    >>> from companion.ui.i18n import Catalog
+    >>> from companion.i18n import Catalog
     >>> entry = GameRecord(3, "", "", {"players": ["Ana", "Ben"]}, False, False, {}, 4)
     >>> reading = GameReading(entry, ("{}",) * 5, None, damage=Damage(1, "No header."))
     >>> explain(Catalog("en"), reading)

@@ -675,7 +675,7 @@ class CardTray(ModalView):
 def tray_labels(refs: list[str], catalog: Any) -> list[str]:
     """Tray labels; copies that look alike get their sticker's copy number.
 
-    >>> from companion.ui.i18n import Catalog
+    >>> from companion.i18n import Catalog
     >>> tray_labels(["cat:F#1", "cat:M#2", "cat:F#3"], Catalog("en"))
     ['Cat ♀ #1', 'Cat ♂', 'Cat ♀ #3']
     """

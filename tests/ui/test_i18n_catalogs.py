@@ -12,8 +12,8 @@ import pytest
 from fontTools.ttLib import TTCollection, TTFont
 
 from companion.game.messages import EVENTS, REASONS, render, render_event
+from companion.i18n import LOCALES, Catalog, languages, plural_category
 from companion.ui import fonts
-from companion.ui.i18n import LOCALES, Catalog, languages, plural_category
 
 NBSP, NNBSP = "\u00a0", "\u202f"
 
@@ -240,7 +240,7 @@ def test_the_app_takes_its_language_from_the_command_line() -> None:
 def test_a_prompt_addressed_to_a_player_starts_with_their_name_and_a_colon(language: str) -> None:
     """The table shows a prompt without the name (it is the title above): every catalog words
     an addressed prompt as ``{player}``, a colon, the sentence (i18n.ADDRESS)."""
-    from companion.ui.i18n import ADDRESS
+    from companion.i18n import ADDRESS
 
     addressed = [(key, text) for key, text in strings(language)
                  if key.startswith("prompt.") and "{player}" in text]
