@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from companion.game.deck import default_deck
+from companion.i18n import english
 from companion.session import GameStore, Session
 from companion.session.table_observer import (
     TABLE_KEYS,
@@ -24,7 +25,6 @@ from companion.session.table_observer import (
     TableSight,
     TakeBackSeen,
     audit,
-    english,
     infer,
     sight_of,
 )
