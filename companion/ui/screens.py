@@ -112,6 +112,10 @@ class HomeScreen(Screen):
                              background_color=theme.GO if chosen else theme.BUTTON,
                              font_name=language_font(code, theme.FONT))
             button.height, button.language = 76, code
+            # each as wide as its name needs and an equal share of the rest: "✓ Français"
+            # on one line beside "English" and "中文"
+            button.size_hint_x = theme.TOUCH + text_width(button.text, button.font_size,
+                                                          font=button.font_name)
             box.add_widget(button)
 
 

@@ -173,7 +173,7 @@ class Photographer:
         app.take_back()
         driver.settle()
         self.shoot("27-took-back")
-        app.root.undo_offer.undo()
+        app.act(app.session.undo)  # the lit Undo button
         driver.settle()
         _close_popups(driver)
 
