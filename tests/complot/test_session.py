@@ -211,3 +211,22 @@ def by_intent(session, action):
     if kind == "end_manche":
         return session.end_manche(action["reason"])
     return session.next_manche()
+
+
+def test_c90_c91_malformed_requests_are_refused_and_nothing_is_stored(session):
+    """C90/C91 (bad_input): whatever a screen or a wiring bug sends, the answer is a refusal
+    with a sentence, never an exception, and the record is untouched."""
+    session.new_game(["Ana", "Ben"], level=3)
+    for outcome in [session.claim("Ana", "complot", LEONARDS),
+                    session.claim(True, "complot", LEONARDS),
+                    session.claim(0, None, LEONARDS),
+                    session.claim(0, "complot", [None] * 6),
+                    session.claim(0, "complot", LEONARDS, moment="later"),
+                    session.claim_points(9, "two_trios"),
+                    session.action(0, "controle", "enqueteurs:max", [1]),
+                    session.action(0, "bombe", ["poseur-bombe:olga"], ["Ben"]),
+                    session.defence(None),
+                    session.end_manche("bored")]:
+        assert not outcome.accepted and outcome.code is not None
+        assert outcome.sentence("fr") and not outcome.wrong_claim
+    assert session.store.lines(session.view.game_id) == []
