@@ -230,3 +230,22 @@ def test_c90_c91_malformed_requests_are_refused_and_nothing_is_stored(session):
         assert not outcome.accepted and outcome.code is not None
         assert outcome.sentence("fr") and not outcome.wrong_claim
     assert session.store.lines(session.view.game_id) == []
+
+
+def test_c44a_a_damaged_record_resumes_only_up_to_its_last_good_move(session):
+    """A line the referee refuses (written by another program, or a bug) makes the game
+    damaged: resume says where and changes nothing; resuming up to the last good move sets the
+    rest aside (kept) and the game goes on from there."""
+    session.new_game(["Ana", "Ben", "Chloé"])
+    game_id = session.view.game_id
+    session.next_turn()
+    session.close_game()
+    session.store.append(game_id, {"type": "turn", "player": 0})     # not Ana's turn: line 3
+    session.store.append(game_id, {"type": "turn", "player": 1})
+    with pytest.raises(UserError, match="damaged at line 3"):
+        session.resume(game_id)
+    assert len(session.store.lines(game_id)) == 3 and not session.view.has_game
+    session.resume(game_id, to_last_good_move=True)
+    assert session.view.current == 1 and session.view.notices[-1].reason == "set_aside"
+    assert [entry["seq"] for entry in session.store.set_aside_lines(game_id)] == [2, 3]
+    assert session.next_turn().accepted and session.view.current == 2
