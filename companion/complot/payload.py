@@ -18,7 +18,9 @@ Foreign(text='NOAH1/BOX1/CAF2')
 ['unknown_card', 'version', 'malformed', 'other_deck']
 
 Classification is total and strict (no trimming, no case folding); texts are length-capped
-before parsing. Foreign, TagOk and TagError are Noah's own result types (companion/tags).
+before parsing and control characters refused. The envelope is read by
+:mod:`companion.tags.envelope`, shared with Noah; :class:`Foreign` and :class:`TagError` are its
+result types, this module is Complot's body codec (category and first-name codes).
 """
 
 from __future__ import annotations
@@ -28,18 +30,15 @@ from dataclasses import dataclass
 
 from companion.errors import UserError
 from companion.game.errors import shown
-from companion.tags.payload import Foreign, TagError
+from companion.tags import envelope
+from companion.tags.envelope import DECK_ID, MAX_TEXT_LENGTH, Broken, Foreign, TagError
 
 from .cards import CATEGORIES, FIRST_NAMES, GRADE_NAMES, Card, Deck, default_deck
 
 FORMAT_VERSION = 1
 MAGIC = "CPLT"
 DEFAULT_DECK_ID = "BOX1"
-MAX_TEXT_LENGTH = 32
-DECK_ID = re.compile(r"[0-9A-Z]{4}")
-_OURS = re.compile(rf"{MAGIC}(?P<version>[0-9]{{1,3}})/")
-_BODY_V1 = re.compile(r"(?P<deck>[0-9A-Z]{4})/(?P<category>[A-Z]{2})(?P<name>[A-Z]{2})")
-
+_BODY_V1 = re.compile(r"(?P<category>[A-Z]{2})(?P<name>[A-Z]{2})")
 
 
 @dataclass(frozen=True)
@@ -52,8 +51,8 @@ class TagOk:
 
 Tag = Foreign | TagOk | TagError
 
-__all__ = ["DEFAULT_DECK_ID", "MAGIC", "Foreign", "Tag", "TagError", "TagOk", "classify",
-           "encode", "is_ours", "label_lines"]
+__all__ = ["DECK_ID", "DEFAULT_DECK_ID", "MAGIC", "MAX_TEXT_LENGTH", "Foreign", "Tag",
+           "TagError", "TagOk", "classify", "encode", "is_ours", "label_lines"]
 
 
 def encode(deck_id: str, card: Card) -> str:
@@ -88,7 +87,7 @@ def is_ours(text: str) -> bool:
     >>> is_ours("CPLT1/BOX1/EPNO"), is_ours("NOAH1/BOX1/CAF2"), is_ours("CPLT/")
     (True, False, False)
     """
-    return _OURS.match(text[:MAX_TEXT_LENGTH]) is not None
+    return envelope.is_ours(text, MAGIC)
 
 
 def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> Tag:
@@ -98,28 +97,19 @@ def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID
     Cette étiquette dit ALNO, mais ce jeu n'a pas cette carte. This sticker says ALNO, but the \
 deck has no such card: check the deck file, or reprint the sticker.
     """
-    ours = _OURS.match(text[:MAX_TEXT_LENGTH])
-    if ours is None:
-        return Foreign(text)
-    if len(text) > MAX_TEXT_LENGTH:
-        return TagError(text, "too_long", "Ce code commence comme une étiquette Complot mais "
-                        "est trop long. This code starts like a Complot sticker but is too long: "
-                        "reprint it with 'noah-companion tags print --game complot'.")
-    if ours["version"][:-1].startswith("0"):
-        return _malformed(text)
-    version = int(ours["version"])
-    if version != FORMAT_VERSION:
-        return TagError(text, "version", f"Étiquette au format {version}, inconnu ici. This "
-                        f"sticker has format {version}, which this program does not read: "
-                        "update the program or reprint the sticker.")
-    body = _BODY_V1.fullmatch(text, ours.end())
+    opened = envelope.open_envelope(text, MAGIC, FORMAT_VERSION)
+    if isinstance(opened, Foreign):
+        return opened
+    if isinstance(opened, Broken):
+        return _broken(text, opened)
+    body = _BODY_V1.fullmatch(opened.body)
     deck = deck or default_deck()
     if body is None or body["category"] not in CATEGORIES or not (
             body["name"] in FIRST_NAMES or body["name"] in deck.name_codes):
         return _malformed(text)
-    if body["deck"] != deck_id:
-        return TagError(text, "other_deck", f"Cette carte appartient au jeu {body['deck']}. "
-                        f"This card belongs to deck {body['deck']}, not to {shown(deck_id)}: "
+    if opened.deck_id != deck_id:
+        return TagError(text, "other_deck", f"Cette carte appartient au jeu {opened.deck_id}. "
+                        f"This card belongs to deck {opened.deck_id}, not to {shown(deck_id)}: "
                         "put it back in its own box.")
     code = body["category"] + body["name"]
     card = deck.by_code(code)
@@ -128,6 +118,18 @@ deck has no such card: check the deck file, or reprint the sticker.
                         f"cette carte. This sticker says {code}, but the deck has no such card: "
                         "check the deck file, or reprint the sticker.")
     return TagOk(card)
+
+
+def _broken(text: str, broken: Broken) -> TagError:
+    if broken.reason == "too_long":
+        return TagError(text, "too_long", "Ce code commence comme une étiquette Complot mais "
+                        "est trop long. This code starts like a Complot sticker but is too long: "
+                        "reprint it with 'noah-companion tags print --game complot'.")
+    if broken.reason == "version":
+        return TagError(text, "version", f"Étiquette au format {broken.version}, inconnu ici. "
+                        f"This sticker has format {broken.version}, which this program does not "
+                        "read: update the program or reprint the sticker.")
+    return _malformed(text)
 
 
 def _malformed(text: str) -> TagError:
