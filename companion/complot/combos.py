@@ -121,10 +121,32 @@ def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
 
 
 def _two_trios(slots: list[_Slot]) -> bool:
+    if not _may_hold_a_trio(slots):
+        return False
     for (i, j, k), (p, q, r) in _SPLITS:
         if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
             return True
     return False
+
+
+def _may_hold_a_trio(slots: Sequence[_Slot]) -> bool:
+    """False when no three of the cards can be a trio: a trio of ``k`` real cards shares a
+    category or a first name and needs ``3 - k`` jokers, so the most real cards sharing one,
+    plus the jokers, reach 3. A quick necessary test that most hands fail: the splits are then
+    not tried.
+    """
+    jokers, most = 0, 0
+    counts: dict[str | None, int] = {}
+    for category, name, _ in slots:
+        if category is None:
+            jokers += 1
+        elif category == "-":
+            return False  # a méchant that does not count spoils every split (C20)
+        else:
+            for key in (category, "/" + str(name)):
+                counts[key] = shared = counts.get(key, 0) + 1
+                most = max(most, shared)
+    return most + jokers >= 3
 
 
 def _count(slots: Sequence[_Slot], category: str) -> int:

@@ -14,9 +14,9 @@ hands are back to 6 between turns (C14) and that scores come only from accepted 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .cards import Deck, default_deck
@@ -149,20 +149,27 @@ def _kill(game: Game, rng: random.Random) -> dict[str, Any]:
 def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
     """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
     seat = game.current_player
-    if seat is not None and not game.drawn and game.turns_done(seat) > 0:
-        hand = [game.deck[card] for card in game.hand(seat)]
-        if made("complot_elysee", hand) is not None:
-            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+    if (seat is not None and not game.drawn and game.turns_done(seat) > 0
+            and _announcements(game.deck, game.hand(seat))[0]):
+        return {"type": "claim", "player": seat, "claim": "complot_elysee"}
     window = game.claim_window
     if window is None:
         return None
-    hand = [game.deck[card] for card in game.hand(window)]
-    best = best_claim(hand)
-    if best is not None and made("complot_elysee", hand) is None:
-        return {"type": "claim", "player": window, "claim": best[0]}
+    elysee, best = _announcements(game.deck, game.hand(window))
+    if best is not None and not elysee:
+        return {"type": "claim", "player": window, "claim": best}
     if best is None and rng.random() < WRONG_CLAIM_RATE:
         return {"type": "claim", "player": window, "claim": "complot"}
     return None
+
+
+@lru_cache(maxsize=4096)
+def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
+    """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
+    looked at at its owner's claim window, then again at their next turn start: cached)."""
+    cards = [deck[card] for card in hand]
+    best = best_claim(cards)
+    return made("complot_elysee", cards) is not None, None if best is None else best[0]
 
 
 def _pile(game: Game, seat: int, rng: random.Random) -> str:
@@ -178,20 +185,28 @@ def _pile(game: Game, seat: int, rng: random.Random) -> str:
 
 def _value(cards: Sequence[str], deck: Deck) -> int:
     """How well the cards go together: pairs and trios of a category or a first name."""
-    laid = [deck[card] for card in cards]
-    categories = Counter(card.category for card in laid if card.is_character)
-    names = Counter(card.name for card in laid if card.is_character)
-    jokers = sum(1 for card in laid if card.is_joker)
-    return (sum(count * count for count in categories.values())
-            + sum(count * count for count in names.values()) + 6 * jokers)
+    counts: dict[str, int] = {}
+    jokers = 0
+    for card_id in cards:
+        card = deck[card_id]
+        if card.is_character:
+            counts[card.category] = counts.get(card.category, 0) + 1
+            counts["/" + card.name] = counts.get("/" + card.name, 0) + 1
+        elif card.is_joker:
+            jokers += 1
+    return sum(count * count for count in counts.values()) + 6 * jokers
 
 
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
     laid = [game.deck[card] for card in hand]
-    categories = Counter(card.category for card in laid)
-    names = Counter(card.name for card in laid if card.is_character)
+    categories: dict[str, int] = {}
+    names: dict[str, int] = {}
+    for info in laid:
+        categories[info.category] = categories.get(info.category, 0) + 1
+        if info.is_character:
+            names[info.name] = names.get(info.name, 0) + 1
     best, choice = 1000.0, hand[0]
     for card, info in zip(hand, laid, strict=True):
         if info.is_joker:
@@ -199,7 +214,7 @@ def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
         elif info.is_villain:
             links = -1.0
         else:
-            links = categories[info.category] + names[info.name]
+            links = categories[info.category] + names.get(info.name, 0)
         links += rng.random()
         if links < best:
             best, choice = links, card
@@ -242,6 +257,8 @@ def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
     if kind not in ("controle", "descente"):
         return None
     for card in game.hand(target):
+        if game.deck[card].category != "EM":
+            continue  # only an État-Major card defends (C65)
         check = game.check({"type": kind, "player": game.current_player, "cards": used,
                             "targets": [target], "defence": card})
         if check.accepted:
