@@ -26,7 +26,9 @@ result types, this module is Complot's body codec (category and first-name codes
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.errors import UserError
 from companion.game.errors import shown
@@ -52,7 +54,7 @@ class TagOk:
 Tag = Foreign | TagOk | TagError
 
 __all__ = ["DECK_ID", "DEFAULT_DECK_ID", "MAGIC", "MAX_TEXT_LENGTH", "Foreign", "Tag",
-           "TagError", "TagOk", "classify", "encode", "is_ours", "label_lines"]
+           "TagError", "TagOk", "TaggedDeck", "classify", "encode", "is_ours", "label_lines"]
 
 
 def encode(deck_id: str, card: Card) -> str:
@@ -69,16 +71,16 @@ def encode(deck_id: str, card: Card) -> str:
 
 
 def label_lines(card: Card) -> list[str]:
-    """What a printed sticker's label says beside its code: first name, category (with the
-    État-Major grade), and the card id.
+    """What a printed sticker's label says beside its code: first name, category, the
+    État-Major grade on a line of its own (C64), and the card id.
 
     >>> label_lines(default_deck()["etat-major:noe"])
-    ['Noé', 'État-Major · Major Général', 'etat-major:noe']
+    ['Noé', 'État-Major', 'Major Général', 'etat-major:noe']
+    >>> label_lines(default_deck()["archange:igor"])
+    ['Igor', 'Archange', 'archange:igor']
     """
-    category = card.category_name
-    if card.grade is not None and card.category == "EM":
-        category += f" · {GRADE_NAMES[card.grade]}"
-    return [card.first_name, category, card.id]
+    grade = [GRADE_NAMES[card.grade]] if card.grade is not None and card.category == "EM" else []
+    return [card.first_name, card.category_name, *grade, card.id]
 
 
 def is_ours(text: str) -> bool:
@@ -135,3 +137,58 @@ def _broken(text: str, broken: Broken) -> TagError:
 def _malformed(text: str) -> TagError:
     return TagError(text, "malformed", f"L'étiquette '{shown(text)}' est abîmée. The sticker "
                     f"'{shown(text)}' is damaged or was not made by this program: reprint it.")
+
+
+@dataclass(frozen=True)
+class TaggedDeck:
+    """Complot's box and the deck id printed on its stickers: what ``tags print --game
+    complot`` and ``tags check --game complot`` need (the face of Noah's
+    :class:`companion.tags.tagged_deck.TaggedDeck`, see its ``StickeredDeck``).
+
+    >>> tagged = TaggedDeck(default_deck())
+    >>> tagged.sticker_text(tagged.deck["archange:noe"]), len(tagged.select(["archange"]))
+    ('CPLT1/BOX1/ARNO', 5)
+    >>> tagged.describe(tagged.deck["leonard:sally"])
+    'Sally, Léonard (leonard:sally)'
+    """
+
+    game: ClassVar[str] = "Complot"
+    reprint: ClassVar[str] = "tags print --game complot --only CARD-ID"
+    deck: Deck
+    deck_id: str = DEFAULT_DECK_ID
+    source: str = "the rulebook's 93 cards"
+
+    @property
+    def cards(self) -> Sequence[Card]:
+        return self.deck.cards
+
+    def sticker_text(self, card: Card) -> str:
+        return encode(self.deck_id, card)
+
+    def label_lines(self, card: Card) -> list[str]:
+        return label_lines(card)
+
+    def describe(self, card: Card) -> str:
+        return f"{card.first_name}, {card.category_name} ({card.id})"
+
+    def classify(self, text: str) -> Tag:
+        return classify(text, self.deck, self.deck_id)
+
+    @staticmethod
+    def is_ours(text: str) -> bool:
+        return is_ours(text)
+
+    def select(self, only: Iterable[str] | None) -> list[Card]:
+        """The deck's cards, or those of the categories or card ids named (``--only archange
+        leonard:sally``): the categories' slugs are those of the card ids."""
+        if not only:
+            return list(self.deck)
+        slugs = {CATEGORIES[card.category][0] for card in self.deck}
+        unknown = [name for name in only if name not in slugs and name not in self.deck]
+        if unknown:
+            raise UserError(f"This deck has no category or card {', '.join(map(shown, unknown))}.",
+                            f"Name categories among: {', '.join(sorted(slugs))}; or card ids "
+                            "such as leonard:sally.")
+        wanted = set(only)
+        return [card for card in self.deck
+                if card.id in wanted or CATEGORIES[card.category][0] in wanted]
