@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .cards import Deck, default_deck
+from .cards import Card, Deck, default_deck
 from .combos import best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE
@@ -178,23 +178,29 @@ def _pile(game: Game, seat: int, rng: random.Random) -> str:
     top = game.top_of_defausse
     if top is None or game.top_blocked or game.deck[top].category == "AT":
         return "pioche"
-    hand = game.hand(seat)
-    helps = _value([*hand, top], game.deck) >= _value(hand, game.deck) + 5
+    helps = _gain(game.deck[top], game.hand(seat), game.deck) >= 5
     return "defausse" if helps and rng.random() < 0.5 else "pioche"
 
 
-def _value(cards: Sequence[str], deck: Deck) -> int:
-    """How well the cards go together: pairs and trios of a category or a first name."""
-    counts: dict[str, int] = {}
-    jokers = 0
-    for card_id in cards:
-        card = deck[card_id]
-        if card.is_character:
-            counts[card.category] = counts.get(card.category, 0) + 1
-            counts["/" + card.name] = counts.get("/" + card.name, 0) + 1
-        elif card.is_joker:
-            jokers += 1
-    return sum(count * count for count in counts.values()) + 6 * jokers
+def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
+    """How much ``card`` adds to how well the hand's cards go together, where that is the sum
+    of the squares of the counts of each category and each first name among the characters,
+    and 6 for each joker: a character adds ``2n + 1`` for each count ``n`` it raises.
+
+    >>> deck = default_deck()
+    >>> _gain(deck["leonard:emma"], ["leonard:sally", "espions:emma", "empires:noe"], deck)
+    6
+    """
+    if card.is_joker:
+        return 6
+    if not card.is_character:
+        return 0
+    shared = 0
+    for card_id in hand:
+        other = deck[card_id]
+        if other.is_character:
+            shared += (other.category == card.category) + (other.name == card.name)
+    return 2 * shared + 2
 
 
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
