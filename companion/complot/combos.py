@@ -165,14 +165,24 @@ def _count(tally: _Tally, category: str) -> int:
 
 
 def _two_trios(slots: list[_Slot], tally: _Tally) -> bool:
-    # A trio of k real cards shares a category or a first name and has 3 - k jokers: when the
-    # most real cards sharing one plus the jokers do not reach 3, no split is worth trying.
-    if tally.spoilt or max(tally.counts.values(), default=0) + tally.jokers < 3:
+    if tally.spoilt or not all(_may_be_in_a_trio(slot, tally) for slot in slots):
         return False
     for (i, j, k), (p, q, r) in _SPLITS:
         if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
             return True
     return False
+
+
+def _may_be_in_a_trio(slot: _Slot, tally: _Tally) -> bool:
+    """False when this card cannot be in any trio of the hand, so the hand makes no two trios:
+    a trio of ``k`` real cards shares a category or a first name and has ``3 - k`` jokers,
+    so one of the card's two counts plus the jokers reaches 3. A quick necessary test that
+    most hands fail; the splits are then not tried."""
+    category, name, _ = slot
+    if category is None:
+        return True
+    counts, jokers = tally.counts, tally.jokers
+    return counts[category] + jokers >= 3 or counts[f"/{name}"] + jokers >= 3
 
 
 def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:

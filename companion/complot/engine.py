@@ -112,6 +112,8 @@ class Game:
         self.target = target
         self.deck = deck or default_deck()
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
+        self._attentats = frozenset(card.id for card in self.deck if card.category == ATTENTAT)
+        self._in_play_sorted = tuple(sorted(self.in_play))  # sorted again in linear time
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -215,7 +217,7 @@ class Game:
 
     def missing_cards(self) -> str | None:
         """None when all cards in play are accounted for, once each (simulation invariant)."""
-        return self._state.missing_cards(self.in_play)
+        return self._state.missing_cards(self._in_play_sorted)
 
     def __repr__(self) -> str:
         return (f"Game(players={list(self.players)!r}, level={self.level}, "
@@ -341,7 +343,7 @@ class Game:
                     s.hands[seat].append(s.pioche.pop())
 
     def _is_attentat(self, card_id: str) -> bool:
-        return self.deck[card_id].category == ATTENTAT
+        return card_id in self._attentats
 
     # -- the pioche (C16, C83) -----------------------------------------------------------------
     def _from_pioche(self, s: State) -> str | None:

@@ -42,8 +42,13 @@ class Report:
     turns: int = 0
     claims: int = 0
     problem: str | None = None
-    log: str = ""
     narration: list[str] = field(default_factory=list)
+    game: Game | None = field(default=None, repr=False)
+
+    @property
+    def log(self) -> str:
+        """The game's table log (written when asked: most runs never need it)."""
+        return "" if self.game is None else self.game.to_json()
 
 
 def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
@@ -79,7 +84,7 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
     else:
         report.problem = "the game did not end"
     report.scores, report.winners = game.scores, game.winners
-    report.log = game.to_json()
+    report.game = game
     return report
 
 
@@ -206,13 +211,13 @@ def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    laid = [game.deck[card] for card in hand]
-    categories: dict[str, int] = {}
-    names: dict[str, int] = {}
+    cards = _cards_by_id(game.deck)
+    laid = [cards[card] for card in hand]
+    counts: dict[str, int] = {}
     for info in laid:
-        categories[info.category] = categories.get(info.category, 0) + 1
+        counts[info.category] = counts.get(info.category, 0) + 1
         if info.is_character:
-            names[info.name] = names.get(info.name, 0) + 1
+            counts[f"/{info.name}"] = counts.get(f"/{info.name}", 0) + 1
     best, choice = 1000.0, hand[0]
     for card, info in zip(hand, laid, strict=True):
         if info.is_joker:
@@ -220,20 +225,30 @@ def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
         elif info.is_villain:
             links = -1.0
         else:
-            links = categories[info.category] + names.get(info.name, 0)
+            links = counts[info.category] + counts.get(f"/{info.name}", 0)
         links += rng.random()
         if links < best:
             best, choice = links, card
     return choice
 
 
+@lru_cache(maxsize=8)
+def _cards_by_id(deck: Deck) -> dict[str, Card]:
+    """The deck's cards by id, as a plain dict (the players look cards up all the time)."""
+    return {card.id: card for card in deck}
+
+
 def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
     hand = list(game.hand(seat))
     opponents = [other for other in game.still_in if other != seat]
+    cards = _cards_by_id(game.deck)
+    held: dict[str, int] = {}
+    for card in hand:
+        category = cards[card].category
+        held[category] = held.get(category, 0) + 1
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if sum(1 for card in hand if game.deck[card].category == category) >= count
-             and len(opponents) >= target_count]
+             if held.get(category, 0) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)

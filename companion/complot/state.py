@@ -127,10 +127,11 @@ class State:
         """None when every card of ``in_play`` is in exactly one place; else what is wrong."""
         if self.manche == 0:
             return None
-        counts = Counter(self.places())
-        expected = Counter(in_play)
-        if counts == expected:
+        expected_order = sorted(in_play)
+        if sorted(self.places()) == expected_order:  # the usual answer, found quickly
             return None
+        counts = Counter(self.places())
+        expected = Counter(expected_order)
         lost = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
