@@ -46,7 +46,9 @@ class StickeredDeck(Protocol):
     """The game's short name in messages: ``Noah``, ``Complot``."""
     reprint: ClassVar[str]
     """The command that reprints some cards' stickers, as a check's report says it."""
-    deck_id: str
+
+    @property
+    def deck_id(self) -> str: ...
 
     @property
     def cards(self) -> Sequence[Any]: ...

@@ -82,3 +82,12 @@ def test_c33_the_cards_read_are_the_claim_the_referee_judges():
     assert sorted(cards) == sorted(hand)
     verdict = game.check({"type": "claim", "player": 0, "claim": "complot", "cards": cards})
     assert verdict.code == "claim_not_met"  # judged on the cards read: this hand makes nothing
+
+
+def test_the_deck_check_bench_reads_stickers_through_the_camera_path():
+    """``bench complot``'s deck-check timing: real pipeline, tracker and DeckCheck."""
+    from companion.complot.bench import measure_deck_check
+
+    figures = measure_deck_check(1)
+    assert figures["deck_check_ok"] and figures["deck_check_cards"] == 1
+    assert figures["deck_check_s_per_card"] > 0

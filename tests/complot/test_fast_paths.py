@@ -25,10 +25,19 @@ def two_trios_plainly(slots) -> bool:
 def test_c21_c27_the_quick_no_trio_test_never_hides_two_trios(rules):
     rng = random.Random(f"trios:{rules}")
     jokers = [card for card in CARDS if card.is_joker]
-    for index in range(3000):
-        # one hand in three leans on jokers and one first name, where the splits matter most
-        hand = rng.sample(CARDS, 6) if index % 3 else rng.sample(jokers, 2) + rng.sample(
-            [card for card in CARDS if card.name in ("NO", "SA")], 4)
+    groups = [[card for card in CARDS if key in (card.category, card.name)]
+              for key in {key for card in CARDS for key in (card.category, card.name)}]
+    for index in range(600):
+        # two hands in three come from two categories or first names and up to two jokers:
+        # the hands where the splits matter; the others are any six cards
+        if index % 3 == 0:
+            hand = rng.sample(CARDS, 6)
+        else:
+            wild = rng.sample(jokers, rng.randrange(3))
+            pool = list({card.id: card for card in rng.choice(groups) + rng.choice(groups)
+                         if not card.is_joker}.values())
+            hand = wild + rng.sample(pool, min(len(pool), 6 - len(wild)))
+            hand += rng.sample([card for card in CARDS if card not in hand], 6 - len(hand))
         slots = combos._slots(hand, rules)
         assert combos._two_trios(slots, combos._tally(slots)) == two_trios_plainly(slots), hand
 

@@ -27,7 +27,7 @@ def run(capsys, *argv):
 def test_c6_the_93_complot_stickers_print_on_label_sheets_and_read_back_once_each(tmp_path):
     plan = plan_sheet("L7651")
     (tmp_path / "sheet.pdf").write_bytes(render_sheet(COMPLOT, plan))
-    subprocess.run(["pdftoppm", "-r", "300", "-gray", "sheet.pdf", "page"], cwd=tmp_path,
+    subprocess.run(["pdftoppm", "-r", "200", "-gray", "sheet.pdf", "page"], cwd=tmp_path,
                    check=True)
     pages = sorted(tmp_path.glob("page-*"))
     assert len(pages) == 2  # 65 labels a page
