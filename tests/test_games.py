@@ -195,3 +195,20 @@ def test_nothing_above_the_engines_branches_on_which_game_is_played():
             if BRANCH.search(line.split("#")[0]):
                 found.append(f"companion/{name}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_a_real_table_s_complot_game_reads_back_with_its_manches_after_an_undo(store):
+    """A score-only game of the app's session (hidden hands, C31/C32/C40 points): the history
+    has each finished manche once, an undone end of manche no longer counted (C51, C55)."""
+    table = pytest.importorskip("companion.complot.table")  # helper csession's
+    session_class = find_kind("complot").session_class()
+    session = session_class(store)
+    session.new_game(["Ana", "Ben"], target=1000, scores_only=True)
+    combination, points = next(iter(table.POINTS.items()))
+    assert session.claim_points(0, combination).accepted  # manche 1 over
+    assert session.next_manche().accepted
+    assert session.claim_points(1, combination).accepted  # manche 2 over...
+    assert session.undo().accepted  # ...not any more
+    [game] = history(store)
+    assert (game.kind, game.rounds, game.round, game.damage) == (
+        "complot", ((points, 0),), 2, None)

@@ -29,6 +29,7 @@ must return quickly.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
@@ -195,17 +196,33 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             self._save_summary()
             self._publish()
 
-    def resume(self, game_id: int | None = None) -> None:
+    def resume(self, game_id: int | None = None, *, to_last_good_move: bool = False) -> None:
         """Reopen a stored Complot game where it stopped (its lines replayed), redo included;
-        ``None``: the newest unfinished one. UserError when there is none or it is damaged."""
+        ``None``: the newest unfinished one. A damaged game (a line the referee refuses, or
+        not JSON) raises UserError and changes nothing — unless the table chose to go on from
+        its last good move: the lines from the break on are then set aside (kept, never lost:
+        ``export`` shows them) and the game goes on."""
         with self._lock:
             game_id = self._game_to_resume(game_id)
-            table, redo, seq = self._replayed(game_id)
+            table, redo, seq, damage = self._replayed(game_id)
+            if damage is not None:
+                line, bad_seq, reason = damage
+                if not to_last_good_move:
+                    raise UserError(f"Game {game_id} is damaged at line {line}: {reason}",
+                                    "Choose to resume it up to the last good move, to abandon "
+                                    "it or to delete it.", key="complot.error.damaged",
+                                    game=game_id, line=line)
+                moved = self.store.set_aside(game_id, bad_seq, f"line {line}: {reason}")
             self._open(game_id, table, redo=redo, seq=seq)
+            if damage is not None:
+                self._notice("info", f"{moved} line(s) set aside from line {damage[0]} on; the "
+                             "game goes on from the last good move.", "set_aside")
             self._publish()
 
-    def _replayed(self, game_id: int) -> tuple[Table, list[dict[str, Any]], int]:
-        """The stored game's table, what an undo left to redo, and its last line's number."""
+    def _replayed(self, game_id: int) -> tuple[Table, list[dict[str, Any]], int,
+                                               tuple[int, int, str] | None]:
+        """The stored game's table up to its first bad line, what an undo left to redo, the
+        last good line's seq, and the damage (line number, its seq, why) or None."""
         header = self.store.header(game_id)
         if not is_hidden_header(header):
             raise UserError(f"Game {game_id} is not a Complot game of a real table.",
@@ -215,17 +232,22 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             table = Table.from_header(header, self.deck)
         except ValueError as error:
             raise UserError(f"Game {game_id} cannot be read: {error}",
-                            "Run 'noah-companion history' to see it.") from None
+                            "Abandon it or delete it (it cannot be resumed).") from None
+        stored = self.store.raw_lines(game_id)
+        if stored.unreadable:
+            raise UserError(f"Game {game_id} cannot be read to its end: {stored.unreadable}.",
+                            "Run 'noah-companion doctor'.")
         redo: list[dict[str, Any]] = []
-        lines = self.store.lines(game_id)
-        for number, line in enumerate(lines, start=2):
-            done = table.history
-            if not table.push(line).changed:
-                raise UserError(f"Game {game_id} is damaged at line {number}: the referee "
-                                "refuses it.", "Export the game and check that line.",
-                                key="complot.error.damaged", game=game_id, line=number)
-            redo = _after(line, done, table.history, redo)
-        return table, redo, len(lines)
+        last = 0
+        for number, (text, seq) in enumerate(zip(stored.texts, stored.seqs, strict=True),
+                                             start=2):
+            line, done = _json_object(text), table.history
+            verdict = table.push(line) if line is not None else None
+            if verdict is None or not (verdict.accepted or verdict.changed):
+                why = "not a table-log line" if verdict is None else verdict.sentence("en")
+                return table, redo, last, (number, seq, why)
+            redo, last = _after(line or {}, done, table.history, redo), seq
+        return table, redo, last, None
 
     def _open(self, game_id: int, table: Table, *, redo: list[dict[str, Any]] | None = None,
               seq: int = 0) -> None:
@@ -418,6 +440,15 @@ def _consequences(table: Table, events: Sequence[tuple[str, Mapping[str, Any]]]
             "claimed" in kinds or "wrong_claim" in kinds or "manche_started" in kinds):
         more.append(("turn", {"next": table.current}))
     return more
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """A stored line as a JSON object, or None when it is not one."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _after(line: dict[str, Any], done: tuple[dict[str, Any], ...],

@@ -1,9 +1,11 @@
 """Complot's kind (companion.games): the session, the stickers, the history's reading and the
 command line's replay of a ``complot-table-log``.
 
-The log read here is the rules engine's (companion/complot/tablelog.py: the table with every
-card known). The hidden-hands table log of the app's session replaces it in one place,
-:data:`READER` (its ``game_from_header`` and the engine's ``push``), when it lands.
+Two Complot logs share the format: the rules engine's (companion/complot/tablelog.py, every
+card known: ``complot simulate`` and ``demo`` write it) and a real table's, whose header says
+``"hands": "hidden"`` (companion/complot/table.py's ``Table``: what the app's session writes).
+:func:`_referee` gives the model a header names; both judge with ``push`` and read alike
+(``phase``, ``manche``, ``manche_points``, ``scores``, ``winners``, ``history``).
 
 >>> KIND.name, KIND.log_format, KIND.title_key, KIND.period
 ('complot', 'complot-table-log', 'games.complot', 'manche')
@@ -25,8 +27,10 @@ if TYPE_CHECKING:
     from companion.session.store import GameRecord, GameStore
 
 #: The module that reads a Complot log: ``game_from_header(header, deck)``, ``LogError``,
-#: ``replay_lines(lines, json_mode, strict, out)``, ``FORMAT``.
+#: ``replay_lines(lines, json_mode, strict, out)`` (both logs), ``FORMAT``.
 READER = "companion.complot.tablelog"
+#: The hidden-hands table model: ``is_hidden_header(header)``, ``Table.from_header``.
+HIDDEN = "companion.complot.table"
 
 
 class ComplotKind:
@@ -92,14 +96,13 @@ class _Reading:
     """Follows one stored Complot game's replay for the history."""
 
     def __init__(self, entry: GameRecord, deck: Any) -> None:
-        import importlib
 
         self.entry = entry
         self.game: Game | None = None
-        self.manches: list[tuple[int, ...]] = []
+        self.ended: dict[int, tuple[int, ...]] = {}  # each manche's points, as it ended
         self.problems: list[Damage] = []
         try:
-            self.game = importlib.import_module(READER).game_from_header(entry.header, deck)
+            self.game = _referee(entry.header, deck)
         except ValueError as error:  # LogError is a ValueError
             self.problems.append(Damage(1, f"The game's first line (players and options) "
                                         f"cannot be used: {error}"))
@@ -114,12 +117,20 @@ class _Reading:
             return
         if isinstance(action, dict) and action.get("type") == "note":
             return
-        before = self.game.phase
         verdict = self.game.push(action)
         if not verdict.changed:
             self.problems.append(Damage(number, verdict.message or str(verdict.code)))
-        elif self.game.phase in ("manche_over", "game_over") and before != self.game.phase:
-            self.manches.append(self.game.manche_points)
+        elif self.game.phase in ("manche_over", "game_over"):  # again after an undo: replaced
+            self.ended[self.game.manche] = self.game.manche_points
+
+    def manches(self) -> tuple[tuple[int, ...], ...]:
+        """The points of each manche that is over where the replay ends (an undone end is
+        not: its manche is on again)."""
+        game = self.game
+        if game is None:
+            return ()
+        over = game.manche if game.phase in ("manche_over", "game_over") else game.manche - 1
+        return tuple(points for manche, points in sorted(self.ended.items()) if manche <= over)
 
     def summary(self) -> GameSummary:
         from companion.session.history import GameSummary
@@ -129,13 +140,29 @@ class _Reading:
         return GameSummary(
             id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
             updated_at=entry.updated_at, score_only=entry.score_only, finished=over,
-            round=game.manche if game is not None else 1, rounds=tuple(self.manches),
+            round=game.manche if game is not None else 1, rounds=self.manches(),
             scores=game.scores if game is not None else (),
             winners=game.winners if game is not None else (),
             actions=len(game.history) if game is not None else 0,
             damage=self.problems[0] if self.problems else None,
             problems=tuple(self.problems), abandoned=entry.abandoned, kind=KIND.name,
         )
+
+
+def _referee(header: Any, deck: Any) -> Game:
+    """The referee of a stored Complot log, the model its header names (ValueError if the
+    header is no Complot header)."""
+    import importlib
+
+    try:  # the hidden-hands table (helper csession's) may land after this registration
+        hidden = importlib.import_module(HIDDEN)
+    except ModuleNotFoundError:
+        hidden = None
+    if hidden is not None and hidden.is_hidden_header(header):
+        table: Game = hidden.Table.from_header(header, deck)  # the same reads as the engine's
+        return table
+    game: Game = importlib.import_module(READER).game_from_header(header, deck)
+    return game
 
 
 KIND = ComplotKind()

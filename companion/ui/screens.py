@@ -183,6 +183,10 @@ class HomeScreen(Screen):
                              background_color=theme.GO if chosen else theme.BUTTON,
                              font_name=language_font(code, theme.FONT))
             button.height, button.language = 68, code
+            # each as wide as its name needs and an equal share of the rest: "✓ Français"
+            # on one line beside "English" and "中文"
+            button.size_hint_x = theme.TOUCH + text_width(button.text, button.font_size,
+                                                          font=button.font_name)
             box.add_widget(button)
 
 
@@ -749,7 +753,7 @@ class CardTray(ModalView):
 def tray_labels(refs: list[str], catalog: Any) -> list[str]:
     """Tray labels; copies that look alike get their sticker's copy number.
 
-    >>> from companion.ui.i18n import Catalog
+    >>> from companion.i18n import Catalog
     >>> tray_labels(["cat:F#1", "cat:M#2", "cat:F#3"], Catalog("en"))
     ['Cat ♀ #1', 'Cat ♂', 'Cat ♀ #3']
     """

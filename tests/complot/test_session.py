@@ -211,3 +211,41 @@ def by_intent(session, action):
     if kind == "end_manche":
         return session.end_manche(action["reason"])
     return session.next_manche()
+
+
+def test_c90_c91_malformed_requests_are_refused_and_nothing_is_stored(session):
+    """C90/C91 (bad_input): whatever a screen or a wiring bug sends, the answer is a refusal
+    with a sentence, never an exception, and the record is untouched."""
+    session.new_game(["Ana", "Ben"], level=3)
+    for outcome in [session.claim("Ana", "complot", LEONARDS),
+                    session.claim(True, "complot", LEONARDS),
+                    session.claim(0, None, LEONARDS),
+                    session.claim(0, "complot", [None] * 6),
+                    session.claim(0, "complot", LEONARDS, moment="later"),
+                    session.claim_points(9, "two_trios"),
+                    session.action(0, "controle", "enqueteurs:max", [1]),
+                    session.action(0, "bombe", ["poseur-bombe:olga"], ["Ben"]),
+                    session.defence(None),
+                    session.end_manche("bored")]:
+        assert not outcome.accepted and outcome.code is not None
+        assert outcome.sentence("fr") and not outcome.wrong_claim
+    assert session.store.lines(session.view.game_id) == []
+
+
+def test_c44a_a_damaged_record_resumes_only_up_to_its_last_good_move(session):
+    """A line the referee refuses (written by another program, or a bug) makes the game
+    damaged: resume says where and changes nothing; resuming up to the last good move sets the
+    rest aside (kept) and the game goes on from there."""
+    session.new_game(["Ana", "Ben", "Chloé"])
+    game_id = session.view.game_id
+    session.next_turn()
+    session.close_game()
+    session.store.append(game_id, {"type": "turn", "player": 0})     # not Ana's turn: line 3
+    session.store.append(game_id, {"type": "turn", "player": 1})
+    with pytest.raises(UserError, match="damaged at line 3"):
+        session.resume(game_id)
+    assert len(session.store.lines(game_id)) == 3 and not session.view.has_game
+    session.resume(game_id, to_last_good_move=True)
+    assert session.view.current == 1 and session.view.notices[-1].reason == "set_aside"
+    assert [entry["seq"] for entry in session.store.set_aside_lines(game_id)] == [2, 3]
+    assert session.next_turn().accepted and session.view.current == 2
