@@ -345,13 +345,19 @@ class ComplotScreens:
         return self.app.act(intent, *args, **kwargs)
 
     def open_new_game(self, *, score_only: bool) -> None:
-        self.screen("complot_new").prepare(score_only=score_only)
+        """The new game's screen, with the names of the last table (any game's)."""
+        from companion.ui.screens import last_table
+
+        names, _colours = last_table(self.session.store)
+        self.screen("complot_new").prepare(score_only=score_only, names=names)
         self.app.go("complot_new")
 
     def start(self, names: list[str], *, level: int, target: int, scores_only: bool) -> None:
+        """A new game, shown; a set-up the session refuses is said and the screen stays."""
+        before = self.view.game_id
         self.act(self.session.new_game, names, level=level, target=target,
                  scores_only=scores_only)
-        if self.view.players:
+        if self.view.has_game and self.view.game_id != before:
             self.table()
 
     def play_again(self) -> None:
@@ -439,7 +445,7 @@ def _controller() -> ComplotScreens:
     return complot_screens(App.get_running_app())
 
 
-def _words(app: Any, view: Any, seat: int | None) -> str:
+def _name(view: Any, seat: int | None) -> str:
     return view.players[seat] if seat is not None and seat < len(view.players) else ""
 
 
@@ -525,7 +531,7 @@ class ComplotPlayScreen(ComplotScreen):
             return
         self.header = app.t("complot.play.header", n=view.manche, level=view.level,
                             target=view.target)
-        self.turn = app.t("complot.play.turn", name=_words(app, view, view.current))
+        self.turn = app.t("complot.play.turn", name=_name(view, view.current))
         pending = view.pending_action
         self.hint = (app.t("complot.play.pending", action=app.t(f"complot.action.{pending}"))
                      if pending else news(app, view.last) or app.t("complot.play.turn_hint"))
@@ -588,7 +594,7 @@ class ComplotPickScreen(ComplotScreen):
         app = App.get_running_app()
         self.view = view
         seat = view.pending_target if self.mode == "defence" else view.current
-        self.title = app.t(f"complot.pick.{self.mode}", name=_words(app, view, seat))
+        self.title = app.t(f"complot.pick.{self.mode}", name=_name(view, seat))
         self._fill_words(app)
         self._fill_targets(app, view)
         self._fill_categories(view.level)
@@ -722,7 +728,7 @@ class ComplotVerdictScreen(ComplotScreen):
     def set_outcome(self, mode: str, seat: int, words: str, cards: Sequence[str],
                     outcome: Any, view: Any) -> None:
         app = App.get_running_app()
-        name = _words(app, view, seat)
+        name = _name(view, seat)
         self.accepted = outcome.accepted
         said = app.t(f"complot.words.{words}") if mode == "claim" else (
             app.t("complot.play.defence") if mode == "defence"

@@ -198,3 +198,25 @@ def test_a_complot_game_left_is_resumed_from_home_and_from_the_history(driver, c
     assert app.root.sm.current == "complot_play" and view.game_id == game.id
     assert view.still_in == (1, 2) and view.manche_points == (50, 0, 0)
     home.game = "noah"
+
+
+def test_two_players_of_the_same_name_are_told_in_the_tables_language_c10(driver, complot):
+    """C10: a table whose names cannot tell the players apart does not start; the screen
+    says so in French, and the game under way stays."""
+    from kivy.core.window import Window
+
+    from companion.ui.screens import MessagePopup
+
+    game = complot.view.game_id
+    driver.app.lang = "fr"
+    complot.open_new_game(score_only=False)
+    screen = complot.screen("complot_new")
+    for row, name in zip(screen.rows(), ("Ana", "Ana ", "Ben"), strict=False):
+        row.ids.name.text = name
+    screen.start()
+    driver.pump(2)
+    [popup] = [child for child in Window.children if isinstance(child, MessagePopup)]
+    assert popup.text.startswith("Cette partie ne peut pas commencer")
+    popup.dismiss()
+    driver.pump(2)
+    assert complot.view.game_id == game and driver.app.root.sm.current == "complot_new"
