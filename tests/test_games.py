@@ -13,11 +13,11 @@ from companion.cli import main
 from companion.complot.simulate import play_game
 from companion.config import Config
 from companion.errors import UserError
-from companion.games import find_kind, kind_of_log, kinds
+from companion.games import DEFAULT_KIND, find_kind, kind_of_log, kinds
 from companion.session import Session
 from companion.session.base import SessionBase
 from companion.session.history import export, history
-from companion.session.store import GameStore
+from companion.session.store import UNSTATED_FORMAT, GameStore
 
 COMPANION = Path(__file__).resolve().parents[1] / "companion"
 
@@ -51,6 +51,8 @@ def test_each_game_is_found_by_its_log_format_and_by_its_config_name():
         assert find_kind(kind.name) is find_kind(kind.log_format) is kind
     with pytest.raises(UserError, match="noah or complot"):
         find_kind("chess")
+    # a header that names no game is the same game's for the record and for the registry
+    assert find_kind(DEFAULT_KIND).log_format == UNSTATED_FORMAT
 
 
 def test_a_log_s_first_line_chooses_its_referee_and_anything_else_goes_to_noah_s_errors():
