@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from companion.session.base import SessionBase
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
+    from companion.tags.tagged_deck import StickeredDeck
 
 #: The module that reads a Complot log: ``game_from_header(header, deck)``, ``LogError``,
 #: ``replay_lines(lines, json_mode, strict, out)`` (both logs), ``FORMAT``.
@@ -56,6 +57,23 @@ class ComplotKind:
         from companion.complot import payload
 
         return payload
+
+    def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
+        """The rulebook's 93 cards, or a Complot deck file; ``deck_id`` or BOX1 (the config
+        names no Complot box yet)."""
+        from pathlib import Path
+
+        from companion.commands.complot import _deck as complot_deck  # ``--deck``'s reader
+        from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
+        from companion.tags.payload import check_deck_id
+
+        box = check_deck_id(deck_id or DEFAULT_DECK_ID)
+        if deck in (None, "default"):
+            return TaggedDeck(complot_deck(None), box)
+        return TaggedDeck(complot_deck(Path(str(deck))), box, source=str(deck))
+
+    def configured_deck_id(self) -> str | None:
+        return None
 
     def summarize(self, store: GameStore, entry: GameRecord, deck: Any = None) -> GameSummary:
         """Replay a stored Complot game once: its manches' points, totals, winners; the first
