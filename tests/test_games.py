@@ -71,7 +71,6 @@ def test_the_two_games_stickers_are_foreign_to_each_other():
 
 def test_each_kind_s_session_is_built_on_the_generic_session():
     assert find_kind("noah").session_class() is Session
-    pytest.importorskip("companion.complot.session")  # helper csession's, merged by the lead
     complot = find_kind("complot").session_class()
     assert issubclass(complot, SessionBase) and complot.log_format == "complot-table-log"
 
@@ -202,7 +201,7 @@ def test_nothing_above_the_engines_branches_on_which_game_is_played():
 def test_a_real_table_s_complot_game_reads_back_with_its_manches_after_an_undo(store):
     """A score-only game of the app's session (hidden hands, C31/C32/C40 points): the history
     has each finished manche once, an undone end of manche no longer counted (C51, C55)."""
-    table = pytest.importorskip("companion.complot.table")  # helper csession's
+    from companion.complot import table
     session_class = find_kind("complot").session_class()
     session = session_class(store)
     session.new_game(["Ana", "Ben"], target=1000, scores_only=True)
