@@ -23,7 +23,7 @@ from companion.session.record import Damage
 if TYPE_CHECKING:
     from companion.complot.engine import Game
     from companion.complot.table import Table
-    from companion.games import StickerCodec
+    from companion.games import GameKind, StickerCodec
     from companion.session.base import SessionBase
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
@@ -169,4 +169,4 @@ def _referee(header: Any, deck: Any) -> Game | Table:
     return game_from_header(header, deck)
 
 
-KIND = ComplotKind()
+KIND: GameKind = ComplotKind()

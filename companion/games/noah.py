@@ -19,7 +19,7 @@ from companion.session.narrate import plural
 if TYPE_CHECKING:
     from companion.game import Game, Phase
     from companion.game.tablelog import LineResult
-    from companion.games import StickerCodec
+    from companion.games import GameKind, StickerCodec
     from companion.session.history import GameSummary
     from companion.session.record import GameReading
     from companion.session.session import Session
@@ -128,7 +128,7 @@ class MalformedLog(UserError):
     status 2, after the verdicts)."""
 
 
-KIND = NoahKind()
+KIND: GameKind = NoahKind()
 
 
 class _JsonReport:
