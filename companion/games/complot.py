@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from companion.tags.tagged_deck import StickeredDeck
 
 
-
 class ComplotKind:
     """«Noé, Complot à l'Élysée» (C1-C94): points per manche to the target (400), its
     stickers ``CPLT1/…``."""
