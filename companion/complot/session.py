@@ -334,9 +334,13 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
                 return self._refused("no_game" if table is None else "nothing_to_undo")
             undone = table.history[-1]
             self._write({"type": "undo", "count": 1})
+            still_in = table.still_in
             table.pop()
             self._redo.append(undone)
-            params = {"type": undone.get("type"), "player": undone.get("player")}
+            kind = undone.get("type")
+            if kind == "claim" and table.still_in == still_in:  # the claim was refused
+                kind = "wrong_claim"
+            params = {"type": kind, "player": undone.get("player")}
             return self._done(ComplotOutcome(True, players=table.players,
                                              events=(("undone", params),)))
 
