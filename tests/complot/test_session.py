@@ -69,7 +69,8 @@ def test_c65_c92_an_action_waits_for_its_defence(session):
     assert outcome.sentence("en") == ("Ana launches a «contrôle» against Ben. Ben may stop it "
                                       "by showing a higher-ranked État-Major card.")
     stopped = session.defence("etat-major:arthur")
-    assert stopped.accepted and stopped.cards == ("etat-major:arthur",)
+    assert stopped.accepted and stopped.cards == ("etat-major:arthur",) and stopped.seat == 1
+    assert outcome.seat == 0 and session.defence("etat-major:noe").seat is None
     assert session.view.pending_action is None
     assert "Arthur (État-Major)" in stopped.sentence("fr")
 
