@@ -191,9 +191,9 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             raise UserError(problem, "Change the players or the options.",
                             key="complot.error.setup", reason=problem)
         with self._lock:
-            table = Table(names, level=level, target=target, scores_only=scores_only,
+            table = Table(names, level=level, target=target, scores_only=bool(scores_only),
                           dealer=dealer, deck=self.deck)
-            game_id = self.store.create_game(table.header(), score_only=scores_only)
+            game_id = self.store.create_game(table.header(), score_only=table.scores_only)
             self._open(game_id, table)
             self._save_summary()
             self._publish()
