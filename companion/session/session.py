@@ -33,6 +33,7 @@ from companion.game.deck import Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.game.sizes import FERRY_COUNT
+from companion.i18n import english
 from companion.session import record
 from companion.session.base import SessionBase
 from companion.session.drafts import (
@@ -488,7 +489,7 @@ class Session(SessionBase[SessionView, Action]):
 
     def _put_back(self, sentences: Sequence[Phrase]) -> None:
         """What the table puts back after an undo or a resume from the last good move."""
-        self._reconciliation = tuple(record.english(sentence) for sentence in sentences)
+        self._reconciliation = tuple(english(sentence) for sentence in sentences)
         for text, sentence in zip(self._reconciliation, sentences, strict=True):
             self._notice("reconcile", text, phrases=(sentence,))
 
