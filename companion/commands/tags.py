@@ -34,12 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_check(actions)
 
 
-GAMES = ("noah", "complot")
-
-
 def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.games import DEFAULT_KIND, NAMES
+
     parser.add_argument(
-        "--game", choices=GAMES, default="noah",
+        "--game", choices=NAMES, default=DEFAULT_KIND,
         help="whose cards: noah (default) or complot («Noé, Complot à l'Élysée», 93 cards)",
     )
     parser.add_argument(
@@ -100,23 +99,12 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
 
 
 def _tagged_deck(args: argparse.Namespace):
-    """The box of ``--game``: Noah's deck and deck id (command line, else config), or
-    Complot's (the rulebook's 93 cards, or ``--deck``), each behind the same face
-    (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
-    from companion.tags.tagged_deck import configured_tagged_deck
+    """The box of ``--game``, asked of its kind (companion.games): Noah's deck and deck id
+    (command line, else config), or Complot's (the rulebook's 93 cards, or ``--deck``), each
+    behind the same face (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
+    from companion.games import find_kind
 
-    if args.game == "noah":
-        return configured_tagged_deck(args.deck, args.deck_id)
-    from pathlib import Path
-
-    from companion.commands.complot import _deck as complot_deck
-    from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
-    from companion.tags.payload import check_deck_id
-
-    deck_id = check_deck_id(args.deck_id or DEFAULT_DECK_ID)
-    if args.deck in (None, "default"):
-        return TaggedDeck(complot_deck(None), deck_id)
-    return TaggedDeck(complot_deck(Path(args.deck)), deck_id, source=str(args.deck))
+    return find_kind(args.game).stickered_deck(args.deck, args.deck_id)
 
 
 def print_stickers(args: argparse.Namespace) -> int:
@@ -137,9 +125,10 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    if args.game == "noah":  # the config's deck_id is the Noah box's (Complot has none yet)
-        _remind_deck_id(tagged.deck_id)
-    check = "tags check" + ("" if args.game == "noah" else f" --game {args.game}")
+    from companion.games import DEFAULT_KIND
+
+    _remind_deck_id(tagged.deck_id, args.game)
+    check = "tags check" + ("" if args.game == DEFAULT_KIND else f" --game {args.game}")
     print(f"Next: stick each sticker on the card its label names, then run "
           f"'noah-companion {check}'.")
     return 0
@@ -168,12 +157,14 @@ def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
         image.save(folder / f"{name}.png", dpi=(300, 300))
 
 
-def _remind_deck_id(deck_id: str) -> None:
-    """Say so when these stickers carry another deck id than the one the referee will expect."""
-    from companion.config import config_path, load_config
+def _remind_deck_id(deck_id: str, game: str) -> None:
+    """Say so when these stickers carry another deck id than the one the referee will expect
+    (the config's, for a game whose box the config names)."""
+    from companion.config import config_path
+    from companion.games import find_kind
 
-    configured = load_config().game.deck_id
-    if configured != deck_id:
+    configured = find_kind(game).configured_deck_id()
+    if configured is not None and configured != deck_id:
         print(f"Note: the referee expects deck id {configured}. Before playing with these "
               f"stickers, write 'deck_id = {deck_id}' under [game] in {config_path()}.")
 
