@@ -394,11 +394,14 @@ class ComplotScreens:
             self.open_picker("claim")
         return bool(self.screen("complot_pick").add_card(card_id))
 
-    def judge(self, mode: str, cards: list[str], words: str, targets: list[int]) -> None:
-        """The picker's Check: the request sent, its verdict shown."""
+    def judge(self, mode: str, cards: list[str], words: str, targets: list[int], *,
+              claimant: int | None = None) -> None:
+        """The picker's Check: the request sent, its verdict shown. ``claimant``: who
+        announces (the player whose turn it is by default)."""
         view, session = self.view, self.session
         seat = view.current if view.current is not None else 0
         if mode == "claim":
+            seat = seat if claimant is None else claimant
             outcome = self.act(session.claim, seat, words, cards)
         elif mode == "action":
             kind = action_for(cards) or "controle"
@@ -568,9 +571,10 @@ def player_status(app: Any, view: Any, seat: int) -> str:
 
 class ComplotPickScreen(ComplotScreen):
     """The cards laid down, by touch or camera: a category, then its first names; the words
-    said (an announcement) or the players targeted (an action)."""
+    said and who says them (an announcement), or the players targeted (an action)."""
 
     mode = StringProperty("claim")
+    claimant = NumericProperty(0)
     title = StringProperty("")
     count = StringProperty("")
     action_name = StringProperty("")
@@ -583,6 +587,7 @@ class ComplotPickScreen(ComplotScreen):
     def prepare(self, mode: str, view: Any) -> None:
         self.mode, self.view = mode, view
         self.chosen, self.targets, self.words = [], [], "complot"
+        self.claimant = view.current if view.current is not None else 0
         self.category = {"action": "EN", "defence": "EM"}.get(mode, "EM")
         self.draw(view)
 
@@ -593,9 +598,11 @@ class ComplotPickScreen(ComplotScreen):
     def draw(self, view: Any) -> None:
         app = App.get_running_app()
         self.view = view
-        seat = view.pending_target if self.mode == "defence" else view.current
+        seat = {"defence": view.pending_target, "claim": self.claimant}.get(self.mode,
+                                                                          view.current)
         self.title = app.t(f"complot.pick.{self.mode}", name=_name(view, seat))
         self._fill_words(app)
+        self._fill_claimants(view)
         self._fill_targets(app, view)
         self._fill_categories(view.level)
         self._refresh()
@@ -607,6 +614,22 @@ class ComplotPickScreen(ComplotScreen):
                 text=app.t(f"complot.words.{key[1]}"), group="words",
                 on_release=lambda _b: self.say(key[1]))):
             toggle.state = "down" if toggle.key[1] == self.words else "normal"
+
+    def _fill_claimants(self, view: Any) -> None:
+        """Who announces: the player whose turn it is, or the one who has just ended their
+        turn and may still announce (C30, C45); offered while both may."""
+        window = view.claim_window
+        seats = [view.current, window] if self.mode == "claim" and window is not None \
+            and view.current is not None and window != view.current else []
+        for toggle in synced(self.ids.claimants, seats, lambda seat: ChoiceToggle(
+                text=view.players[seat], group="claimant",
+                on_release=lambda _b: self.claim_by(seat))):
+            toggle.state = "down" if toggle.key == self.claimant else "normal"
+
+    def claim_by(self, seat: int) -> None:
+        self.claimant = seat
+        if self.view is not None:
+            self.draw(self.view)
 
     def _fill_targets(self, app: Any, view: Any) -> None:
         """The players an action may target: still in, not the actor (C69)."""
@@ -686,7 +709,8 @@ class ComplotPickScreen(ComplotScreen):
             button.disabled = taken
 
     def check(self) -> None:
-        _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets))
+        _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets),
+                            claimant=self.claimant)
 
 
 def synced(box: Any, keys: Sequence[Any], make: Callable[[Any], Any]) -> list[Any]:

@@ -220,3 +220,18 @@ def test_two_players_of_the_same_name_are_told_in_the_tables_language_c10(driver
     popup.dismiss()
     driver.pump(2)
     assert complot.view.game_id == game and driver.app.root.sm.current == "complot_new"
+
+
+def test_the_player_who_has_just_ended_a_turn_may_still_announce_c30(driver, complot):
+    """C30, C45: after Next turn the picker offers who announces, the player whose turn it is
+    or the one who has just discarded; the announcement is theirs."""
+    complot.session.next_turn()  # Ana ended her turn: Ben's, Ana may still announce
+    complot.open_picker("claim")
+    picker = complot.screen("complot_pick")
+    assert [toggle.text for toggle in reversed(picker.ids.claimants.children)] == ["Ben", "Ana"]
+    driver.press(buttons(picker.ids.claimants, "Ana")[0])
+    assert picker.title == "Ana announces"
+    for card in LEONARDS:
+        picker.add_card(card)
+    picker.check()
+    assert complot.view.manche_points == (50, 0, 0) and complot.view.current == 1
