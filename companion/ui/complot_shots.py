@@ -77,7 +77,8 @@ def _new_game(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]) -
 
 
 def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
-    """A level-3 manche: a wrong announcement, a descente stopped, two trios accepted."""
+    """A level-3 manche: a wrong announcement, a descente stopped, a turn ended, two trios
+    accepted."""
     session = screens.session
     shoot("03-play")
     _judge(driver, screens, "claim", LEONARDS, words="prix_pulitzer")
@@ -94,6 +95,7 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     shoot("09-verdict-action")
     _judge(driver, screens, "defence", (DEFENCE,))
     shoot("10-verdict-defence")
+    session.next_turn()  # the one who has just ended a turn may still announce: who does?
     picker = _pick(driver, screens, "claim", TWO_TRIOS[:5])
     picker.show_category("PO")
     driver.pump()
