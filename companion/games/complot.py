@@ -1,0 +1,168 @@
+"""Complot's kind (companion.games): the session, the stickers, the history's reading and the
+command line's replay of a ``complot-table-log``.
+
+Two Complot logs share the format: the rules engine's (companion/complot/tablelog.py, every
+card known: ``complot simulate`` and ``demo`` write it) and a real table's, whose header says
+``"hands": "hidden"`` (companion/complot/table.py's ``Table``: what the app's session writes).
+:func:`_referee` gives the model a header names; both judge with ``push`` and read alike
+(``phase``, ``manche``, ``manche_points``, ``scores``, ``winners``, ``history``).
+
+>>> KIND.name, KIND.log_format, KIND.title_key, KIND.period
+('complot', 'complot-table-log', 'games.complot', 'manche')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from companion.session.record import Damage
+
+if TYPE_CHECKING:
+    from companion.complot.engine import Game
+    from companion.games import StickerCodec
+    from companion.session.base import SessionBase
+    from companion.session.history import GameSummary
+    from companion.session.store import GameRecord, GameStore
+
+#: The module that reads a Complot log: ``game_from_header(header, deck)``, ``LogError``,
+#: ``replay_lines(lines, json_mode, strict, out)`` (both logs), ``FORMAT``.
+READER = "companion.complot.tablelog"
+#: The hidden-hands table model: ``is_hidden_header(header)``, ``Table.from_header``.
+HIDDEN = "companion.complot.table"
+
+
+class ComplotKind:
+    """«Noé, Complot à l'Élysée» (C1-C94): points per manche to the target (400), its
+    stickers ``CPLT1/…``."""
+
+    name = "complot"
+    log_format = "complot-table-log"
+    title = "Noé, Complot à l'Élysée"
+    title_key = "games.complot"
+    period = "manche"
+    points = "points"
+
+    def session_class(self) -> type[SessionBase[Any, Any]]:
+        import importlib
+
+        # by name: the session (helper csession's) may land after this registration
+        session: type[SessionBase[Any, Any]] = importlib.import_module(
+            "companion.complot.session").ComplotSession
+        return session
+
+    def codec(self) -> StickerCodec:
+        from companion.complot import payload
+
+        return payload
+
+    def summarize(self, store: GameStore, entry: GameRecord, deck: Any = None) -> GameSummary:
+        """Replay a stored Complot game once: its manches' points, totals, winners; the first
+        line refused (or not JSON) is its damage, and the summary stands where the replay
+        ends (a refused line changes nothing)."""
+        from companion.complot.cards import Deck
+
+        reading = _Reading(entry, deck if isinstance(deck, Deck) else None)
+        for number, text in enumerate(store.raw_lines(entry.id).texts, start=2):
+            reading.take(number, text)
+        return reading.summary()
+
+    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
+        """None yet: companion/session/bgstats.py words a Noah play (fewest tears win)."""
+        from companion.errors import UserError
+
+        raise UserError("BG Stats links are made for Noah games only, for now.",
+                        "Export the scores instead: --format csv.")
+
+    def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
+               states: bool, strict: bool) -> int:
+        """``complot replay``'s output (companion/complot/tablelog.py); ``--states`` is
+        Noah's only."""
+        import importlib
+
+        from companion.errors import UserError
+
+        texts = (line.decode("utf-8", errors="replace") for line in lines)
+        try:
+            status: int = importlib.import_module(READER).replay_lines(texts, json_mode,
+                                                                       strict, out)
+        except UserError as error:
+            raise UserError(f"{name}: {error.what}", error.fix) from None
+        return status
+
+
+class _Reading:
+    """Follows one stored Complot game's replay for the history."""
+
+    def __init__(self, entry: GameRecord, deck: Any) -> None:
+
+        self.entry = entry
+        self.game: Game | None = None
+        self.ended: dict[int, tuple[int, ...]] = {}  # each manche's points, as it ended
+        self.problems: list[Damage] = []
+        try:
+            self.game = _referee(entry.header, deck)
+        except ValueError as error:  # LogError is a ValueError
+            self.problems.append(Damage(1, f"The game's first line (players and options) "
+                                        f"cannot be used: {error}"))
+
+    def take(self, number: int, text: str) -> None:
+        if self.game is None:
+            return
+        try:
+            action = json.loads(text)
+        except (ValueError, RecursionError):
+            self.problems.append(Damage(number, "This line is not JSON."))
+            return
+        if isinstance(action, dict) and action.get("type") == "note":
+            return
+        verdict = self.game.push(action)
+        if not verdict.changed:
+            self.problems.append(Damage(number, verdict.message or str(verdict.code)))
+        elif self.game.phase in ("manche_over", "game_over"):  # again after an undo: replaced
+            self.ended[self.game.manche] = self.game.manche_points
+
+    def manches(self) -> tuple[tuple[int, ...], ...]:
+        """The points of each manche that is over where the replay ends (an undone end is
+        not: its manche is on again)."""
+        game = self.game
+        if game is None:
+            return ()
+        over = game.manche if game.phase in ("manche_over", "game_over") else game.manche - 1
+        return tuple(points for manche, points in sorted(self.ended.items()) if manche <= over)
+
+    def summary(self) -> GameSummary:
+        from companion.session.history import GameSummary
+
+        entry, game = self.entry, self.game
+        over = game is not None and game.is_over
+        return GameSummary(
+            id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
+            updated_at=entry.updated_at, score_only=entry.score_only, finished=over,
+            round=game.manche if game is not None else 1, rounds=self.manches(),
+            scores=game.scores if game is not None else (),
+            winners=game.winners if game is not None else (),
+            actions=len(game.history) if game is not None else 0,
+            damage=self.problems[0] if self.problems else None,
+            problems=tuple(self.problems), abandoned=entry.abandoned, kind=KIND.name,
+        )
+
+
+def _referee(header: Any, deck: Any) -> Game:
+    """The referee of a stored Complot log, the model its header names (ValueError if the
+    header is no Complot header)."""
+    import importlib
+
+    try:  # the hidden-hands table (helper csession's) may land after this registration
+        hidden = importlib.import_module(HIDDEN)
+    except ModuleNotFoundError:
+        hidden = None
+    if hidden is not None and hidden.is_hidden_header(header):
+        table: Game = hidden.Table.from_header(header, deck)  # the same reads as the engine's
+        return table
+    game: Game = importlib.import_module(READER).game_from_header(header, deck)
+    return game
+
+
+KIND = ComplotKind()
