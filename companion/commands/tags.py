@@ -34,13 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_check(actions)
 
 
-GAMES = ("noah", "complot")
-
-
 def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.games import NAMES
+
     parser.add_argument(
-        "--game", choices=GAMES, default="noah",
-        help="whose cards: noah (default) or complot («Noé, Complot à l'Élysée», 93 cards)",
+        "--game", choices=NAMES,
+        help="whose cards: noah or complot («Noé, Complot à l'Élysée», 93 cards); default: "
+             "'kind' in the config's [game], else noah",
     )
     parser.add_argument(
         "--deck", metavar="FILE",
@@ -100,23 +100,15 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
 
 
 def _tagged_deck(args: argparse.Namespace):
-    """The box of ``--game``: Noah's deck and deck id (command line, else config), or
-    Complot's (the rulebook's 93 cards, or ``--deck``), each behind the same face
-    (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
-    from companion.tags.tagged_deck import configured_tagged_deck
+    """The box of ``--game`` (else the config's ``[game] kind``), as its sticker codec builds it
+    (:class:`companion.tags.tagged_deck.StickeredDeck`); ``args.game`` is set to the game."""
+    from companion.games import find_kind
 
-    if args.game == "noah":
-        return configured_tagged_deck(args.deck, args.deck_id)
-    from pathlib import Path
+    if args.game is None:
+        from companion.config import load_config
 
-    from companion.commands.complot import _deck as complot_deck
-    from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
-    from companion.tags.payload import check_deck_id
-
-    deck_id = check_deck_id(args.deck_id or DEFAULT_DECK_ID)
-    if args.deck in (None, "default"):
-        return TaggedDeck(complot_deck(None), deck_id)
-    return TaggedDeck(complot_deck(Path(args.deck)), deck_id, source=str(args.deck))
+        args.game = load_config().game.kind
+    return find_kind(args.game).codec().tagged_deck(args.deck, args.deck_id)
 
 
 def print_stickers(args: argparse.Namespace) -> int:
@@ -137,11 +129,9 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    if args.game == "noah":  # the config's deck_id is the Noah box's (Complot has none yet)
-        _remind_deck_id(tagged.deck_id)
-    check = "tags check" + ("" if args.game == "noah" else f" --game {args.game}")
+    _remind_deck_id(tagged)
     print(f"Next: stick each sticker on the card its label names, then run "
-          f"'noah-companion {check}'.")
+          f"'noah-companion tags check --game {args.game}'.")
     return 0
 
 
@@ -168,14 +158,14 @@ def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
         image.save(folder / f"{name}.png", dpi=(300, 300))
 
 
-def _remind_deck_id(deck_id: str) -> None:
+def _remind_deck_id(tagged) -> None:
     """Say so when these stickers carry another deck id than the one the referee will expect."""
-    from companion.config import config_path, load_config
+    from companion.config import config_path
 
-    configured = load_config().game.deck_id
-    if configured != deck_id:
-        print(f"Note: the referee expects deck id {configured}. Before playing with these "
-              f"stickers, write 'deck_id = {deck_id}' under [game] in {config_path()}.")
+    expected = tagged.expected_deck_id()
+    if expected is not None and expected != tagged.deck_id:
+        print(f"Note: the referee expects deck id {expected}. Before playing with these "
+              f"stickers, write 'deck_id = {tagged.deck_id}' under [game] in {config_path()}.")
 
 
 def check_stickers(args: argparse.Namespace) -> int:

@@ -57,6 +57,12 @@ class StickerCodec(Protocol):
 
     def is_ours(self, text: str) -> bool: ...
 
+    def tagged_deck(self, deck: str | None = None, deck_id: str | None = None) -> Any:
+        """The box ``tags print|check --game`` work on: a
+        :class:`companion.tags.tagged_deck.StickeredDeck` (the deck file and deck id given,
+        else the game's default)."""
+        ...
+
 
 class GameKind(Protocol):
     """What the layers above the rules engines need of one game."""
