@@ -818,7 +818,7 @@ def score_titles(app: Any, view: Any) -> tuple[str, str]:
         names = [view.players[seat] for seat in view.winners]
         if len(names) == 1:
             return app.t("complot.scores.winner", name=names[0], points=best), reason
-        from companion.ui.i18n import Catalog
+        from companion.i18n import Catalog
 
         joined = Catalog(app.lang).join(names)
         return app.t("complot.scores.tie", names=joined, points=best), reason

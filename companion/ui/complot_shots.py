@@ -176,7 +176,7 @@ def take_all(out: Path, *, language: str = "en", counts: Sequence[int] = COUNTS)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from companion.ui.i18n import languages
+    from companion.i18n import languages
 
     parser = argparse.ArgumentParser(description="Save a PNG of every Complot screen, in "
                                                  "every language, one folder each.")
