@@ -128,7 +128,10 @@ class State:
         if self.manche == 0:
             return None
         expected_order = sorted(in_play)
-        if sorted(self.places()) == expected_order:  # the usual answer, found quickly
+        cards = self.pioche + self.defausse
+        for pile in (*self.hands, *self.laid):
+            cards += pile
+        if sorted(cards) == expected_order:  # the usual answer, found quickly
             return None
         counts = Counter(self.places())
         expected = Counter(expected_order)
