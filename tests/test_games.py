@@ -13,11 +13,11 @@ from companion.cli import main
 from companion.complot.simulate import play_game
 from companion.config import Config
 from companion.errors import UserError
-from companion.games import find_kind, kind_of_log, kinds
+from companion.games import DEFAULT_KIND, find_kind, kind_of_log, kinds
 from companion.session import Session
 from companion.session.base import SessionBase
 from companion.session.history import export, history
-from companion.session.store import GameStore
+from companion.session.store import UNSTATED_FORMAT, GameStore
 
 COMPANION = Path(__file__).resolve().parents[1] / "companion"
 
@@ -51,6 +51,8 @@ def test_each_game_is_found_by_its_log_format_and_by_its_config_name():
         assert find_kind(kind.name) is find_kind(kind.log_format) is kind
     with pytest.raises(UserError, match="noah or complot"):
         find_kind("chess")
+    # a header that names no game is the same game's for the record and for the registry
+    assert find_kind(DEFAULT_KIND).log_format == UNSTATED_FORMAT
 
 
 def test_a_log_s_first_line_chooses_its_referee_and_anything_else_goes_to_noah_s_errors():
@@ -69,7 +71,6 @@ def test_the_two_games_stickers_are_foreign_to_each_other():
 
 def test_each_kind_s_session_is_built_on_the_generic_session():
     assert find_kind("noah").session_class() is Session
-    pytest.importorskip("companion.complot.session")  # helper csession's, merged by the lead
     complot = find_kind("complot").session_class()
     assert issubclass(complot, SessionBase) and complot.log_format == "complot-table-log"
 
@@ -200,7 +201,7 @@ def test_nothing_above_the_engines_branches_on_which_game_is_played():
 def test_a_real_table_s_complot_game_reads_back_with_its_manches_after_an_undo(store):
     """A score-only game of the app's session (hidden hands, C31/C32/C40 points): the history
     has each finished manche once, an undone end of manche no longer counted (C51, C55)."""
-    table = pytest.importorskip("companion.complot.table")  # helper csession's
+    from companion.complot import table
     session_class = find_kind("complot").session_class()
     session = session_class(store)
     session.new_game(["Ana", "Ben"], target=1000, scores_only=True)

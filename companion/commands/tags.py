@@ -35,12 +35,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
-    from companion.games import NAMES
+    from companion.games import DEFAULT_KIND, NAMES
 
     parser.add_argument(
         "--game", choices=NAMES,
-        help="whose cards: noah or complot («Noé, Complot à l'Élysée», 93 cards); default: "
-             "'kind' in the config's [game], else noah",
+        help=f"whose cards: noah or complot («Noé, Complot à l'Élysée», 93 cards); default: "
+             f"'kind' in the config's [game], else {DEFAULT_KIND}",
     )
     parser.add_argument(
         "--deck", metavar="FILE",
@@ -100,15 +100,16 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
 
 
 def _tagged_deck(args: argparse.Namespace):
-    """The box of ``--game`` (else the config's ``[game] kind``), as its sticker codec builds it
-    (:class:`companion.tags.tagged_deck.StickeredDeck`); ``args.game`` is set to the game."""
+    """The box of ``--game``, asked of its kind (companion.games): Noah's deck and deck id
+    (command line, else config), or Complot's (the rulebook's 93 cards, or ``--deck``), each
+    behind the same face (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
     from companion.games import find_kind
 
-    if args.game is None:
+    if args.game is None:  # the game the config opens on ([game] kind)
         from companion.config import load_config
 
         args.game = load_config().game.kind
-    return find_kind(args.game).codec().tagged_deck(args.deck, args.deck_id)
+    return find_kind(args.game).stickered_deck(args.deck, args.deck_id)
 
 
 def print_stickers(args: argparse.Namespace) -> int:
@@ -129,9 +130,12 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    _remind_deck_id(tagged)
+    from companion.games import DEFAULT_KIND
+
+    _remind_deck_id(tagged.deck_id, args.game)
+    check = "tags check" + ("" if args.game == DEFAULT_KIND else f" --game {args.game}")
     print(f"Next: stick each sticker on the card its label names, then run "
-          f"'noah-companion tags check --game {args.game}'.")
+          f"'noah-companion {check}'.")
     return 0
 
 
@@ -158,14 +162,16 @@ def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
         image.save(folder / f"{name}.png", dpi=(300, 300))
 
 
-def _remind_deck_id(tagged) -> None:
-    """Say so when these stickers carry another deck id than the one the referee will expect."""
+def _remind_deck_id(deck_id: str, game: str) -> None:
+    """Say so when these stickers carry another deck id than the one the referee will expect
+    (the config's, for a game whose box the config names)."""
     from companion.config import config_path
+    from companion.games import find_kind
 
-    expected = tagged.expected_deck_id()
-    if expected is not None and expected != tagged.deck_id:
-        print(f"Note: the referee expects deck id {expected}. Before playing with these "
-              f"stickers, write 'deck_id = {tagged.deck_id}' under [game] in {config_path()}.")
+    configured = find_kind(game).configured_deck_id()
+    if configured is not None and configured != deck_id:
+        print(f"Note: the referee expects deck id {configured}. Before playing with these "
+              f"stickers, write 'deck_id = {deck_id}' under [game] in {config_path()}.")
 
 
 def check_stickers(args: argparse.Namespace) -> int:

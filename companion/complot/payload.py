@@ -54,8 +54,7 @@ class TagOk:
 Tag = Foreign | TagOk | TagError
 
 __all__ = ["DECK_ID", "DEFAULT_DECK_ID", "MAGIC", "MAX_TEXT_LENGTH", "Foreign", "Tag",
-           "TagError", "TagOk", "TaggedDeck", "classify", "encode", "is_ours", "label_lines",
-           "tagged_deck"]
+           "TagError", "TagOk", "TaggedDeck", "classify", "encode", "is_ours", "label_lines"]
 
 
 def encode(deck_id: str, card: Card) -> str:
@@ -177,11 +176,6 @@ class TaggedDeck:
     def is_ours(text: str) -> bool:
         return is_ours(text)
 
-    @staticmethod
-    def expected_deck_id() -> None:
-        """None: the config names no Complot deck id; the referee reads BOX1 stickers."""
-        return None
-
     def select(self, only: Iterable[str] | None) -> list[Card]:
         """The deck's cards, or those of the categories or card ids named (``--only archange
         leonard:sally``): the categories' slugs are those of the card ids."""
@@ -196,22 +190,3 @@ class TaggedDeck:
         wanted = set(only)
         return [card for card in self.deck
                 if card.id in wanted or CATEGORIES[card.category][0] in wanted]
-
-
-def tagged_deck(deck: str | None = None, deck_id: str | None = None) -> TaggedDeck:
-    """The box ``tags print|check --game complot`` works on: the rulebook's 93 cards (``deck``
-    None or ``default``) or a deck file's, with the deck id printed on its stickers.
-
-    >>> tagged_deck(deck_id="zoo7").sticker_text(default_deck()["empires:noe"])
-    'CPLT1/ZOO7/EPNO'
-    """
-    from pathlib import Path
-
-    from companion.tags.payload import check_deck_id
-
-    from .cards import load_deck_file
-
-    checked_id = check_deck_id(deck_id or DEFAULT_DECK_ID)
-    if deck in (None, "default"):
-        return TaggedDeck(default_deck(), checked_id)
-    return TaggedDeck(load_deck_file(Path(str(deck))), checked_id, source=str(deck))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal, cast
 
 from companion.errors import UserError
@@ -42,8 +42,8 @@ from companion.session.view import Notice
 from .cards import Deck, default_deck
 from .engine import Verdict
 from .judge import TARGET_SCORE
+from .messages import is_seat, table_sentence
 from .messages import sentence as refusal_sentence
-from .messages import table_sentence
 from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify
 from .table import FORMAT, Table, is_hidden_header, setup_problem
 
@@ -65,6 +65,8 @@ class ComplotOutcome:
     cards: tuple[str, ...] = ()
     players: tuple[str, ...] = ()
     events: tuple[tuple[str, Mapping[str, Any]], ...] = ()
+    #: Whom it is about: the claimant, the player acting or ending a turn, the defender.
+    seat: int | None = None
 
     @property
     def wrong_claim(self) -> bool:
@@ -189,9 +191,9 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             raise UserError(problem, "Change the players or the options.",
                             key="complot.error.setup", reason=problem)
         with self._lock:
-            table = Table(names, level=level, target=target, scores_only=scores_only,
+            table = Table(names, level=level, target=target, scores_only=bool(scores_only),
                           dealer=dealer, deck=self.deck)
-            game_id = self.store.create_game(table.header(), score_only=scores_only)
+            game_id = self.store.create_game(table.header(), score_only=table.scores_only)
             self._open(game_id, table)
             self._save_summary()
             self._publish()
@@ -334,11 +336,16 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
                 return self._refused("no_game" if table is None else "nothing_to_undo")
             undone = table.history[-1]
             self._write({"type": "undo", "count": 1})
+            still_in = table.still_in
             table.pop()
             self._redo.append(undone)
-            params = {"type": undone.get("type"), "player": undone.get("player")}
+            kind = undone.get("type")
+            if kind == "claim" and table.still_in == still_in:  # the claim was refused
+                kind = "wrong_claim"
+            params = {"type": kind, "player": undone.get("player")}
+            seat = params["player"] if is_seat(params["player"], table.players) else None
             return self._done(ComplotOutcome(True, players=table.players,
-                                             events=(("undone", params),)))
+                                             events=(("undone", params),), seat=seat))
 
     def redo(self) -> ComplotOutcome:
         """Apply again the last undone action (possible until another action is taken)."""
@@ -354,9 +361,12 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
         table = self._table
         if table is None:
             return self._refused("no_game")
+        seat = table.pending_target if action.get("type") == "defence" else action.get("player")
         verdict = self._judged(_Referee(table), action, action, redoing=redoing).verdict
         self._cards_read = []
-        return self._done(self._outcome(table, action, verdict))
+        outcome = self._outcome(table, action, verdict)
+        return self._done(replace(outcome, seat=seat) if is_seat(seat, table.players)
+                          else outcome)
 
     def _done(self, outcome: ComplotOutcome) -> ComplotOutcome:
         self._history = [*self._history, outcome][-HISTORY:]

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from companion.session.base import SessionBase
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
+    from companion.tags.tagged_deck import StickeredDeck
 
 #: Each kind's name and the module holding its ``KIND``, in the order the app offers them.
 _WHERE = {
@@ -56,12 +57,6 @@ class StickerCodec(Protocol):
     DEFAULT_DECK_ID: str
 
     def is_ours(self, text: str) -> bool: ...
-
-    def tagged_deck(self, deck: str | None = None, deck_id: str | None = None) -> Any:
-        """The box ``tags print|check --game`` work on: a
-        :class:`companion.tags.tagged_deck.StickeredDeck` (the deck file and deck id given,
-        else the game's default)."""
-        ...
 
 
 class GameKind(Protocol):
@@ -85,6 +80,17 @@ class GameKind(Protocol):
 
     def codec(self) -> StickerCodec:
         """The sticker codec of this game's cards."""
+        ...
+
+    def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
+        """The box whose stickers ``tags print`` and ``tags check`` make and check: ``deck``
+        (a deck file, or ``default``) and ``deck_id`` from the command line, else the config's
+        where this game has them there."""
+        ...
+
+    def configured_deck_id(self) -> str | None:
+        """The deck id the referee expects on this game's stickers (the config's), or None
+        when the config names none for this game."""
         ...
 
     def summarize(self, store: GameStore, entry: GameRecord, deck: Any = None) -> GameSummary:

@@ -6,6 +6,7 @@ card known: ``complot simulate`` and ``demo`` write it) and a real table's, whos
 ``"hands": "hidden"`` (companion/complot/table.py's ``Table``: what the app's session writes).
 :func:`_referee` gives the model a header names; both judge with ``push`` and read alike
 (``phase``, ``manche``, ``manche_points``, ``scores``, ``winners``, ``history``).
+``complot replay`` and ``noah-companion replay`` read both through companion/complot/tablelog.
 
 >>> KIND.name, KIND.log_format, KIND.title_key, KIND.period
 ('complot', 'complot-table-log', 'games.complot', 'manche')
@@ -21,16 +22,12 @@ from companion.session.record import Damage
 
 if TYPE_CHECKING:
     from companion.complot.engine import Game
-    from companion.games import StickerCodec
+    from companion.complot.table import Table
+    from companion.games import GameKind, StickerCodec
     from companion.session.base import SessionBase
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
-
-#: The module that reads a Complot log: ``game_from_header(header, deck)``, ``LogError``,
-#: ``replay_lines(lines, json_mode, strict, out)`` (both logs), ``FORMAT``.
-READER = "companion.complot.tablelog"
-#: The hidden-hands table model: ``is_hidden_header(header)``, ``Table.from_header``.
-HIDDEN = "companion.complot.table"
+    from companion.tags.tagged_deck import StickeredDeck
 
 
 class ComplotKind:
@@ -45,17 +42,31 @@ class ComplotKind:
     points = "points"
 
     def session_class(self) -> type[SessionBase[Any, Any]]:
-        import importlib
+        from companion.complot.session import ComplotSession
 
-        # by name: the session (helper csession's) may land after this registration
-        session: type[SessionBase[Any, Any]] = importlib.import_module(
-            "companion.complot.session").ComplotSession
-        return session
+        return ComplotSession
 
     def codec(self) -> StickerCodec:
         from companion.complot import payload
 
         return payload
+
+    def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
+        """The rulebook's 93 cards, or a Complot deck file; ``deck_id`` or BOX1 (the config
+        names no Complot box yet)."""
+        from pathlib import Path
+
+        from companion.commands.complot import _deck as complot_deck  # ``--deck``'s reader
+        from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
+        from companion.tags.payload import check_deck_id
+
+        box = check_deck_id(deck_id or DEFAULT_DECK_ID)
+        if deck in (None, "default"):
+            return TaggedDeck(complot_deck(None), box)
+        return TaggedDeck(complot_deck(Path(str(deck))), box, source=str(deck))
+
+    def configured_deck_id(self) -> str | None:
+        return None
 
     def summarize(self, store: GameStore, entry: GameRecord, deck: Any = None) -> GameSummary:
         """Replay a stored Complot game once: its manches' points, totals, winners; the first
@@ -77,19 +88,16 @@ class ComplotKind:
 
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:
-        """``complot replay``'s output (companion/complot/tablelog.py); ``--states`` is
-        Noah's only."""
-        import importlib
-
+        """``complot replay``'s output (companion/complot/tablelog.py: either log); ``--states``
+        is Noah's only."""
+        from companion.complot.tablelog import replay_lines
         from companion.errors import UserError
 
         texts = (line.decode("utf-8", errors="replace") for line in lines)
         try:
-            status: int = importlib.import_module(READER).replay_lines(texts, json_mode,
-                                                                       strict, out)
+            return replay_lines(texts, json_mode, strict, out)
         except UserError as error:
             raise UserError(f"{name}: {error.what}", error.fix) from None
-        return status
 
 
 class _Reading:
@@ -98,7 +106,7 @@ class _Reading:
     def __init__(self, entry: GameRecord, deck: Any) -> None:
 
         self.entry = entry
-        self.game: Game | None = None
+        self.game: Game | Table | None = None
         self.ended: dict[int, tuple[int, ...]] = {}  # each manche's points, as it ended
         self.problems: list[Damage] = []
         try:
@@ -149,20 +157,15 @@ class _Reading:
         )
 
 
-def _referee(header: Any, deck: Any) -> Game:
+def _referee(header: Any, deck: Any) -> Game | Table:
     """The referee of a stored Complot log, the model its header names (ValueError if the
     header is no Complot header)."""
-    import importlib
+    from companion.complot.table import Table, is_hidden_header
+    from companion.complot.tablelog import game_from_header
 
-    try:  # the hidden-hands table (helper csession's) may land after this registration
-        hidden = importlib.import_module(HIDDEN)
-    except ModuleNotFoundError:
-        hidden = None
-    if hidden is not None and hidden.is_hidden_header(header):
-        table: Game = hidden.Table.from_header(header, deck)  # the same reads as the engine's
-        return table
-    game: Game = importlib.import_module(READER).game_from_header(header, deck)
-    return game
+    if is_hidden_header(header):
+        return Table.from_header(header, deck)
+    return game_from_header(header, deck)
 
 
-KIND = ComplotKind()
+KIND: GameKind = ComplotKind()

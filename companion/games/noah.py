@@ -19,11 +19,12 @@ from companion.session.narrate import plural
 if TYPE_CHECKING:
     from companion.game import Game, Phase
     from companion.game.tablelog import LineResult
-    from companion.games import StickerCodec
+    from companion.games import GameKind, StickerCodec
     from companion.session.history import GameSummary
     from companion.session.record import GameReading
     from companion.session.session import Session
     from companion.session.store import GameRecord, GameStore
+    from companion.tags.tagged_deck import StickeredDeck
 
 
 class NoahKind:
@@ -45,6 +46,16 @@ class NoahKind:
         from companion.tags import payload
 
         return payload
+
+    def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
+        from companion.tags.tagged_deck import configured_tagged_deck
+
+        return configured_tagged_deck(deck, deck_id)
+
+    def configured_deck_id(self) -> str | None:
+        from companion.config import load_config
+
+        return load_config().game.deck_id
 
     def summarize(self, store: GameStore, entry: GameRecord, deck: Any = None) -> GameSummary:
         from companion.game.deck import Deck, default_deck
@@ -117,7 +128,7 @@ class MalformedLog(UserError):
     status 2, after the verdicts)."""
 
 
-KIND = NoahKind()
+KIND: GameKind = NoahKind()
 
 
 class _JsonReport:

@@ -44,7 +44,6 @@ from companion.tags.envelope import MAX_TEXT_LENGTH, Broken, Foreign, Sealed, Ta
 
 if TYPE_CHECKING:
     from companion.game.deck import Card
-    from companion.tags.tagged_deck import TaggedDeck
 
 FORMAT_VERSION = 1
 MAGIC = "NOAH"
@@ -73,7 +72,7 @@ _BODY_V1 = re.compile(r"(?P<species>[A-Z]{2})(?P<gender>[MFH])(?P<copy>[1-9][0-9
 
 __all__ = ["DEFAULT_DECK_ID", "GENDER_SIGNS", "MAGIC", "MAX_TEXT_LENGTH", "SPECIES_CODES",
            "Foreign", "Tag", "TagError", "TagOk", "check_deck_id", "classify", "encode",
-           "is_ours", "tagged_deck"]
+           "is_ours"]
 
 
 @dataclass(frozen=True)
@@ -199,11 +198,3 @@ def _find_card(text: str, printed_deck: str, body: re.Match[str], cards: Iterabl
 
 def _error(text: str, reason: str, message: str) -> TagError:
     return TagError(text, reason, message)
-
-
-def tagged_deck(deck: str | None = None, deck_id: str | None = None) -> TaggedDeck:
-    """The box ``tags print|check`` works on: the deck and deck id given, else the config's
-    ``[game]`` ones (see :func:`companion.tags.tagged_deck.configured_tagged_deck`)."""
-    from companion.tags.tagged_deck import configured_tagged_deck
-
-    return configured_tagged_deck(deck, deck_id)

@@ -60,9 +60,6 @@ class StickeredDeck(Protocol):
     def classify(self, text: str) -> Any: ...
     def is_ours(self, text: str) -> bool: ...
     def select(self, only: Iterable[str] | None) -> list[Any]: ...
-    def expected_deck_id(self) -> str | None:
-        """The deck id the referee expects (the config's), if the config names one."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -98,13 +95,6 @@ class TaggedDeck:
         from companion.tags.check import describe
 
         return describe(card)
-
-    @staticmethod
-    def expected_deck_id() -> str:
-        """The config's ``[game] deck_id``: the one the Noah referee reads stickers with."""
-        from companion.config import load_config
-
-        return load_config().game.deck_id
 
     @staticmethod
     def is_ours(text: str) -> bool:

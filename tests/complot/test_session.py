@@ -46,8 +46,11 @@ def test_c44_c52_the_view_follows_the_table_and_listeners_hear_every_change(sess
     assert (wrong.accepted, wrong.code, wrong.wrong_claim) == (False, "claim_not_met", True)
     assert session.view.must_pass == (0,) and session.view.current == 1
     assert wrong.sentence("en").endswith("you miss a turn. Ben's turn.")
+    assert session.undo().sentence("en") == ("Undone: Ana's refused claim; Ana no longer "
+                                             "misses a turn.")
+    assert session.redo().wrong_claim and session.view.must_pass == (0,)
     stored = [line["type"] for line in session.store.lines(session.view.game_id)]
-    assert stored == ["claim"] and seen[-1] is session.view
+    assert stored == ["claim", "undo", "claim"] and seen[-1] is session.view
     refused = session.claim(2, "complot", LEONARDS)
     assert refused.code == "not_your_turn" and session.view.last == refused
     assert session.store.lines(session.view.game_id)[-1]["type"] == "claim"  # not stored
@@ -66,7 +69,8 @@ def test_c65_c92_an_action_waits_for_its_defence(session):
     assert outcome.sentence("en") == ("Ana launches a «contrôle» against Ben. Ben may stop it "
                                       "by showing a higher-ranked État-Major card.")
     stopped = session.defence("etat-major:arthur")
-    assert stopped.accepted and stopped.cards == ("etat-major:arthur",)
+    assert stopped.accepted and stopped.cards == ("etat-major:arthur",) and stopped.seat == 1
+    assert outcome.seat == 0 and session.defence("etat-major:noe").seat is None
     assert session.view.pending_action is None
     assert "Arthur (État-Major)" in stopped.sentence("fr")
 
@@ -110,6 +114,8 @@ def test_c44_a_record_that_cannot_be_written_leaves_the_table_as_it_was(session,
         session.claim(0, "complot", NOTHING)
     with pytest.raises(UserError):
         session.next_turn()
+    assert session.view.notices[-1].level == "problem" and "disk is full" in \
+        session.view.notices[-1].text
     assert session.table.state() == before and not session.table.history
     assert session.view.current == 0 and not session.view.can_undo
 
