@@ -130,12 +130,9 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    from companion.games import DEFAULT_KIND
-
     _remind_deck_id(tagged.deck_id, args.game)
-    check = "tags check" + ("" if args.game == DEFAULT_KIND else f" --game {args.game}")
     print(f"Next: stick each sticker on the card its label names, then run "
-          f"'noah-companion {check}'.")
+          f"'noah-companion tags check --game {args.game}'.")
     return 0
 
 
