@@ -38,8 +38,9 @@ def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
     from companion.games import DEFAULT_KIND, NAMES
 
     parser.add_argument(
-        "--game", choices=NAMES, default=DEFAULT_KIND,
-        help="whose cards: noah (default) or complot («Noé, Complot à l'Élysée», 93 cards)",
+        "--game", choices=NAMES,
+        help=f"whose cards: noah or complot («Noé, Complot à l'Élysée», 93 cards); default: "
+             f"'kind' in the config's [game], else {DEFAULT_KIND}",
     )
     parser.add_argument(
         "--deck", metavar="FILE",
@@ -104,6 +105,10 @@ def _tagged_deck(args: argparse.Namespace):
     behind the same face (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
     from companion.games import find_kind
 
+    if args.game is None:  # the game the config opens on ([game] kind)
+        from companion.config import load_config
+
+        args.game = load_config().game.kind
     return find_kind(args.game).stickered_deck(args.deck, args.deck_id)
 
 
@@ -125,12 +130,9 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    from companion.games import DEFAULT_KIND
-
     _remind_deck_id(tagged.deck_id, args.game)
-    check = "tags check" + ("" if args.game == DEFAULT_KIND else f" --game {args.game}")
     print(f"Next: stick each sticker on the card its label names, then run "
-          f"'noah-companion {check}'.")
+          f"'noah-companion tags check --game {args.game}'.")
     return 0
 
 

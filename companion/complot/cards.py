@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 #: Category code → (slug in card ids, French name), in the deck's stable order (C6).
 CATEGORIES: dict[str, tuple[str, str]] = {
@@ -265,6 +266,25 @@ every card of the box is unique (C2).
         raise InputError("The deck file lists no card: write one card a line, for example "
                          "'EP,NO' for Noé of the Empires.")
     return Deck(tuple(cards))
+
+
+def load_deck_file(path: Path | None) -> Deck:
+    """The rulebook's deck for None, else the deck the file at ``path`` describes: an
+    InputError says what is wrong with the file (with its line), a UserError that it cannot
+    be read."""
+    from companion.errors import UserError
+    from companion.game.inputs import require_regular_file
+
+    if path is None:
+        return default_deck()
+    try:
+        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
+        with path.open("rb") as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
+                        "Check the name and the folder.") from None
+    return parse_deck(data.decode("utf-8", errors="replace"))
 
 
 def _deck_line(line: str, number: int) -> Card:

@@ -61,7 +61,7 @@ DISCARDED = {"controle": 1, "descente": 1, "hameconnage": 1, "double_hameconnage
              "bombe": 0}
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     """The referee's answer. ``changed`` is true when the table changed: every accepted action,
     and a wrong claim, whose refusal costs a turn (C44). ``events`` narrate what happened."""
@@ -256,10 +256,12 @@ class Game:
         return twin
 
     def _judge(self, state: State, action: Any) -> Verdict:
-        if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+        kind = action.get("type") if isinstance(action, dict) else None
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:  # not an object, or no type of ACTION_TYPES
             return Verdict(False, "bad_input")
         try:
-            return _HANDLERS[action["type"]](self, state, action)
+            return handler(self, state, action)
         except _Refused as refusal:
             return Verdict(False, refusal.code)
 

@@ -33,7 +33,7 @@ from typing import ClassVar
 from companion.errors import UserError
 from companion.game.errors import shown
 from companion.tags import envelope
-from companion.tags.envelope import DECK_ID, MAX_TEXT_LENGTH, Broken, Foreign, TagError
+from companion.tags.envelope import DECK_ID, MAX_TEXT_LENGTH, Broken, Foreign, Sealed, TagError
 
 from .cards import CATEGORIES, FIRST_NAMES, GRADE_NAMES, Card, Deck, default_deck
 
@@ -99,11 +99,9 @@ def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID
     Cette étiquette dit ALNO, mais ce jeu n'a pas cette carte. This sticker says ALNO, but the \
 deck has no such card: check the deck file, or reprint the sticker.
     """
-    opened = envelope.open_envelope(text, MAGIC, FORMAT_VERSION)
-    if isinstance(opened, Foreign):
+    opened = envelope.unseal(text, MAGIC, FORMAT_VERSION, _broken)
+    if not isinstance(opened, Sealed):
         return opened
-    if isinstance(opened, Broken):
-        return _broken(text, opened)
     body = _BODY_V1.fullmatch(opened.body)
     deck = deck or default_deck()
     if body is None or body["category"] not in CATEGORIES or not (

@@ -211,25 +211,29 @@ def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    cards = _cards_by_id(game.deck)
-    laid = [cards[card] for card in hand]
+    traits = _traits(game.deck)
+    laid = [traits[card] for card in hand]
     counts: dict[str, int] = {}
-    for info in laid:
-        counts[info.category] = counts.get(info.category, 0) + 1
-        if info.is_character:
-            counts[f"/{info.name}"] = counts.get(f"/{info.name}", 0) + 1
+    for category, name, _ in laid:
+        counts[category] = counts.get(category, 0) + 1
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
     best, choice = 1000.0, hand[0]
-    for card, info in zip(hand, laid, strict=True):
-        if info.is_joker:
-            links = 100.0
-        elif info.is_villain:
-            links = -1.0
-        else:
-            links = counts[info.category] + counts.get(f"/{info.name}", 0)
+    for card, (category, name, fixed) in zip(hand, laid, strict=True):
+        links = fixed if name is None else counts[category] + counts[name]
         links += rng.random()
         if links < best:
             best, choice = links, card
     return choice
+
+
+@lru_cache(maxsize=8)
+def _traits(deck: Deck) -> dict[str, tuple[str, str | None, float]]:
+    """Each card as :func:`_worst_card` sees it: its category, its first name (``/NO``; None
+    but for characters), and how connected a joker (100: kept) or a méchant (-1: thrown
+    first) counts."""
+    return {card.id: (card.category, f"/{card.name}" if card.is_character else None,
+                      100.0 if card.is_joker else -1.0) for card in deck}
 
 
 @lru_cache(maxsize=8)

@@ -66,10 +66,12 @@ class State:
     def writable(self, name: str) -> list[Any]:
         """The list field ``name``, copied first if it may still be shared with another state
         (``hands`` and ``laid``: the outer list only; a hand is :meth:`writable_hand`)."""
-        if name not in self._owned:
-            setattr(self, name, list(getattr(self, name)))
-            self._owned.add(name)
-        return getattr(self, name)  # type: ignore[no-any-return]
+        if name in self._owned:
+            return getattr(self, name)  # type: ignore[no-any-return]
+        own = list(getattr(self, name))
+        setattr(self, name, own)
+        self._owned.add(name)
+        return own
 
     def writable_hand(self, seat: int) -> list[str]:
         """The hand of ``seat``, this state's own to change."""
@@ -128,7 +130,10 @@ class State:
         if self.manche == 0:
             return None
         expected_order = sorted(in_play)
-        if sorted(self.places()) == expected_order:  # the usual answer, found quickly
+        cards = self.pioche + self.defausse
+        for pile in (*self.hands, *self.laid):
+            cards += pile
+        if sorted(cards) == expected_order:  # the usual answer, found quickly
             return None
         counts = Counter(self.places())
         expected = Counter(expected_order)

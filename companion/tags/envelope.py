@@ -31,6 +31,7 @@ Broken(reason='version', version=2)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -109,3 +110,11 @@ def open_envelope(text: str, magic: str, version: int) -> Foreign | Sealed | Bro
     if sealed is None:
         return Broken("malformed")
     return Sealed(sealed["deck"], sealed["body"])
+
+
+def unseal(text: str, magic: str, version: int,
+           refuse: Callable[[str, Broken], TagError]) -> Foreign | Sealed | TagError:
+    """:func:`open_envelope`, with a broken envelope turned into the game's own
+    :class:`TagError` by ``refuse(text, broken)`` (each game words its messages)."""
+    opened = open_envelope(text, magic, version)
+    return refuse(text, opened) if isinstance(opened, Broken) else opened

@@ -40,7 +40,7 @@ from companion.errors import UserError
 from companion.game.deck import MAX_COPIES
 from companion.game.errors import shown
 from companion.tags import envelope
-from companion.tags.envelope import MAX_TEXT_LENGTH, Broken, Foreign, TagError
+from companion.tags.envelope import MAX_TEXT_LENGTH, Broken, Foreign, Sealed, TagError
 
 if TYPE_CHECKING:
     from companion.game.deck import Card
@@ -140,11 +140,9 @@ def classify(text: str, cards: Iterable[Card], deck_id: str = DEFAULT_DECK_ID) -
     This sticker was printed by a newer version of Noah Table Companion (format 2). Update the \
 program on this device.
     """
-    opened = envelope.open_envelope(text, MAGIC, FORMAT_VERSION)
-    if isinstance(opened, Foreign):
+    opened = envelope.unseal(text, MAGIC, FORMAT_VERSION, _broken)
+    if not isinstance(opened, Sealed):
         return opened
-    if isinstance(opened, Broken):
-        return _broken(text, opened)
     body = _BODY_V1.fullmatch(opened.body)
     if body is None or body["species"] not in SPECIES_BY_CODE:
         return _malformed(text)

@@ -35,3 +35,12 @@ def test_every_state_on_the_undo_stack_comes_back_exactly(seed, players, level):
     for expected in reversed(before):
         game.pop()
         assert snapshot(game) == expected
+
+
+@pytest.mark.parametrize("action", [{"type": []}, {"type": {}}, {"type": None}, [], None, "draw",
+                                    {"type": "zzz"}, {}])
+def test_an_action_of_no_known_type_is_bad_input_and_changes_nothing(action):
+    game = Game(["Ana", "Ben"])
+    before = snapshot(game)
+    verdict = game.push(action)
+    assert (verdict.code, verdict.changed, snapshot(game)) == ("bad_input", False, before)
