@@ -44,7 +44,7 @@ from .engine import Verdict
 from .judge import TARGET_SCORE
 from .messages import is_seat, table_sentence
 from .messages import sentence as refusal_sentence
-from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify
+from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify, is_ours
 from .table import FORMAT, Table, is_hidden_header, setup_problem
 
 Phase = Literal["manche", "manche_over", "game_over"]
@@ -159,6 +159,8 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
     log_format: ClassVar[str] = FORMAT
     foreign_code_text: ClassVar[str] = ("A QR code that is not a Complot card was seen and "
                                         "ignored.")
+    #: The camera pipeline's filter (companion.wiring): a Complot sticker, ``CPLT1/…``.
+    is_ours = staticmethod(is_ours)
 
     def __init__(self, store: GameStore, *, deck: Deck | None = None,
                  deck_id: str = DEFAULT_DECK_ID) -> None:

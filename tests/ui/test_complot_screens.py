@@ -37,11 +37,13 @@ def buttons(widget: Any, text: str) -> list[Any]:
 def pick_by_touch(driver, screens, cards: tuple[str, ...]) -> Any:
     """Touch each card's category, then its first name, as a player would."""
     from companion.complot.cards import default_deck
+    from companion.complot.messages import category_name
 
     picker = screens.screen("complot_pick")
     for card_id in cards:
         card = default_deck()[card_id]
-        driver.press(buttons(picker.ids.categories, card.category_name)[0])
+        driver.press(buttons(picker.ids.categories,
+                             category_name(card.category, driver.app.lang))[0])
         driver.press(buttons(picker.ids.names, card.first_name)[0])
     return picker
 
