@@ -202,6 +202,11 @@ class NoahApp(App):
             self.table_camera.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
         self._say_font_problem()
+        self.choose_configured_game()
+
+    def choose_configured_game(self) -> None:
+        """The home screen on the game of ``[game] kind`` (the camera's game without a
+        config): what the app opens on."""
         first = getattr(getattr(self.started_with, "game", None), "kind", None)
         self.root.sm.get_screen("home").game = first or self.cameras_game()
 

@@ -249,6 +249,11 @@ class CardFace(Button):
     small = BooleanProperty(False)  # the picker's: name and symbol only
 
     def on_card_id(self, _face: Any, card_id: str) -> None:
+        self.relabel()
+
+    def relabel(self) -> None:
+        """Draw the card again in the table's language (the category's name)."""
+        card_id = self.card_id
         card = card_of(card_id)
         if card is None:  # an id the deck does not have is shown as it was read
             self.first_name, self.category_name, self.symbol = card_id, "?", ""
@@ -751,6 +756,8 @@ class ComplotPickScreen(ComplotScreen):
         for face in list(faces.children):  # the faces follow the cards chosen, in order
             if face.card_id not in self.chosen:
                 faces.remove_widget(face)
+        for face in faces.children:
+            face.relabel()  # (the language may have changed)
         shown = [face.card_id for face in reversed(faces.children)]
         for card_id in self.chosen[len(shown):]:
             faces.add_widget(CardFace(card_id=card_id, small=True,
