@@ -322,7 +322,7 @@ class ComplotScreens:
         for name, cls in zip(self.NAMES, classes, strict=True):
             app.root.sm.add_widget(cls(name=name))
         self._redraw = Clock.create_trigger(self._draw_current)
-        self._cards_taken = 0  # how many of the view's ``cards_read`` the picker has had
+        self._cards_taken: tuple[str, ...] = ()  # the view's ``cards_read`` the picker has had
         self.session.subscribe(self._published)
         app.bind(lang=lambda *_args: self._redraw())  # the words built in Python, again
 
@@ -343,10 +343,10 @@ class ComplotScreens:
     def _draw_current(self, *_args: Any) -> None:
         view = self.view
         # the cards a camera read since the last request (the session keeps them until one is
-        # judged): each new one into the picker, once
-        fresh = view.cards_read[self._cards_taken:] if len(view.cards_read) >= \
-            self._cards_taken else view.cards_read
-        self._cards_taken = len(view.cards_read)
+        # judged, then starts again): each new one into the picker, once
+        read, before = view.cards_read, self._cards_taken
+        fresh = read[len(before):] if read[:len(before)] == before else read
+        self._cards_taken = read
         for card_id in fresh:
             self.add_card(card_id, read=True)
         current = self.app.root.sm.current
