@@ -285,7 +285,8 @@ class _ClaimCamera:
     def read(self, hand: Any) -> list[str]:
         """The card ids the camera reads from the stickers of ``hand``, in the order seen."""
         from companion.complot.cards import default_deck
-        from companion.complot.payload import TagOk, classify, encode
+        from companion.complot.claim_reader import read_all
+        from companion.complot.payload import encode
 
         deck = default_deck()
         seen: list[str] = []
@@ -296,11 +297,7 @@ class _ClaimCamera:
             seen += self._wait("CardShown", set(batch))
             self.source.clear()
             self._wait("CardRemoved", set(batch))
-        cards = []
-        for text in seen:
-            tag = classify(text, deck)
-            if isinstance(tag, TagOk):
-                cards.append(tag.card.id)
+        cards = read_all(seen, deck)
         self.cards_read += len(cards)
         return cards
 

@@ -109,11 +109,18 @@ class Card:
     name: str
     first_name: str = ""
     id: str = field(default="", compare=False)
+    # What the judge asks of a card thousands of times a second, worked out once.
+    is_character: bool = field(default=False, init=False, compare=False, repr=False)
+    is_joker: bool = field(default=False, init=False, compare=False, repr=False)
+    is_villain: bool = field(default=False, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         first = self.first_name or FIRST_NAMES[self.name]
         object.__setattr__(self, "first_name", first)
         object.__setattr__(self, "id", f"{CATEGORIES[self.category][0]}:{slug(first)}")
+        object.__setattr__(self, "is_character", self.category in CHARACTER_CATEGORIES)
+        object.__setattr__(self, "is_joker", self.category == JOKER)
+        object.__setattr__(self, "is_villain", self.category in VILLAIN_CATEGORIES)
 
     @property
     def code(self) -> str:
@@ -123,18 +130,6 @@ class Card:
     @property
     def category_name(self) -> str:
         return CATEGORIES[self.category][1]
-
-    @property
-    def is_character(self) -> bool:
-        return self.category in CHARACTER_CATEGORIES
-
-    @property
-    def is_joker(self) -> bool:
-        return self.category == JOKER
-
-    @property
-    def is_villain(self) -> bool:
-        return self.category in VILLAIN_CATEGORIES
 
     @property
     def grade(self) -> int | None:

@@ -176,7 +176,7 @@ def reopen(store: GameStore, game_id: int | None, deck: Deck, *,
     :class:`DamagedGame` unless the table chose ``to_last_good_move``: its lines from the
     damaged one on are then set aside (kept in the record, shown by export)."""
     if game_id is None:
-        unfinished = store.unfinished()
+        unfinished = store.unfinished(FORMAT)
         if not unfinished:
             raise UserError("There is no unfinished game to resume.", "Start a new game.",
                             key="error.nothing_to_resume")

@@ -437,8 +437,9 @@ class NoahApp(App):
                 "round_over", None):
             return "setup"
         name = SCREEN_OF.get(kind, "table")
-        if name == "home" and current in HOME_NEIGHBOURS:
-            return current
+        other_game = getattr(self.root.sm.current_screen, "other_game", False)
+        if name == "home" and (current in HOME_NEIGHBOURS or other_game):
+            return current  # (a screen of another game, companion/ui/complot.py, stays too)
         return name
 
     def _alert(self, view: Any, *, moved_on: bool = False) -> None:
