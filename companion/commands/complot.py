@@ -87,24 +87,6 @@ def _add_deck(parser: argparse.ArgumentParser) -> None:
                         "line: CATEGORY,NAME[,First name]; see docs/complot.md)")
 
 
-def _deck(path: Path | None) -> Any:
-    """The rulebook's deck, or the one a deck file describes (an InputError says what is
-    wrong with the file, with its line)."""
-    from companion.complot.cards import MAX_DECK_BYTES, default_deck, parse_deck
-    from companion.game.inputs import require_regular_file
-
-    if path is None:
-        return default_deck()
-    try:
-        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
-        with path.open("rb") as file:
-            data = file.read(MAX_DECK_BYTES + 1)
-    except OSError as error:
-        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
-                        "Check the name and the folder.") from None
-    return parse_deck(data.decode("utf-8", errors="replace"))
-
-
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
@@ -204,8 +186,9 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
+    from companion.games.complot import load_deck_file
 
-    deck = _deck(args.deck)
+    deck = load_deck_file(args.deck)
     failures = 0
     totals = {"manches": 0, "turns": 0, "claims": 0}
     if args.out is not None:
@@ -231,8 +214,9 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def run_demo(args: argparse.Namespace) -> int:
     from companion.complot.simulate import play_game
+    from companion.games.complot import load_deck_file
 
-    deck = _deck(args.deck)
+    deck = load_deck_file(args.deck)
     camera = _ClaimCamera() if args.camera else None
     try:
         report = play_game(str(args.seed), args.players, args.level, check=True,

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.session.record import Damage
 
 if TYPE_CHECKING:
+    from companion.complot.cards import Deck
     from companion.complot.engine import Game
     from companion.complot.table import Table
     from companion.games import GameKind, StickerCodec
@@ -54,16 +56,13 @@ class ComplotKind:
     def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
         """The rulebook's 93 cards, or a Complot deck file; ``deck_id`` or BOX1 (the config
         names no Complot box yet)."""
-        from pathlib import Path
-
-        from companion.commands.complot import _deck as complot_deck  # ``--deck``'s reader
         from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
         from companion.tags.payload import check_deck_id
 
         box = check_deck_id(deck_id or DEFAULT_DECK_ID)
         if deck in (None, "default"):
-            return TaggedDeck(complot_deck(None), box)
-        return TaggedDeck(complot_deck(Path(str(deck))), box, source=str(deck))
+            return TaggedDeck(load_deck_file(None), box)
+        return TaggedDeck(load_deck_file(Path(str(deck))), box, source=str(deck))
 
     def configured_deck_id(self) -> str | None:
         return None
@@ -155,6 +154,35 @@ class _Reading:
             damage=self.problems[0] if self.problems else None,
             problems=tuple(self.problems), abandoned=entry.abandoned, kind=KIND.name,
         )
+
+
+def load_deck_file(path: Path | None) -> Deck:
+    """The rulebook's 93 cards (``None``), or the box a Complot deck file describes (``--deck``
+    of ``complot simulate|demo``, ``tags print|check --game complot``): a UserError when the
+    file cannot be read, an InputError naming the line that is wrong.
+
+    >>> len(load_deck_file(None))
+    93
+    >>> load_deck_file(Path("no/such/deck.txt"))
+    Traceback (most recent call last):
+    ...
+    companion.errors.UserError: The deck file no/such/deck.txt cannot be read (No such file or \
+directory). Check the name and the folder.
+    """
+    from companion.complot.cards import MAX_DECK_BYTES, default_deck, parse_deck
+    from companion.errors import UserError
+    from companion.game.inputs import require_regular_file
+
+    if path is None:
+        return default_deck()
+    try:
+        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
+        with path.open("rb") as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
+                        "Check the name and the folder.") from None
+    return parse_deck(data.decode("utf-8", errors="replace"))
 
 
 def _referee(header: Any, deck: Any) -> Game | Table:
