@@ -247,12 +247,12 @@ class WebServer:
         if not await loop.run_in_executor(None, record.changed):
             return
         games = await loop.run_in_executor(None, record.games)
-        reading = None
+        live = None
         if self.follow_record:
-            reading = await loop.run_in_executor(None, record.newest_reading)
+            live = await loop.run_in_executor(None, record.newest_live, self.feed.catalog)
         self.feed.take_games(games)
-        if reading is not None:
-            self.feed.take_reading(reading)
+        if live is not None:
+            self.feed.take_live(live)
         self._broadcast()
 
     def _take(self, take: Callable[[Any], None], value: Any) -> None:
