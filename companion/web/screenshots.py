@@ -16,6 +16,7 @@ import contextlib
 import json
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,35 +66,41 @@ def play_until_round(session: Session, round_number: int, seed: int = 4) -> None
         table.play()
 
 
-def take(out: Path, language: str) -> list[Path]:
+@contextlib.contextmanager
+def following(store: GameStore, session: Any, language: str) -> Iterator[tuple[str, Any]]:
+    """A page server fed by ``session``'s views, as in the app, and a phone-sized chromium:
+    the page's address (without its token) and the browser. The record is closed after."""
     from companion.web.browser import chromium
 
-    work = Path(tempfile.mkdtemp(prefix="noah-web-shots-"))
-    store, session = record(work)
     server = WebServer(store.path, default_deck(), language=language, token="screenshot-token",
                        follow_record=False,
                        settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False))
     server.start()
     unsubscribe = session.subscribe(server.publish_view)
-    base = f"http://127.0.0.1:{server.port}"
-    taken = []
     try:
         with chromium(WIDTH, HEIGHT, language) as browser:
-            browser.get(base + "/")
-            taken.append(_shot(browser, out / f"web-no-token-{language}.png"))
-            play_until_round(session, 2)
-            browser.get(f"{base}/?token={server.token}")
-            _wait(browser, "#ferries .ferry")
-            taken.append(_shot(browser, out / f"web-live-{language}.png"))
-            taken.append(_shot(browser, out / f"web-live-full-{language}.png", full=True))
-            session.close_game()
-            session.resume(1)
-            _wait(browser, "#end:not([hidden])")
-            taken.append(_shot(browser, out / f"web-end-{language}.png"))
+            yield f"http://127.0.0.1:{server.port}/", browser
     finally:
         unsubscribe()
         server.stop()
         store.close()
+
+
+def take(out: Path, language: str) -> list[Path]:
+    store, session = record(Path(tempfile.mkdtemp(prefix="noah-web-shots-")))
+    taken = []
+    with following(store, session, language) as (page, browser):
+        browser.get(page)
+        taken.append(_shot(browser, out / f"web-no-token-{language}.png"))
+        play_until_round(session, 2)
+        browser.get(f"{page}?token=screenshot-token")
+        _wait(browser, "#ferries .ferry")
+        taken.append(_shot(browser, out / f"web-live-{language}.png"))
+        taken.append(_shot(browser, out / f"web-live-full-{language}.png", full=True))
+        session.close_game()
+        session.resume(1)
+        _wait(browser, "#end:not([hidden])")
+        taken.append(_shot(browser, out / f"web-end-{language}.png"))
     return taken
 
 
@@ -132,32 +139,19 @@ def play_complot(session: ComplotSession, players: tuple[str, ...], *, target: i
 
 def take_complot(out: Path, language: str, players: tuple[str, ...]) -> list[Path]:
     """The page following a Complot table of ``players``: live, then at the game's end."""
-    from companion.web.browser import chromium
-
-    work = Path(tempfile.mkdtemp(prefix="noah-web-shots-"))
-    store = GameStore(work / "games.sqlite")
+    store = GameStore(Path(tempfile.mkdtemp(prefix="noah-web-shots-")) / "games.sqlite")
     session = ComplotSession(store)
-    server = WebServer(store.path, default_deck(), language=language, token="screenshot-token",
-                       follow_record=False,
-                       settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False))
-    server.start()
-    unsubscribe = session.subscribe(server.publish_view)
     name = f"{language}-{len(players)}p"
     taken = []
-    try:
-        with chromium(WIDTH, HEIGHT, language) as browser:
-            play_complot(session, players, claims=min(4, len(players)))
-            browser.get(f"http://127.0.0.1:{server.port}/?token={server.token}")
-            _wait(browser, "#seats .seat")
-            taken.append(_shot(browser, out / f"complot-live-{name}.png", full=True))
-            session.close_game()
-            play_complot(session, players)
-            _wait(browser, "#end:not([hidden])")
-            taken.append(_shot(browser, out / f"complot-end-{name}.png"))
-    finally:
-        unsubscribe()
-        server.stop()
-        store.close()
+    with following(store, session, language) as (page, browser):
+        play_complot(session, players, claims=min(4, len(players)))
+        browser.get(f"{page}?token=screenshot-token")
+        _wait(browser, "#seats .seat")
+        taken.append(_shot(browser, out / f"complot-live-{name}.png", full=True))
+        session.close_game()
+        play_complot(session, players)
+        _wait(browser, "#end:not([hidden])")
+        taken.append(_shot(browser, out / f"complot-end-{name}.png"))
     return taken
 
 
