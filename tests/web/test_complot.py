@@ -157,3 +157,29 @@ def test_a_live_view_and_the_record_tell_the_same_claims(record):
     from_view = complot_part.from_view(Catalog("zh"), session.view)["table"]
     stored = wait_for(lambda: _live(store, "zh")["table"], "the record's game")
     assert from_view["claims"] == stored["claims"] and from_view["seats"] == stored["seats"]
+
+
+def test_a_score_only_game_shows_each_claim_with_its_points_and_no_cards(record):
+    store, session = record
+    session.new_game(list(PLAYERS), scores_only=True)
+    session.claim_points(2, "five_alphas")
+    table = complot_part.from_view(Catalog("en"), session.view)["table"]
+    assert table["turn"] == "" and table["seats"][2]["state"] == "out"
+    assert table["claims"] == [{"player": "Chloé", "accepted": True,
+                                "said": "Five Alphas · 75 pts", "cards": []}]
+    assert _live(store)["table"]["claims"] == table["claims"]
+
+
+def test_players_level_at_the_top_share_the_victory_C55():
+    """C55: at the target, players level at the top share the victory."""
+    from types import SimpleNamespace
+
+    over = SimpleNamespace(players=("Ana", "Ben", "Chloé"), level=1, target=400, manche=6,
+                           current=None, still_in=(), must_pass=(), phase="game_over",
+                           scores=(410, 410, 200), manche_points=(50, 100, 0),
+                           manches=((360, 310, 200), (50, 100, 0)), end_reason="elysee",
+                           winners=(0, 1))
+    table = complot_part.live_table(Catalog("fr"), 3, over, ())
+    assert table["winners"] == ["Ana", "Ben"] and table["finished"]
+    assert table["end"] == "Ana et\u00a0Ben partagent la victoire avec 410 points\u202f!"
+    assert "Complot à l'Élysée" in table["manche_over"]

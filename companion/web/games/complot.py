@@ -161,7 +161,7 @@ def _winners(catalog: Catalog, table: Any) -> str:
     points = max(table.scores, default=0)
     if len(names) == 1:
         return catalog.text("complot.scores.winner", name=names[0], points=points)
-    return catalog.text("complot.scores.tie", names=", ".join(names), points=points)
+    return catalog.text("complot.scores.tie", names=catalog.join(names), points=points)
 
 
 def _is_claim(outcome: ComplotOutcome) -> bool:
