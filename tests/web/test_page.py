@@ -8,7 +8,23 @@ from tests.web.conftest import TOKEN, base, wait_for
 
 
 def _text(browser, element_id: str) -> str:
-    return browser.find_element(By.ID, element_id).text
+    """An element's text, read in one script call: the page redraws its parts at every event,
+    so an element found first and read after may be gone (a stale reference)."""
+    return browser.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
+        element_id)
+
+
+def _texts(browser, css: str) -> list[str]:
+    """The texts of every element ``css`` selects, read in one script call."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.innerText);", css)
+
+
+def _shown(browser, element_id: str) -> bool:
+    return browser.execute_script(
+        "const e = document.getElementById(arguments[0]);"
+        "return !!e && e.getClientRects().length > 0;", element_id)
 
 
 def test_without_the_token_the_page_says_to_scan_again_and_shows_no_game(table, browser):
@@ -64,22 +80,20 @@ def test_a_complot_table_shows_its_claims_cards_and_end_in_the_same_browser(tmp_
     try:
         play_complot(session, ("Ana", "Ben", "Chloé"), target=100, claims=2)
         browser.get(f"{base(server)}/?token={TOKEN}")
-        wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#claims .claim")) == 2,
-                 "the two claims")
+        wait_for(lambda: len(_texts(browser, "#claims .claim")) == 2, "the two claims")
         seats = _text(browser, "seats")
         assert "a posé" in seats and "passe un tour" in seats and "sur 100" in seats
-        leonard = browser.find_element(By.CSS_SELECTOR, "#claims .claim.accepted .card.cat-LE")
-        assert "Amélie" in leonard.text and "Léonard" in leonard.text
-        assert browser.find_elements(By.CSS_SELECTOR, "#claims .claim.wrong .card")
+        leonard = _texts(browser, "#claims .claim.accepted .card.cat-LE")
+        assert "Amélie" in leonard[0] and "Léonard" in leonard[0]
+        assert _texts(browser, "#claims .claim.wrong .card")
         assert "M1" not in _text(browser, "sheet")  # no manche over yet
 
         session.close_game()
         play_complot(session, ("Ana", "Ben", "Chloé"), target=100)
-        wait_for(lambda: browser.find_element(By.ID, "end").is_displayed(), "the game's end")
+        wait_for(lambda: _shown(browser, "end"), "the game's end")
         assert "gagne avec" in _text(browser, "winners")
-        assert not browser.find_element(By.ID, "bgstats").is_displayed()
-        wait_for(lambda: browser.find_element(By.ID, "bgstats-none").is_displayed(),
-                 "the CSV instead of BG Stats")
+        wait_for(lambda: _shown(browser, "bgstats-none"), "the CSV instead of BG Stats")
+        assert not _shown(browser, "bgstats")
         assert "M2" in _text(browser, "sheet")
         past = _text(browser, "past")
         assert "Complot à l'Élysée" in past  # the first game, not finished, with its kind
