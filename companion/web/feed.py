@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from companion.errors import UserError
 from companion.game.deck import Deck
-from companion.games import kind_of
+from companion.games import GameKind, kind_of
 from companion.i18n import Catalog
 from companion.web import snapshot
 
@@ -120,12 +120,13 @@ class Feed:
         self.version = 0
         self._payload = b""
 
-    def take_view(self, view: Any) -> None:
-        """A session's view. Each game has its own session: one with no game on does not hide
-        another game's table (the app's Noah session stays idle while Complot is played)."""
-        live = snapshot.from_view(self.catalog, view)
+    def take_view(self, view: Any, kind: GameKind) -> None:
+        """A view of ``kind``'s session. Each game has its own session: one with no game on
+        does not hide another game's table (the app's Noah session stays idle while Complot is
+        played)."""
+        live = snapshot.from_view(self.catalog, view, kind)
         shown = self.live.get("table")
-        if live["table"] is None and shown is not None and not snapshot.shows(view, shown):
+        if live["table"] is None and shown is not None and shown.get("kind") != kind.name:
             return
         self.live = live
         self._changed()

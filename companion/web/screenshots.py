@@ -76,7 +76,7 @@ def following(store: GameStore, session: Any, language: str) -> Iterator[tuple[s
                        follow_record=False,
                        settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False))
     server.start()
-    unsubscribe = session.subscribe(server.publish_view)
+    unsubscribe = server.follow(session)
     try:
         with chromium(WIDTH, HEIGHT, language) as browser:
             yield f"http://127.0.0.1:{server.port}/", browser

@@ -3,7 +3,8 @@
 The page's frame is the same for every game: its words (the ``web.*`` keys of the app's
 catalogs, :class:`companion.i18n.Catalog`, with each game's own under ``kinds``), the past games
 with their sheets, and a live snapshot (``table``, ``prompt``, ``recent``) built by the game's
-part of the page (companion/web/games) from the view its session publishes (:func:`from_view`)
+part of the page (companion/web/games) from the view its session publishes (:func:`from_view`,
+the session's game known by its log's format)
 or from its stored game replayed (:func:`from_record`).
 
 >>> from companion.i18n import Catalog
@@ -17,9 +18,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from companion.games import kind_of, kinds
-from companion.web.games import part, part_of_view
+from companion.web.games import part
 
 if TYPE_CHECKING:
+    from companion.games import GameKind
     from companion.i18n import Catalog
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
@@ -44,15 +46,9 @@ def words(catalog: Catalog) -> dict[str, Any]:
     return found
 
 
-def from_view(catalog: Catalog, view: Any) -> dict[str, Any]:
-    """The live snapshot of a view published by a game's session (its game's part)."""
-    return part_of_view(view).from_view(catalog, view)
-
-
-def shows(view: Any, table: dict[str, Any]) -> bool:
-    """Whether ``table``, a live table of the page, is of the game whose session published
-    ``view``."""
-    return table.get("kind") == part_of_view(view).KIND
+def from_view(catalog: Catalog, view: Any, kind: GameKind) -> dict[str, Any]:
+    """The live snapshot of a view published by ``kind``'s session (its game's part)."""
+    return part(kind).from_view(catalog, view)
 
 
 def from_record(catalog: Catalog, store: GameStore, entry: GameRecord,

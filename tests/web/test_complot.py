@@ -14,8 +14,10 @@ import pytest
 
 from companion.complot.session import ComplotSession
 from companion.game import default_deck
+from companion.games import find_kind
 from companion.i18n import Catalog
 from companion.session import GameStore, Session
+from companion.web import snapshot
 from companion.web.feed import Feed, RecordFollower
 from companion.web.games import complot as complot_part
 from companion.web.screenshots import CLAIMS, play_complot
@@ -119,10 +121,10 @@ def test_an_idle_session_of_another_game_does_not_hide_the_table_being_played(re
     blank Complot's table, and a closed Complot game clears it."""
     store, session = record
     feed = Feed("en")
-    session.subscribe(feed.take_view)
+    session.subscribe(lambda view: feed.take_view(view, find_kind(session.log_format)))
     play_complot(session, PLAYERS, claims=1)
-    idle_noah = Session(store).view
-    feed.take_view(idle_noah)
+    idle_noah = Session(store)
+    feed.take_view(idle_noah.view, find_kind(idle_noah.log_format))
     assert feed.live["table"]["kind"] == "complot"
     session.close_game()
     assert feed.live["table"] is None
@@ -154,7 +156,7 @@ def test_the_card_faces_use_the_screens_category_colours():
 def test_a_live_view_and_the_record_tell_the_same_claims(record):
     store, session = record
     play_complot(session, PLAYERS, claims=3)
-    from_view = complot_part.from_view(Catalog("zh"), session.view)["table"]
+    from_view = snapshot.from_view(Catalog("zh"), session.view, find_kind("complot"))["table"]
     stored = wait_for(lambda: _live(store, "zh")["table"], "the record's game")
     assert from_view["claims"] == stored["claims"] and from_view["seats"] == stored["seats"]
 

@@ -76,7 +76,7 @@ def test_a_complot_table_shows_its_claims_cards_and_end_in_the_same_browser(tmp_
     server = WebServer(store.path, default_deck(), settings=LOOPBACK, token=TOKEN, language="fr",
                        follow_record=False)
     server.start()
-    unsubscribe = session.subscribe(server.publish_view)
+    unsubscribe = server.follow(session)
     try:
         play_complot(session, ("Ana", "Ben", "Chloé"), target=100, claims=2)
         browser.get(f"{base(server)}/?token={TOKEN}")

@@ -4,24 +4,18 @@ The page's frame — the token, the events, the score sheet by period, the past 
 downloads — is the same for every game; what the live table shows and how it is read is each
 game's own: ``companion/web/games/<kind>.py`` for the kind named ``<kind>``, a module with
 :class:`PagePart`'s functions. Nothing here, nor in the page's script, asks which game it is by
-name: the parts are found by the kind (a record's game, :func:`part`) or by the view a session
-publishes (:func:`part_of_view`).
+name: the parts are found by the kind (:func:`part`), the record's game's or the one whose
+session publishes the view (``WebServer.follow``: by the session's log format).
 
 >>> from companion.games import find_kind
 >>> part(find_kind("complot-table-log")).__name__
 'companion.web.games.complot'
->>> part_of_view(object())
-Traceback (most recent call last):
-...
-LookupError: no game's page part shows a object
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, cast
-
-from companion.games import kinds
 
 if TYPE_CHECKING:
     from companion.games import GameKind
@@ -36,12 +30,6 @@ class PagePart(Protocol):
     """What the page needs of one game (a module of this package)."""
 
     __name__: str
-    #: The kind's name (``noah``, ``complot``): the ``kind`` of the live tables it builds.
-    KIND: str
-
-    def owns(self, view: Any) -> bool:
-        """Whether ``view`` is a view this game's referee session publishes."""
-        ...
 
     def words(self, catalog: Catalog) -> dict[str, str]:
         """The game's own words on the page: ``scores`` (the sheet's title), ``round`` and
@@ -50,7 +38,8 @@ class PagePart(Protocol):
         ...
 
     def from_view(self, catalog: Catalog, view: Any) -> dict[str, Any]:
-        """The live snapshot (``table``, ``prompt``, ``recent``) of a session's view."""
+        """The live snapshot (``table``, ``prompt``, ``recent``) of a view of this game's
+        session."""
         ...
 
     def from_record(self, catalog: Catalog, store: GameStore, entry: GameRecord,
@@ -62,12 +51,3 @@ class PagePart(Protocol):
 def part(kind: GameKind) -> PagePart:
     """The page part of a game kind."""
     return cast(PagePart, import_module(f"{__name__}.{kind.name}"))
-
-
-def part_of_view(view: Any) -> PagePart:
-    """The page part of the game whose session published ``view`` (LookupError if none)."""
-    for kind in kinds():
-        found = part(kind)
-        if found.owns(view):
-            return found
-    raise LookupError(f"no game's page part shows a {type(view).__name__}")

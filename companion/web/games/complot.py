@@ -50,12 +50,6 @@ RECENT = 6
 CLAIM_EVENTS = ("claimed", "wrong_claim")
 
 
-def owns(view: Any) -> bool:
-    from companion.complot.session import ComplotView
-
-    return isinstance(view, ComplotView)
-
-
 def words(catalog: Catalog) -> dict[str, str]:
     return {"scores": catalog.text("web.complot.scores"),
             "round": catalog.text("web.complot.manche"),

@@ -33,12 +33,6 @@ KIND = "noah"
 RECENT = 6
 
 
-def owns(view: Any) -> bool:
-    from companion.session.view import SessionView
-
-    return isinstance(view, SessionView)
-
-
 def words(catalog: Catalog) -> dict[str, str]:
     return {"scores": catalog.text("web.scores"), "round": catalog.text("web.round"),
             "round_short": catalog.text("web.round_short"),
