@@ -32,7 +32,7 @@ PAGE_WORDS = (
     "web.past", "web.no_game", "web.turn", "web.hand_counts", "web.total",
     "web.winners", "web.download_log", "web.download_csv", "web.bgstats", "web.noah",
     "web.ferry", "web.weight", "web.game", "web.finished", "web.playing", "web.empty",
-    "web.refused", "web.bgstats_none",
+    "web.refused", "web.bgstats_none", "web.score_sheet",
 )
 
 

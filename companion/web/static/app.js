@@ -27,7 +27,7 @@ function render(data) {
   $("recent-title").textContent = W.recent;
   $("past-title").textContent = W.past;
   const live = data.live, table = live.table;
-  $("scores-title").textContent = table ? words(table).scores : "";
+  $("scores-title").textContent = table ? words(table).scores : W.score_sheet;
   $("no-game").hidden = !!table;
   $("no-game").textContent = W.no_game;
   renderTable(table, live.prompt);
@@ -38,7 +38,7 @@ function render(data) {
 }
 
 // Each game's words on the page (the sheet's title, a period's heading, who wins).
-const words = (game) => W.kinds[game.kind] || W.kinds.noah;
+const words = (game) => W.kinds[game.kind];
 
 // Each game's table, by the kind the snapshot names (companion/web/games/<kind>.py).
 const BOARDS = {noah: noahBoard, complot: complotBoard};
@@ -48,7 +48,7 @@ function renderTable(table, prompt) {
   board.replaceChildren();
   $("turn").textContent = table && table.turn && !table.finished ? fill(W.turn, {player: table.turn}) : "";
   $("prompt").textContent = prompt || "";
-  if (table) board.append(...(BOARDS[table.kind] || noahBoard)(table));
+  if (table) board.append(...BOARDS[table.kind](table));
 }
 
 function noahBoard(table) {
