@@ -178,6 +178,7 @@ def test_players_level_at_the_top_share_the_victory_C55():
 
     over = SimpleNamespace(players=("Ana", "Ben", "Chloé"), level=1, target=400, manche=6,
                            current=None, still_in=(), must_pass=(), phase="game_over",
+                           pending_action=None, pending_target=None,
                            scores=(410, 410, 200), manche_points=(50, 100, 0),
                            manches=((360, 310, 200), (50, 100, 0)), end_reason="elysee",
                            winners=(0, 1))
@@ -185,3 +186,14 @@ def test_players_level_at_the_top_share_the_victory_C55():
     assert table["winners"] == ["Ana", "Ben"] and table["finished"]
     assert table["end"] == "Ana et\u00a0Ben partagent la victoire avec 410 points\u202f!"
     assert "Complot à l'Élysée" in table["manche_over"]
+
+
+def test_a_controle_waiting_for_its_defence_is_said_C65(record):
+    """C65: the target of a contrôle may stop it with a higher État-Major card."""
+    store, session = record
+    session.new_game(list(PLAYERS), level=2)
+    session.action(0, "controle", ["enqueteurs:amelie"], [1])
+    table = _live(store)["table"]
+    assert table["pending"].startswith("Contrôle on Ben: Ben may show")
+    session.defence("etat-major:abigail")
+    assert _live(store)["table"]["pending"] == ""

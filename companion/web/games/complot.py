@@ -116,6 +116,7 @@ def live_table(catalog: Catalog, game_id: int | None, table: Any,
         "scores": list(table.scores),
         "rounds": [list(points) for points in table.manches],
         "manche_over": _manche_end(catalog, table),
+        "pending": _pending(catalog, table),
         "finished": over,
         "winners": [players[seat] for seat in table.winners],
         "end": _winners(catalog, table) if over else "",
@@ -147,6 +148,14 @@ def _manche_end(catalog: Catalog, table: Any) -> str:
         return ""
     return "\n".join((catalog.text("complot.scores.manche_over", n=table.manche),
                      catalog.text(f"complot.scores.reason.{table.end_reason}")))
+
+
+def _pending(catalog: Catalog, table: Any) -> str:
+    """A contrôle or descente waiting for its target's defence (levels 2-3, C65), or ""."""
+    if table.pending_action is None or table.pending_target is None:
+        return ""
+    return catalog.text("web.complot.pending", name=table.players[table.pending_target],
+                        action=catalog.text(f"complot.action.{table.pending_action}"))
 
 
 def _winners(catalog: Catalog, table: Any) -> str:

@@ -85,6 +85,7 @@ function complotBoard(table) {
       bar));
   }
   const parts = [el("p", {class: "manche", text: table.header}), seats];
+  if (table.pending) parts.push(el("p", {class: "pending", text: table.pending}));
   if (table.manche_over) parts.push(el("p", {class: "manche-over", text: table.manche_over}));
   if (table.claims.length) {
     parts.push(el("h3", {text: own.claims}));
