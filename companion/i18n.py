@@ -84,10 +84,16 @@ def english(phrase: Phrase) -> str:
     >>> english(Phrase("audit.cards_missing", {"ferry": 1, "cards": ["cat:F#1", "bear:M#1"]}))
     'Ferry 1 should hold the ♀ cat and the ♂ bear; it shows no card: put them back (bottom first).'
     """
-    words = Catalog(FALLBACK).phrase(phrase)
+    words = english_catalog().phrase(phrase)
     if words is None:
         raise KeyError(f"{template_key(phrase)} has no English wording in {FALLBACK}.json")
     return words
+
+
+@cache
+def english_catalog() -> Catalog:
+    """The English catalog, the words of the terminal (loaded once)."""
+    return Catalog(FALLBACK)
 
 
 def languages() -> list[str]:

@@ -360,3 +360,33 @@ def test_the_record_in_use_says_what_to_do_at_the_touchscreen() -> None:
         assert "--db" not in worded and "1234" in worded, worded
     assert Catalog("en").error(error).endswith("Close the other copy of the referee, or "
                                                "restart the Pi.")
+
+
+#: A catalog key written out in the code: ``app.t("home.title")`` in a .kv file,
+#: ``catalog.text("words.and")``, ``self.has("words.of_vowel")``.
+KEY_IN_CODE = re.compile(r"""(?:\bt|\.text|\.has)\(\s*["']([a-z_]+(?:\.[a-z0-9_]+)+)["']""")
+#: Keys a language may leave out: asked with ``has()`` first (French elision, "du Joueur 1").
+OPTIONAL = {"words.of_vowel", "words.of_default"}
+
+
+def keys_in_code() -> dict[str, str]:
+    """Every catalog key written out in companion/ (.py and .kv), with a file using it; a key
+    ending in ``_`` or ``.`` is a prefix the code completes (``"table.pattern_" + kind``)."""
+    root = Path(__file__).parents[2] / "companion"
+    used: dict[str, str] = {}
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
+        for key in KEY_IN_CODE.findall(path.read_text(encoding="utf-8")):
+            if not key.endswith(("_", ".")):
+                used.setdefault(key, str(path.relative_to(root.parent)))
+    return used
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_every_key_written_in_the_code_is_in_every_catalog(language: str) -> None:
+    """The screens, the session and the CLI word through the catalogs: a key the code names
+    that a catalog lacks would show as the key itself."""
+    used = keys_in_code()
+    assert len(used) > 100  # the pattern still finds the keys (a check that can fail)
+    own = catalog(language)
+    assert {key: path for key, path in used.items()
+            if key not in own and key not in OPTIONAL} == {}
