@@ -300,8 +300,10 @@ def resume(app: Any, game_id: int | None = None) -> None:
         # the same three choices as a damaged Noah game (companion/ui/damaged.py)
         from companion.ui.damaged import DamagedGamePopup
 
+        where = app.t("damaged.where_short", line=error.params["line"])
         DamagedGamePopup(session=screens.session, game_id=int(str(error.params["game"])),
-                         details=app.catalog.error(error), then=screens.after_damage).open()
+                         details=f"{where}\n\n{app.t('complot.damaged.aside')}",
+                         then=screens.after_damage).open()
         return
     screens.table()
 

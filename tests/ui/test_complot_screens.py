@@ -301,7 +301,7 @@ def test_history_says_manche_and_a_damaged_complot_game_offers_noahs_three_choic
     resume(app, game)
     driver.pump(2)
     [popup] = [w for w in Window.children if isinstance(w, DamagedGamePopup)]
-    assert popup.session is complot.session and "line 3" in popup.details
+    assert popup.session is complot.session and "Line 3 of its record" in popup.details
     driver.press(buttons(popup, app.t("damaged.resume"))[0])
     assert complot.view.game_id == game and app.root.sm.current == "complot_play"
 
