@@ -630,8 +630,8 @@ class ComplotPickScreen(ComplotScreen):
     targets = ListProperty([])
     category = StringProperty("EM")
     view = ObjectProperty(None, allownone=True)
-    #: What the last card read by the camera did ("✓ Emma (Léonard) read: card 1 of 6."), or
-    #: why it was not taken; empty after a touch.
+    #: What the last card read by the camera did ("1 of 6 · ✓ Emma read"), or why it was not
+    #: taken; empty after a touch.
     feedback = StringProperty("")
 
     def __init__(self, **kwargs: Any) -> None:
@@ -778,13 +778,14 @@ class ComplotPickScreen(ComplotScreen):
 
 
 def reading_words(app: Any, reading: Reading) -> str:
-    """What one card read by the camera did, for the picker: "✓ Emma (Léonard) read: card 1
-    of 6." (the category in the table's language), or why it was not taken."""
+    """What one card read by the camera did, for the picker's count line: "1 of 6 · ✓ Emma
+    read", or why it was not taken. The first name only: the card's face, just drawn, shows
+    its category, and the line has one row on a full picker."""
     if reading.card is None:
         return reading.message(app.lang)
-    card = f"{reading.card.first_name} ({category_name(reading.card.category, app.lang)})"
     kind = "added" if reading.kind == "complete" else reading.kind
-    return app.t(f"complot.read.{kind}", card=card, count=reading.count, size=reading.size)
+    return app.t(f"complot.read.{kind}", card=reading.card.first_name, count=reading.count,
+                 size=reading.size)
 
 
 def synced(box: Any, keys: Sequence[Any], make: Callable[[Any], Any]) -> list[Any]:
