@@ -439,19 +439,21 @@ def _plausible(markers: Sequence[Marker], candidates: Sequence[np.ndarray]
                ) -> list[np.ndarray]:
     """The rejected candidates (4 × 2 corners) of a marker's size (that of the markers found,
     if any), the most alike first, none on a marker already found."""
-    sides = [m.side_px for m in markers]
-    typical = float(np.median(sides)) if sides else None
-    places: list[tuple[float, int, np.ndarray]] = []
-    for quad in candidates:
-        marker = Marker(-1, quad.astype(np.float32))
-        if any(math.dist(marker.centre, m.centre) < m.side_px for m in markers):
-            continue
-        side = marker.side_px
-        if typical is not None and not 0.6 * typical <= side <= 1.6 * typical:
-            continue
-        likeness = abs(math.log(side / typical)) if typical else 0.0
-        places.append((likeness, len(places), marker.corners))
-    return [corners for _, _, corners in sorted(places, key=lambda p: p[:2])]
+    if not candidates:
+        return []
+    quads = np.asarray(candidates, np.float32).reshape(-1, 4, 2)
+    centres = quads.mean(axis=1)
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2).mean(axis=1)
+    keep = np.ones(len(quads), bool)
+    for m in markers:  # none on a marker already found
+        keep &= np.linalg.norm(centres - np.array(m.centre), axis=1) >= m.side_px
+    likeness = np.zeros(len(quads))
+    if markers:
+        typical = float(np.median([m.side_px for m in markers]))
+        keep &= (sides >= 0.6 * typical) & (sides <= 1.6 * typical)
+        likeness = np.abs(np.log(np.maximum(sides, 1e-6) / typical))
+    order = [i for i in np.argsort(likeness, kind="stable") if keep[i]]
+    return [quads[i] for i in order]
 
 
 def noah_marker(markers: Iterable[Marker]) -> Point | None:
