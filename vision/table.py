@@ -653,19 +653,23 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # corners (a sharp code is whole there already), else on a grid fitted to the code.
     # Fitting only raises the contrast with the expected code, so a code already whole on
     # the first grid would be whole on the fitted one too; but the fitted grid may reach a
-    # card's corner in the quiet zone that zxing-cpp's stops short of (issue 19's dim sweep):
-    # a whole code's quiet zone must be light on both.
+    # card's corner in the quiet zone that zxing-cpp's stops short of (issue 19's dim sweep),
+    # or miss a card's edge that zxing-cpp's grid shows (a card ¾ of a module over the code at
+    # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
+    # showed its modules whole.
     corners = _corners(barcode)
     if _too_noisy(gray, corners, expected):
         return _noisy_verdict(gray, corners, expected)
-    if _quiet_zone_is_light(gray, corners, expected) and _module_errors(
+    light_there = _quiet_zone_is_light(gray, corners, expected)
+    if light_there and _module_errors(
             sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
         return "whole" if _quiet_zone_is_light(gray, fitted, expected) else "unsure"
-    corners = _fitted_corners(gray, corners, expected)
-    if not _quiet_zone_is_light(gray, corners, expected):
+    fitted = _fitted_corners(gray, corners, expected)
+    if not _quiet_zone_is_light(gray, fitted, expected):
         return "covered"
-    return _module_errors(sample_modules(gray, corners, expected.shape[0]), expected)
+    verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
+    return "unsure" if verdict == "whole" and not light_there else verdict
 
 
 def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:

@@ -321,3 +321,17 @@ def test_table_scan_line_says_when_noah_is_seen_but_his_ferry_not_sure():
     assert "Noah seen, his ferry not sure" in describe("a.png", unsure)
     assert "Noah not seen" in describe("a.png", TableReading(ferries, noah=None))
     assert "Noah at ferry 3" in describe("a.png", TableReading(ferries, noah=3, noah_at=(1, 2)))
+
+
+@pytest.mark.parametrize(("light", "noise", "side"), [
+    (1.0, 2.0, "left"), (1.0, 2.0, "above"), (0.8, 1.0, "left"), (0.8, 3.0, "above")])
+def test_a_card_three_quarters_over_a_code_at_other_noise_levels_is_not_the_top(light, noise,
+                                                                                side):
+    """Issue 19's speed work swept the overlap positions at sensor noise σ 0–3 (the sweep
+    above runs at the renderer's 2.5): a sticker-less card ¾ of a module over the buried
+    code, blur σ 1.1, squared, passed as the top at these levels on main's reader too.
+    zxing-cpp's grid saw the card's edge in the quiet zone, the fitted grid did not and showed
+    the modules whole: a whole code's quiet zone must be light on both grids, whichever grid
+    showed the modules whole."""
+    view = dim_overlap_view(light, noise, 1.1, side, 0.75, 0.0)
+    assert view.seen and view.top is None
