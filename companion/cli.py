@@ -67,7 +67,7 @@ def build_parser() -> Parser:
 
 def _language(text: str) -> str:
     """``--language``: one of the app's catalogs (the option is wrong, not the config file)."""
-    from companion.ui.i18n import languages
+    from companion.i18n import languages
 
     known = languages()
     if text not in known:

@@ -1,9 +1,10 @@
 """The app's config file: one INI file in the user's config directory, shared with Kivy's
 settings panel.
 
-Sections ``[game] [camera] [decoder] [lights] [store] [ui]``; every key is optional. Each part
-validates its own section from a ``Mapping[str, str]`` and names the bad key in its error:
-``[game]`` and ``[store]`` are validated here, ``[lights]`` by :mod:`hardware.config`,
+Sections ``[game] [camera] [decoder] [lights] [store] [ui] [web] [complot]``; every key is
+optional. Each part validates its own section from a ``Mapping[str, str]`` and names the bad key
+in its error: ``[game]`` (its ``kind`` among companion.games' names), ``[complot]`` and
+``[store]`` are validated here, ``[lights]`` by :mod:`hardware.config`,
 ``[camera]`` and ``[decoder]`` by :mod:`vision` (parts below ``companion``: their validators are
 imported only when their section is asked for, so reading ``[store]`` never loads OpenCV or
 gpiozero). Parts above this module hand their validator in (:meth:`Config.validated`): the
@@ -14,6 +15,7 @@ imports none of them. ::
 
     [game]
     players = Ana, Ben, Chloé      # the names offered for a new game
+    kind = noah                    # the game the app opens on: noah or complot
     end_rule = rounds              # rounds (3 rounds) or score26
     frog = no                      # promo animals and variants (R6, R27, R47)
     crocodile = no
@@ -22,6 +24,10 @@ imports none of them. ::
     score_only = no                # yes: no camera, tears typed by touch
     deck = default                 # or the path of your box's deck CSV
     deck_id = BOX1                 # the id printed on your stickers
+
+    [complot]
+    level = 1                      # 1-3: the action cards of levels 2 and 3 (C91, C92)
+    target = 400                   # the score that ends the game
 
     [store]
     path =                         # empty: games.sqlite in the user's data directory;
@@ -59,7 +65,7 @@ from companion.errors import UserError
 from companion.game.sizes import MAX_PLAYERS, MIN_PLAYERS
 from companion.paths import config_dir, default_store_path
 
-SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui", "web")
+SECTIONS = ("game", "camera", "decoder", "lights", "store", "ui", "web", "complot")
 ENV_CONFIG = "NOAH_COMPANION_CONFIG"
 """An environment variable that, when set, names the config file to use instead."""
 MAX_CONFIG_BYTES = 64 * 1024
@@ -141,6 +147,7 @@ class GameSettings:
     checks the id when the deck is needed."""
 
     players: tuple[str, ...] = ()
+    kind: str = "noah"
     end_rule: str = "rounds"
     frog: bool = False
     crocodile: bool = False
@@ -150,8 +157,8 @@ class GameSettings:
     deck: str = "default"
     deck_id: str = "BOX1"
 
-    KEYS = ("players", "end_rule", "frog", "crocodile", "roommates", "pair_mf", "score_only",
-            "deck", "deck_id")
+    KEYS = ("players", "kind", "end_rule", "frog", "crocodile", "roommates", "pair_mf",
+            "score_only", "deck", "deck_id")
 
     @classmethod
     def from_section(cls, values: Mapping[str, str]) -> GameSettings:
@@ -163,6 +170,7 @@ class GameSettings:
                                 f"Noah takes {MIN_PLAYERS} to {MAX_PLAYERS}.",
                                 key="config.too_many_players",
                                 count=len(players))
+        kind = _game_kind(values.get("kind", "noah"))
         end_rule = values.get("end_rule", "rounds").strip()
         if end_rule not in ("rounds", "score26"):
             raise setting_error("game", f"end_rule = {end_rule!r} is unknown.",
@@ -174,7 +182,7 @@ class GameSettings:
         }
         deck = values.get("deck", "default").strip() or "default"
         deck_id = values.get("deck_id", "BOX1").strip().upper()
-        return cls(players, end_rule, deck=deck, deck_id=deck_id, **flags)
+        return cls(players, kind, end_rule, deck=deck, deck_id=deck_id, **flags)
 
     def options(self, *, hidden: bool = True) -> Any:
         """The engine's :class:`~companion.game.Options` for a new game."""
@@ -183,6 +191,59 @@ class GameSettings:
         return Options(hidden=hidden, frog=self.frog, crocodile=self.crocodile,
                        roommates=self.roommates, pair_mf=self.pair_mf, end_rule=self.end_rule,
                        score_only=self.score_only)
+
+
+def _game_kind(text: str) -> str:
+    """``[game] kind``: the game the app opens on, one of companion.games' names.
+
+    >>> _game_kind(" Complot ")
+    'complot'
+    """
+    from companion.games import NAMES
+
+    kind = text.strip().lower()
+    if kind not in NAMES:
+        raise setting_error("game", f"kind = {text!r} is not a game of this companion.",
+                            f"Write kind = {' or '.join(NAMES)}.", key="config.game_kind",
+                            value=text, known=", ".join(NAMES))
+    return kind
+
+
+@dataclass(frozen=True)
+class ComplotSettings:
+    """The ``[complot]`` section: defaults for a new game of «Noé, Complot à l'Élysée»: the
+    ``level`` (1-3, C91/C92) and the ``target`` score that ends the game (400 in the rulebook).
+
+    >>> ComplotSettings.from_section({"level": "2", "target": "300"})
+    ComplotSettings(level=2, target=300)
+    >>> ComplotSettings.from_section({"level": "4"})
+    Traceback (most recent call last):
+    ...
+    companion.errors.UserError: [complot] level = '4' is not 1, 2 or 3. Write level = 1, 2 or 3.
+    """
+
+    level: int = 1
+    target: int = 400
+
+    KEYS = ("level", "target")
+    MAX_TARGET = 10_000
+
+    @classmethod
+    def from_section(cls, values: Mapping[str, str]) -> ComplotSettings:
+        """Validate ``[complot]``; errors name the key."""
+        reject_unknown("complot", values, cls.KEYS)
+        level = values.get("level", "1").strip()
+        if level not in ("1", "2", "3"):
+            raise setting_error("complot", f"level = {level!r} is not 1, 2 or 3.",
+                                "Write level = 1, 2 or 3.", key="config.complot_level",
+                                value=level)
+        target = values.get("target", "400").strip()
+        if not (target.isascii() and target.isdigit() and 0 < int(target) <= cls.MAX_TARGET):
+            raise setting_error("complot", f"target = {target!r} is not a score from 1 to "
+                                f"{cls.MAX_TARGET}.", "Write target = 400 (the rulebook's), or "
+                                "another score that ends the game.",
+                                key="config.complot_target", value=target)
+        return cls(int(level), int(target))
 
 
 @dataclass(frozen=True)
@@ -223,12 +284,14 @@ class StoreSettings:
 
 @dataclass(frozen=True)
 class Config:
-    """The whole file: raw sections plus the validated ``[game]`` and ``[store]``."""
+    """The whole file: raw sections plus the validated ``[game]``, ``[store]`` and
+    ``[complot]``."""
 
     path: Path | None
     sections: Mapping[str, Mapping[str, str]]
     game: GameSettings
     store: StoreSettings
+    complot: ComplotSettings = ComplotSettings()
 
     @classmethod
     def from_text(cls, text: str, path: Path | None = None) -> Config:
@@ -258,7 +321,8 @@ class Config:
                     for name in SECTIONS}
         base = path.parent if path is not None else None
         return cls(path, sections, GameSettings.from_section(sections["game"]),
-                   StoreSettings.from_section(sections["store"], base))
+                   StoreSettings.from_section(sections["store"], base),
+                   ComplotSettings.from_section(sections["complot"]))
 
     def section(self, name: str) -> dict[str, str]:
         """The raw ``key = value`` pairs of a section (empty if absent)."""
@@ -269,10 +333,9 @@ class Config:
         above this module, like the app's ``[ui]``, hand theirs in), else the validator of
         ``[lights]`` (:mod:`hardware.config`), ``[camera]`` or ``[decoder]``
         (:mod:`vision.config`); their own errors become a :class:`UserError`."""
-        if name == "game":
-            return self.game
-        if name == "store":
-            return self.store
+        checked_here = {"game": self.game, "store": self.store, "complot": self.complot}
+        if name in checked_here:
+            return checked_here[name]
         return validate_section(name, self.section(name), validator)
 
 

@@ -88,21 +88,10 @@ def _add_deck(parser: argparse.ArgumentParser) -> None:
 
 
 def _deck(path: Path | None) -> Any:
-    """The rulebook's deck, or the one a deck file describes (an InputError says what is
-    wrong with the file, with its line)."""
-    from companion.complot.cards import MAX_DECK_BYTES, default_deck, parse_deck
-    from companion.game.inputs import require_regular_file
+    """The rulebook's deck, or the one a deck file describes (companion.complot.cards)."""
+    from companion.complot.cards import load_deck_file
 
-    if path is None:
-        return default_deck()
-    try:
-        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
-        with path.open("rb") as file:
-            data = file.read(MAX_DECK_BYTES + 1)
-    except OSError as error:
-        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
-                        "Check the name and the folder.") from None
-    return parse_deck(data.decode("utf-8", errors="replace"))
+    return load_deck_file(path)
 
 
 def _positive(text: str) -> int:
@@ -285,7 +274,8 @@ class _ClaimCamera:
     def read(self, hand: Any) -> list[str]:
         """The card ids the camera reads from the stickers of ``hand``, in the order seen."""
         from companion.complot.cards import default_deck
-        from companion.complot.payload import TagOk, classify, encode
+        from companion.complot.claim_reader import read_all
+        from companion.complot.payload import encode
 
         deck = default_deck()
         seen: list[str] = []
@@ -296,11 +286,7 @@ class _ClaimCamera:
             seen += self._wait("CardShown", set(batch))
             self.source.clear()
             self._wait("CardRemoved", set(batch))
-        cards = []
-        for text in seen:
-            tag = classify(text, deck)
-            if isinstance(tag, TagOk):
-                cards.append(tag.card.id)
+        cards = read_all(seen, deck)
         self.cards_read += len(cards)
         return cards
 

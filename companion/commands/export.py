@@ -1,4 +1,5 @@
-"""``noah-companion export GAME --format log|csv|json``: one game of the record, to share."""
+"""``noah-companion export GAME --format log|csv|json``: one game of the record, to share: its
+table log, its scores per round (Noah) or per manche (Complot) as CSV, or both as JSON."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ FORMATS = ("log", "csv", "json")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export", help="write one game as a table log, CSV scores or JSON",
-        description="Write one game of the record: its table log (replays to the same result "
-                    "with 'noah-companion replay'), its per-round scores as CSV, or both as JSON.",
+        description="Write one game of the record, Noah or Complot: its table log (replays to "
+                    "the same result with 'noah-companion replay'), its scores per round or "
+                    "manche as CSV, or both as JSON.",
     )
     parser.add_argument("game", metavar="GAME",
                         help="the game number shown by 'noah-companion history', or 'last'")
@@ -111,10 +113,10 @@ def _game_id(text: str, store) -> int:
 
 def _bgstats_link(store, game_id: int, deck) -> str:
     from companion.errors import UserError
-    from companion.session.bgstats import play_url
+    from companion.games import find_kind
     from companion.session.history import summarize
 
     summary = summarize(store, game_id, deck)
     if not summary.finished:
         raise UserError(f"Game {game_id} is not finished.", "BG Stats takes finished games.")
-    return play_url(game_id, summary.players, summary.scores, summary.winners, store)
+    return find_kind(summary.kind).bgstats_url(store, summary)

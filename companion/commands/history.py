@@ -1,4 +1,5 @@
-"""``noah-companion history``: finished and unfinished games with their per-round scores."""
+"""``noah-companion history``: finished and unfinished games of every game kind (Noah's rounds,
+Complot's manches) with their scores, each game named."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from companion.commands._options import add_json
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "history", help="list the games played, with each round's scores",
-        description="List finished and unfinished games of the record, newest first, with "
-                    "each round's tears and the winners.",
+        description="List finished and unfinished games of the record (Noah and Complot), "
+                    "newest first, with each round's tears or each manche's points and the "
+                    "winners.",
     )
     parser.add_argument("--db", metavar="FILE", help="the game record (default: [store] path)")
     which = parser.add_mutually_exclusive_group()
@@ -65,9 +67,11 @@ def _damage(game) -> str:
 
 
 def _title(game) -> str:
+    from companion.games import find_kind
     from companion.session.narrate import plural
 
-    when = game.started_at.replace("T", " ")[:16]
+    kind = find_kind(game.kind)
+    when = game.started_at.replace("T", " ")[:16] + f" — {kind.title}"
     mode = " (score only)" if game.score_only else ""
     who = ", ".join(game.players) or "(players unknown)"
     actions = plural(game.actions, "action")
@@ -77,5 +81,5 @@ def _title(game) -> str:
         won = " and ".join(game.winner_names)
         return f"Game {game.id} — {when} — {who}{mode} — finished, won by {won}"
     offer = "" if game.damage is not None else " (the app offers to resume it)"
-    return (f"Game {game.id} — {when} — {who}{mode} — unfinished, round {game.round}, "
+    return (f"Game {game.id} — {when} — {who}{mode} — unfinished, {kind.period} {game.round}, "
             f"{actions}{offer}")

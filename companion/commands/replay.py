@@ -1,5 +1,8 @@
 """``noah-companion replay LOG``: judge a table log line by line and show the final table.
 
+The log's first line names its game (``format``: ``noah-table-log``, ``complot-table-log``):
+its kind (companion.games) judges and shows it; below, Noah's output.
+
 Text mode prints, per line, its number, ✓ or ✗ and the referee's sentence, then the ferries,
 the players' hands and scores, and the winners. ``--json`` prints TABLE-LOG.md's objects, one
 per line (``--states`` adds the state after each line); the last object is the final state.
@@ -13,18 +16,15 @@ header, another format, cut short) stops at once with status 2 and says which li
 from __future__ import annotations
 
 import argparse
-import json
+import itertools
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import BinaryIO
 
 from companion.commands._options import add_json, add_quiet, progress_bar, shows_progress
 from companion.errors import UserError
-from companion.game import Game, Phase
 from companion.game.errors import shown
-from companion.game.tablelog import LineResult, animal_name
-from companion.session.narrate import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,36 +68,30 @@ def run(args: argparse.Namespace) -> int:
 
 
 def replay_log(path: str, args: argparse.Namespace) -> int:
-    """Judge one table log and show it; the exit status described in the module docstring."""
-    from companion.game import InputError
-    from companion.game.tablelog import replay
+    """Judge one table log with its game's referee, chosen by the header's ``format``
+    (companion.games), and show it; the exit status described in the module docstring."""
+    from companion.games import kind_of_log
+    from companion.games.noah import MalformedLog
 
-    json_mode = args.json or args.states
-    show = _JsonReport(sys.stdout, args.states) if json_mode else _TextReport(sys.stdout)
-    rejected = 0
-    unreadable: list[int] = []
-    last = None
+    lines = _read_lines(path)
+    head = list(_through_first_line(lines))
+    kind = kind_of_log(head[-1] if head else b"")
     try:
-        for last in replay(_read_lines(path)):
-            rejected += not last.accepted
-            if last.unreadable:
-                unreadable.append(last.line)
-            show.line(last)
-    except InputError as error:
+        return kind.replay(itertools.chain(head, lines), sys.stdout, name=_name(path),
+                           json_mode=args.json or args.states, states=args.states,
+                           strict=args.strict)
+    except MalformedLog as error:  # every line was judged and shown: said after them
         sys.stdout.flush()
-        after = "Nothing after that line was checked." if (error.line or 1) > 1 else ""
-        raise UserError(f"{_name(path)}: {error.message}", after) from error
-    assert last is not None, "a replay yields its header line or raises"
-    show.end(last.game, lines=last.line, rejected=rejected)
-    if unreadable:
-        sys.stdout.flush()
-        which = ("line " if len(unreadable) == 1 else "lines ") + ", ".join(map(str, unreadable))
-        print(f"noah-companion: {_name(path)} is malformed: {which} cannot be read as "
-              "table-log lines (see why above). Fix or remove them; the other lines were "
-              "judged as shown.",
-              file=sys.stderr)
+        print(f"noah-companion: {error}", file=sys.stderr)
         return 2
-    return 1 if args.strict and rejected else 0
+
+
+def _through_first_line(lines: Iterator[bytes]) -> Iterator[bytes]:
+    """The lines up to the first one that is not blank (the header), read from ``lines``."""
+    for line in lines:
+        yield line
+        if line.strip():
+            return
 
 
 def _name(path: str) -> str:
@@ -136,110 +130,3 @@ def _bounded_lines(file: BinaryIO) -> Iterator[bytes]:
                 pass
 
 
-class _JsonReport:
-    def __init__(self, out: TextIO, states: bool) -> None:
-        self.out, self.states = out, states
-
-    def line(self, result: LineResult) -> None:
-        self._print(result.to_dict(state=self.states))
-
-    def end(self, game: Game, lines: int, rejected: int) -> None:
-        self._print(game.state())
-
-    def _print(self, data: dict[str, Any]) -> None:
-        print(json.dumps(data, ensure_ascii=False), file=self.out)
-
-
-class _TextReport:
-    """A table a referee reads at a glance: the verdicts, then the table as it ends."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-
-    def line(self, result: LineResult) -> None:
-        mark = "✓" if result.accepted else "✗"
-        reason = f"[{result.reason}] " if result.reason else ""
-        print(f"{result.line:>5} {mark} {reason}{shown(result.message, limit=None)}",
-              file=self.out)
-
-    def end(self, game: Game, lines: int, rejected: int) -> None:
-        print(file=self.out)
-        names = [shown(name, limit=None) for name in game.players]  # as the log wrote them
-        for text in final_table(names, game.state()):
-            print(text, file=self.out)
-        verdicts = "every line accepted" if not rejected else f"{plural(rejected, 'line')} rejected"
-        print(f"Replayed {plural(lines, 'line')}: {verdicts}.", file=self.out)
-
-
-def final_table(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
-    """The final state in plain lines: round and step, ferries, players, winners.
-
-    >>> state = {"round": 1, "phase": "play", "current_player": 1, "noah": 0,
-    ...          "ferries": [["cat:F", "cat:M"], None, [], ["snail:M"], ["bear:M"]],
-    ...          "weights": [4, None, 0, 1, 7], "capacities": [21, None, 21, 21, 21],
-    ...          "departed": 1, "hand_counts": [7, 8], "scores": [0, 2], "winners": []}
-    >>> print("\\n".join(final_table(["Ana", "Ben"], state)))
-    Round 1, Ben to play (1 departure so far).
-    Ferry  Weight  Animals, bottom first
-      1     4/21   ♀ cat, ♂ cat   ← Noah
-      2    gone
-      3     0/21   (empty)
-      4     1/21   ♂ snail
-      5     7/21   ♂ bear
-    Player  Cards  Score  Last round
-    Ana         7      0           0
-    Ben         8      2           0
-    """
-    yield _headline(players, state)
-    if state.get("noah") is not None:
-        yield "Ferry  Weight  Animals, bottom first"
-        for position, (cards, weight, capacity) in enumerate(
-                zip(state["ferries"], state["weights"], state["capacities"], strict=True)):
-            yield _ferry_row(position, cards, weight, capacity, state["noah"])
-    yield from _player_rows(players, state)
-    if state.get("winners"):
-        names = [players[seat] for seat in state["winners"]]
-        yield f"{'Winner' if len(names) == 1 else 'Winners'}: {' and '.join(names)}."
-
-
-def _player_rows(players: Sequence[str], state: dict[str, Any]) -> Iterator[str]:
-    """Name, cards held (once cards are dealt), score, last round's tears, hand (if known)."""
-    width = max(6, *map(len, players))
-    dealt = state.get("noah") is not None  # never in a score-only game
-    hands = state.get("hands")
-    yield (f"{'Player':<{width}}" + ("  Cards" if dealt else "") + "  Score  Last round"
-           + ("  Hand" if hands else ""))
-    last_round = state.get("round_scores") or [0] * len(players)
-    for seat, name in enumerate(players):
-        cards = f"  {state['hand_counts'][seat]:>5}" if dealt else ""
-        row = f"{name:<{width}}{cards}  {state['scores'][seat]:>5}  {last_round[seat]:>10}"
-        if hands is not None:
-            row += "  " + ", ".join(animal_name(ref) for ref in hands[seat])
-        yield row.rstrip()
-
-
-def _headline(players: Sequence[str], state: dict[str, Any]) -> str:
-    phase: Phase = state["phase"]
-    round_ = state.get("round")
-    if phase == "game_over":
-        return f"Game over after round {round_}."
-    if phase == "round_over":
-        return ("No round started yet." if not round_
-                else f"Round {round_} is over; round {round_ + 1} is next.")
-    if phase == "scan":
-        return f"Round {round_} is over: every hand must be scanned."
-    actor = players[state["current_player"]]
-    steps: dict[Phase, str] = {
-        "play": "to play", "croc_flee": "to name who takes the fleeing animal",
-        "lion_swap": "to swap a card (lion)", "move_noah": "to move Noah", "give": "to give cards"}
-    step = steps.get(phase, f"({phase})")
-    return f"Round {round_}, {actor} {step} ({plural(state['departed'], 'departure')} so far)."
-
-
-def _ferry_row(position: int, cards: list[str] | None, weight: int | None,
-               capacity: int | None, noah: int) -> str:
-    if cards is None:
-        return f"  {position + 1}    gone"
-    load = ", ".join(animal_name(ref) for ref in cards) or "(empty)"
-    here = "   ← Noah" if position == noah else ""
-    return f"  {position + 1}    {weight:>2}/{capacity}   {load}{here}"

@@ -4,6 +4,8 @@
 each card as the camera (or a video, or a folder of photos) sees it, then lists the cards never
 seen, the stickers seen twice and the foreign codes. The deck and its deck id come from
 ``--deck``/``--deck-id`` or from the config's ``[game]`` section (docs/stickers.md).
+``--game complot`` does the same for the 93 cards of «Noé, Complot à l'Élysée» (stickers
+``CPLT1/…``, RULINGS-COMPLOT C6; its deck is the rulebook's unless ``--deck`` names a deck file).
 """
 
 from __future__ import annotations
@@ -33,9 +35,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
+    from companion.games import DEFAULT_KIND, NAMES
+
+    parser.add_argument(
+        "--game", choices=NAMES,
+        help=f"whose cards: noah or complot («Noé, Complot à l'Élysée», 93 cards); default: "
+             f"'kind' in the config's [game], else {DEFAULT_KIND}",
+    )
     parser.add_argument(
         "--deck", metavar="FILE",
-        help="deck CSV of your box, or 'default' (default: 'deck' in the config's [game])",
+        help="deck CSV of your box, or 'default' (default: 'deck' in the config's [game]); "
+             "with --game complot, a Complot deck file (default: the rulebook's 93 cards)",
     )
     parser.add_argument(
         "--deck-id", metavar="ID",
@@ -44,7 +54,8 @@ def _add_deck_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--only", nargs="+", metavar="SPECIES",
-        help="only these species, e.g. --only frog crocodile",
+        help="only these species, e.g. --only frog crocodile; with --game complot, "
+             "categories or card ids, e.g. --only archange leonard:sally",
     )
 
 
@@ -78,7 +89,7 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
     parser = actions.add_parser(
         "check", help="show every card to the camera once and list what is wrong",
         description="Recognise the stickered cards one by one, then report cards never seen, "
-                    "stickers seen twice and codes that are not Noah stickers.",
+                    "stickers seen twice and codes that are not stickers of the game.",
     )
     add_source(parser, "each photo read once")
     parser.add_argument("--decoder", choices=("zxing", "zbar"),
@@ -88,29 +99,26 @@ def _register_check(actions: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=check_stickers)
 
 
-def _selected_cards(tagged, only: list[str] | None) -> list:
-    """The deck's cards, or those of the species named by ``--only``."""
-    if not only:
-        return list(tagged.deck)
-    present = sorted(tagged.deck.species())
-    unknown = [name for name in only if name.lower() not in present]
-    if unknown:
-        raise UserError(
-            f"The deck {tagged.deck.source} has no {', '.join(unknown)}.",
-            f"Name species among: {', '.join(present)}.",
-        )
-    wanted = {name.lower() for name in only}
-    return [card for card in tagged.deck if card.species in wanted]
+def _tagged_deck(args: argparse.Namespace):
+    """The box of ``--game``, asked of its kind (companion.games): Noah's deck and deck id
+    (command line, else config), or Complot's (the rulebook's 93 cards, or ``--deck``), each
+    behind the same face (:class:`companion.tags.tagged_deck.StickeredDeck`)."""
+    from companion.games import find_kind
+
+    if args.game is None:  # the game the config opens on ([game] kind)
+        from companion.config import load_config
+
+        args.game = load_config().game.kind
+    return find_kind(args.game).stickered_deck(args.deck, args.deck_id)
 
 
 def print_stickers(args: argparse.Namespace) -> int:
     from companion.tags.sheet import plan_sheet, render_sheet
-    from companion.tags.tagged_deck import configured_tagged_deck
 
     if args.out is None and args.png is None:
         raise UserError("Nothing to write.", "Give --out tags.pdf (and/or --png DIR).")
-    tagged = configured_tagged_deck(args.deck, args.deck_id)
-    cards = _selected_cards(tagged, args.only)
+    tagged = _tagged_deck(args)
+    cards = tagged.select(args.only)
     plan = plan_sheet(args.layout, args.paper, args.size_mm)
     if args.out is not None:
         _write(args.out, render_sheet(tagged, plan, cards))
@@ -122,9 +130,9 @@ def print_stickers(args: argparse.Namespace) -> int:
     if args.png is not None:
         _write_pngs(args.png, tagged, cards, plan.geometry.size_mm)
         print(f"Wrote {len(cards)} PNG stickers (300 dpi) to {args.png}/.")
-    _remind_deck_id(tagged.deck_id)
-    print("Next: stick each sticker on the card its label names, then run "
-          "'noah-companion tags check'.")
+    _remind_deck_id(tagged.deck_id, args.game)
+    print(f"Next: stick each sticker on the card its label names, then run "
+          f"'noah-companion tags check --game {args.game}'.")
     return 0
 
 
@@ -146,32 +154,34 @@ def _write_pngs(folder: Path, tagged, cards: list, size_mm: float) -> None:
                         "Choose a folder you can write to.") from None
     for card in cards:
         name = card.id.replace(":", "-").replace("#", "-")  # cat:F#2 -> cat-F-2.png
-        image = render_sticker(card, tagged.deck_id, size_mm=size_mm, dpi=300)
+        image = render_sticker(card, tagged.deck_id, size_mm=size_mm, dpi=300,
+                               text=tagged.sticker_text(card), lines=tagged.label_lines(card))
         image.save(folder / f"{name}.png", dpi=(300, 300))
 
 
-def _remind_deck_id(deck_id: str) -> None:
-    """Say so when these stickers carry another deck id than the one the referee will expect."""
-    from companion.config import config_path, load_config
+def _remind_deck_id(deck_id: str, game: str) -> None:
+    """Say so when these stickers carry another deck id than the one the referee will expect
+    (the config's, for a game whose box the config names)."""
+    from companion.config import config_path
+    from companion.games import find_kind
 
-    configured = load_config().game.deck_id
-    if configured != deck_id:
+    configured = find_kind(game).configured_deck_id()
+    if configured is not None and configured != deck_id:
         print(f"Note: the referee expects deck id {configured}. Before playing with these "
               f"stickers, write 'deck_id = {deck_id}' under [game] in {config_path()}.")
 
 
 def check_stickers(args: argparse.Namespace) -> int:
     from companion.tags.check import DeckCheck
-    from companion.tags.tagged_deck import configured_tagged_deck
     from vision.errors import VisionError
 
-    tagged = configured_tagged_deck(args.deck, args.deck_id)
-    check = DeckCheck(tagged, _selected_cards(tagged, args.only))
+    tagged = _tagged_deck(args)
+    check = DeckCheck(tagged, tagged.select(args.only))
     photos = _photos(args.source)
     try:
         presentations = _presentations(args.source, args.decoder, check)
         print(f"Checking {len(check.expected)} cards of deck {tagged.deck_id} "
-              f"({tagged.deck.source}).")
+              f"({tagged.source}).")
         enabled = photos is not None and shows_progress(args.quiet)
         with progress_bar(len(photos or ()), "Photos", "photo", enabled) as bar:
             for text, where in presentations:
@@ -237,12 +247,11 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
     """
     import queue
 
-    from companion.tags.payload import is_ours
     from vision.events import CameraState, CameraStatus, CardShown, ForeignCode
     from vision.pipeline import Pipeline
     from vision.sources import make_source
 
-    pipeline = Pipeline(make_source(camera.source, camera), is_ours=is_ours,
+    pipeline = Pipeline(make_source(camera.source, camera), is_ours=check.tagged.is_ours,
                         decoder=decoder.decoder(), tracker=decoder.tracker, roi=camera.roi)
     shown, camera_seen = 0, False
     with pipeline:

@@ -54,8 +54,8 @@ def serve(args: argparse.Namespace, stop: threading.Event) -> int:
 
     from companion.config import load_config
     from companion.errors import UserError
+    from companion.i18n import languages
     from companion.tags.tagged_deck import load_deck_file
-    from companion.ui.i18n import languages
     from companion.ui.settings import validate_ui
     from companion.web.server import WebServer
     from companion.web.settings import WebSettings

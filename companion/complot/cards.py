@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 #: Category code → (slug in card ids, French name), in the deck's stable order (C6).
 CATEGORIES: dict[str, tuple[str, str]] = {
@@ -109,11 +110,18 @@ class Card:
     name: str
     first_name: str = ""
     id: str = field(default="", compare=False)
+    # What the judge asks of a card thousands of times a second, worked out once.
+    is_character: bool = field(default=False, init=False, compare=False, repr=False)
+    is_joker: bool = field(default=False, init=False, compare=False, repr=False)
+    is_villain: bool = field(default=False, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         first = self.first_name or FIRST_NAMES[self.name]
         object.__setattr__(self, "first_name", first)
         object.__setattr__(self, "id", f"{CATEGORIES[self.category][0]}:{slug(first)}")
+        object.__setattr__(self, "is_character", self.category in CHARACTER_CATEGORIES)
+        object.__setattr__(self, "is_joker", self.category == JOKER)
+        object.__setattr__(self, "is_villain", self.category in VILLAIN_CATEGORIES)
 
     @property
     def code(self) -> str:
@@ -123,18 +131,6 @@ class Card:
     @property
     def category_name(self) -> str:
         return CATEGORIES[self.category][1]
-
-    @property
-    def is_character(self) -> bool:
-        return self.category in CHARACTER_CATEGORIES
-
-    @property
-    def is_joker(self) -> bool:
-        return self.category == JOKER
-
-    @property
-    def is_villain(self) -> bool:
-        return self.category in VILLAIN_CATEGORIES
 
     @property
     def grade(self) -> int | None:
@@ -270,6 +266,25 @@ every card of the box is unique (C2).
         raise InputError("The deck file lists no card: write one card a line, for example "
                          "'EP,NO' for Noé of the Empires.")
     return Deck(tuple(cards))
+
+
+def load_deck_file(path: Path | None) -> Deck:
+    """The rulebook's deck for None, else the deck the file at ``path`` describes: an
+    InputError says what is wrong with the file (with its line), a UserError that it cannot
+    be read."""
+    from companion.errors import UserError
+    from companion.game.inputs import require_regular_file
+
+    if path is None:
+        return default_deck()
+    try:
+        require_regular_file(path, "a deck file", "Give a text file, one card a line.")
+        with path.open("rb") as file:
+            data = file.read(MAX_DECK_BYTES + 1)
+    except OSError as error:
+        raise UserError(f"The deck file {path} cannot be read ({error.strerror}).",
+                        "Check the name and the folder.") from None
+    return parse_deck(data.decode("utf-8", errors="replace"))
 
 
 def _deck_line(line: str, number: int) -> Card:

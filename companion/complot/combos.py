@@ -104,7 +104,24 @@ def _slots(cards: Sequence[Card], rules: Rules) -> list[_Slot]:
     return slots
 
 
+_TRIOS: dict[tuple[_Slot, _Slot, _Slot], bool] = {}
+_TRIOS_KEPT = 100_000
+"""At most this many triples are remembered (a few megabytes); then the memo starts again."""
+
+
 def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
+    """:func:`_trio`, remembered: the simulator and the judge ask about the same few thousand
+    triples again and again."""
+    key = (a, b, c)
+    known = _TRIOS.get(key)
+    if known is None:
+        if len(_TRIOS) >= _TRIOS_KEPT:
+            _TRIOS.clear()
+        known = _TRIOS[key] = _trio(a, b, c)
+    return known
+
+
+def _trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
     """Three cards of one category or of one first name, jokers filling in (C21–C24, C27)."""
     real = [slot for slot in (a, b, c) if slot[0] is not None]
     if len(real) <= 1:
@@ -120,16 +137,52 @@ def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
     return names != {NOE} or all(slot[2] for slot in (a, b, c) if slot[0] is None)
 
 
-def _two_trios(slots: list[_Slot]) -> bool:
+class _Tally(NamedTuple):
+    """The six cards counted once: jokers, real cards per category and per first name (keys
+    ``/NO``), and whether a méchant that does not count is among them (C20)."""
+
+    jokers: int
+    counts: dict[str, int]
+    spoilt: bool
+
+
+def _tally(slots: Sequence[_Slot]) -> _Tally:
+    jokers, spoilt = 0, False
+    counts: dict[str, int] = {}
+    for category, name, _ in slots:
+        if category is None:
+            jokers += 1
+            continue
+        spoilt = spoilt or category == "-"
+        counts[category] = counts.get(category, 0) + 1
+        counts[f"/{name}"] = counts.get(f"/{name}", 0) + 1
+    return _Tally(jokers, counts, spoilt)
+
+
+def _count(tally: _Tally, category: str) -> int:
+    """Cards of ``category``, jokers included (C23)."""
+    return tally.counts.get(category, 0) + tally.jokers
+
+
+def _two_trios(slots: list[_Slot], tally: _Tally) -> bool:
+    if tally.spoilt or not all(_may_be_in_a_trio(slot, tally) for slot in slots):
+        return False
     for (i, j, k), (p, q, r) in _SPLITS:
         if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
             return True
     return False
 
 
-def _count(slots: Sequence[_Slot], category: str) -> int:
-    """Cards of ``category``, jokers included (C23)."""
-    return sum(1 for slot in slots if slot[0] is None or slot[0] == category)
+def _may_be_in_a_trio(slot: _Slot, tally: _Tally) -> bool:
+    """False when this card cannot be in any trio of the hand, so the hand makes no two trios:
+    a trio of ``k`` real cards shares a category or a first name and has ``3 - k`` jokers,
+    so one of the card's two counts plus the jokers reaches 3. A quick necessary test that
+    most hands fail; the splits are then not tried."""
+    category, name, _ = slot
+    if category is None:
+        return True
+    counts, jokers = tally.counts, tally.jokers
+    return counts[category] + jokers >= 3 or counts[f"/{name}"] + jokers >= 3
 
 
 def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
@@ -143,13 +196,17 @@ def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
     """
     if len(cards) != 6:
         return None
-    slots = _slots(cards, rules)
-    if _count(slots, "AL") >= 5:
+    return _best_classic(_slots(cards, rules))
+
+
+def _best_classic(slots: list[_Slot], tally: _Tally | None = None) -> Made | None:
+    tally = tally or _tally(slots)
+    if _count(tally, "AL") >= 5:
         return Made("five_alphas", 75)
     for name, category in reversed(_SIXES):
-        if _count(slots, category) == 6:
+        if _count(tally, category) == 6:
             return Made(name, CLASSIC_POINTS[name])
-    if _two_trios(slots):
+    if _two_trios(slots, tally):
         return Made("two_trios", 15)
     return None
 
@@ -184,8 +241,7 @@ def made(claim: str, cards: Sequence[Card], rules: Rules = NORMAL) -> Made | Non
         form = elysee_form(cards, rules)
         return None if form is None else Made("complot_elysee", 100, form)
     category = "JO" if claim == "prix_pulitzer" else "PO"
-    slots = _slots(cards, rules)
-    if _count(slots, category) >= 3:
+    if _count(_tally(_slots(cards, rules)), category) >= 3:
         return Made(claim, SPECIAL_POINTS[claim])
     return None
 
@@ -202,9 +258,14 @@ def why_not(claim: str, cards: Sequence[Card], level: int) -> str:
 def best_claim(cards: Sequence[Card]) -> tuple[str, Made] | None:
     """The announcement worth most that the cards allow at a discard (C33: what a companion
     offers), never the Élysée (it waits for the next turn, C41)."""
+    slots = _slots(cards, NORMAL)  # counted once for the three words
+    tally = _tally(slots)
     best: tuple[str, Made] | None = None
-    for claim in ("complot", "prix_pulitzer", "plan_etare"):
-        result = made(claim, cards)
-        if result is not None and (best is None or result.points > best[1].points):
-            best = (claim, result)
+    classic = _best_classic(slots, tally) if len(cards) == 6 else None
+    if classic is not None:
+        best = ("complot", classic)
+    for claim, category in (("prix_pulitzer", "JO"), ("plan_etare", "PO")):
+        if _count(tally, category) >= 3 and (best is None
+                                            or SPECIAL_POINTS[claim] > best[1].points):
+            best = (claim, Made(claim, SPECIAL_POINTS[claim]))
     return best

@@ -61,7 +61,7 @@ DISCARDED = {"controle": 1, "descente": 1, "hameconnage": 1, "double_hameconnage
              "bombe": 0}
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     """The referee's answer. ``changed`` is true when the table changed: every accepted action,
     and a wrong claim, whose refusal costs a turn (C44). ``events`` narrate what happened."""
@@ -112,6 +112,8 @@ class Game:
         self.target = target
         self.deck = deck or default_deck()
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
+        self._attentats = frozenset(card.id for card in self.deck if card.category == ATTENTAT)
+        self._in_play_sorted = tuple(sorted(self.in_play))  # sorted again in linear time
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -215,7 +217,7 @@ class Game:
 
     def missing_cards(self) -> str | None:
         """None when all cards in play are accounted for, once each (simulation invariant)."""
-        return self._state.missing_cards(self.in_play)
+        return self._state.missing_cards(self._in_play_sorted)
 
     def __repr__(self) -> str:
         return (f"Game(players={list(self.players)!r}, level={self.level}, "
@@ -223,8 +225,12 @@ class Game:
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:
-        """Judge ``action`` and apply it if it changes the table (see :class:`Verdict`)."""
-        state = self._state.copy()
+        """Judge ``action`` and apply it if it changes the table (see :class:`Verdict`).
+
+        The action is judged on a fork of the table (copy-on-write, see :mod:`.state`): a
+        refusal leaves the table as it was, and the table before the action is kept for
+        :meth:`pop` without copying the piles the action did not touch."""
+        state = self._state.fork()
         verdict = self._judge(state, action)
         if verdict.changed:
             self._undo.append((self._state, dict(action)))
@@ -233,7 +239,7 @@ class Game:
 
     def check(self, action: Any) -> Verdict:
         """The verdict ``push`` would give, without applying anything."""
-        return self._judge(self._state.copy(), action)
+        return self._judge(self._state.fork(), action)
 
     def pop(self) -> dict[str, Any]:
         """Take back the last applied action (exact undo); IndexError when there is none."""
@@ -250,10 +256,12 @@ class Game:
         return twin
 
     def _judge(self, state: State, action: Any) -> Verdict:
-        if not isinstance(action, dict) or action.get("type") not in ACTION_TYPES:
+        kind = action.get("type") if isinstance(action, dict) else None
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:  # not an object, or no type of ACTION_TYPES
             return Verdict(False, "bad_input")
         try:
-            return _HANDLERS[action["type"]](self, state, action)
+            return handler(self, state, action)
         except _Refused as refusal:
             return Verdict(False, refusal.code)
 
@@ -304,6 +312,7 @@ class Game:
                                                              "dealer": s.dealer})])
 
     def _start_manche(self, s: State, order: list[str]) -> None:
+        """Deal a new manche: every list is made anew here, so it is written directly."""
         n = s.players
         s.manche += 1
         s.phase, s.drawn, s.end_reason, s.window, s.window_used = "turn", False, None, None, False
@@ -325,7 +334,8 @@ class Game:
         s.current = first
 
     def _attentats_at_deal(self, s: State, seats: list[int]) -> None:
-        """C81: discard every Attentat, refill clockwise, until nobody holds one."""
+        """C81: discard every Attentat, refill clockwise, until nobody holds one (on the new
+        manche's lists, made by :meth:`_start_manche`)."""
         while any(self._is_attentat(card) for hand in s.hands for card in hand):
             for seat in seats:
                 s.defausse.extend(card for card in s.hands[seat] if self._is_attentat(card))
@@ -335,7 +345,7 @@ class Game:
                     s.hands[seat].append(s.pioche.pop())
 
     def _is_attentat(self, card_id: str) -> bool:
-        return self.deck[card_id].category == ATTENTAT
+        return card_id in self._attentats
 
     # -- the pioche (C16, C83) -----------------------------------------------------------------
     def _from_pioche(self, s: State) -> str | None:
@@ -349,7 +359,7 @@ class Game:
         if not s.pioche:
             self._end_manche(s, "pioche_empty")
             return None
-        return s.pioche.pop()
+        return s.writable("pioche").pop()  # type: ignore[no-any-return]
 
     def _refill(self, s: State, seat: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Back to 6 cards from the «pioche»; Attentats drawn are discarded (C83)."""
@@ -358,11 +368,11 @@ class Game:
             if card is None:
                 return
             if self._is_attentat(card):
-                s.defausse.append(card)
+                s.writable("defausse").append(card)
                 s.top_blocked = True
                 events.append(("attentat_discarded", {"player": seat, "card": card}))
             else:
-                s.hands[seat].append(card)
+                s.writable_hand(seat).append(card)
 
     # -- a turn (C13, C14, C82) ----------------------------------------------------------------
     def _draw(self, s: State, action: dict[str, Any]) -> Verdict:
@@ -377,7 +387,7 @@ class Game:
                 raise _Refused("discard_empty")
             if s.top_blocked or self._is_attentat(s.defausse[-1]):
                 raise _Refused("discard_top_blocked")
-            card: str | None = s.defausse.pop()
+            card: str | None = s.writable("defausse").pop()
             s.top_blocked = False
         else:
             card = self._from_pioche(s)
@@ -385,7 +395,7 @@ class Game:
         events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
         if card is None:
             return Verdict(True, changed=True, events=events)
-        s.hands[seat].append(card)
+        s.writable_hand(seat).append(card)
         if self._is_attentat(card):  # C82: an assassin kills one of the player's characters
             s.phase = "attentat"
             events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
@@ -404,13 +414,13 @@ class Game:
             raise _Refused("bad_input")
         if card not in self.deck:
             raise _Refused("unknown_card")
-        hand = s.hands[victim]
-        if card not in hand or self._is_attentat(card):
+        if card not in s.hands[victim] or self._is_attentat(card):
             raise _Refused("card_not_in_hand")
+        hand = s.writable_hand(victim)
         attentat = next(held for held in hand if self._is_attentat(held))
         hand.remove(card)
         hand.remove(attentat)
-        s.defausse += [card, attentat]
+        s.writable("defausse").extend((card, attentat))
         s.top_blocked = True
         s.phase = "turn"
         events: list[tuple[str, dict[str, Any]]] = [
@@ -431,8 +441,8 @@ class Game:
             raise _Refused("must_draw_first")
         if card not in s.hands[seat]:
             raise _Refused("card_not_in_hand")
-        s.hands[seat].remove(card)
-        s.defausse.append(card)
+        s.writable_hand(seat).remove(card)
+        s.writable("defausse").append(card)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
         return Verdict(True, changed=True,
@@ -440,7 +450,7 @@ class Game:
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
-        s.turns_done[seat] += 1
+        s.writable("turns_done")[seat] += 1
         s.window = seat if window else None
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
@@ -449,8 +459,8 @@ class Game:
     def _next_player(self, s: State, seat: int) -> int:
         following = s.next_seat(seat)
         while s.skip[following]:
-            s.skip[following] = False
-            s.turns_done[following] += 1
+            s.writable("skip")[following] = False
+            s.writable("turns_done")[following] += 1
             following = s.next_seat(following)
         return following
 
@@ -511,16 +521,18 @@ class Game:
             s.window = None
             self._end_turn(s, seat, window=False)
         else:
-            s.skip[seat] = True
+            s.writable("skip")[seat] = True
             s.window_used = s.window == seat
         return Verdict(False, code, changed=True,
                        events=[("wrong_claim", {"player": seat, "code": code})])
 
     def _accept_claim(self, s: State, seat: int, word: str, verdict: dict[str, Any]) -> Verdict:
         points = verdict["points"]
-        s.out[seat], s.laid[seat], s.hands[seat] = True, s.hands[seat], []
-        s.manche_points[seat] = points
-        s.claims.append((seat, word, points))
+        s.writable("out")[seat] = True
+        s.writable("laid")[seat] = s.hands[seat]  # the list itself: no one writes to it again
+        s.replace_hand(seat, [])
+        s.writable("manche_points")[seat] = points
+        s.writable("claims").append((seat, word, points))
         s.window = None
         events: list[tuple[str, dict[str, Any]]] = [("claimed", {
             "player": seat, "combination": verdict["combination"], "points": points})]
@@ -589,10 +601,10 @@ class Game:
             code = "card_not_in_hand"
         if code is not None:
             raise _Refused(code)
-        hand = s.hands[seat]
+        hand = s.writable_hand(seat)
         for card in used:
             hand.remove(card)
-        s.defausse += used
+        s.writable("defausse").extend(used)
         s.top_blocked = True
         events: list[tuple[str, dict[str, Any]]] = [("defended", {
             "player": seat, "action": kind, "target": target, "defence": defence})]
@@ -603,14 +615,14 @@ class Game:
 
     def _carry_out(self, s: State, seat: int, kind: str, used: list[str], targets: list[int],
                    take: list[str], discard: list[str]) -> Verdict:
-        hand = s.hands[seat]
+        hand = s.writable_hand(seat)
         for card in used:
             hand.remove(card)
         sources = targets if kind == "double_hameconnage" else [targets[0]] * len(take)
         for card, source in zip(take, sources, strict=True):
-            s.hands[source].remove(card)
+            s.writable_hand(source).remove(card)
         if kind == "bombe":
-            s.defausse += take  # C86: the three killed characters, face up
+            s.writable("defausse").extend(take)  # C86: the three killed characters, face up
         else:
             hand += take
         events: list[tuple[str, dict[str, Any]]] = [("action", {
@@ -621,7 +633,7 @@ class Game:
             return Verdict(True, changed=True, events=events)
         for card in discard:
             hand.remove(card)
-        s.defausse += discard + used
+        s.writable("defausse").extend(discard + used)
         s.top_blocked = True
         self._end_turn(s, seat, window=True)
         return Verdict(True, changed=True, events=events)

@@ -11,6 +11,9 @@ Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vo
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 LANGUAGES = ("fr", "en", "zh")
 
 #: code → (French, English, Traditional Chinese).
@@ -36,9 +39,9 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "The manche is over: deal the next one.",
         "這一局已結束，請發下一局的牌。"),
     "game_over": (
-        "La partie est finie : quelqu'un a atteint 400 points.",
-        "The game is over: someone reached 400 points.",
-        "遊戲已結束：已有人達到 400 分。"),
+        "La partie est finie : le score visé est atteint. Commencez-en une autre.",
+        "The game is over: the target score was reached. Start a new one.",
+        "遊戲已結束：已達到目標分數。請開始新的一局。"),
     "already_drawn": (
         "Vous avez déjà pioché ce tour-ci : défaussez une carte.",
         "You already drew this turn: discard a card.",
@@ -149,10 +152,135 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "Terminez le tour avec 6 cartes, ni plus ni moins.",
         "End the turn with 6 cards, no more, no fewer.",
         "回合結束時手上須剛好 6 張牌。"),
+    # The table with hidden hands (companion/complot/table.py), beyond section H.
+    "scores_only_game": (
+        "Cette partie ne compte que les points : notez l'annonce avec sa combinaison.",
+        "This game keeps the scores only: record the claim with its combination.",
+        "這局只記分數：請以組合記錄宣告。"),
+    "needs_cards": (
+        "Cette partie juge les annonces sur les cartes : posez les 6 cartes.",
+        "This game judges claims from the cards: lay the 6 cards down.",
+        "這局依牌面判定宣告：請攤出 6 張牌。"),
+    "no_action_to_defend": (
+        "Il n'y a ni contrôle ni descente à arrêter en ce moment.",
+        "There is no contrôle or descente to stop now.",
+        "目前沒有可阻擋的 contrôle 或 descente。"),
+    "manche_not_over": (
+        "La manche n'est pas finie : jouez-la jusqu'au bout.",
+        "The manche is not over yet: play it to its end.",
+        "這一局尚未結束，請打完。"),
+    "foreign_code": (
+        "Ce code n'est pas une carte de Complot : ignoré.",
+        "That code is not a Complot card: ignored.",
+        "這個代碼不是 Complot 的牌：已略過。"),
+    "bad_sticker": (
+        "Cet autocollant ne se lit pas comme une carte de cette boîte : vérifiez-le avec « tags "
+        "check ».",
+        "That sticker does not read as a card of this box: check it with 'tags check'.",
+        "這張貼紙無法讀成這盒牌中的牌：請用「tags check」檢查。"),
+    "no_game": (
+        "Aucune partie n'est ouverte : commencez-en une ou reprenez-en une.",
+        "No game is open: start one or resume one.",
+        "目前沒有進行中的遊戲：請開始或繼續一局。"),
+    "nothing_to_undo": (
+        "Il n'y a rien à annuler.",
+        "There is nothing to undo.",
+        "沒有可以復原的動作。"),
+    "nothing_to_redo": (
+        "Il n'y a rien à rétablir.",
+        "There is nothing to redo.",
+        "沒有可以重做的動作。"),
     "bad_input": (
         "Cette demande est mal formée : recommencez.",
         "This request is malformed: try again.",
         "這個請求格式錯誤，請重試。"),
+}
+#: Combination id (C31, C32, C40) → its name (French, English, Traditional Chinese).
+COMBINATIONS = {
+    "two_trios": ("deux trios", "two trios", "兩組三張"),
+    "six_duron": ("six Famille Duron", "six Famille Duron", "六張 Famille Duron"),
+    "six_senechales": ("six Sénéchales", "six Sénéchales", "六張 Sénéchales"),
+    "six_leonards": ("six Léonard", "six Léonard", "六張 Léonard"),
+    "six_empires": ("six Empires", "six Empires", "六張 Empires"),
+    "five_alphas": ("cinq Alphas", "five Alphas", "五張 Alphas"),
+    "prix_pulitzer": ("Prix Pulitzer", "Prix Pulitzer", "Prix Pulitzer"),
+    "plan_etare": ("Plan Étaré", "Plan Étaré", "Plan Étaré"),
+    "complot_elysee": ("Complot à l'Élysée", "Complot à l'Élysée", "Complot à l'Élysée"),
+}
+#: action → (French with its article, English, Chinese), then the same with "the".
+ACTION_NAMES = {
+    "controle": (("un contrôle", "a «contrôle»", "«contrôle»"),
+                 ("le contrôle", "the «contrôle»", "«contrôle»")),
+    "descente": (("une descente", "a «descente»", "«descente»"),
+                 ("la descente", "the «descente»", "«descente»")),
+    "hameconnage": (("un hameçonnage", "a red spy's «hameçonnage»", "紅色間諜的 «hameçonnage»"),
+                    ("l'hameçonnage", "the «hameçonnage»", "«hameçonnage»")),
+    "double_hameconnage": (("un double hameçonnage", "a violet spy's double «hameçonnage»",
+                            "紫色間諜的雙重 «hameçonnage»"),
+                           ("le double hameçonnage", "the double «hameçonnage»",
+                            "雙重 «hameçonnage»")),
+    "bombe": (("une bombe", "a bomb", "炸彈"), ("la bombe", "the bomb", "炸彈")),
+}
+END_REASONS = {
+    "last_player": ("il ne reste qu'un joueur", "one player left", "只剩一位玩家"),
+    "elysee": ("Complot à l'Élysée", "Complot à l'Élysée", "Complot à l'Élysée"),
+    "pioche_empty": ("pioche vide", "the pioche is empty", "抽牌堆已空"),
+}
+#: What happened at a table with hidden hands, event → (French, English, Chinese): one
+#: sentence that says what happened and what to do next.
+TABLE_EVENTS = {
+    "turn": ("À {next} de jouer.", "{next}'s turn.", "輪到 {next}。"),
+    "claimed": ("{player} marque {points} points ({combination}) et sort de la manche.",
+                "{player} scores {points} points ({combination}) and is out of the manche.",
+                "{player} 得 {points} 分（{combination}），退出本局。"),
+    "wrong_claim": ("{player} : {reason}", "{player}: {reason}", "{player}：{reason}"),
+    "action": ("{player} lance {action} contre {targets}.",
+               "{player} launches {action} against {targets}.",
+               "{player} 對 {targets} 發動 {action}。"),
+    "defendable": ("{target} peut l'arrêter en montrant un État-Major plus gradé.",
+                   "{target} may stop it by showing a higher-ranked État-Major card.",
+                   "{target} 可以亮出軍階更高的 État-Major 牌來阻擋。"),
+    "defended": ("{target} montre {defence} : {the_action} est arrêté(e), sans saisie.",
+                 "{target} shows {defence}: {the_action} is stopped, nothing is seized.",
+                 "{target} 亮出 {defence}：{the_action} 被擋下，不能奪牌。"),
+    "manche_over": ("Fin de la manche ({reason}) : distribuez la suivante.",
+                    "End of the manche ({reason}): deal the next one.",
+                    "本局結束（{reason}）：請發下一局的牌。"),
+    "game_over": ("Partie terminée ! Victoire : {winners}.", "Game over! Won by {winners}.",
+                  "遊戲結束！獲勝者：{winners}。"),
+    "manche_started": ("Manche {manche} : {dealer} distribue.",
+                       "Manche {manche}: {dealer} deals.",
+                       "第 {manche} 局：{dealer} 發牌。"),
+}
+#: What the table puts back when an action is undone, by the action's type (fr, en, zh).
+UNDONE = {
+    "turn": ("Annulé : à {player} de jouer de nouveau.",
+             "Undone: it is {player}'s turn again.",
+             "已復原：又輪到 {player}。"),
+    "claim": ("Annulé : l'annonce de {player} ; {player} reprend en main les cartes posées.",
+              "Undone: {player}'s claim; {player} picks the laid cards up again.",
+              "已復原：{player} 的宣告；{player} 收回攤出的牌。"),
+    "wrong_claim": ("Annulé : l'annonce refusée de {player} ; {player} ne passe plus de tour.",
+                    "Undone: {player}'s refused claim; {player} no longer misses a turn.",
+                    "已復原：{player} 被拒的宣告；{player} 不必再跳過一輪。"),
+    "claim_points": ("Annulé : les points de l'annonce de {player}.",
+                     "Undone: the points of {player}'s claim.",
+                     "已復原：{player} 宣告的分數。"),
+    "action": ("Annulé : l'action de {player} ; rendez les cartes prises, {player} reprend "
+               "ses cartes d'action.",
+               "Undone: {player}'s action; give back any card taken, {player} picks the "
+               "action cards up.",
+               "已復原：{player} 的行動；歸還被取走的牌，{player} 收回行動牌。"),
+    "defence": ("Annulé : la défense ; l'action reprend son cours.",
+                "Undone: the defence; the action goes ahead again.",
+                "已復原：防禦；行動恢復進行。"),
+    "end_manche": ("Annulé : la fin de la manche ; elle continue.",
+                   "Undone: the end of the manche; it goes on.",
+                   "已復原：本局結束；本局繼續。"),
+    "next_manche": ("Annulé : la nouvelle manche ; retour à la fin de la précédente.",
+                    "Undone: the new manche; back to the end of the last one.",
+                    "已復原：新的一局；回到上一局結束時。"),
+    "note": ("Annulé : une note.", "Undone: a note.", "已復原：一則備註。"),
 }
 _FALLBACK = ("Action refusée.", "Action refused.", "無法接受這個動作。")
 
@@ -161,3 +289,52 @@ def sentence(code: str, language: str = "fr") -> str:
     """The sentence for a refusal ``code`` in ``language`` (fr, en or zh; French otherwise)."""
     index = LANGUAGES.index(language) if language in LANGUAGES else 0
     return REFUSALS.get(code, _FALLBACK)[index]
+
+
+def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str],
+                   language: str = "fr") -> str:
+    """One event of a hidden-hands table (:data:`TABLE_EVENTS`) told in ``language``: seats
+    become names, ids become the game's words.
+
+    >>> table_sentence("claimed", {"player": 1, "combination": "six_leonards", "points": 50},
+    ...                ["Ana", "Ben"], "en")
+    'Ben scores 50 points (six Léonard) and is out of the manche.'
+    >>> table_sentence("wrong_claim", {"player": 0, "code": "joker_not_noe"}, ["Ana", "Ben"])
+    "Ana : Seul l'Archange Noé peut remplacer un Noé : reprenez vos cartes, vous passez un tour."
+    """
+    index = LANGUAGES.index(language) if language in LANGUAGES else 0
+    words: dict[str, Any] = dict(params)
+    for key in ("player", "next", "target", "dealer"):
+        if is_seat(params.get(key), players):
+            words[key] = players[params[key]]
+    if "targets" in params:
+        words["targets"] = ", ".join(players[seat] for seat in params["targets"])
+    if "winners" in params:
+        words["winners"] = ", ".join(players[seat] for seat in params["winners"])
+    if "combination" in params:
+        words["combination"] = COMBINATIONS[params["combination"]][index]
+    if "action" in params:
+        words["action"] = ACTION_NAMES[params["action"]][0][index]
+        words["the_action"] = ACTION_NAMES[params["action"]][1][index]
+    if "defence" in params:
+        words["defence"] = card_label(params["defence"])
+    if "code" in params:
+        words["reason"] = sentence(params["code"], LANGUAGES[index])
+    elif "reason" in params:
+        words["reason"] = END_REASONS[params["reason"]][index]
+    templates = UNDONE.get(params.get("type", ""), UNDONE["note"]) if event == "undone" \
+        else TABLE_EVENTS[event]
+    return templates[index].format(**words)
+
+
+def card_label(card_id: str) -> str:
+    """A card as people say it: « Sophie (État-Major) » (the id itself if it is unknown)."""
+    from .cards import default_deck
+
+    card = default_deck().get(card_id)
+    return card_id if card is None else str(card)
+
+
+def is_seat(value: object, players: Sequence[str]) -> bool:
+    """A JSON integer naming one of the ``players``' seats."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(players)

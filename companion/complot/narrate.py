@@ -13,19 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import Game, Verdict
-from .messages import LANGUAGES, sentence
+from .messages import ACTION_NAMES, COMBINATIONS, END_REASONS, LANGUAGES, sentence
 
-COMBINATIONS = {
-    "two_trios": ("deux trios", "two trios", "兩組三張"),
-    "six_duron": ("six Famille Duron", "six Famille Duron", "六張 Famille Duron"),
-    "six_senechales": ("six Sénéchales", "six Sénéchales", "六張 Sénéchales"),
-    "six_leonards": ("six Léonard", "six Léonard", "六張 Léonard"),
-    "six_empires": ("six Empires", "six Empires", "六張 Empires"),
-    "five_alphas": ("cinq Alphas", "five Alphas", "五張 Alphas"),
-    "prix_pulitzer": ("Prix Pulitzer", "Prix Pulitzer", "Prix Pulitzer"),
-    "plan_etare": ("Plan Étaré", "Plan Étaré", "Plan Étaré"),
-    "complot_elysee": ("Complot à l'Élysée", "Complot à l'Élysée", "Complot à l'Élysée"),
-}
 WORDS = {"complot": "« Complot ! »", "prix_pulitzer": "« Prix Pulitzer ! »",
          "plan_etare": "« Plan Étaré ! »", "complot_elysee": "« Complot à l'Élysée ! »"}
 #: event → (French, English, Chinese) templates.
@@ -56,25 +45,6 @@ EVENTS = {
 }
 _GAME_OVER = ("Partie terminée ! Victoire : {names}.", "Game over! Won by {names}.",
               "遊戲結束！獲勝者：{names}。")
-#: action → (French with its article, English, Chinese), then the same with "the".
-_ACTIONS = {
-    "controle": (("un contrôle", "a «contrôle»", "«contrôle»"),
-                 ("le contrôle", "the «contrôle»", "«contrôle»")),
-    "descente": (("une descente", "a «descente»", "«descente»"),
-                 ("la descente", "the «descente»", "«descente»")),
-    "hameconnage": (("un hameçonnage", "a red spy's «hameçonnage»", "紅色間諜的 «hameçonnage»"),
-                    ("l'hameçonnage", "the «hameçonnage»", "«hameçonnage»")),
-    "double_hameconnage": (("un double hameçonnage", "a violet spy's double «hameçonnage»",
-                            "紫色間諜的雙重 «hameçonnage»"),
-                           ("le double hameçonnage", "the double «hameçonnage»",
-                            "雙重 «hameçonnage»")),
-    "bombe": (("une bombe", "a bomb", "炸彈"), ("la bombe", "the bomb", "炸彈")),
-}
-END_REASONS = {
-    "last_player": ("il ne reste qu'un joueur", "one player left", "只剩一位玩家"),
-    "elysee": ("Complot à l'Élysée", "Complot à l'Élysée", "Complot à l'Élysée"),
-    "pioche_empty": ("pioche vide", "the pioche is empty", "抽牌堆已空"),
-}
 
 
 def narrate(game: Game, action: dict[str, Any], verdict: Verdict, language: str) -> list[str]:
@@ -121,8 +91,8 @@ def _words(game: Game, params: dict[str, Any], index: int) -> dict[str, str]:
     if "code" in params:
         words["reason"] = sentence(params["code"], LANGUAGES[index])
     if "action" in params:
-        words["action"] = _ACTIONS[params["action"]][0][index]
-        words["the_action"] = _ACTIONS[params["action"]][1][index]
+        words["action"] = ACTION_NAMES[params["action"]][0][index]
+        words["the_action"] = ACTION_NAMES[params["action"]][1][index]
     if "reason" in params:
         words["reason"] = END_REASONS.get(params["reason"], ("", "", ""))[index]
     if isinstance(params.get("points"), list):

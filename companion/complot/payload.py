@@ -18,28 +18,29 @@ Foreign(text='NOAH1/BOX1/CAF2')
 ['unknown_card', 'version', 'malformed', 'other_deck']
 
 Classification is total and strict (no trimming, no case folding); texts are length-capped
-before parsing. Foreign, TagOk and TagError are Noah's own result types (companion/tags).
+before parsing and control characters refused. The envelope is read by
+:mod:`companion.tags.envelope`, shared with Noah; :class:`Foreign` and :class:`TagError` are its
+result types, this module is Complot's body codec (category and first-name codes).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from companion.errors import UserError
 from companion.game.errors import shown
-from companion.tags.payload import Foreign, TagError
+from companion.tags import envelope
+from companion.tags.envelope import DECK_ID, MAX_TEXT_LENGTH, Broken, Foreign, Sealed, TagError
 
 from .cards import CATEGORIES, FIRST_NAMES, GRADE_NAMES, Card, Deck, default_deck
 
 FORMAT_VERSION = 1
 MAGIC = "CPLT"
 DEFAULT_DECK_ID = "BOX1"
-MAX_TEXT_LENGTH = 32
-DECK_ID = re.compile(r"[0-9A-Z]{4}")
-_OURS = re.compile(rf"{MAGIC}(?P<version>[0-9]{{1,3}})/")
-_BODY_V1 = re.compile(r"(?P<deck>[0-9A-Z]{4})/(?P<category>[A-Z]{2})(?P<name>[A-Z]{2})")
-
+_BODY_V1 = re.compile(r"(?P<category>[A-Z]{2})(?P<name>[A-Z]{2})")
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class TagOk:
 
 Tag = Foreign | TagOk | TagError
 
-__all__ = ["DEFAULT_DECK_ID", "MAGIC", "Foreign", "Tag", "TagError", "TagOk", "classify",
-           "encode", "is_ours", "label_lines"]
+__all__ = ["DECK_ID", "DEFAULT_DECK_ID", "MAGIC", "MAX_TEXT_LENGTH", "Foreign", "Tag",
+           "TagError", "TagOk", "TaggedDeck", "classify", "encode", "is_ours", "label_lines"]
 
 
 def encode(deck_id: str, card: Card) -> str:
@@ -70,16 +71,16 @@ def encode(deck_id: str, card: Card) -> str:
 
 
 def label_lines(card: Card) -> list[str]:
-    """What a printed sticker's label says beside its code: first name, category (with the
-    État-Major grade), and the card id.
+    """What a printed sticker's label says beside its code: first name, category, the
+    État-Major grade on a line of its own (C64), and the card id.
 
     >>> label_lines(default_deck()["etat-major:noe"])
-    ['Noé', 'État-Major · Major Général', 'etat-major:noe']
+    ['Noé', 'État-Major', 'Major Général', 'etat-major:noe']
+    >>> label_lines(default_deck()["archange:igor"])
+    ['Igor', 'Archange', 'archange:igor']
     """
-    category = card.category_name
-    if card.grade is not None and card.category == "EM":
-        category += f" · {GRADE_NAMES[card.grade]}"
-    return [card.first_name, category, card.id]
+    grade = [GRADE_NAMES[card.grade]] if card.grade is not None and card.category == "EM" else []
+    return [card.first_name, card.category_name, *grade, card.id]
 
 
 def is_ours(text: str) -> bool:
@@ -88,7 +89,7 @@ def is_ours(text: str) -> bool:
     >>> is_ours("CPLT1/BOX1/EPNO"), is_ours("NOAH1/BOX1/CAF2"), is_ours("CPLT/")
     (True, False, False)
     """
-    return _OURS.match(text[:MAX_TEXT_LENGTH]) is not None
+    return envelope.is_ours(text, MAGIC)
 
 
 def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> Tag:
@@ -98,28 +99,17 @@ def classify(text: str, deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID
     Cette étiquette dit ALNO, mais ce jeu n'a pas cette carte. This sticker says ALNO, but the \
 deck has no such card: check the deck file, or reprint the sticker.
     """
-    ours = _OURS.match(text[:MAX_TEXT_LENGTH])
-    if ours is None:
-        return Foreign(text)
-    if len(text) > MAX_TEXT_LENGTH:
-        return TagError(text, "too_long", "Ce code commence comme une étiquette Complot mais "
-                        "est trop long. This code starts like a Complot sticker but is too long: "
-                        "reprint it with 'noah-companion tags print --game complot'.")
-    if ours["version"][:-1].startswith("0"):
-        return _malformed(text)
-    version = int(ours["version"])
-    if version != FORMAT_VERSION:
-        return TagError(text, "version", f"Étiquette au format {version}, inconnu ici. This "
-                        f"sticker has format {version}, which this program does not read: "
-                        "update the program or reprint the sticker.")
-    body = _BODY_V1.fullmatch(text, ours.end())
+    opened = envelope.unseal(text, MAGIC, FORMAT_VERSION, _broken)
+    if not isinstance(opened, Sealed):
+        return opened
+    body = _BODY_V1.fullmatch(opened.body)
     deck = deck or default_deck()
     if body is None or body["category"] not in CATEGORIES or not (
             body["name"] in FIRST_NAMES or body["name"] in deck.name_codes):
         return _malformed(text)
-    if body["deck"] != deck_id:
-        return TagError(text, "other_deck", f"Cette carte appartient au jeu {body['deck']}. "
-                        f"This card belongs to deck {body['deck']}, not to {shown(deck_id)}: "
+    if opened.deck_id != deck_id:
+        return TagError(text, "other_deck", f"Cette carte appartient au jeu {opened.deck_id}. "
+                        f"This card belongs to deck {opened.deck_id}, not to {shown(deck_id)}: "
                         "put it back in its own box.")
     code = body["category"] + body["name"]
     card = deck.by_code(code)
@@ -130,6 +120,73 @@ deck has no such card: check the deck file, or reprint the sticker.
     return TagOk(card)
 
 
+def _broken(text: str, broken: Broken) -> TagError:
+    if broken.reason == "too_long":
+        return TagError(text, "too_long", "Ce code commence comme une étiquette Complot mais "
+                        "est trop long. This code starts like a Complot sticker but is too long: "
+                        "reprint it with 'noah-companion tags print --game complot'.")
+    if broken.reason == "version":
+        return TagError(text, "version", f"Étiquette au format {broken.version}, inconnu ici. "
+                        f"This sticker has format {broken.version}, which this program does not "
+                        "read: update the program or reprint the sticker.")
+    return _malformed(text)
+
+
 def _malformed(text: str) -> TagError:
     return TagError(text, "malformed", f"L'étiquette '{shown(text)}' est abîmée. The sticker "
                     f"'{shown(text)}' is damaged or was not made by this program: reprint it.")
+
+
+@dataclass(frozen=True)
+class TaggedDeck:
+    """Complot's box and the deck id printed on its stickers: what ``tags print --game
+    complot`` and ``tags check --game complot`` need (the face of Noah's
+    :class:`companion.tags.tagged_deck.TaggedDeck`, see its ``StickeredDeck``).
+
+    >>> tagged = TaggedDeck(default_deck())
+    >>> tagged.sticker_text(tagged.deck["archange:noe"]), len(tagged.select(["archange"]))
+    ('CPLT1/BOX1/ARNO', 5)
+    >>> tagged.describe(tagged.deck["leonard:sally"])
+    'Sally, Léonard (leonard:sally)'
+    """
+
+    game: ClassVar[str] = "Complot"
+    reprint: ClassVar[str] = "tags print --game complot --only CARD-ID"
+    deck: Deck
+    deck_id: str = DEFAULT_DECK_ID
+    source: str = "the rulebook's 93 cards"
+
+    @property
+    def cards(self) -> Sequence[Card]:
+        return self.deck.cards
+
+    def sticker_text(self, card: Card) -> str:
+        return encode(self.deck_id, card)
+
+    def label_lines(self, card: Card) -> list[str]:
+        return label_lines(card)
+
+    def describe(self, card: Card) -> str:
+        return f"{card.first_name}, {card.category_name} ({card.id})"
+
+    def classify(self, text: str) -> Tag:
+        return classify(text, self.deck, self.deck_id)
+
+    @staticmethod
+    def is_ours(text: str) -> bool:
+        return is_ours(text)
+
+    def select(self, only: Iterable[str] | None) -> list[Card]:
+        """The deck's cards, or those of the categories or card ids named (``--only archange
+        leonard:sally``): the categories' slugs are those of the card ids."""
+        if not only:
+            return list(self.deck)
+        slugs = {CATEGORIES[card.category][0] for card in self.deck}
+        unknown = [name for name in only if name not in slugs and name not in self.deck]
+        if unknown:
+            raise UserError(f"This deck has no category or card {', '.join(map(shown, unknown))}.",
+                            f"Name categories among: {', '.join(sorted(slugs))}; or card ids "
+                            "such as leonard:sally.")
+        wanted = set(only)
+        return [card for card in self.deck
+                if card.id in wanted or CATEGORIES[card.category][0] in wanted]

@@ -14,12 +14,12 @@ hands are back to 6 between turns (C14) and that scores come only from accepted 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from .cards import Deck, default_deck
+from .cards import Card, Deck, default_deck
 from .combos import best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE
@@ -42,8 +42,13 @@ class Report:
     turns: int = 0
     claims: int = 0
     problem: str | None = None
-    log: str = ""
     narration: list[str] = field(default_factory=list)
+    game: Game | None = field(default=None, repr=False)
+
+    @property
+    def log(self) -> str:
+        """The game's table log (written when asked: most runs never need it)."""
+        return "" if self.game is None else self.game.to_json()
 
 
 def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
@@ -79,7 +84,7 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
     else:
         report.problem = "the game did not end"
     report.scores, report.winners = game.scores, game.winners
-    report.log = game.to_json()
+    report.game = game
     return report
 
 
@@ -149,20 +154,27 @@ def _kill(game: Game, rng: random.Random) -> dict[str, Any]:
 def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
     """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
     seat = game.current_player
-    if seat is not None and not game.drawn and game.turns_done(seat) > 0:
-        hand = [game.deck[card] for card in game.hand(seat)]
-        if made("complot_elysee", hand) is not None:
-            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+    if (seat is not None and not game.drawn and game.turns_done(seat) > 0
+            and _announcements(game.deck, game.hand(seat))[0]):
+        return {"type": "claim", "player": seat, "claim": "complot_elysee"}
     window = game.claim_window
     if window is None:
         return None
-    hand = [game.deck[card] for card in game.hand(window)]
-    best = best_claim(hand)
-    if best is not None and made("complot_elysee", hand) is None:
-        return {"type": "claim", "player": window, "claim": best[0]}
+    elysee, best = _announcements(game.deck, game.hand(window))
+    if best is not None and not elysee:
+        return {"type": "claim", "player": window, "claim": best}
     if best is None and rng.random() < WRONG_CLAIM_RATE:
         return {"type": "claim", "player": window, "claim": "complot"}
     return None
+
+
+@lru_cache(maxsize=4096)
+def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
+    """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
+    looked at at its owner's claim window, then again at their next turn start: cached)."""
+    cards = [deck[card] for card in hand]
+    best = best_claim(cards)
+    return made("complot_elysee", cards) is not None, None if best is None else best[0]
 
 
 def _pile(game: Game, seat: int, rng: random.Random) -> str:
@@ -171,48 +183,76 @@ def _pile(game: Game, seat: int, rng: random.Random) -> str:
     top = game.top_of_defausse
     if top is None or game.top_blocked or game.deck[top].category == "AT":
         return "pioche"
-    hand = game.hand(seat)
-    helps = _value([*hand, top], game.deck) >= _value(hand, game.deck) + 5
+    helps = _gain(game.deck[top], game.hand(seat), game.deck) >= 5
     return "defausse" if helps and rng.random() < 0.5 else "pioche"
 
 
-def _value(cards: Sequence[str], deck: Deck) -> int:
-    """How well the cards go together: pairs and trios of a category or a first name."""
-    laid = [deck[card] for card in cards]
-    categories = Counter(card.category for card in laid if card.is_character)
-    names = Counter(card.name for card in laid if card.is_character)
-    jokers = sum(1 for card in laid if card.is_joker)
-    return (sum(count * count for count in categories.values())
-            + sum(count * count for count in names.values()) + 6 * jokers)
+def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
+    """How much ``card`` adds to how well the hand's cards go together, where that is the sum
+    of the squares of the counts of each category and each first name among the characters,
+    and 6 for each joker: a character adds ``2n + 1`` for each count ``n`` it raises.
+
+    >>> deck = default_deck()
+    >>> _gain(deck["leonard:emma"], ["leonard:sally", "espions:emma", "empires:noe"], deck)
+    6
+    """
+    if card.is_joker:
+        return 6
+    if not card.is_character:
+        return 0
+    shared = 0
+    for card_id in hand:
+        other = deck[card_id]
+        if other.is_character:
+            shared += (other.category == card.category) + (other.name == card.name)
+    return 2 * shared + 2
 
 
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    laid = [game.deck[card] for card in hand]
-    categories = Counter(card.category for card in laid)
-    names = Counter(card.name for card in laid if card.is_character)
+    traits = _traits(game.deck)
+    laid = [traits[card] for card in hand]
+    counts: dict[str, int] = {}
+    for category, name, _ in laid:
+        counts[category] = counts.get(category, 0) + 1
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
     best, choice = 1000.0, hand[0]
-    for card, info in zip(hand, laid, strict=True):
-        if info.is_joker:
-            links = 100.0
-        elif info.is_villain:
-            links = -1.0
-        else:
-            links = categories[info.category] + names[info.name]
+    for card, (category, name, fixed) in zip(hand, laid, strict=True):
+        links = fixed if name is None else counts[category] + counts[name]
         links += rng.random()
         if links < best:
             best, choice = links, card
     return choice
 
 
+@lru_cache(maxsize=8)
+def _traits(deck: Deck) -> dict[str, tuple[str, str | None, float]]:
+    """Each card as :func:`_worst_card` sees it: its category, its first name (``/NO``; None
+    but for characters), and how connected a joker (100: kept) or a méchant (-1: thrown
+    first) counts."""
+    return {card.id: (card.category, f"/{card.name}" if card.is_character else None,
+                      100.0 if card.is_joker else -1.0) for card in deck}
+
+
+@lru_cache(maxsize=8)
+def _cards_by_id(deck: Deck) -> dict[str, Card]:
+    """The deck's cards by id, as a plain dict (the players look cards up all the time)."""
+    return {card.id: card for card in deck}
+
+
 def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
     hand = list(game.hand(seat))
     opponents = [other for other in game.still_in if other != seat]
+    cards = _cards_by_id(game.deck)
+    held: dict[str, int] = {}
+    for card in hand:
+        category = cards[card].category
+        held[category] = held.get(category, 0) + 1
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if sum(1 for card in hand if game.deck[card].category == category) >= count
-             and len(opponents) >= target_count]
+             if held.get(category, 0) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)
@@ -242,6 +282,8 @@ def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
     if kind not in ("controle", "descente"):
         return None
     for card in game.hand(target):
+        if game.deck[card].category != "EM":
+            continue  # only an État-Major card defends (C65)
         check = game.check({"type": kind, "player": game.current_player, "cards": used,
                             "targets": [target], "defence": card})
         if check.accepted:

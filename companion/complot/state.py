@@ -3,6 +3,19 @@
 Piles are lists whose **last** item is the top card. Every card in play is in exactly one place:
 the «pioche», the «défausse», a hand, or a claimant's laid-down hand (C17) — the invariant
 :meth:`State.missing_cards` checks.
+
+The referee judges each action on a :meth:`State.fork` of the table, which shares every list
+with it; the first write to a list copies it (copy-on-write: :meth:`State.writable`,
+:meth:`State.writable_hand`). An action touches two or three piles, so the state kept for
+``pop`` costs those few lists, not the whole table, and is never changed afterwards.
+
+>>> table = State(2, [0, 0], 0, pioche=["a", "b"], hands=[["c"], ["d"]])
+>>> turn = table.fork()
+>>> turn.writable_hand(0).append(turn.writable("pioche").pop())
+>>> turn.pioche, turn.hands, table.pioche, table.hands
+(['a'], [['c', 'b'], ['d']], ['a', 'b'], [['c'], ['d']])
+>>> turn.hands[1] is table.hands[1]    # the hand not touched is shared
+True
 """
 
 from __future__ import annotations
@@ -10,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -37,6 +51,40 @@ class State:
     end_reason: str | None = None
     reshuffles: int = 0
     claims: list[tuple[int, str, int]] = field(default_factory=list)  # (seat, claim, points)
+    # The lists this state has copied since its fork (names, and seats for single hands).
+    _owned: set[str | int] = field(default_factory=set, repr=False, compare=False)
+
+    def fork(self) -> State:
+        """A state equal to this one that shares all its lists until it writes to them."""
+        return State(
+            self.players, self.scores, self.dealer, self.manche, self.phase, self.current,
+            self.drawn, self.pioche, self.defausse, self.top_blocked, self.hands, self.laid,
+            self.out, self.skip, self.turns_done, self.window, self.window_used,
+            self.manche_points, self.end_reason, self.reshuffles, self.claims,
+        )
+
+    def writable(self, name: str) -> list[Any]:
+        """The list field ``name``, copied first if it may still be shared with another state
+        (``hands`` and ``laid``: the outer list only; a hand is :meth:`writable_hand`)."""
+        if name in self._owned:
+            return getattr(self, name)  # type: ignore[no-any-return]
+        own = list(getattr(self, name))
+        setattr(self, name, own)
+        self._owned.add(name)
+        return own
+
+    def writable_hand(self, seat: int) -> list[str]:
+        """The hand of ``seat``, this state's own to change."""
+        hands = self.writable("hands")
+        if seat not in self._owned:
+            hands[seat] = list(hands[seat])
+            self._owned.add(seat)
+        return hands[seat]  # type: ignore[no-any-return]
+
+    def replace_hand(self, seat: int, cards: list[str]) -> None:
+        """Give ``seat`` the new list ``cards`` as its hand."""
+        self.writable("hands")[seat] = cards
+        self._owned.add(seat)
 
     def copy(self) -> State:
         """An independent copy (the undo stack keeps one per accepted action)."""
@@ -81,10 +129,14 @@ class State:
         """None when every card of ``in_play`` is in exactly one place; else what is wrong."""
         if self.manche == 0:
             return None
-        counts = Counter(self.places())
-        expected = Counter(in_play)
-        if counts == expected:
+        expected_order = sorted(in_play)
+        cards = self.pioche + self.defausse
+        for pile in (*self.hands, *self.laid):
+            cards += pile
+        if sorted(cards) == expected_order:  # the usual answer, found quickly
             return None
+        counts = Counter(self.places())
+        expected = Counter(expected_order)
         lost = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"

@@ -14,10 +14,18 @@ in play, top of the «pioche» first), ``draw`` (``player``, ``from``: ``pioche`
 (``player``, ``cards``, ``targets``, ``take``, ``discard``, optional ``defence``), and
 ``{"type": "note", "text": …}`` (changes nothing). Unknown fields are ignored.
 
+A header whose options say ``"hands": "hidden"`` is the log of a real table, whose referee
+knows only what it is shown and told (:mod:`companion.complot.table`, its own action types):
+:func:`replay` reads it with that model.
+
 >>> from companion.complot.engine import Game
 >>> text = Game(["Ana", "Ben"], level=2).to_json()
 >>> [result["verdict"] for result in replay(text.splitlines())]
 []
+>>> from companion.complot.table import Table
+>>> log = [*Table(["Ana", "Ben"]).to_json().splitlines(), '{"type": "turn", "player": 1}']
+>>> [(result["verdict"], result["reason"]) for result in replay(log)]
+[('rejected', 'not_your_turn')]
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from typing import Any, TextIO
 from .cards import Deck
 from .engine import Game
 from .judge import is_int
+from .table import Table, is_hidden_header
 
 FORMAT = "complot-table-log"
 MAX_LINE = 256 * 1024
@@ -77,25 +86,34 @@ def replay(lines: Iterable[str], deck: Deck | None = None) -> Iterator[dict[str,
     except ValueError:
         raise LogError(f"Line {first[0]} is not JSON: a Complot table log starts with its "
                        "header.") from None
-    game = game_from_header(header, deck)
+    referee = _hidden_table(header, deck) if is_hidden_header(header) \
+        else game_from_header(header, deck)
     result: dict[str, Any] | None = None
     for number, line in numbered:
         if result is not None:
             yield result
-        result = _judge_line(game, number, line)
+        result = _judge_line(referee, number, line)
     if result is not None:
-        result["state"] = game.state()
+        result["state"] = referee.state()
         yield result
 
 
-def _judge_line(game: Game, number: int, line: str) -> dict[str, Any]:
+def _hidden_table(header: dict[str, Any], deck: Deck | None) -> Table:
+    """The :class:`Table` of a real table's log (``"hands": "hidden"``)."""
+    try:
+        return Table.from_header(header, deck)
+    except ValueError as error:
+        raise LogError(str(error)) from None
+
+
+def _judge_line(referee: Game | Table, number: int, line: str) -> dict[str, Any]:
     try:
         action = json.loads(line) if len(line) <= MAX_LINE else None
     except (ValueError, RecursionError):
         action = None
     if isinstance(action, dict) and action.get("type") == "note":
         return {"line": number, "verdict": "accepted", "reason": None, "message": ""}
-    verdict = game.push(action)
+    verdict = referee.push(action)
     status = "accepted" if verdict.accepted else "wrong_claim" if verdict.changed else "rejected"
     return {"line": number, "verdict": status, "reason": verdict.code,
             "message": verdict.message}

@@ -290,9 +290,17 @@ def _hidden(action: Action) -> Action:
 
 def simulate(games: int, players: int | Sequence[str], options: Options, seed: int | str,
              check: bool = True, first: int = 0) -> Iterator[GameResult]:
-    """Games ``first`` .. ``first + games - 1`` of a run, in one process."""
-    for index in range(first, first + games):
-        yield run_game(index, seed, players, options, check)
+    """Games ``first`` .. ``first + games - 1`` of a run, in one process.
+
+    The cycle collector stays paused for the whole run (also while the caller reads each
+    result), not only during each game: turned back on after a game, its first pass walks
+    every record of that game, still alive in its result, and finds nothing (a game makes no
+    reference cycles; a crashed game's traceback does, collected once the run ends or is
+    dropped).
+    """
+    with collector_paused():
+        for index in range(first, first + games):
+            yield run_game(index, seed, players, options, check)
 
 
 __all__ = [

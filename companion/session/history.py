@@ -1,16 +1,19 @@
-"""Finished and unfinished games from the record: per-round scores, and exports.
+"""Finished and unfinished games from the record, of every game: scores per period, exports.
 
 Everything is computed by replaying each game's table log once (the record is the truth; the
-store's summary column is only a cache). A damaged game is listed and exported like any other:
-its summary stands at its last good move and ``damage`` says at which line it breaks and why.
-Exports:
+store's summary column is only a cache), by its own game's referee: the kind its header's
+``format`` names (companion.games), so one record lists Noah and Complot games side by side. A
+damaged game is listed and exported like any other: its summary stands at its last good move and
+``damage`` says at which line it breaks and why. Exports:
 
 * ``log``  — the table log itself, every line exactly as stored (JSON Lines: header, then every
   line, ``undo`` lines included): ``noah-companion replay`` reads it and reaches the same result
   (and names the same damaged lines);
-* ``csv``  — one row per player and round: game, round, seat, player, tears, total;
-* ``json`` — one object: players, options, dates, rounds, scores, winners, the table log (a line
-  that is not JSON as its text), the damaged lines and any lines set aside.
+* ``csv``  — one row per player and scoring period, in the game's words: game, round, seat,
+  player, tears, total for Noah; game, manche, seat, player, points, total for Complot;
+* ``json`` — one object: the game's kind, players, options, dates, rounds (or manches), scores,
+  winners, the table log (a line that is not JSON as its text), the damaged lines and any lines
+  set aside.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.deck import Deck
-from companion.session.record import Damage, GameReading, read_game
+from companion.games import DEFAULT_KIND, find_kind, kind_of
+from companion.session.record import Damage
 from companion.session.store import GameRecord, GameStore
 
 FORMATS = ("log", "csv", "json")
@@ -30,8 +33,9 @@ FORMATS = ("log", "csv", "json")
 
 @dataclass(frozen=True)
 class GameSummary:
-    """One game as the history shows it (``round``: the round being played, or the last one
-    of a finished game)."""
+    """One game as the history shows it (``round``: the round — or manche — being played, or
+    the last one of a finished game; ``rounds``: each finished one's points per seat;
+    ``kind``: which game, companion.games)."""
 
     id: int
     players: tuple[str, ...]
@@ -47,35 +51,23 @@ class GameSummary:
     damage: Damage | None = None
     problems: tuple[Damage, ...] = ()
     abandoned: bool = False
+    kind: str = DEFAULT_KIND
 
     @property
     def winner_names(self) -> list[str]:
         return [self.players[seat] for seat in self.winners]
 
 
-def summarize(store: GameStore, entry: GameRecord | int, deck: Deck) -> GameSummary:
-    """Replay one game of the record (once) into its summary."""
-    return summary_of(read_game(store, entry, deck))
+def summarize(store: GameStore, entry: GameRecord | int, deck: Any = None) -> GameSummary:
+    """Replay one game of the record (once) into its summary, by its own game's referee.
+    ``deck``: the box the config names; a game whose box it is not reads with its default."""
+    if isinstance(entry, int):
+        entry = store.game(entry)
+    return kind_of(entry).summarize(store, entry, deck)
 
 
-def summary_of(reading: GameReading) -> GameSummary:
-    """The summary of a game already read (a damaged one at its last good move)."""
-    entry, game = reading.entry, reading.game
-    state = game.state() if game is not None else {}  # None: not even the header is readable
-    # the next round is the one to play
-    between_rounds = game is not None and game.phase == "round_over"
-    return GameSummary(
-        id=entry.id, players=tuple(entry.players), started_at=entry.started_at,
-        updated_at=entry.updated_at, score_only=entry.score_only,
-        finished=bool(state.get("game_over")), round=state.get("round", 1) + between_rounds,
-        rounds=tuple(tears for _, tears in reading.round_scores),
-        scores=tuple(state.get("scores") or ()), winners=tuple(state.get("winners") or ()),
-        actions=len(game.history) if game is not None else 0, damage=reading.damage,
-        problems=reading.problems, abandoned=entry.abandoned,
-    )
-
-
-def history(store: GameStore, deck: Deck, *, finished: bool | None = None) -> list[GameSummary]:
+def history(store: GameStore, deck: Any = None, *,
+            finished: bool | None = None) -> list[GameSummary]:
     """Every game (newest first), damaged ones included, optionally only finished or
     unfinished ones."""
     summaries = [summarize(store, entry, deck) for entry in store.games()]
@@ -84,33 +76,32 @@ def history(store: GameStore, deck: Deck, *, finished: bool | None = None) -> li
     return summaries
 
 
-def export(store: GameStore, game_id: int, deck: Deck, fmt: str) -> str:
+def export(store: GameStore, game_id: int, deck: Any, fmt: str) -> str:
     """One game in ``fmt`` (``log``, ``csv`` or ``json``) as text; a damaged game too (see
     :func:`export_game` for its damaged lines)."""
     return export_game(store, game_id, deck, fmt)[0]
 
 
-def export_game(store: GameStore, game_id: int, deck: Deck,
+def export_game(store: GameStore, game_id: int, deck: Any,
                 fmt: str) -> tuple[str, GameSummary]:
     """One game in ``fmt`` and its summary, whose ``problems`` flag the damaged lines."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}")
-    reading = read_game(store, game_id, deck)
-    summary = summary_of(reading)
+    entry = store.game(game_id)
+    summary = summarize(store, entry, deck)
+    stored = (entry.header_text, *store.raw_lines(game_id).texts)
     if fmt == "log":  # exactly as stored: a damaged line stays as it is, for replay to name
-        lines = (reading.entry.header_text, *reading.lines)
-        return "".join(_log_line(text) + "\n" for text in lines), summary
+        return "".join(_log_line(text) + "\n" for text in stored), summary
     if fmt == "csv":
         return _csv(summary), summary
-    entry = reading.entry
     data: dict[str, Any] = {
-        "game": summary.id, "players": list(summary.players),
+        "game": summary.id, "kind": summary.kind, "players": list(summary.players),
         "options": entry.header.get("options", {}), "started_at": summary.started_at,
         "updated_at": summary.updated_at, "finished": summary.finished,
         "score_only": summary.score_only, "abandoned": summary.abandoned,
         "rounds": [list(r) for r in summary.rounds], "scores": list(summary.scores),
         "winners": summary.winner_names,
-        "table_log": [_as_json(text) for text in (entry.header_text, *reading.lines)],
+        "table_log": [_as_json(text) for text in stored],
         "damaged_lines": [{"line": d.line, "reason": d.reason} for d in summary.problems],
         "set_aside": [{**line, "line": _as_json(line["line"])}
                       for line in store.set_aside_lines(game_id)],
@@ -138,7 +129,8 @@ def _as_json(text: str) -> Any:
 def _csv(summary: GameSummary) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(("game", "round", "seat", "player", "tears", "total"))
+    kind = find_kind(summary.kind)
+    writer.writerow(("game", kind.period, "seat", "player", kind.points, "total"))
     totals = [0] * len(summary.players)
     for number, tears in enumerate(summary.rounds, start=1):
         for seat, (name, value) in enumerate(zip(summary.players, tears, strict=True)):
@@ -161,7 +153,9 @@ def score_table(summary: GameSummary) -> list[str]:
 
     width = max(display_width(name) for name in (*summary.players, "player")) + 1
     rounds = range(1, len(summary.rounds) + 1)
-    lines = ["player".ljust(width) + "".join(f"R{n}".rjust(4) for n in rounds) + "total".rjust(7)]
+    letter = find_kind(summary.kind).period[0].upper()  # R1 R2 (rounds), M1 M2 (manches)
+    lines = ["player".ljust(width) + "".join(f"{letter}{n}".rjust(4) for n in rounds)
+             + "total".rjust(7)]
     for seat, name in enumerate(summary.players):
         cells = "".join(str(r[seat]).rjust(4) for r in summary.rounds)
         total = summary.scores[seat] if summary.scores else 0

@@ -1,7 +1,8 @@
 """Words for the table: cards and ferries as people name them (the engine words its verdicts).
 
 Ferries are positions 0-4 inside the program and "ferry 1" to "ferry 5" for people; players are
-named; a card reads like its face ("the ♀ cat", "the snail, ♂ side up").
+named; a card reads like its face ("the ♀ cat", "the snail, ♂ side up"), as the English catalog
+words it (:func:`companion.i18n.english_catalog`): one wording of a card in English.
 
 >>> card_name("cat:F#2"), card_name("snail:M#1"), card_name("snail#3")
 ('the ♀ cat', 'the snail (♂ side up)', 'the snail')
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.game.deck import parse_ref
+from companion.i18n import english_catalog
 
 SIGNS = {"M": "♂", "F": "♀"}
 
@@ -39,10 +41,7 @@ def ferries_phrase(positions: Sequence[int]) -> str:
 
 def card_name(ref: str) -> str:
     """A card as people see it, with the article."""
-    species, gender, _ = parse_ref(ref)
-    if species == "snail":
-        return "the snail" if gender is None else f"the snail ({SIGNS[gender]} side up)"
-    return f"the {SIGNS[gender]} {species}" if gender else f"the {species}"
+    return english_catalog().card(ref)
 
 
 def copy_name(text: str) -> str:
@@ -63,17 +62,14 @@ def copy_name(text: str) -> str:
 def cards_phrase(refs: Sequence[str]) -> str:
     """Several cards in one phrase.
 
-    >>> cards_phrase(["cat:F#2", "lion:M#1"])
-    'the ♀ cat and the ♂ lion'
+    >>> cards_phrase(["cat:F#2", "lion:M#1"]), cards_phrase([])
+    ('the ♀ cat and the ♂ lion', 'no card')
     """
-    return join_names([card_name(ref) for ref in refs]) or "no card"
+    return english_catalog().cards(refs)
 
 
 def join_names(names: Sequence[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return english_catalog().join(names)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:

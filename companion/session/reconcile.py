@@ -6,8 +6,10 @@ of a ferry that departed come back from the departed pile, Noah returns to his f
 lion swaps are handed back, scores return.
 
 Sentences are :class:`~companion.session.view.Phrase` values (``undo.*`` keys, raw facts as
-params) so the app can word them in the table's language; :func:`english` words them here.
+params), worded in every language by the catalogs (companion.i18n; :func:`~companion.i18n.english`
+for the terminal and the session's notices).
 
+>>> from companion.i18n import english
 >>> after = {"ferries": [["bear:M#1"], ["cat:M#1", "cat:F#2"], [], [], []], "noah": 3,
 ...          "departed": 0, "scores": [0, 0], "hand_counts": [7, 8]}
 >>> before = {**after, "ferries": [["bear:M#1"], ["cat:M#1"], [], [], []], "noah": 1,
@@ -27,66 +29,20 @@ from typing import Any
 
 from companion.game import Game
 from companion.game.actions import Action, action_to_dict
-from companion.session.narrate import cards_phrase, join_names, plural
 from companion.session.view import Phrase
 
 State = Mapping[str, Any]
 
-#: The English sentences, by key and ``variant`` (``undo.put_back.all`` when variant is "all").
-#: Params: ``cards`` (refs), ``ferry`` (1-5), names, ``scores`` ([[name, score], ...]),
-#: ``gifts`` ([[giver, count], ...]); ``source`` is itself a phrase.
-UNDO: dict[str, str] = {
-    "undo.deal": "The deal of round {round} is undone: take {cards} off the ferries, gather every "
-    "hand and take Noah off his ferry.",
-    "undo.scoring": "The scoring of round {round} is undone: scores go back to {scores}; show the "
-    "hands to the camera again.",
-    "undo.noah_back": "Move Noah back to ferry {ferry}.",
-    "undo.scores_back": "Scores go back to {scores}.",
-    "undo.nothing": "Nothing to put back on the table.",
-    "undo.take_off": "Take {cards} back from ferry {ferry} into {name}'s hand.",
-    "undo.put_back": "Put {cards} back on ferry {ferry}, from {source}.",
-    "undo.put_back.all": "Put {cards} back on ferry {ferry} (bottom first), from {source}.",
-    "undo.put_back.bottom": "Put {cards} back on ferry {ferry} at the bottom, from {source}.",
-    "undo.from_hand": "{name}'s hand",
-    "undo.from_here": "where they are now",
-    "undo.ferry_returns": "The ferry that left from ferry {ferry} comes back: put {cards} back on "
-    "it (bottom first) from the departed pile.",
-    "undo.ferry_returns.played": "The ferry that left from ferry {ferry} comes back: put {cards} "
-    "back on it (bottom first) from the departed pile; {name} takes the card just loaded back "
-    "into their hand.",
-    "undo.ferry_returns.spare": "Put the spare ferry of ferry {ferry} back in the reserve; the "
-    "ferry that left from it comes back: put {cards} back on it (bottom first) from the departed "
-    "pile.",
-    "undo.ferry_returns.spare_played": "Put the spare ferry of ferry {ferry} back in the reserve; "
-    "the ferry that left from it comes back: put {cards} back on it (bottom first) from the "
-    "departed pile; {name} takes the card just loaded back into their hand.",
-    "undo.gifts": "{gifts} back to {name} (the cards {name} just gave).",
-    "undo.lion_swap": "{name} and {target} swap back the two cards the lion exchanged.",
-    "undo.giraffe_look": "{name}'s look at {target}'s hand is cancelled.",
-}
-
-
-def template_key(phrase: Phrase) -> str:
-    """The key of the phrase's template, its ``variant`` included (``undo.put_back.all``)."""
-    variant = phrase.params.get("variant")
-    return f"{phrase.key}.{variant}" if variant else phrase.key
-
-
-def english(phrase: Phrase) -> str:
-    """The phrase worded in English."""
-    words = dict(phrase.params)
-    for name, value in phrase.params.items():
-        if isinstance(value, Phrase):
-            words[name] = english(value)
-    if "cards" in words:
-        words["cards"] = cards_phrase(words["cards"])
-    if "scores" in words:
-        # "Player 4 (5)": a default name's number never runs into its score
-        words["scores"] = ", ".join(f"{name} ({score})" for name, score in words["scores"])
-    if "gifts" in words:
-        words["gifts"] = join_names([f"{giver} gives {plural(count, 'card')}"
-                                     for giver, count in words["gifts"]])
-    return UNDO[template_key(phrase)].format_map(words)
+#: Every ``undo.<name>[.<variant>]`` key (the catalogs word each one). Params: ``cards`` (refs),
+#: ``ferry`` (1-5), names, ``scores`` ([[name, score], ...]), ``gifts`` ([[giver, count], ...]);
+#: ``source`` is itself a phrase.
+UNDO_KEYS = frozenset({
+    "undo.deal", "undo.scoring", "undo.noah_back", "undo.scores_back", "undo.nothing",
+    "undo.take_off", "undo.put_back", "undo.put_back.all", "undo.put_back.bottom",
+    "undo.from_hand", "undo.from_here", "undo.ferry_returns", "undo.ferry_returns.played",
+    "undo.ferry_returns.spare", "undo.ferry_returns.spare_played", "undo.gifts",
+    "undo.lion_swap", "undo.giraffe_look",
+})
 
 
 def undo_explained(

@@ -45,7 +45,6 @@ from companion.game.engine import Game
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.game.tablelog import Header, LineResult, Note, Undo, describe_action, replay
-from companion.session.reconcile import english as undo_english
 from companion.session.reconcile import explain_undo
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Phrase
@@ -177,7 +176,7 @@ def reopen(store: GameStore, game_id: int | None, deck: Deck, *,
     :class:`DamagedGame` unless the table chose ``to_last_good_move``: its lines from the
     damaged one on are then set aside (kept in the record, shown by export)."""
     if game_id is None:
-        unfinished = store.unfinished()
+        unfinished = store.unfinished(FORMAT)
         if not unfinished:
             raise UserError("There is no unfinished game to resume.", "Start a new game.",
                             key="error.nothing_to_resume")
@@ -349,14 +348,3 @@ def describe(damage: Damage) -> str:
     "line 33: It is Ana's turn."
     """
     return f"line {damage.line}: {damage.reason}"
-
-
-#: Words for the phrase of a good move an undo after the break took back (rare).
-AGAIN = "Make this move again: {action}."
-
-
-def english(phrase: Phrase) -> str:
-    """A ``put_back`` sentence in English (the undo's wording, or :data:`AGAIN`)."""
-    if phrase.key == "damaged.again":
-        return AGAIN.format_map(phrase.params)
-    return undo_english(phrase)

@@ -15,16 +15,16 @@ True
 >>> session.view.prompt.text
 'Show the starting animal of ferry 1 to the camera.'
 
-Threads: every intent takes the session's lock (camera, UI and gpiozero threads alike: one at
-a time, in arrival order). Listeners are called with the lock held and must return quickly.
+What is not Noah's — the record and its writer lock, the listeners, the one write path, the
+redo stack, resume, notices, the cameras' status, the threads' lock — is the generic
+:class:`~companion.session.base.SessionBase`; this module is Noah's intents and view.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from companion.errors import UserError
 from companion.game import Game, actions
@@ -33,7 +33,9 @@ from companion.game.deck import Deck, default_deck, parse_ref
 from companion.game.errors import InputError
 from companion.game.options import Options
 from companion.game.sizes import FERRY_COUNT
+from companion.i18n import english
 from companion.session import record
+from companion.session.base import SessionBase
 from companion.session.drafts import (
     Drafts,
     PendingPlay,
@@ -51,89 +53,41 @@ from companion.session.notices import said
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
 from companion.session.reconcile import undo_explained
 from companion.session.steps import Step
-from companion.session.store import GameRecord, GameStore
-from companion.session.view import Notice, Phrase, SessionView
+from companion.session.store import GameStore
+from companion.session.view import Phrase, SessionView
 from companion.tags.payload import DEFAULT_DECK_ID, Foreign, TagOk, classify, is_ours
-from vision.events import CameraStatus, CardShown, ForeignCode
-
-Listener = Callable[[SessionView], None]
-MAX_NOTICES = 6
 
 
-class Session:
-    """The referee for one table, one game open at a time; its intents are
+class Session(SessionBase[SessionView, Action]):
+    """The referee for one table of Noah, one game open at a time; its intents are
     :class:`~companion.session.intents.TableIntents` (documented there). ``lights``: any
     :class:`~companion.session.lights.TableLights` or None; ``deck_id``: the stickers' box id."""
 
+    log_format: ClassVar[str] = record.FORMAT
+    foreign_code_text: ClassVar[str] = "A QR code that is not a Noah card was seen and ignored."
+
     def __init__(self, store: GameStore, *, lights: TableLights | None = None,
                  deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> None:
-        self.store = store
+        super().__init__(store)
         self.lights = lights
         self.deck = deck if deck is not None else default_deck()
         self.deck_id = deck_id
-        self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
         self._game: Game | None = None
-        self._game_id: int | None = None
         self._header = read_header({})
-        self._seq = 0
-        self._redo: list[Action] = []
         self._round_scores: list[tuple[int, tuple[int, ...]]] = []  # (history length, tears)
         self._drafts = Drafts()
-        self._notices: list[Notice] = []
         self._reconciliation: tuple[str, ...] = ()
-        self._camera_ok, self._camera_message, self._foreign_codes = True, "", 0
         self._lights = LightsDriver(lights) if lights is not None else None
         self._view = SessionView.empty(self._unfinished_ids())
         if self._lights is not None:
             self._lights.on_button(self.ferry_pressed)
-
-    # -- publishing ------------------------------------------------------------------------
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(view)`` now and after every change; returns the unsubscriber."""
-        with self._lock:
-            self._listeners.append(listener)
-            listener(self._view)
-        return lambda: self._unsubscribe(listener)
-
-    def _unsubscribe(self, listener: Listener) -> None:
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
-    @property
-    def view(self) -> SessionView:
-        """The latest published snapshot."""
-        return self._view
 
     @property
     def game(self) -> Game | None:
         """The rules engine's game (read it, never push to it directly)."""
         return self._game
 
-    def _publish(self) -> None:
-        view = self._build_view()
-        if self._lights is not None:
-            self._lights.show(view.prompt, view.noah)
-            view = replace(view, lights=self._lights.lights.snapshot())
-        self._view = view
-        for listener in list(self._listeners):
-            listener(self._view)
-
-    def _notice(self, level: str, text: str, reason: str | None = None,
-                phrases: tuple[Phrase, ...] = ()) -> None:
-        """Add a line for the table: ``text`` in English, ``phrases`` the same as data."""
-        self._notices = [*self._notices, Notice(level, text, reason, phrases)][-MAX_NOTICES:]
-
     # -- games -----------------------------------------------------------------------------
-
-    def unfinished_games(self) -> list[GameRecord]:
-        """Games that can be resumed (newest first), as :class:`GameRecord` entries."""
-        return self.store.unfinished()
-
-    def _unfinished_ids(self) -> tuple[int, ...]:
-        return tuple(entry.id for entry in self.store.unfinished())
 
     def new_game(self, players: Sequence[str], options: Options | Mapping[str, Any] | None = None,
                  *, score_only: bool = False, tokens: Sequence[str] = ()) -> SessionView:
@@ -158,7 +112,7 @@ class Session:
         """Reopen a stored game where it was (replayed once), redo stack included; a damaged
         game raises DamagedGame, or continues from its last good move if the table chose so."""
         with self._lock:
-            reading, seq = record.reopen(self.store, game_id, self.deck,
+            reading, seq = record.reopen(self.store, self._game_to_resume(game_id), self.deck,
                                          to_last_good_move=to_last_good_move)
             assert reading.game is not None, "reopen raises for a game it cannot read"
             self._open(reading.entry.id, reading.entry.header, reading.game,
@@ -178,76 +132,24 @@ class Session:
             self._publish()
             return self._view
 
-    def abandon_game(self, game_id: int) -> None:
-        """Give a stored game up: kept in the history, no longer offered for resume."""
-        self._forget(game_id, lambda: self.store.abandon(game_id, "abandoned by the table"))
-
-    def delete_game(self, game_id: int) -> None:
-        """Delete a stored game and all its lines for good."""
-        self._forget(game_id, lambda: self.store.delete_game(game_id))
-
-    def _forget(self, game_id: int, change: Callable[[], object]) -> None:
-        with self._lock:
-            change()
-            if game_id == self._game_id:
-                self._open(None, {}, None, redo=[], seq=0)
-            self._publish()
-
-    def close_game(self) -> None:
-        """Leave the open game; it stays in the record and can be resumed."""
-        with self._lock:
-            self._open(None, {}, None, redo=[], seq=0)
-            self._publish()
-
-    def _open(self, game_id: int | None, header: dict[str, Any], game: Game | None, *,
+    def _open(self, game_id: int, header: dict[str, Any], game: Game, *,
               redo: list[Action], seq: int) -> None:
-        self._game, self._game_id, self._header = game, game_id, read_header(header)
-        self._redo, self._seq = redo, seq
+        self._opened(game_id, seq=seq, redo=redo)
+        self._game, self._header = game, read_header(header)
         self._round_scores = []
         self._drafts = Drafts()
-        self._notices, self._reconciliation = [], ()
+        self._reconciliation = ()
+
+    def _clear_game(self) -> None:
+        self._game, self._header = None, read_header({})
+        self._round_scores = []
+        self._drafts = Drafts()
+        self._reconciliation = ()
 
     # -- the camera ------------------------------------------------------------------------
 
     #: The predicate the vision pipeline takes: true for any Noah sticker text.
     is_ours = staticmethod(is_ours)
-
-    def on_vision_event(self, event: object) -> None:
-        """Callback for the vision pipeline (any thread): card shown, foreign code, camera
-        status (other events are not the referee's). Errors are published as notices, never
-        raised into the pipeline's thread."""
-        try:
-            match event:
-                case CardShown(text=text, in_view=in_view):
-                    self.tag_seen(text, in_view)
-                case ForeignCode(text=text):
-                    self.foreign_code(text)
-                case CameraStatus():
-                    self.camera_status(event.ok, event.message)
-        except UserError as error:
-            with self._lock:
-                self._notice("problem", str(error), phrases=said("vision_error"))
-                self._publish()
-
-    def camera_status(self, ok: bool, message: str = "") -> None:
-        """The camera came back or was lost; manual card entry stays possible either way."""
-        with self._lock:
-            was_ok, self._camera_ok, self._camera_message = self._camera_ok, ok, message
-            if not ok:
-                self._notice("problem", f"{message} You can still choose cards by touch.".strip(),
-                             phrases=said("camera_lost"))
-            elif not was_ok:
-                self._notice("info", message or "The camera is back.",
-                             phrases=said("camera_back"))
-            self._publish()
-
-    def foreign_code(self, text: str) -> None:
-        """A QR code that is not a Noah sticker: counted and ignored (never an action)."""
-        with self._lock:
-            self._foreign_codes += 1
-            self._notice("info", "A QR code that is not a Noah card was seen and ignored.",
-                         phrases=said("foreign_code"))
-            self._publish()
 
     def table_finding(self, text: str, phrases: tuple[Phrase, ...], ferry: int | None) -> None:
         """The overhead camera's audit (companion.session.table_observer): a difference between
@@ -542,7 +444,7 @@ class Session:
             count = min(count, len(game.history))
             if count < 1:
                 return self._refused("nothing_to_undo", "There is nothing to undo.")
-            self._append({"type": "undo", "count": count})
+            self._write({"type": "undo", "count": count})
             undone, sentences = undo_explained(game, count, self._header.players)
             self._redo += undone
             self._round_scores = [(at, tears) for at, tears in self._round_scores
@@ -568,15 +470,10 @@ class Session:
         """Judge once and apply (the engine's push), write to the record (committed) — taking
         the action back exactly if the write fails — then light and publish."""
         game = self._playing
-        verdict = game.push(action)
+        verdict = self._judged(game, action, actions.action_to_dict(action), redoing=redoing)
         if not verdict.accepted:
             return self._refuse(verdict.message, verdict.reason, action,
                                 phrases=(Phrase(f"reason.{verdict.reason}", verdict.params),))
-        self._append(actions.action_to_dict(action), pushed=True)
-        if redoing:
-            self._redo.pop()
-        else:
-            self._redo.clear()
         self._reconciliation = ()
         self._drafts = Drafts()
         if isinstance(action, ScanHands | ScoreRound):
@@ -590,35 +487,17 @@ class Session:
         self._publish()
         return Outcome(True, verdict.message)
 
-    def _append(self, line: dict[str, Any], *, pushed: bool = False) -> None:
-        """Write one line durably. On failure the table is told, and an action already
-        ``pushed`` to the engine is taken back first, so nothing unrecorded stays applied."""
-        try:
-            self._seq = self.store.append(_given(self._game_id), line)
-        except UserError as error:
-            if pushed:
-                self._playing.pop()
-            self._notice("problem", str(error), phrases=said("record_error"))
-            self._publish()
-            raise
-
     def _put_back(self, sentences: Sequence[Phrase]) -> None:
         """What the table puts back after an undo or a resume from the last good move."""
-        self._reconciliation = tuple(record.english(sentence) for sentence in sentences)
+        self._reconciliation = tuple(english(sentence) for sentence in sentences)
         for text, sentence in zip(self._reconciliation, sentences, strict=True):
             self._notice("reconcile", text, phrases=(sentence,))
 
     def _save_summary(self) -> None:
-        """Refresh the history list's cache. The action itself is already saved and applied,
-        so a failure here (a disk that just filled up) must not make it look failed: the table
-        would enter it again and count it twice. The cache catches up at the next resume."""
+        """Refresh the history list's cache (a failure only says so: the base's text)."""
         game = self._playing
         summary = record.summary(game.state(), [tears for _, tears in self._round_scores])
-        try:
-            self.store.set_summary(_given(self._game_id), summary, finished=game.is_over)
-        except UserError:
-            self._notice("problem", "Saved; only the list of games could not be updated. Check "
-                         "the disk: it may be full.", phrases=said("summary_not_saved"))
+        self._store_summary(summary, finished=game.is_over)
 
     def _refused(self, key: str, message: str, reason: str | None = None,
                  **params: Any) -> Outcome:
@@ -653,6 +532,14 @@ class Session:
                              bgstats_url=self.bgstats_url() if game.is_over else "")
 
     def _build_view(self) -> SessionView:
+        """The table's view, the ferry lights shown and their snapshot in it."""
+        view = self._table_view()
+        if self._lights is not None:
+            self._lights.show(view.prompt, view.noah)
+            view = replace(view, lights=self._lights.lights.snapshot())
+        return view
+
+    def _table_view(self) -> SessionView:
         if self._game is None:
             return SessionView.empty(self._unfinished_ids())
         prompt = self._prompt()

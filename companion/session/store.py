@@ -56,6 +56,11 @@ _T = TypeVar("_T")
 
 SCHEMA_VERSION = 1
 
+#: The game of a record whose header does not name one (not JSON, damaged): Noah's, the only
+#: game whose records exist from before a second game came, so its damaged games are still
+#: offered to abandon or delete where they always were.
+UNSTATED_FORMAT = "noah-table-log"
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id          INTEGER PRIMARY KEY,
@@ -262,6 +267,13 @@ class GameRecord:
     def players(self) -> list[str]:
         players = self.header.get("players")
         return [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
+
+    @property
+    def format(self) -> str:
+        """The table log's ``format``: which game it is (companion.games.find_kind). A header
+        that does not say (damaged, not JSON) counts as :data:`UNSTATED_FORMAT`'s."""
+        value = self.header.get("format")
+        return value if isinstance(value, str) else UNSTATED_FORMAT
 
 
 @dataclass(frozen=True)
@@ -633,9 +645,11 @@ class GameStore:
             return self._select_games("", ())
         return self._select_games("WHERE g.status = ?", ("finished" if finished else "playing",))
 
-    def unfinished(self) -> list[GameRecord]:
-        """Games that can be resumed (not finished, not abandoned), newest first."""
-        return [game for game in self.games(finished=False) if not game.abandoned]
+    def unfinished(self, log_format: str | None = None) -> list[GameRecord]:
+        """Games that can be resumed (not finished, not abandoned), newest first; only those
+        whose table log has ``log_format`` when given (a record holds every game's games)."""
+        return [game for game in self.games(finished=False) if not game.abandoned
+                and (log_format is None or game.format == log_format)]
 
     def _select_games(self, where: str, values: tuple[Any, ...]) -> list[GameRecord]:
         abandoned = ("g.id IN (SELECT game_id FROM abandoned)" if "abandoned" in self._tables

@@ -41,15 +41,15 @@ PlaySeen(ferry=1, card='lion:M#2')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
 from companion.game.sizes import FERRY_COUNT
+from companion.i18n import english
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
-from companion.session.narrate import card_name, plural
 from companion.session.steps import Step
 from companion.session.view import Phrase, SessionView
 
@@ -418,68 +418,6 @@ TABLE_KEYS = frozenset({
 })
 #: Instructions and confirmations, not differences: never counted as audit warnings.
 NOT_WARNINGS = frozenset({"audit.departing", "audit.departure_seen", "audit.lay_hand"})
-
-
-def english(phrase: Phrase) -> str:
-    """A ``audit.<name>`` phrase in English (the app words it from its catalogs).
-
-    >>> english(Phrase("audit.noah_elsewhere", {"noah": 2, "ferry": 4}))
-    'Noah should be at ferry 2; he is at ferry 4: move him back to ferry 2.'
-    """
-    p = phrase.params
-    card = card_name(p["card"]) if p.get("card") else ""
-    cards = _cards(p.get("cards", ()))
-    back = {"ferry": f"on ferry {p.get('home')}", "departed": "with the departed animals",
-            "hand": f"in {p.get('name')}'s hand"}
-    name = phrase.key.removeprefix("audit.")
-    kind, _, where = name.partition(".")
-    if kind == "cards_missing":
-        return (f"Ferry {p['ferry']} should hold {cards}; it shows no card: put "
-                f"{'it' if len(p['cards']) == 1 else 'them'} back"
-                f"{'' if len(p['cards']) == 1 else ' (bottom first)'}.")
-    if kind == "put_back_on_top":
-        return (f"Ferry {p['ferry']} should show {card} on top: put {cards} back on it "
-                "(bottom first).")
-    if kind == "noah_elsewhere":
-        return (f"Noah should be at ferry {p['noah']}; he is at ferry {p['ferry']}: move him "
-                f"back to ferry {p['noah']}.")
-    if kind == "should_be_empty":
-        return (f"Ferry {p['ferry']} should be empty; it shows {cards}: put {cards} back "
-                f"{back[where]}.")
-    if kind == "wrong_top":
-        return (f"Ferry {p['ferry']} should show {card} on top; it shows {cards}: put {cards} "
-                f"back {back[where]}.")
-    if kind == "departing":
-        return f"Ferry {p['ferry']} departs: take its animals off the table."
-    if kind == "departure_seen":
-        return f"Ferry {p['ferry']}'s animals have left the table: its departure is confirmed."
-    return _hand_english(kind, where, p, card)
-
-
-def _hand_english(kind: str, where: str, p: Mapping[str, Any], card: str) -> str:
-    """The round-end hand scan's sentences (``audit.lay_hand``, ``audit.hand_*``)."""
-    if kind == "lay_hand":
-        if p["count"] == 1:
-            return f"{p['name']}: lay your card face up beside the ferries."
-        return (f"{p['name']}: lay your {p['count']} cards face up beside the ferries, side by "
-                "side.")
-    if kind == "hand_too_many":
-        return (f"{p['name']} holds {plural(p['count'], 'card')} but {p['seen']} unread cards "
-                f"lie beside the ferries: take away those that are not {p['name']}'s.")
-    beside = f"{card.capitalize()} beside ferry {p.get('near')}"
-    if kind == "hand_card" and where == "not_in_game":
-        return f"{beside} is not used in this game: take it away and put it back in the box."
-    if kind == "hand_card" and where == "on_ferry":
-        return f"{beside} belongs to ferry {p.get('home')}, not to a hand: take it away."
-    if kind == "hand_card" and where == "departed":
-        return f"{beside} left on a ferry this round, so it is not in a hand: take it away."
-    raise KeyError(f"audit.{kind}")
-
-
-def _cards(refs: Sequence[str]) -> str:
-    names = [card_name(r) for r in refs]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] \
-        if names else ""
 
 
 def _finding(light: int | None, key: str, /, **params: Any) -> Finding:

@@ -14,25 +14,12 @@ names players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+from companion.i18n import Phrase as Phrase  # a notice's sentences as data (the catalogs' keys)
 from companion.session.prompts import NoGame, Prompt
 from companion.session.steps import Step
-
-
-class Phrase(NamedTuple):
-    """One sentence as data, for translations: a catalog key and the raw facts it is worded from.
-
-    Keys: ``reason.<code>`` and ``event.<kind>`` carry the engine's verdict params (the
-    TABLE-LOG reason codes and event kinds, companion.game.messages); ``notice.<name>`` and
-    ``undo.<name>`` are the session's own sentences. Params are raw facts, not words: card refs
-    (``card``, ``cards``), ferries numbered 1-5 (``ferry``), player names, counts.
-    """
-
-    key: str
-    params: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -42,7 +29,7 @@ class Notice:
     (``reconcile``), or a problem with the camera or the record (``problem``).
 
     ``text`` is the English sentence; ``phrases`` say the same as data, so the app can word it
-    in the table's language (companion.ui.i18n)."""
+    in the table's language (companion.i18n)."""
 
     level: str  # "info" | "refused" | "reconcile" | "problem"
     text: str

@@ -19,16 +19,16 @@ Not a Noah sticker: 'https://example.com' (ignored).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
 from companion.game.deck import Card
 from companion.game.errors import shown
-from companion.tags.payload import GENDER_SIGNS, Foreign, TagError, TagOk
-from companion.tags.tagged_deck import TaggedDeck
+from companion.tags.payload import GENDER_SIGNS, Foreign, TagError
+from companion.tags.tagged_deck import StickeredDeck
 
 if TYPE_CHECKING:
     from vision.decoders import Decoder
@@ -60,10 +60,14 @@ class CheckReport:
     deck_id: str
     cards: int
     seen: int
-    missing: list[Card]
-    doubled: list[tuple[Card, list[str]]]
+    missing: list[Any]
+    doubled: list[tuple[Any, list[str]]]
     foreign: dict[str, list[str]]
     problems: dict[str, tuple[str, list[str]]]
+    game: str = "Noah"
+    describe: Callable[[Any], str] = field(default=describe, repr=False)
+    reprint: str = "tags print --only SPECIES"
+    """The command that reprints one card's sticker, said when a card is never seen."""
 
     @property
     def ok(self) -> bool:
@@ -75,20 +79,21 @@ class CheckReport:
         yield f"Seen {self.seen} of the {self.cards} cards of deck {self.deck_id}."
         if self.missing:
             yield f"Never seen ({len(self.missing)}):"
-            yield from (f"  {describe(card)}" for card in self.missing)
+            yield from (f"  {self.describe(card)}" for card in self.missing)
             yield "  Show them again. If one still does not count, reprint its sticker " \
-                  "(tags print --only SPECIES)."
+                  f"({self.reprint})."
         if self.doubled:
             yield f"Seen more than once ({len(self.doubled)}):"
-            yield from (f"  {describe(card)}: {', '.join(where)}" for card, where in self.doubled)
+            yield from (f"  {self.describe(card)}: {', '.join(where)}"
+                        for card, where in self.doubled)
             yield "  The same sticker is probably on two cards: find them by their labels and " \
                   "reprint the right sticker for one of them."
         if self.problems:
-            yield f"Unusable Noah stickers ({len(self.problems)}):"
+            yield f"Unusable {self.game} stickers ({len(self.problems)}):"
             yield from (f"  {_shown(text)} ({', '.join(where)}): {message}"
                         for text, (message, where) in self.problems.items())
         if self.foreign:
-            yield f"Other QR codes, not Noah stickers, ignored ({len(self.foreign)}):"
+            yield f"Other QR codes, not {self.game} stickers, ignored ({len(self.foreign)}):"
             yield from (f"  {_shown(text)}: {', '.join(where)}"
                         for text, where in self.foreign.items())
         if self.ok:
@@ -97,39 +102,40 @@ class CheckReport:
 
 @dataclass
 class DeckCheck:
-    """The tally of one check of the cards ``tagged.deck`` (or only ``cards`` of it)."""
+    """The tally of one check of the cards of ``tagged`` (or only ``cards`` of it), of either
+    game."""
 
-    tagged: TaggedDeck
-    cards: Sequence[Card] | None = None
+    tagged: StickeredDeck
+    cards: Sequence[Any] | None = None
     _seen: dict[str, list[str]] = field(default_factory=dict, init=False)
     _foreign: dict[str, list[str]] = field(default_factory=dict, init=False)
     _problems: dict[str, tuple[str, list[str]]] = field(default_factory=dict, init=False)
 
     @property
-    def expected(self) -> Sequence[Card]:
-        return self.tagged.deck if self.cards is None else self.cards
+    def expected(self) -> Sequence[Any]:
+        return self.tagged.cards if self.cards is None else self.cards
 
     def saw(self, text: str, where: str) -> str:
         """Count one presentation of the code ``text`` (``where``: e.g. a photo's name); say it."""
         tag = self.tagged.classify(text)
         if isinstance(tag, Foreign):
             self._foreign.setdefault(text, []).append(where)
-            return f"Not a Noah sticker: {_shown(text)} (ignored)."
+            return f"Not a {self.tagged.game} sticker: {_shown(text)} (ignored)."
         if isinstance(tag, TagError):
             self._problems.setdefault(text, (tag.message, []))[1].append(where)
             return f"Unusable sticker: {tag.message}"
         return self._saw_card(tag, where)
 
-    def _saw_card(self, tag: TagOk, where: str) -> str:
-        card = tag.card
+    def _saw_card(self, tag: Any, where: str) -> str:
+        card, said = tag.card, self.tagged.describe(tag.card)
         if card not in self.expected:
-            return f"{describe(card)}: not among the species being checked (ignored)."
+            return f"{said}: not among the cards being checked (ignored)."
         earlier = self._seen.setdefault(card.id, [])
         earlier.append(where)
         if len(earlier) > 1:
-            return f"{describe(card)} AGAIN (also seen: {', '.join(earlier[:-1])}). " \
+            return f"{said} AGAIN (also seen: {', '.join(earlier[:-1])}). " \
                    "Is this sticker on two cards?"
-        return f"{describe(card)}  {self.count_seen()}/{len(self.expected)}"
+        return f"{said}  {self.count_seen()}/{len(self.expected)}"
 
     def count_seen(self) -> int:
         return len(self._seen)
@@ -150,6 +156,9 @@ class DeckCheck:
             doubled=doubled,
             foreign=dict(self._foreign),
             problems=dict(self._problems),
+            game=self.tagged.game,
+            describe=self.tagged.describe,
+            reprint=self.tagged.reprint,
         )
 
 

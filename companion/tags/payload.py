@@ -24,7 +24,9 @@ its own box, or write deck_id = ZOO7 under [game] in the config file to play wit
 
 Classification is total: any text at all gives exactly one of :class:`Foreign` (not one of ours:
 the referee ignores it), :class:`TagOk` (a card of this deck) or :class:`TagError` (one of ours
-that cannot be used, with a message for the table). Texts are length-capped before parsing.
+that cannot be used, with a message for the table). The envelope (magic, version, deck id, the
+length cap, control characters) is read by :mod:`companion.tags.envelope`, shared with Complot's
+stickers; this module is Noah's body codec (species, gender, copy).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from typing import TYPE_CHECKING
 from companion.errors import UserError
 from companion.game.deck import MAX_COPIES
 from companion.game.errors import shown
+from companion.tags import envelope
+from companion.tags.envelope import MAX_TEXT_LENGTH, Broken, Foreign, Sealed, TagError
 
 if TYPE_CHECKING:
     from companion.game.deck import Card
@@ -44,8 +48,6 @@ if TYPE_CHECKING:
 FORMAT_VERSION = 1
 MAGIC = "NOAH"
 DEFAULT_DECK_ID = "BOX1"
-MAX_TEXT_LENGTH = 32
-"""Longer texts are never parsed: ours are at most 16 characters."""
 
 SPECIES_CODES = {
     "woodpecker": "WO",
@@ -66,18 +68,11 @@ SPECIES_CODES = {
 SPECIES_BY_CODE = {code: species for species, code in SPECIES_CODES.items()}
 GENDER_SIGNS = {"M": "♂", "F": "♀", "H": "♂♀"}
 
-_OURS = re.compile(rf"{MAGIC}(?P<version>[0-9]{{1,3}})/")
-_BODY_V1 = re.compile(
-    r"(?P<deck>[0-9A-Z]{4})/(?P<species>[A-Z]{2})(?P<gender>[MFH])(?P<copy>[1-9][0-9]?)"
-)
-_DECK_ID = re.compile(r"[0-9A-Z]{4}")
+_BODY_V1 = re.compile(r"(?P<species>[A-Z]{2})(?P<gender>[MFH])(?P<copy>[1-9][0-9]?)")
 
-
-@dataclass(frozen=True)
-class Foreign:
-    """A QR code that is not a Noah sticker (a cereal box, a phone screen): ignore it."""
-
-    text: str
+__all__ = ["DEFAULT_DECK_ID", "GENDER_SIGNS", "MAGIC", "MAX_TEXT_LENGTH", "SPECIES_CODES",
+           "Foreign", "Tag", "TagError", "TagOk", "check_deck_id", "classify", "encode",
+           "is_ours"]
 
 
 @dataclass(frozen=True)
@@ -85,19 +80,6 @@ class TagOk:
     """A sticker of this deck: the physical card it is stuck on."""
 
     card: Card
-
-
-@dataclass(frozen=True)
-class TagError:
-    """A Noah sticker that cannot be used here; ``message`` says why and what to do.
-
-    ``reason`` is stable for programs: ``too_long``, ``version``, ``malformed``,
-    ``other_deck`` or ``unknown_card``.
-    """
-
-    text: str
-    reason: str
-    message: str
 
 
 Tag = Foreign | TagOk | TagError
@@ -110,7 +92,7 @@ def check_deck_id(deck_id: str) -> str:
     'ZOO7'
     """
     normalized = deck_id.strip().upper()
-    if not _DECK_ID.fullmatch(normalized):
+    if not envelope.DECK_ID.fullmatch(normalized):
         raise UserError(
             f"'{deck_id}' cannot be a deck id.",
             "A deck id is exactly four letters or digits, for example BOX1 or ZOO7.",
@@ -147,7 +129,7 @@ def is_ours(text: str) -> bool:
     >>> is_ours("NOAH1/BOX1/CAF2"), is_ours("NOAH9/anything"), is_ours("NOAH'S ARK")
     (True, True, False)
     """
-    return _OURS.match(text[:MAX_TEXT_LENGTH]) is not None
+    return envelope.is_ours(text, MAGIC)
 
 
 def classify(text: str, cards: Iterable[Card], deck_id: str = DEFAULT_DECK_ID) -> Tag:
@@ -158,29 +140,30 @@ def classify(text: str, cards: Iterable[Card], deck_id: str = DEFAULT_DECK_ID) -
     This sticker was printed by a newer version of Noah Table Companion (format 2). Update the \
 program on this device.
     """
-    ours = _OURS.match(text[:MAX_TEXT_LENGTH])
-    if ours is None:
-        return Foreign(text)
-    if len(text) > MAX_TEXT_LENGTH:
+    opened = envelope.unseal(text, MAGIC, FORMAT_VERSION, _broken)
+    if not isinstance(opened, Sealed):
+        return opened
+    body = _BODY_V1.fullmatch(opened.body)
+    if body is None or body["species"] not in SPECIES_BY_CODE:
+        return _malformed(text)
+    return _find_card(text, opened.deck_id, body, cards, check_deck_id(deck_id))
+
+
+def _broken(text: str, broken: Broken) -> TagError:
+    if broken.reason == "too_long":
         return _error(text, "too_long", "This code starts like a Noah sticker but is too long. "
                       "Reprint the sticker with 'noah-companion tags print'.")
-    if ours["version"][:-1].startswith("0"):  # NOAH01/, NOAH001/: no leading zeros (docs)
-        return _malformed(text)
-    version = int(ours["version"])
-    if version != FORMAT_VERSION:
+    if broken.reason == "version" and broken.version is not None:
         return _error(
             text,
             "version",
             f"This sticker was printed by a newer version of Noah Table Companion "
-            f"(format {version}). Update the program on this device."
-            if version > FORMAT_VERSION
-            else f"This sticker has an unknown format ({MAGIC}{version}). Reprint it with "
-            "'noah-companion tags print'.",
+            f"(format {broken.version}). Update the program on this device."
+            if broken.version > FORMAT_VERSION
+            else f"This sticker has an unknown format ({MAGIC}{broken.version}). Reprint it "
+            "with 'noah-companion tags print'.",
         )
-    body = _BODY_V1.fullmatch(text, ours.end())
-    if body is None or body["species"] not in SPECIES_BY_CODE:
-        return _malformed(text)
-    return _find_card(text, body, cards, check_deck_id(deck_id))
+    return _malformed(text)
 
 
 def _malformed(text: str) -> TagError:
@@ -189,17 +172,18 @@ def _malformed(text: str) -> TagError:
                   "by this program. Reprint it with 'noah-companion tags print'.")
 
 
-def _find_card(text: str, body: re.Match[str], cards: Iterable[Card], deck_id: str) -> Tag:
+def _find_card(text: str, printed_deck: str, body: re.Match[str], cards: Iterable[Card],
+               deck_id: str) -> Tag:
     species = SPECIES_BY_CODE[body["species"]]
     gender, copy = body["gender"], int(body["copy"])
     name = f"{species} {GENDER_SIGNS[gender]} copy {copy}"
-    if body["deck"] != deck_id:
+    if printed_deck != deck_id:
         return _error(
             text,
             "other_deck",
-            f"This sticker ({name}) belongs to deck {body['deck']}, not to this deck "
+            f"This sticker ({name}) belongs to deck {printed_deck}, not to this deck "
             f"({deck_id}). Put the card back in its own box, or write deck_id = "
-            f"{body['deck']} under [game] in the config file to play with that box.",
+            f"{printed_deck} under [game] in the config file to play with that box.",
         )
     for card in cards:
         if card.species == species and card.gender == gender and card.copy == copy:

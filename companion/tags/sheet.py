@@ -17,10 +17,9 @@ import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import UserError
-from companion.tags.payload import encode
 from companion.tags.sticker import (
     DEFAULT_SIZE_MM,
     MODULES,
@@ -28,15 +27,13 @@ from companion.tags.sticker import (
     StickerGeometry,
     check_size,
     font_path,
-    label_lines,
     make_qr,
 )
 
 if TYPE_CHECKING:
     from fpdf import FPDF
 
-    from companion.game.deck import Card
-    from companion.tags.tagged_deck import TaggedDeck
+    from companion.tags.tagged_deck import StickeredDeck
 
 PAPERS = {"A4": (210.0, 297.0), "letter": (215.9, 279.4)}
 """Paper sizes in millimetres (width, height)."""
@@ -192,16 +189,19 @@ def _plan_labels(layout: str, paper: str | None, size_mm: float) -> SheetPlan:
                      bar_y)
 
 
-def render_sheet(tagged: TaggedDeck, plan: SheetPlan, cards: Sequence[Card] | None = None) -> bytes:
-    """The PDF of the stickers of ``cards`` (default: the whole deck), in deck order."""
-    cards = list(tagged.deck if cards is None else cards)
+def render_sheet(tagged: StickeredDeck, plan: SheetPlan, cards: Sequence[Any] | None = None
+                 ) -> bytes:
+    """The PDF of the stickers of ``cards`` (default: the whole deck), in deck order; the
+    stickers of either game (Noah's :class:`TaggedDeck` or Complot's)."""
+    cards = list(tagged.cards if cards is None else cards)
     pages = [cards[start : start + plan.per_page] for start in range(0, len(cards), plan.per_page)]
     pdf = _new_pdf(plan.paper)
     for number, page_cards in enumerate(pages, start=1):
         pdf.add_page()
         _draw_header(pdf, tagged, plan, f"page {number} of {len(pages)}")
         for card, slot in zip(page_cards, plan.slots, strict=False):
-            _draw_sticker(pdf, plan.geometry, slot, tagged.deck_id, card)
+            _draw_sticker(pdf, plan.geometry, slot, tagged.sticker_text(card),
+                          tagged.label_lines(card))
         if plan.cut_lines:
             _draw_cut_lines(pdf, plan.slots[: len(page_cards)])
     return bytes(pdf.output())
@@ -220,12 +220,13 @@ def _new_pdf(paper: str) -> FPDF:
     return pdf
 
 
-def _draw_header(pdf: FPDF, tagged: TaggedDeck, plan: SheetPlan, page: str) -> None:
+def _draw_header(pdf: FPDF, tagged: StickeredDeck, plan: SheetPlan, page: str) -> None:
     """Title and code size at the top of the page, the 50 mm check bar at the bottom."""
     geometry, top = plan.geometry, plan.header_y
     pdf.set_font("DejaVu", "B", 7.5)
-    pdf.text(MARGIN_MM, top + 2, f"Noah Table Companion: stickers of deck {tagged.deck_id} "
-             f"({tagged.deck.source}), {page}")
+    game = "" if tagged.game == "Noah" else f"{tagged.game} "
+    pdf.text(MARGIN_MM, top + 2, f"Noah Table Companion: {game}stickers of deck "
+             f"{tagged.deck_id} ({tagged.source}), {page}")
     pdf.set_font("DejaVu", "", 6.5)
     pdf.text(MARGIN_MM, top + 4.5, f"QR code {geometry.size_mm:g} mm wide without its white "
              f"border ({MODULES} × {MODULES} squares of {geometry.module_mm:.2f} mm); "
@@ -245,12 +246,12 @@ def _draw_scale_bar(pdf: FPDF, x: float, y: float) -> None:
              f"this bar must measure {SCALE_BAR_MM:g} mm.")
 
 
-def _draw_sticker(pdf: FPDF, geometry: StickerGeometry, slot: Slot, deck_id: str, card: Card):
-    """The code and the label lines beside it."""
-    _draw_code(pdf, encode(deck_id, card), slot.code_x, slot.code_y, geometry.module_mm)
+def _draw_sticker(pdf: FPDF, geometry: StickerGeometry, slot: Slot, text: str,
+                  lines: list[str]) -> None:
+    """The code of ``text`` and the label ``lines`` beside it."""
+    _draw_code(pdf, text, slot.code_x, slot.code_y, geometry.module_mm)
     text_x = slot.code_x + geometry.code_mm
     max_width = geometry.label_width_mm - geometry.module_mm
-    lines = label_lines(card)
     for index, (text, baseline) in enumerate(
         zip(lines, geometry.line_baselines_mm(len(lines)), strict=True)
     ):

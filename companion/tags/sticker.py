@@ -154,37 +154,41 @@ def render_sticker(
     size_mm: float = DEFAULT_SIZE_MM,
     dpi: int = 300,
     label: bool = True,
+    text: str | None = None,
+    lines: list[str] | None = None,
 ) -> Image.Image:
     """The sticker of one card as an RGB image at ``dpi`` (white background, black code).
 
     Modules are a whole number of pixels (so every module is sharp), which makes the code up to
     half a pixel per module away from ``size_mm``. ``label=False`` gives the code and its quiet
-    zone only.
+    zone only. ``text`` and ``lines`` give another game's sticker text and label (default:
+    the Noah card's).
     """
     from PIL import Image, ImageDraw
 
     module_px = max(1, round(size_mm / MODULES / 25.4 * dpi))
     png = io.BytesIO()
-    make_qr(encode(deck_id, card)).save(png, kind="png", scale=module_px, border=QUIET_ZONE)
+    qr = make_qr(encode(deck_id, card) if text is None else text)
+    qr.save(png, kind="png", scale=module_px, border=QUIET_ZONE)
     code = Image.open(png).convert("RGB")
     side_px = code.height
     geometry = StickerGeometry(module_px * MODULES * 25.4 / dpi)
     image = Image.new("RGB", (side_px * 2 if label else side_px, side_px), "white")
     image.paste(code)
     if label:
-        _draw_label(ImageDraw.Draw(image), card, geometry, side_px, side_px / geometry.code_mm)
+        _draw_label(ImageDraw.Draw(image), label_lines(card) if lines is None else lines,
+                    geometry, side_px, side_px / geometry.code_mm)
     return image
 
 
 def _draw_label(
     draw: ImageDraw.ImageDraw,
-    card: Card,
+    lines: list[str],
     geometry: StickerGeometry,
     left_px: int,
     px_per_mm: float,
 ) -> None:
     """The label lines, left-aligned at ``left_px``, each shrunk if it would be too wide."""
-    lines = label_lines(card)
     max_width_px = (geometry.label_width_mm - geometry.module_mm) * px_per_mm
     for index, (text, baseline_mm) in enumerate(
         zip(lines, geometry.line_baselines_mm(len(lines)), strict=True)

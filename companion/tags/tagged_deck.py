@@ -20,11 +20,13 @@ card from the wrong box is named as such at the table.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar, Protocol
 
 from companion.errors import UserError
-from companion.game.deck import Deck, default_deck, load_deck
+from companion.game.deck import Card, Deck, default_deck, load_deck
 from companion.game.errors import InputError
 from companion.tags.payload import DEFAULT_DECK_ID, Tag, check_deck_id, classify, encode
 
@@ -32,12 +34,88 @@ DEFAULT_DECK = "default"
 """What ``--deck`` and the config's ``deck`` say for the built-in composition."""
 
 
+class StickeredDeck(Protocol):
+    """What sticker sheets and deck checks need of one game's box, whichever the game: Noah's
+    :class:`TaggedDeck`, Complot's :class:`companion.complot.payload.TaggedDeck`.
+
+    A classified text is :class:`Foreign`, :class:`TagError` or the game's ``TagOk`` (which
+    holds the ``card``).
+    """
+
+    game: ClassVar[str]
+    """The game's short name in messages: ``Noah``, ``Complot``."""
+    reprint: ClassVar[str]
+    """The command that reprints some cards' stickers, as a check's report says it."""
+
+    @property
+    def deck_id(self) -> str: ...
+
+    @property
+    def cards(self) -> Sequence[Any]: ...
+    @property
+    def source(self) -> str: ...
+    def sticker_text(self, card: Any) -> str: ...
+    def label_lines(self, card: Any) -> list[str]: ...
+    def describe(self, card: Any) -> str: ...
+    def classify(self, text: str) -> Any: ...
+    def is_ours(self, text: str) -> bool: ...
+    def select(self, only: Iterable[str] | None) -> list[Any]: ...
+
+
 @dataclass(frozen=True)
 class TaggedDeck:
     """The cards of one box and the deck id printed on their stickers."""
 
+    game: ClassVar[str] = "Noah"
+    reprint: ClassVar[str] = "tags print --only SPECIES"
     deck: Deck
     deck_id: str = DEFAULT_DECK_ID
+
+    @property
+    def cards(self) -> Sequence[Card]:
+        return tuple(self.deck)
+
+    @property
+    def source(self) -> str:
+        """Where the deck came from (the built-in composition, or a file)."""
+        return self.deck.source
+
+    def sticker_text(self, card: Card) -> str:
+        """The sticker text of ``card``."""
+        return encode(self.deck_id, card)
+
+    def label_lines(self, card: Card) -> list[str]:
+        """What the sticker's label says beside its code."""
+        from companion.tags.sticker import label_lines
+
+        return label_lines(card)
+
+    def describe(self, card: Card) -> str:
+        """How a person reads a card: ``Cat ♀, weight 2 (cat:F#2)``."""
+        from companion.tags.check import describe
+
+        return describe(card)
+
+    @staticmethod
+    def is_ours(text: str) -> bool:
+        """True for any text that claims to be a Noah sticker (see :func:`payload.is_ours`)."""
+        from companion.tags.payload import is_ours
+
+        return is_ours(text)
+
+    def select(self, only: Iterable[str] | None) -> list[Card]:
+        """The deck's cards, or those of the species named (``--only frog crocodile``)."""
+        if not only:
+            return list(self.deck)
+        present = sorted(self.deck.species())
+        unknown = [name for name in only if name.lower() not in present]
+        if unknown:
+            raise UserError(
+                f"The deck {self.deck.source} has no {', '.join(unknown)}.",
+                f"Name species among: {', '.join(present)}.",
+            )
+        wanted = {name.lower() for name in only}
+        return [card for card in self.deck if card.species in wanted]
 
     def encode(self, card_id: str) -> str:
         """The sticker text of the card with this id.

@@ -29,10 +29,10 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import yes_or_no
 from companion.errors import UserError
+from companion.i18n import Catalog
 from companion.system import Backlight, power_off, run_command
 from companion.ui import theme
 from companion.ui.fonts import catalog_for
-from companion.ui.i18n import Catalog
 from companion.ui.screens import (
     CameraPopup,
     CardTray,
@@ -96,7 +96,6 @@ class Root(FloatLayout):
         self.camera_banner = Banner(pos_hint={"y": 0}, height=44, font_size=19)
         for widget in (self.sm, self.alert, self.camera_banner):
             self.add_widget(widget)
-        self.undo_offer = UndoOffer()  # attached while shown only
         self.sm.bind(current=lambda _sm, name: self.alert.leave(name))
 
 
@@ -148,6 +147,7 @@ class NoahApp(App):
         self._unsubscribe: Any = None
         self._notices: tuple = ()
         self._tray: CardTray | None = None
+        self.undo_offer = UndoOffer()  # the table's Undo button, lit while it is offered
 
     # -- words -----------------------------------------------------------------------------
 
@@ -383,7 +383,7 @@ class NoahApp(App):
                 and old.has_game and view.game_id == old.game_id:
             self.showing_result = True
             self.root.alert.hide()  # the result is a new page, even on the same screen
-        self.root.undo_offer.follow(view.seq)
+        self.undo_offer.follow(view.seq)
         self._draw(view)
         self._alert(view, moved_on=old is not None and view.game_id == old.game_id and (
             view.seq, view.prompt) != (old.seq, old.prompt))
@@ -437,8 +437,9 @@ class NoahApp(App):
                 "round_over", None):
             return "setup"
         name = SCREEN_OF.get(kind, "table")
-        if name == "home" and current in HOME_NEIGHBOURS:
-            return current
+        other_game = getattr(self.root.sm.current_screen, "other_game", False)
+        if name == "home" and (current in HOME_NEIGHBOURS or other_game):
+            return current  # (a screen of another game, companion/ui/complot.py, stays too)
         return name
 
     def _alert(self, view: Any, *, moved_on: bool = False) -> None:
@@ -528,10 +529,8 @@ class NoahApp(App):
         """"I cannot play": the animals of Noah's ferry are taken back at once (R25), and
         Undo is offered for a few seconds in case the touch was not meant."""
         outcome = self.act(self.session.take_back)
-        view = self.session.view
-        if outcome is not None and outcome.accepted and view.notices:
-            self.root.undo_offer.offer(self.root, self.catalog.notice(view.notices[-1]),
-                                       view.seq, UNDO_OFFER_SECONDS)
+        if outcome is not None and outcome.accepted:
+            self.undo_offer.offer(self.session.view.seq, UNDO_OFFER_SECONDS)
 
     def ferry_touched(self, ferry: int) -> None:
         """A ferry touched on the board: same as its ferry button (Noah's start or move)."""

@@ -21,7 +21,8 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from companion.errors import UserError
-from companion.session.record import DamagedGame, DroppedLine, GameReading, english
+from companion.i18n import english
+from companion.session.record import DamagedGame, DroppedLine, GameReading
 from companion.session.view import Phrase
 
 KV = Path(__file__).with_name("damaged.kv")
@@ -103,7 +104,7 @@ def explain(catalog: Any, reading: GameReading) -> list[str]:
 
     >>> from companion.session.record import Damage
     >>> from companion.session.store import GameRecord
-    >>> from companion.ui.i18n import Catalog
+    >>> from companion.i18n import Catalog
     >>> entry = GameRecord(3, "", "", {"players": ["Ana", "Ben"]}, False, False, {}, 4)
     >>> reading = GameReading(entry, ("{}",) * 5, None, damage=Damage(1, "No header."))
     >>> explain(Catalog("en"), reading)
@@ -123,9 +124,8 @@ def explain(catalog: Any, reading: GameReading) -> list[str]:
         lines.append("  • …")
     if reading.put_back:
         lines += ["", catalog.text("damaged.put_back")]
-        for phrase in reading.put_back:  # English words come with the session (reconcile)
-            words = catalog.phrase(phrase) if catalog.language != "en" else None
-            lines.append("  • " + (words or english(phrase)))
+        for phrase in reading.put_back:
+            lines.append("  • " + (catalog.phrase(phrase) or english(phrase)))
     return lines
 
 

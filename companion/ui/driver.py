@@ -136,7 +136,7 @@ def _save_small(source: Path, target: Path) -> None:
 
 #: Widget classes whose labels are drawn over the screen on purpose (a layer of their own):
 #: the app's banners and any popup. Labels are compared with labels of the same layer only.
-LAYERS = ("Banner", "ModalView", "UndoOffer")
+LAYERS = ("Banner", "ModalView")
 
 
 def layout_problems(size: tuple[float, float] = (800, 480)) -> list[str]:

@@ -60,7 +60,7 @@ def language_hint(path: Path | None) -> str:
     >>> language_hint(file), language_hint(None)
     ('fr', 'en')
     """
-    from companion.ui.i18n import languages
+    from companion.i18n import languages
 
     try:
         text = path.read_text(encoding="utf-8-sig", errors="replace")[:65536] if path else ""
@@ -155,8 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     import sys
     import tempfile
 
+    from companion.i18n import languages
     from companion.ui.environment import prepare_environment
-    from companion.ui.i18n import languages
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--out", type=Path, required=True)

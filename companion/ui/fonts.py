@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from companion.errors import UserError
 
 if TYPE_CHECKING:
-    from companion.ui.i18n import Catalog
+    from companion.i18n import Catalog
 
 FALLBACK = "en"
 
@@ -164,8 +164,8 @@ def catalog_for(language: str, name: str) -> tuple[Catalog, str]:
     """The catalog to show for ``language`` with Kivy's font ``name`` set to draw it (and
     labels breaking Chinese lines as Chinese is broken, :mod:`companion.ui.linebreak`), and ""
     or the sentence saying why English is shown instead (its font is not installed)."""
+    from companion.i18n import Catalog
     from companion.ui import linebreak
-    from companion.ui.i18n import Catalog
 
     linebreak.install()
 

@@ -81,27 +81,98 @@ def _name(view: Any, seat: int | None) -> str:
     return view.players[seat] if seat is not None and seat < len(view.players) else ""
 
 
+class GameScreens(NamedTuple):
+    """What the home screen opens for one game kind: its new game (or scores only), and its
+    unfinished games (are there any; resume one, the newest by default)."""
+
+    new_game: Callable[[Any, bool], None]
+    resumable: Callable[[Any], bool]
+    resume: Callable[[Any, int | None], None]
+
+
+def _complot() -> Any:
+    from companion.ui import complot  # its screens are built the first time Complot is chosen
+
+    return complot
+
+
+#: The home screen's entry for each game kind of the registry (companion.games), by name.
+GAME_SCREENS: dict[str, GameScreens] = {
+    "noah": GameScreens(
+        new_game=lambda app, score_only: app.open_new_game(score_only=score_only),
+        resumable=lambda app: bool(getattr(getattr(app.view, "prompt", None), "unfinished", ())),
+        resume=resume_game),
+    "complot": GameScreens(
+        new_game=lambda app, score_only: _complot().open_new_game(app, score_only=score_only),
+        resumable=lambda app: _complot().resumable(app),
+        resume=lambda app, game_id: _complot().resume(app, game_id)),
+}
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games the home screen offers, in the registry's order: (name, catalog key).
+
+    >>> game_choices()
+    [('noah', 'games.noah'), ('complot', 'games.complot')]
+    """
+    from companion.games import kinds
+
+    return [(kind.name, kind.title_key) for kind in kinds()]
+
+
 class HomeScreen(Screen):
-    """New game, resume (first when a game is open), score-only, history, settings, and the
-    language: one button per language."""
+    """The game (a choice among the registry's, :func:`game_choices`), new game, resume (first
+    when a game of the game chosen is open), score-only, history, settings, and the language:
+    one button per language."""
 
     can_resume = BooleanProperty(False)
+    game = StringProperty("noah")
     #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
     badge_room = NumericProperty(0)
 
-    def show(self, view: Any) -> None:
-        self.can_resume = bool(getattr(view.prompt, "unfinished", ()))
+    def show(self, _view: Any) -> None:
+        self.refresh_resume()
         UndoCard.close()  # what to put back belonged to the game just left
+
+    def refresh_resume(self) -> None:
+        self.can_resume = GAME_SCREENS[self.game].resumable(App.get_running_app())
 
     def on_kv_post(self, _base: Any) -> None:
         App.get_running_app().bind(lang=lambda *_args: self._languages())
         self._languages()
+
+    def on_game(self, *_args: Any) -> None:
+        self._games()
+        self.refresh_resume()
+
+    def new_game(self, *, score_only: bool) -> None:
+        """New game (or Scores only) of the game chosen."""
+        GAME_SCREENS[self.game].new_game(App.get_running_app(), score_only)
+
+    def resume(self) -> None:
+        """Resume the newest unfinished game of the game chosen."""
+        GAME_SCREENS[self.game].resume(App.get_running_app(), None)
+
+    def _games(self) -> None:
+        """A button per game; the chosen one green, ticked."""
+        app = App.get_running_app()
+        box = self.ids.games
+        box.clear_widgets()
+        for name, key in game_choices():
+            chosen = name == self.game
+            text = app.t(key)
+            button = _button(f"✓ {text}" if chosen else text,
+                             lambda name=name: setattr(self, "game", name),
+                             background_color=theme.GO if chosen else theme.BUTTON)
+            button.game = name
+            box.add_widget(button)
 
     def _languages(self) -> None:
         """A button per language, named in its own script; the current one green, ticked."""
         from companion.ui.fonts import language_font
         from companion.ui.settings import language_names
 
+        self._games()
         app = App.get_running_app()
         box = self.ids.languages
         box.clear_widgets()
@@ -111,7 +182,11 @@ class HomeScreen(Screen):
                              lambda code=code: app.choose_language(code),
                              background_color=theme.GO if chosen else theme.BUTTON,
                              font_name=language_font(code, theme.FONT))
-            button.height, button.language = 76, code
+            button.height, button.language = 68, code
+            # each as wide as its name needs and an equal share of the rest: "✓ Français"
+            # on one line beside "English" and "中文"
+            button.size_hint_x = theme.TOUCH + text_width(button.text, button.font_size,
+                                                          font=button.font_name)
             box.add_widget(button)
 
 
@@ -619,7 +694,10 @@ class HistoryScreen(Screen):
         text = f"{when}   {players}   ({state})"
         if record.finished or record.abandoned:
             return _grows(_button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1)))
-        return _grows(_button(text, lambda: resume_game(app, record.id)))
+        from companion.games import kind_of
+
+        resume = GAME_SCREENS[kind_of(record).name].resume  # each game's own screens
+        return _grows(_button(text, lambda: resume(app, record.id)))
 
 
 class CardTray(ModalView):
@@ -675,7 +753,7 @@ class CardTray(ModalView):
 def tray_labels(refs: list[str], catalog: Any) -> list[str]:
     """Tray labels; copies that look alike get their sticker's copy number.
 
-    >>> from companion.ui.i18n import Catalog
+    >>> from companion.i18n import Catalog
     >>> tray_labels(["cat:F#1", "cat:M#2", "cat:F#3"], Catalog("en"))
     ['Cat ♀ #1', 'Cat ♂', 'Cat ♀ #3']
     """

@@ -173,7 +173,7 @@ class Photographer:
         app.take_back()
         driver.settle()
         self.shoot("27-took-back")
-        app.root.undo_offer.undo()
+        app.act(app.session.undo)  # the lit Undo button
         driver.settle()
         _close_popups(driver)
 
@@ -392,7 +392,7 @@ def damage(app: Any, game: int, text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from companion.ui.i18n import languages
+    from companion.i18n import languages
 
     parser = argparse.ArgumentParser(description="Save a PNG of every screen of the app, in "
                                                  "every language, one folder each.")

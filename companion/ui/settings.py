@@ -3,7 +3,7 @@
 ::
 
     [ui]
-    language = fr        # en or fr (any language with a catalog in companion/ui/locales)
+    language = fr        # en or fr (any language with a catalog in companion/locales)
     sounds = yes         # a short sound with the red banner of a refused play
     rotation = 0         # 180 when the screen is mounted upside down
     fullscreen = yes     # no: a window (on a laptop)
@@ -33,7 +33,7 @@ from companion.config import (
     setting_error,
     yes_or_no,
 )
-from companion.ui.i18n import Catalog, languages
+from companion.i18n import Catalog, languages
 
 UI_KEYS = ("language", "sounds", "rotation", "fullscreen")
 UI_DEFAULTS = {"language": "en", "sounds": "yes", "rotation": "0", "fullscreen": "yes"}

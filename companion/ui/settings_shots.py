@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.i18n import languages
 from companion.system import Backlight, fake_backlight
-from companion.ui.i18n import languages
 
 if TYPE_CHECKING:
     from companion.ui.driver import HeadlessApp

@@ -148,7 +148,7 @@ def number(app: Any, value: float) -> str:
     """A figure with one decimal, written the language's way (4.4, 4,4)."""
     from babel.numbers import format_decimal
 
-    from companion.ui.i18n import LOCALE_NAMES
+    from companion.i18n import LOCALE_NAMES
 
     return format_decimal(value, format="0.0", locale=LOCALE_NAMES.get(app.lang, app.lang))
 

@@ -13,6 +13,7 @@ from typing import Any
 from kivy.animation import Animation
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.event import EventDispatcher
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import (
@@ -82,15 +83,15 @@ def fitting_font(text: str, *, width: float, largest: int, smallest: int,
     return max(smallest, int(largest * width / needed))
 
 
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    """How wide ``text`` is on one line in the app's font at ``size`` px.
+def text_width(text: str, size: float, *, bold: bool = False, font: str = "") -> float:
+    """How wide ``text`` is on one line in ``font`` (the app's font) at ``size`` px.
 
     >>> text_width("Ana", 22) < text_width("Anne-Charlotte", 22)
     True
     """
     from kivy.core.text import Label as CoreLabel
 
-    label = CoreLabel(text=text, font_size=size, font_name=theme.FONT, bold=bold)
+    label = CoreLabel(text=text, font_size=size, font_name=font or theme.FONT, bold=bold)
     return float(label.get_extents(text)[0])
 
 
@@ -441,37 +442,29 @@ class Banner(Label):
         self.screen = ""
 
 
-class UndoOffer(BoxLayout):
-    """What a one-touch action just did, with **Undo**, for ``seconds`` or until the game
-    moves on (``follow``): Undo then would take back something else. Attached to the window's
-    root only while shown, so that it never catches a touch while hidden."""
+class UndoOffer(EventDispatcher):
+    """What a one-touch action just did, offered back for ``seconds`` or until the game moves
+    on (``follow``: Undo then would take back something else). The offer is the table's own
+    Undo button, lit while ``shown`` (beside the side panel's sentence saying what was done):
+    nothing is drawn over the ferries."""
 
-    text = StringProperty("")
     seq = NumericProperty(-1)
+    shown = BooleanProperty(False)
 
-    def offer(self, root: Any, text: str, seq: int, seconds: float) -> None:
-        """Show ``text`` over the board's bottom; ``seq`` is the record's length after the
-        action, the one an Undo would take back."""
-        self.text, self.seq = text, seq
-        if self.parent is None:
-            root.add_widget(self)
+    def offer(self, seq: int, seconds: float) -> None:
+        """Offer to undo the action that made the record ``seq`` long."""
+        self.seq, self.shown = seq, True
         Clock.unschedule(self.hide)
         Clock.schedule_once(self.hide, seconds)
 
     def follow(self, seq: int) -> None:
-        """The record is now ``seq`` long: anything else done since hides the offer."""
-        if self.parent is not None and seq != self.seq:
+        """The record is now ``seq`` long: anything else done since ends the offer."""
+        if self.shown and seq != self.seq:
             self.hide()
-
-    def undo(self) -> None:
-        self.hide()
-        app = App.get_running_app()
-        app.act(app.session.undo)
 
     def hide(self, *_args: Any) -> None:
         Clock.unschedule(self.hide)
-        if self.parent is not None:
-            self.parent.remove_widget(self)
+        self.shown = False
 
 
 #: Notices that say a card was read (or chosen) and accepted, by the key of their phrase.

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from companion.errors import UserError
 from companion.game.deck import Deck
-from companion.ui.i18n import Catalog
+from companion.i18n import Catalog
 from companion.web import snapshot
 
 #: How many past games the page lists (the newest first).

@@ -2,12 +2,12 @@
 
 A snapshot is built from the same facts the app draws (the engine's TABLE-LOG state dict, the
 round scores, the session's notices and prompt) and worded with the app's catalogs
-(:class:`companion.ui.i18n.Catalog`; the page's own words are the ``web.*`` keys). Two sources
+(:class:`companion.i18n.Catalog`; the page's own words are the ``web.*`` keys). Two sources
 build one: the app's published :class:`~companion.session.view.SessionView` (:func:`from_view`:
 prompt and notices included) and a game replayed from the record (:func:`from_reading`: the
 standalone server, where refusals are not recorded, shows the last accepted actions instead).
 
->>> from companion.ui.i18n import Catalog
+>>> from companion.i18n import Catalog
 >>> state = {"round": 1, "noah": 2, "ferries": [["cat:F#1"], [], [], [], []],
 ...          "weights": [2, 0, 0, 0, 0], "capacities": [21] * 5, "current_player": 1,
 ...          "hand_counts": [7, 6], "scores": [0, 0], "game_over": False}
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.game.deck import parse_ref
-from companion.ui.i18n import Catalog
+from companion.i18n import Catalog
 
 #: Notices and accepted actions shown under the table (the newest last).
 RECENT = 6

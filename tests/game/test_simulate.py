@@ -170,3 +170,21 @@ def test_rules_benchmark_reports_its_figures_with_machine_and_date(capsys):
     assert {"platform", "cpu", "python"} <= set(figures["machine"])
     assert main(["bench", "rules", "--quick"]) == 0
     assert "target ≤ 30 µs" in capsys.readouterr().out
+
+
+def test_the_cycle_collector_stays_paused_for_a_whole_run_and_comes_back_after():
+    """A run pauses the collector once, not after each game (issue 20 §4: its pass over the
+    finished game's records was a tenth of the run); it is back on when the run ends or is
+    dropped half-way."""
+    import gc
+
+    from companion.game.simulate import simulate
+
+    assert gc.isenabled()
+    seen = [gc.isenabled() for _ in simulate(2, 2, Options(), seed=1, check=False)]
+    assert seen == [False, False] and gc.isenabled()
+    run = simulate(3, 2, Options(), seed=1, check=False)
+    next(run)
+    assert not gc.isenabled()
+    run.close()
+    assert gc.isenabled()

@@ -245,7 +245,7 @@ def test_the_record_is_the_session_hand_scan(round_end):
 
 
 def test_the_screen_says_whose_hand_to_lay_beside_the_ferries(round_end):
-    from companion.ui.i18n import Catalog
+    from companion.i18n import Catalog
     from companion.wiring import table_observer
 
     session, table = round_end

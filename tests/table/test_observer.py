@@ -10,6 +10,7 @@ import pathlib
 import pytest
 
 from companion.game.deck import default_deck
+from companion.i18n import english
 from companion.session import GameStore, Session
 from companion.session.table_observer import (
     TABLE_KEYS,
@@ -24,7 +25,6 @@ from companion.session.table_observer import (
     TableSight,
     TakeBackSeen,
     audit,
-    english,
     infer,
     sight_of,
 )
@@ -184,7 +184,7 @@ def test_the_audit_is_silent_while_something_is_half_entered_or_between_rounds()
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_every_audit_sentence_is_in_the_catalogs(language):
-    catalog = json.loads((pathlib.Path(__file__).parents[2] / "companion/ui/locales"
+    catalog = json.loads((pathlib.Path(__file__).parents[2] / "companion/locales"
                           / f"{language}.json").read_text("utf-8"))
     assert {key for key in TABLE_KEYS if key not in catalog} == set()
 
@@ -199,7 +199,7 @@ def test_every_key_has_an_english_sentence():
 
 
 def test_a_french_audit_sentence_names_the_cards():
-    from companion.ui.i18n import Catalog
+    from companion.i18n import Catalog
 
     loaded = record(ferries=((), ("cat:F#1",), (), (), ()))
     [finding] = audit(loaded, sight(tops(p1="bear:M#1")))

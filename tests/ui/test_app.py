@@ -641,8 +641,8 @@ def test_demo_ui_honours_seed_players_and_db(monkeypatch, tmp_path):
 def test_a_damaged_game_offers_resume_up_to_the_last_good_move_abandon_and_delete(driver):
     """Issue 12.2: "Resume" on a damaged game never shows a developer message; the table
     chooses, and the dropped line is kept aside. Abandon is confirmed first."""
+    from companion.i18n import Catalog
     from companion.ui.damaged import ConfirmPopup, DamagedGamePopup, explain
-    from companion.ui.i18n import Catalog
     from companion.ui.screenshots import damage, damaged_game
 
     app = driver.app

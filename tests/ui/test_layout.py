@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from companion.ui.i18n import languages
+from companion.i18n import languages
 from companion.ui.screenshots import (
     LONG_NAMES,
     ONCE_SCREENS,

@@ -112,7 +112,7 @@ def test_every_button_is_big_and_every_word_readable_on_both_pages(driver, page,
 
 
 def test_languages_are_named_in_their_own_language_from_the_catalogs(driver, page):
-    from companion.ui.i18n import languages
+    from companion.i18n import languages
 
     language = row(page, "Language")
     names = sorted(b.words for b in language.ids.controls.children)

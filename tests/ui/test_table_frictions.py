@@ -32,24 +32,41 @@ def start_playing(driver: Any) -> Any:
 
 
 def offer_shown(app: Any) -> bool:
-    return app.root.undo_offer.parent is not None
+    return bool(app.undo_offer.shown)
+
+
+def lit_undo(driver: Any) -> Any:
+    """The side panel's Undo button, lit while the undo is offered."""
+    from companion.ui import theme
+
+    [undo] = buttons(driver, driver.app.t("table.undo"))
+    assert tuple(undo.background_color) == theme.HIGHLIGHT
+    return undo
 
 
 def test_i_cannot_play_takes_back_at_once_and_offers_undo_r25(driver, clock):
-    """R25 at once, "took back the animal of ferry 1", and Undo puts it back."""
+    """R25 at once, "took back the animal of ferry 1" beside the lit Undo, which puts it back;
+    nothing is drawn over the ferries (issue 20.3: the offer covered ferries 3-4 for 6 s)."""
+    from companion.ui import theme
+
     app = start_playing(driver)
     driver.press(buttons(driver, app.t("table.cannot_play"))[0])
     driver.settle()
     assert app.view.state["ferries"][0] == []
     assert offer_shown(app)
-    assert app.root.undo_offer.text == "Ana took back the animal of ferry 1."
-    driver.press(app.root.undo_offer.ids.text.parent.children[0])  # its Undo
+    panel = app.root.sm.get_screen("table").ids.panel
+    assert panel.verdict == "Ana took back the animal of ferry 1."
+    assert [layer for layer in app.root.children if layer.opacity and layer is not app.root.sm
+            and layer.collide_point(280, 100)] == []  # the board's bottom is free
+    driver.press(lit_undo(driver))
     driver.settle()
     assert not offer_shown(app)
     assert app.view.state["ferries"][0] == ["cat:F#1"]
     from companion.ui.screens import UndoCard
 
     UndoCard.close()
+    [undo] = [b for b in buttons(driver) if b.text == app.t("table.undo")] or [None]
+    assert undo is None or tuple(undo.background_color) == theme.BUTTON
     app.leave_game()
 
 
@@ -71,7 +88,7 @@ def test_the_undo_offer_goes_after_a_few_seconds_or_when_the_game_moves_on(drive
     assert not offer_shown(app)
     app.act(app.session.choose_card, "elephant:M#1")
     driver.settle()
-    app.root.undo_offer.offer(app.root, "…", app.view.seq, UNDO_OFFER_SECONDS)
+    app.undo_offer.offer(app.view.seq, UNDO_OFFER_SECONDS)
     app.act(app.session.move_noah, app.view.prompt.choices[0])
     driver.settle()
     assert not offer_shown(app)  # Undo would now take back Noah's move, not the take-back
@@ -280,3 +297,28 @@ def test_the_table_camera_screen_says_checking_until_its_first_check_ends(driver
     assert problem(app, SimpleNamespace(count=4), None, None) == app.t("tablecam.checking")
     look = TableLook()
     assert look.snapshot() == (0, None, None)
+
+
+def test_every_language_button_names_its_language_on_one_line(driver):
+    """Issue 20.3: "✓ Français" wrapped on the home screen; each button of the language choice
+    is as wide as its name (ticked or not) needs, in every language."""
+    from companion.i18n import languages
+    from companion.ui.widgets import text_width
+
+    app = driver.app
+    before = app.lang
+    app.go("home")
+    try:
+        for language in languages():
+            app.choose_language(language)
+            driver.pump(3)
+            box = app.root.sm.get_screen("home").ids.languages
+            assert [b.language for b in reversed(box.children)] == languages()
+            for button in box.children:
+                needed = text_width(button.text, button.font_size, font=button.font_name)
+                assert needed + button.padding[0] + button.padding[2] <= button.width, \
+                    (language, button.text, button.width)
+            assert sum(b.text.startswith("✓") for b in box.children) == 1
+    finally:
+        app.choose_language(before)
+        driver.pump(2)

@@ -6,12 +6,14 @@ A catalog maps keys to sentences with ``{named}`` fields. Keys cover the screens
 language (the Chinese edition exists) is adding ``locales/zh.json`` with the same keys.
 
 Prompts are worded from their fields, not from the session's English sentence, so every
-language says the same thing. A notice (what happened, a refusal, what to put back after an
-undo) is shown in English as the session wrote it; another language words its
-:class:`~companion.session.view.Phrase` values from their raw facts: the keys are the engine's
-``reason.<code>[.<variant>]`` and ``event.<kind>`` (companion.game.messages), the session's
-``notice.<name>`` (``NOTICE_KEYS`` in companion.session.session) and ``undo.<name>``
-(companion.session.reconcile). A phrase the language cannot word shows the English sentence.
+language says the same thing. What the session, the table observer and the record say (what to
+put back after an undo, a difference between the table and the record) is a :class:`Phrase`:
+a key and raw facts, worded here in every language, English included (:func:`english`, the
+words of the CLI and the demo). The keys are the engine's ``reason.<code>[.<variant>]`` and
+``event.<kind>`` (companion.game.messages), the session's ``notice.<name>`` (``NOTICE_KEYS`` in
+companion.session.notices), ``undo.<name>`` (``UNDO_KEYS`` in companion.session.reconcile),
+``audit.<name>`` (``TABLE_KEYS`` in companion.session.table_observer) and ``damaged.again``. A
+notice the language cannot word shows the session's English sentence.
 
 A sentence that counts something has one wording per plural category of the language (CLDR's,
 through Babel): ``{"one": "{count} card", "other": "{count} cards"}``. The count is the param
@@ -29,19 +31,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from babel import Locale
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from companion.game.deck import parse_ref
 from companion.game.errors import InputError
-from companion.session.reconcile import english, template_key
-from companion.session.view import Phrase
 
 if TYPE_CHECKING:
+    from babel import Locale
+
     from companion.session.steps import Step
 
 LOCALES = Path(__file__).with_name("locales")
@@ -51,6 +51,49 @@ FALLBACK = "en"
 #: How every catalog addresses a prompt to a player: the name, then a colon ("Ana: …",
 #: "Ana : …", "Ana：…"; tests/ui/test_i18n_catalogs.py checks each catalog keeps to it).
 ADDRESS = r"[ \u00a0\u202f]?[:：][ \u00a0]?"
+
+
+class Phrase(NamedTuple):
+    """One sentence as data: a catalog key and the raw facts it is worded from.
+
+    Params are raw facts, not words: card refs (``card``, ``cards``), ferries numbered 1-5
+    (``ferry``), player names, counts; a param may itself be a phrase (``source``). A
+    ``variant`` param picks a variant of the key (``undo.put_back.all``).
+    """
+
+    key: str
+    params: Mapping[str, Any]
+
+
+def template_key(phrase: Phrase) -> str:
+    """The key of the phrase's template, its ``variant`` included.
+
+    >>> template_key(Phrase("undo.put_back", {"variant": "all"}))
+    'undo.put_back.all'
+    """
+    variant = phrase.params.get("variant")
+    return f"{phrase.key}.{variant}" if variant else phrase.key
+
+
+def english(phrase: Phrase) -> str:
+    """The phrase in English, from the English catalog: the words of the session's notices, the
+    CLI and the demo (the screens word it in the table's language).
+
+    >>> english(Phrase("undo.take_off", {"cards": ["cat:F#2"], "ferry": 2, "name": "Ana"}))
+    "Take the ♀ cat back from ferry 2 into Ana's hand."
+    >>> english(Phrase("audit.cards_missing", {"ferry": 1, "cards": ["cat:F#1", "bear:M#1"]}))
+    'Ferry 1 should hold the ♀ cat and the ♂ bear; it shows no card: put them back (bottom first).'
+    """
+    words = english_catalog().phrase(phrase)
+    if words is None:
+        raise KeyError(f"{template_key(phrase)} has no English wording in {FALLBACK}.json")
+    return words
+
+
+@cache
+def english_catalog() -> Catalog:
+    """The English catalog, the words of the terminal (loaded once)."""
+    return Catalog(FALLBACK)
 
 
 def languages() -> list[str]:
@@ -69,22 +112,28 @@ def _entries(language: str) -> dict[str, Entry]:
     path = LOCALES / f"{language}.json"
     if not path.exists():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    entries: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
+    return entries
 
 
 @cache
 def _locale(language: str) -> Locale:
+    from babel import Locale  # imported when a count is first worded: keeps `--help` fast
+
     return Locale.parse(LOCALE_NAMES.get(language, language))
 
 
 def plural_category(language: str, count: Any) -> str:
-    """The CLDR plural category of ``count`` in ``language`` (``one``, ``other``…).
+    """The CLDR plural category of ``count`` in ``language`` (``one``, ``other``…); a
+    collection counts its items.
 
     >>> plural_category("en", 1), plural_category("en", 0), plural_category("fr", 0)
     ('one', 'other', 'one')
-    >>> plural_category("zh", 1)
-    'other'
+    >>> plural_category("zh", 1), plural_category("en", ["cat:F#1"])
+    ('other', 'one')
     """
+    if isinstance(count, Sized) and not isinstance(count, str):
+        count = len(count)
     try:
         number = int(count)
     except (TypeError, ValueError):
@@ -208,7 +257,7 @@ class Catalog:
         if players and any(phrase.key == "notice.resumed" for phrase in notice.phrases):
             return self.text("notice.resumed_players", of_players=self.of(self.join(players)))
         if self.language == FALLBACK or not notice.phrases:
-            return notice.text
+            return str(notice.text)
         parts = [self.phrase(phrase) for phrase in notice.phrases]
         worded = [part for part in parts if part is not None]
         if len(worded) < len(parts):
@@ -269,7 +318,7 @@ class Catalog:
         if not (isinstance(card, str) and (_is_ref(card) or self.has(f"species.{card}"))):
             return {}
         label = self.card_label(card) if _is_ref(card) else self.species(card)
-        named = self.text("words.card", label=label)
+        named = self.card(card)
         return {"label": label, "copy": parse_ref(card).copy if _is_ref(card) else None,
                 "card": named, "animal": named, "Card": named[:1].upper() + named[1:]}
 
@@ -302,12 +351,38 @@ class Catalog:
         return self.text("words.list_sep").join(
             self.text("round.tears_of", name=name, tears=score) for name, score in scores)
 
+    def card(self, card: str) -> str:
+        """A card (a reference, or a species) in a sentence, with its article.
+
+        ``words.card`` names a gendered card, ``words.card.<species>`` a species' own way
+        (a snail's side), ``words.card_ungendered`` a card without gender; their fields are the
+        tile's ``label``, the ``sign`` and the species' name in lower case (``animal``).
+
+        >>> en, fr = Catalog("en"), Catalog("fr")
+        >>> en.card("cat:F#2"), en.card("snail:M#1"), en.card("snail#3"), fr.card("cat:F#2")
+        ('the ♀ cat', 'the snail (♂ side up)', 'the snail', 'la carte Chat ♀')
+        """
+        species, gender = parse_ref(card)[:2] if _is_ref(card) else (card, None)
+        fields = {"label": self.card_label(card) if gender else self.species(species),
+                  "sign": self.text(f"sign.{gender}") if gender else "",
+                  "animal": self.species(species).lower()}
+        if gender is None:
+            return self.text("words.card_ungendered", **fields)
+        own = f"words.card.{species}"
+        return self.text(own if self.has(own) else "words.card", **fields)
+
     def cards(self, refs: Sequence[str]) -> str:
-        """Several cards in a sentence: ``la carte Chat ♀``, ``les cartes Chat ♀ et Lion ♂``."""
-        labels = [self.card_label(ref) for ref in refs]
-        if len(labels) == 1:
-            return self.text("words.card", label=labels[0])
-        return self.text("words.cards", labels=self.join(labels))
+        """Several cards in a sentence: ``la carte Chat ♀``, ``les cartes Chat ♀ et Lion ♂``.
+
+        >>> Catalog("en").cards(["cat:F#2", "lion:M#1"]), Catalog("en").cards([])
+        ('the ♀ cat and the ♂ lion', 'no card')
+        """
+        if not refs:
+            return self.text("words.no_card")
+        if len(refs) == 1:
+            return self.card(refs[0])
+        return self.text("words.cards", labels=self.join([self.card_label(r) for r in refs]),
+                         named=self.join([self.card(ref) for ref in refs]))
 
     def of(self, name: str) -> str:
         """``de Ben``, ``d'Ana``: a player's name after "of" (French elides before a vowel).

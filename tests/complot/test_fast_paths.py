@@ -1,0 +1,60 @@
+"""The referee's and the simulated players' shortcuts give the plain definitions' answers."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from companion.complot import combos
+from companion.complot.cards import default_deck
+from companion.complot.simulate import _gain
+
+DECK = default_deck()
+CARDS = list(DECK)
+
+
+def two_trios_plainly(slots) -> bool:
+    """C25 as written: some split of the six cards into two groups of three is two trios."""
+    return any(combos._trio(*(slots[i] for i in first)) and combos._trio(*(slots[i] for i in rest))
+               for first, rest in combos._SPLITS)
+
+
+@pytest.mark.parametrize("rules", [combos.NORMAL, combos._ANY_JOKER_NOE, combos._VILLAINS_COUNT])
+def test_c21_c27_the_quick_no_trio_test_never_hides_two_trios(rules):
+    rng = random.Random(f"trios:{rules}")
+    jokers = [card for card in CARDS if card.is_joker]
+    groups = [[card for card in CARDS if key in (card.category, card.name)]
+              for key in {key for card in CARDS for key in (card.category, card.name)}]
+    for index in range(600):
+        # two hands in three come from two categories or first names and up to two jokers:
+        # the hands where the splits matter; the others are any six cards
+        if index % 3 == 0:
+            hand = rng.sample(CARDS, 6)
+        else:
+            wild = rng.sample(jokers, rng.randrange(3))
+            pool = list({card.id: card for card in rng.choice(groups) + rng.choice(groups)
+                         if not card.is_joker}.values())
+            hand = wild + rng.sample(pool, min(len(pool), 6 - len(wild)))
+            hand += rng.sample([card for card in CARDS if card not in hand], 6 - len(hand))
+        slots = combos._slots(hand, rules)
+        assert combos._two_trios(slots, combos._tally(slots)) == two_trios_plainly(slots), hand
+
+
+def value_plainly(cards) -> int:
+    """How well cards go together: squares of the category and first-name counts of the
+    characters, and 6 for each joker."""
+    characters = [card for card in cards if card.is_character]
+    return (sum(n * n for n in Counter(card.category for card in characters).values())
+            + sum(n * n for n in Counter(card.name for card in characters).values())
+            + 6 * sum(1 for card in cards if card.is_joker))
+
+
+def test_the_simulated_players_gain_is_the_difference_of_values():
+    rng = random.Random("gain")
+    for _ in range(2000):
+        hand = rng.sample(CARDS, 7)
+        top, rest = hand[0], hand[1:]
+        assert _gain(top, [card.id for card in rest], DECK) == (
+            value_plainly(hand) - value_plainly(rest))
