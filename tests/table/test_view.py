@@ -338,15 +338,16 @@ def test_a_card_three_quarters_over_a_code_at_other_noise_levels_is_not_the_top(
 
 
 @pytest.mark.xfail(strict=True, reason="known hole (issue 19, docs/table-view.md 'Limits'): "
-                   "the grid fit slides the outer column onto the sliver a card leaves")
+                   "the card's dark outline over the outer column looks like the finder ring")
 def test_a_card_three_quarters_over_the_left_edge_with_gaussian_noise_is_not_the_top():
     """A sticker-less card ¾ of a module over the left edge of a buried code (blur σ 1.1,
     squared, light 1), rendered without noise and given Gaussian sensor noise σ 2: the
     buried code passes as the top for 6 of 20 noise draws (and at light 0.6–0.8, σ 2–6, for
-    up to 4 of 20). zxing-cpp's finder patterns are shifted by the cover, and the fit (up to
-    0.6 of a module) moves the grid so that the outer column's samples straddle the dark
-    sliver left uncovered. In play the top card's own sticker shows whole (two whole codes
-    give nothing); under glare or a hand it would not. Strict: a fix must remove this mark."""
+    up to 4 of 20). The covering card's thin dark outline lies over the code's outer column
+    like the finder patterns' own ring, its light border over the quiet zone like paper: a
+    few wrong modules, which the fitted grid spreads. In play the top card's own sticker
+    shows whole (two whole codes give nothing); under glare or a hand it would not. Strict:
+    a fix must remove this mark."""
     positions = overlap_positions()
     index, (_, depth, dx, dy) = next((i, p) for i, p in enumerate(positions)
                                      if p[0] == "left" and p[1] == 0.75)
