@@ -711,7 +711,7 @@ class PlayLedger:
     >>> class Table:  # a stand-in session: accepts every card once
     ...     def __init__(self): self.played = []
     ...     view = property(lambda self: type("V", (), {"seq": len(self.played), "state": {
-    ...         "ferries": [self.played, [], [], [], []]}})())
+    ...         "phase": "play", "ferries": [self.played, [], [], [], []]}})())
     ...     def choose_card(self, ref):
     ...         self.played.append(ref); return type("O", (), {"accepted": True})()
     >>> ledger, table = PlayLedger(), Table()
