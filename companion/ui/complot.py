@@ -57,6 +57,7 @@ from companion.complot.combos import CLAIMS, CLASSIC_POINTS, SPECIAL_POINTS
 from companion.complot.messages import category_name
 from companion.errors import UserError
 from companion.ui import theme
+from companion.ui.weblink import follow_on_page
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6
@@ -326,6 +327,7 @@ class ComplotScreens:
         self._redraw = Clock.create_trigger(self._draw_current)
         self._cards_taken: tuple[str, ...] = ()  # the view's ``cards_read`` the picker has had
         self.session.subscribe(self._published)
+        follow_on_page(app, self.session)  # the phones' page follows Complot's games too
         app.bind(lang=lambda *_args: self._redraw())  # the words built in Python, again
 
     def screen(self, name: str) -> Any:
