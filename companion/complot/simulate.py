@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import Card, Deck, default_deck
-from .combos import best_claim, made
+from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE
 from .narrate import narrate
@@ -171,10 +171,59 @@ def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
 @lru_cache(maxsize=4096)
 def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
     """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
-    looked at at its owner's claim window, then again at their next turn start: cached)."""
+    looked at at its owner's claim window, then again at their next turn start: cached).
+    Most hands make nothing, and :func:`_may_announce` says so from a quick count."""
+    if not _may_announce(hand, _marks(deck)):
+        return False, None
     cards = [deck[card] for card in hand]
     best = best_claim(cards)
     return made("complot_elysee", cards) is not None, None if best is None else best[0]
+
+
+def _may_announce(hand: Sequence[str], marks: dict[str, tuple[str, ...] | None]) -> bool:
+    """False when the six cards can make no announcement: a quick necessary test, not the
+    rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
+    three Noé need their count plus the jokers; the Élysée's five names need the names present
+    plus the jokers; two trios and the sixes need no méchant (C20) and each card sharing its
+    category or first name with enough cards and jokers to make a trio (C21–C25).
+
+    >>> deck = default_deck()
+    >>> _may_announce(["leonard:emma", "duron:david", "empires:noe", "leonard:sally",
+    ...                "espions:karl", "alphas:naomie"], _marks(deck))
+    False
+    >>> _may_announce(["leonard:emma", "duron:emma", "archange:igor", "leonard:sally",
+    ...                "leonard:sarah", "alphas:sally"], _marks(deck))
+    True
+    """
+    jokers = 0
+    counts: dict[str, int] = {}
+    for card in hand:
+        keys = marks[card]
+        if keys is None:
+            jokers += 1
+            continue
+        for key in keys:
+            counts[key] = counts.get(key, 0) + 1
+    get = counts.get
+    if (max(get("JO", 0), get("PO", 0), get("/NO", 0)) + jokers >= 3
+            or get("AL", 0) + jokers >= 5
+            or sum(1 for name in _ELYSEE_KEYS if name in counts) + jokers >= 5):
+        return True
+    if "-" in counts:
+        return False
+    return all(keys is None or counts[keys[0]] + jokers >= 3 or counts[keys[1]] + jokers >= 3
+               for keys in map(marks.__getitem__, hand))
+
+
+_ELYSEE_KEYS = tuple(f"/{name}" for name in ELYSEE_NAMES)
+
+
+@lru_cache(maxsize=8)
+def _marks(deck: Deck) -> dict[str, tuple[str, ...] | None]:
+    """Each card as :func:`_may_announce` counts it: None for a joker, ``("-",)`` for a
+    méchant, else its category and (``/NO``) its first name."""
+    return {card.id: None if card.is_joker else ("-",) if not card.is_character
+            else (card.category, f"/{card.name}") for card in deck}
 
 
 def _pile(game: Game, seat: int, rng: random.Random) -> str:
