@@ -48,7 +48,7 @@ from .judge import (
     is_int,
 )
 from .messages import sentence
-from .state import State
+from .state import RefereeReads, State
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -96,8 +96,11 @@ class _Refused(Exception):
         self.code = code
 
 
-class Game:
+class Game(RefereeReads):
     """A game of Complot from its first deal to 400 points (C10–C87)."""
+
+    _state: State
+    _undo: list[tuple[State, dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
@@ -125,7 +128,7 @@ class Game:
         if len(self.start_scores) != len(players) or min(self.start_scores) < 0:
             raise ValueError("Give one score of 0 or more per player.")
         self._state = State(len(players), list(self.start_scores), dealer)
-        self._undo: list[tuple[State, dict[str, Any]]] = []
+        self._undo = []
 
     # -- typed reads ---------------------------------------------------------------------------
     @property
@@ -149,37 +152,6 @@ class Game:
     @property
     def drawn(self) -> bool:
         return self._state.drawn
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._state.scores)
-
-    @property
-    def manche_points(self) -> tuple[int, ...]:
-        return tuple(self._state.manche_points)
-
-    @property
-    def still_in(self) -> tuple[int, ...]:
-        return tuple(self._state.still_in())
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._state.end_reason
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """C55: the seats sharing the highest total once the game is over."""
-        if self._state.phase != "game_over":
-            return ()
-        return tuple(game_winners(self._state.scores, self.target))
-
-    @property
-    def is_over(self) -> bool:
-        return self._state.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[dict[str, Any], ...]:
-        return tuple(action for _, action in self._undo)
 
     @property
     def pioche_count(self) -> int:

@@ -21,9 +21,11 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from .judge import game_winners
 
 
 @dataclass(slots=True)
@@ -98,15 +100,11 @@ class State:
         )
 
     def still_in(self) -> list[int]:
-        return [seat for seat in range(self.players) if not self.out[seat]]
+        return still_in(self.out)
 
     def next_seat(self, seat: int) -> int:
         """The next seat clockwise still in the manche (C15)."""
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.out[candidate]:
-                return candidate
-        return seat
+        return next_seat(self.out, seat)
 
     def previous_seat(self, seat: int) -> int:
         """The nearest seat counter-clockwise still in the manche (C82)."""
@@ -140,3 +138,85 @@ class State:
         lost = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
+
+
+def still_in(out: Sequence[bool]) -> list[int]:
+    """The seats still in the manche, given which are out (C17)."""
+    return [seat for seat, gone in enumerate(out) if not gone]
+
+
+def next_seat(out: Sequence[bool], seat: int) -> int:
+    """The nearest seat clockwise of ``seat`` still in the manche (C15); ``seat`` itself when
+    nobody else is.
+
+    >>> next_seat([False, True, False], 0), next_seat([False, True, True], 0)
+    (2, 0)
+    """
+    players = len(out)
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if not out[candidate]:
+            return candidate
+    return seat
+
+
+class _Scored(Protocol):
+    """What :class:`RefereeReads` reads of a referee's state (both table models have it)."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def manche_points(self) -> list[int]: ...
+    @property
+    def end_reason(self) -> str | None: ...
+    def still_in(self) -> list[int]: ...
+
+
+class RefereeReads:
+    """The read-only properties both Complot referees give, the one that knows the cards
+    (:class:`~companion.complot.engine.Game`) and the one of a hidden-hands table
+    (:class:`~companion.complot.table.Table`), read from their current state and undo
+    stack."""
+
+    __slots__ = ()
+    _state: _Scored
+    _undo: Sequence[tuple[object, dict[str, Any]]]
+    target: int
+
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """The seats still in the manche (C17)."""
+        return tuple(self._state.still_in())
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The totals (C53)."""
+        return tuple(self._state.scores)
+
+    @property
+    def manche_points(self) -> tuple[int, ...]:
+        """The points scored so far in this manche (C52)."""
+        return tuple(self._state.manche_points)
+
+    @property
+    def end_reason(self) -> str | None:
+        """``last_player``, ``elysee`` or ``pioche_empty`` once the manche is over (C51)."""
+        return self._state.end_reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """C55: the seats sharing the highest total once the game is over."""
+        if self._state.phase != "game_over":
+            return ()
+        return tuple(game_winners(self._state.scores, self.target))
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[dict[str, Any], ...]:
+        """The applied actions, first first (the table log's lines after the header)."""
+        return tuple(action for _, action in self._undo)
