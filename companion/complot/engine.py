@@ -142,14 +142,6 @@ class Game(RefereeReads):
         return self._state.current if self._state.phase in ("turn", "attentat") else None
 
     @property
-    def manche(self) -> int:
-        return self._state.manche
-
-    @property
-    def dealer(self) -> int:
-        return self._state.dealer
-
-    @property
     def drawn(self) -> bool:
         return self._state.drawn
 
@@ -165,11 +157,6 @@ class Game(RefereeReads):
     def top_blocked(self) -> bool:
         """C68: the top of the «défausse» may not be taken."""
         return self._state.top_blocked
-
-    @property
-    def claim_window(self) -> int | None:
-        """The seat that just ended its turn and may still announce (C30, C45)."""
-        return None if self._state.window_used else self._state.window
 
     @property
     def killer(self) -> int | None:
@@ -190,10 +177,6 @@ class Game(RefereeReads):
     def missing_cards(self) -> str | None:
         """None when all cards in play are accounted for, once each (simulation invariant)."""
         return self._state.missing_cards(self._in_play_sorted)
-
-    def __repr__(self) -> str:
-        return (f"Game(players={list(self.players)!r}, level={self.level}, "
-                f"manche={self.manche}, phase={self.phase!r}, scores={list(self.scores)})")
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:

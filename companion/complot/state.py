@@ -166,6 +166,14 @@ class _Scored(Protocol):
     @property
     def phase(self) -> str: ...
     @property
+    def manche(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def window(self) -> int | None: ...
+    @property
+    def window_used(self) -> bool: ...
+    @property
     def scores(self) -> list[int]: ...
     @property
     def manche_points(self) -> list[int]: ...
@@ -183,7 +191,22 @@ class RefereeReads:
     __slots__ = ()
     _state: _Scored
     _undo: Sequence[tuple[object, dict[str, Any]]]
+    players: tuple[str, ...]
+    level: int
     target: int
+
+    @property
+    def manche(self) -> int:
+        return self._state.manche
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def claim_window(self) -> int | None:
+        """The seat that has just ended its turn and may still announce (C30, C45)."""
+        return None if self._state.window_used else self._state.window
 
     @property
     def still_in(self) -> tuple[int, ...]:
@@ -220,3 +243,8 @@ class RefereeReads:
     def history(self) -> tuple[dict[str, Any], ...]:
         """The applied actions, first first (the table log's lines after the header)."""
         return tuple(action for _, action in self._undo)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(players={list(self.players)!r}, level={self.level}, "
+                f"manche={self.manche}, phase={self._state.phase!r}, "
+                f"scores={list(self.scores)})")

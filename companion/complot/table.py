@@ -151,22 +151,9 @@ class Table(RefereeReads):
         return self._state.phase
 
     @property
-    def manche(self) -> int:
-        return self._state.manche
-
-    @property
-    def dealer(self) -> int:
-        return self._state.dealer
-
-    @property
     def current(self) -> int | None:
         """Whose turn it is (None between manches and in a score-only game)."""
         return self._state.current if self._state.phase == "manche" else None
-
-    @property
-    def claim_window(self) -> int | None:
-        """The seat that has just ended its turn and may still announce (C30, C45)."""
-        return None if self._state.window_used else self._state.window
 
     @property
     def must_pass(self) -> tuple[int, ...]:
@@ -193,10 +180,6 @@ class Table(RefereeReads):
     def state(self) -> dict[str, Any]:
         """The table as a JSON object."""
         return {**self._state.as_dict(), "winners": list(self.winners)}
-
-    def __repr__(self) -> str:
-        return (f"Table(players={list(self.players)!r}, level={self.level}, "
-                f"manche={self.manche}, phase={self.phase!r}, scores={list(self.scores)})")
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:
