@@ -22,7 +22,7 @@ from typing import Any
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
-from .judge import TARGET_SCORE
+from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
@@ -327,14 +327,14 @@ def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
 
 
 def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
-    """The target's best État-Major card if it stops the action (targets always defend)."""
+    """The target's first État-Major card that stops the action (targets always defend),
+    asked of the rules of C65–C67 directly: the rest of the action is the attacker's own,
+    chosen from what the hand allows."""
     if kind not in ("controle", "descente"):
         return None
     for card in game.hand(target):
         if game.deck[card].category != "EM":
             continue  # only an État-Major card defends (C65)
-        check = game.check({"type": kind, "player": game.current_player, "cards": used,
-                            "targets": [target], "defence": card})
-        if check.accepted:
+        if defence_problem(kind, used, card, game.deck) is None:
             return card
     return None
