@@ -30,6 +30,8 @@ NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 WRONG_CLAIM_RATE = 0.01
 ACTION_RATE = 0.3
 MAX_ACTIONS = 200_000  # a game never gets near this; it only bounds a bug
+#: The actions that end a turn (counted as turns in the report).
+_TURN_ENDS = frozenset(("discard", "kill", *ACTIONS))
 
 
 @dataclass
@@ -99,7 +101,7 @@ def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None
 def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
     if action["type"] == "deal":
         report.manches += 1
-    elif action["type"] in ("discard", "kill", *ACTIONS):
+    elif action["type"] in _TURN_ENDS:
         report.turns += 1
     if verdict.accepted and action["type"] == "claim":
         report.claims += 1
