@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from .judge import game_winners
 
+_new_state = object.__new__
+
 
 @dataclass(slots=True)
 class State:
@@ -57,13 +59,21 @@ class State:
     _owned: set[str | int] = field(default_factory=set, repr=False, compare=False)
 
     def fork(self) -> State:
-        """A state equal to this one that shares all its lists until it writes to them."""
-        return State(
-            self.players, self.scores, self.dealer, self.manche, self.phase, self.current,
-            self.drawn, self.pioche, self.defausse, self.top_blocked, self.hands, self.laid,
-            self.out, self.skip, self.turns_done, self.window, self.window_used,
-            self.manche_points, self.end_reason, self.reshuffles, self.claims,
-        )
+        """A state equal to this one that shares all its lists until it writes to them.
+
+        Made field by field without ``__init__``: the referee forks once per action, and
+        the dataclass's ``__init__`` with its 22 arguments costs about four times as much
+        (tests/complot/test_undo.py checks that every field is carried over)."""
+        twin: State = _new_state(State)
+        twin.players, twin.scores, twin.dealer = self.players, self.scores, self.dealer
+        twin.manche, twin.phase, twin.current = self.manche, self.phase, self.current
+        twin.drawn, twin.pioche, twin.defausse = self.drawn, self.pioche, self.defausse
+        twin.top_blocked, twin.hands, twin.laid = self.top_blocked, self.hands, self.laid
+        twin.out, twin.skip, twin.turns_done = self.out, self.skip, self.turns_done
+        twin.window, twin.window_used = self.window, self.window_used
+        twin.manche_points, twin.end_reason = self.manche_points, self.end_reason
+        twin.reshuffles, twin.claims, twin._owned = self.reshuffles, self.claims, set()
+        return twin
 
     def writable(self, name: str) -> list[Any]:
         """The list field ``name``, copied first if it may still be shared with another state
