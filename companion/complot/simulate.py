@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
@@ -182,7 +182,7 @@ def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]
     return made("complot_elysee", cards) is not None, None if best is None else best[0]
 
 
-def _may_announce(hand: Sequence[str], marks: dict[str, tuple[str, ...] | None]) -> bool:
+def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
     """False when the six cards can make no announcement: a quick necessary test, not the
     rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
     three Noé need their count plus the jokers; the Élysée's five names need the names present
@@ -197,35 +197,51 @@ def _may_announce(hand: Sequence[str], marks: dict[str, tuple[str, ...] | None])
     ...                "leonard:sarah", "alphas:sally"], _marks(deck))
     True
     """
+    keys_of, at = marks.keys_of, marks.at
+    counts = [0] * marks.size
     jokers = 0
-    counts: dict[str, int] = {}
     for card in hand:
-        keys = marks[card]
+        keys = keys_of[card]
         if keys is None:
             jokers += 1
             continue
         for key in keys:
-            counts[key] = counts.get(key, 0) + 1
-    get = counts.get
-    if (max(get("JO", 0), get("PO", 0), get("/NO", 0)) + jokers >= 3
-            or get("AL", 0) + jokers >= 5
-            or sum(1 for name in _ELYSEE_KEYS if name in counts) + jokers >= 5):
+            counts[key] += 1
+    if (max(counts[at["JO"]], counts[at["PO"]], counts[at["/NO"]]) + jokers >= 3
+            or counts[at["AL"]] + jokers >= 5
+            or sum(1 for key in marks.elysee if counts[key]) + jokers >= 5):
         return True
-    if "-" in counts:
+    if counts[at["-"]]:
         return False
-    return all(keys is None or counts[keys[0]] + jokers >= 3 or counts[keys[1]] + jokers >= 3
-               for keys in map(marks.__getitem__, hand))
+    need = 3 - jokers
+    for card in hand:
+        keys = keys_of[card]
+        if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
+            return False
+    return True
 
 
-_ELYSEE_KEYS = tuple(f"/{name}" for name in ELYSEE_NAMES)
+class _Marks(NamedTuple):
+    """The deck as :func:`_may_announce` counts it: each card's keys (its category and its
+    first name ``/NO``; ``-`` for a méchant; None for a joker) as small ints, which count
+    in a list faster than strings in a dict."""
+
+    keys_of: dict[str, tuple[int, ...] | None]
+    at: dict[str, int]
+    size: int
+    elysee: tuple[int, ...]
 
 
 @lru_cache(maxsize=8)
-def _marks(deck: Deck) -> dict[str, tuple[str, ...] | None]:
-    """Each card as :func:`_may_announce` counts it: None for a joker, ``("-",)`` for a
-    méchant, else its category and (``/NO``) its first name."""
-    return {card.id: None if card.is_joker else ("-",) if not card.is_character
-            else (card.category, f"/{card.name}") for card in deck}
+def _marks(deck: Deck) -> _Marks:
+    names = {card.id: None if card.is_joker else ("-",) if not card.is_character
+             else (card.category, f"/{card.name}") for card in deck}
+    keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
+    keys += sorted({key for marks in names.values() if marks for key in marks} - set(keys))
+    at = {key: index for index, key in enumerate(keys)}
+    return _Marks({card: None if marks is None else tuple(at[key] for key in marks)
+                   for card, marks in names.items()},
+                  at, len(keys), tuple(at[f"/{name}"] for name in ELYSEE_NAMES))
 
 
 def _pile(game: Game, seat: int, rng: random.Random) -> str:
