@@ -198,15 +198,7 @@ def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
     True
     """
     keys_of, at = marks.keys_of, marks.at
-    counts = [0] * marks.size
-    jokers = 0
-    for card in hand:
-        keys = keys_of[card]
-        if keys is None:
-            jokers += 1
-            continue
-        for key in keys:
-            counts[key] += 1
+    counts, jokers = _count_keys(hand, marks)
     if (max(counts[at["JO"]], counts[at["PO"]], counts[at["/NO"]]) + jokers >= 3
             or counts[at["AL"]] + jokers >= 5
             or sum(1 for key in marks.elysee if counts[key]) + jokers >= 5):
@@ -219,6 +211,21 @@ def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
         if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
             return False
     return True
+
+
+def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
+    """How many of the cards have each key (by its index in ``marks``), and the jokers."""
+    keys_of = marks.keys_of
+    counts = [0] * marks.size
+    jokers = 0
+    for card in hand:
+        keys = keys_of[card]
+        if keys is None:
+            jokers += 1
+            continue
+        for key in keys:
+            counts[key] += 1
+    return counts, jokers
 
 
 class _Marks(NamedTuple):
@@ -278,29 +285,22 @@ def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    traits = _traits(game.deck)
-    laid = [traits[card] for card in hand]
-    counts: dict[str, int] = {}
-    for category, name, _ in laid:
-        counts[category] = counts.get(category, 0) + 1
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
+    marks = _marks(game.deck)
+    counts, _ = _count_keys(hand, marks)
+    keys_of = marks.keys_of
     best, choice = 1000.0, hand[0]
-    for card, (category, name, fixed) in zip(hand, laid, strict=True):
-        links = fixed if name is None else counts[category] + counts[name]
+    for card in hand:
+        keys = keys_of[card]
+        if keys is None:
+            links = 100.0  # a joker: kept
+        elif len(keys) == 1:
+            links = -1.0  # a méchant: thrown first
+        else:
+            links = counts[keys[0]] + counts[keys[1]]
         links += rng.random()
         if links < best:
             best, choice = links, card
     return choice
-
-
-@lru_cache(maxsize=8)
-def _traits(deck: Deck) -> dict[str, tuple[str, str | None, float]]:
-    """Each card as :func:`_worst_card` sees it: its category, its first name (``/NO``; None
-    but for characters), and how connected a joker (100: kept) or a méchant (-1: thrown
-    first) counts."""
-    return {card.id: (card.category, f"/{card.name}" if card.is_character else None,
-                      100.0 if card.is_joker else -1.0) for card in deck}
 
 
 @lru_cache(maxsize=8)

@@ -9,7 +9,8 @@ import pytest
 
 from companion.complot import combos
 from companion.complot.cards import NOE, default_deck
-from companion.complot.simulate import _gain, _marks, _may_announce
+from companion.complot.engine import Game
+from companion.complot.simulate import _gain, _marks, _may_announce, _worst_card
 
 DECK = default_deck()
 CARDS = list(DECK)
@@ -77,3 +78,28 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
             said_no += 1
             assert all(combos.made(word, hand) is None for word in combos.CLAIMS), hand
     assert said_no > 300  # the test is exercised, not vacuous
+
+
+def worst_plainly(hand, rng) -> str:
+    """The card with the fewest characters sharing its category or first name (itself
+    counted twice), a méchant first, a joker last, each with a random fraction for ties."""
+    characters = [card for card in hand if card.is_character]
+    def links(card) -> float:
+        if card.is_joker:
+            return 100.0
+        if not card.is_character:
+            return -1.0
+        return (sum(other.category == card.category for other in characters)
+                + sum(other.name == card.name for other in characters))
+    scored = [(links(card) + rng.random(), index) for index, card in enumerate(hand)]
+    return hand[min(scored)[1]].id
+
+
+def test_the_simulated_players_worst_card_is_the_least_connected():
+    game = Game(["Ana", "Ben"], level=3)
+    rng = random.Random("worst")
+    for _ in range(500):
+        hand = rng.sample(CARDS, rng.choice((6, 7, 8)))
+        seed = rng.random()
+        assert _worst_card(game, [card.id for card in hand], random.Random(seed)) == (
+            worst_plainly(hand, random.Random(seed))), hand
