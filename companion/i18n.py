@@ -277,10 +277,17 @@ class Catalog:
         """
         if players and any(phrase.key == "notice.resumed" for phrase in notice.phrases):
             return self.text("notice.resumed_players", of_players=self.of(self.join(players)))
-        if self.language == FALLBACK:  # the engine's verdicts are its own English (english())
-            return sentences(notice.phrases)
-        parts = [self.phrase(phrase) or english(phrase) for phrase in notice.phrases]
+        parts = [self._said(phrase) for phrase in notice.phrases]
         return self.text("words.sentence_sep").join(part for part in parts if part)
+
+    def _said(self, phrase: Phrase) -> str:
+        """A notice's phrase in this language, else in English; a phrase nothing can word
+        shows as its key (as :meth:`text` does), never a crash on the table's screen."""
+        own = self.phrase(phrase) if self.language != FALLBACK else None  # en: english()
+        try:
+            return own or english(phrase)
+        except (KeyError, IndexError, ValueError):
+            return template_key(phrase)
 
     def error(self, error: Any) -> str:
         """A :class:`~companion.errors.UserError` for a person on the screen: its key worded
