@@ -244,25 +244,38 @@ class Catalog:
         kind: Step = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
+            **self._prompt_facts(prompt, players),
         }
+        key = f"prompt.{kind}"
         if kind == "choose_target":
-            return self.text(f"prompt.choose_target.{prompt.action}", **fields)
-        if kind == "move_noah":
-            if prompt.giraffe_targets:
-                return self.text("prompt.move_noah_giraffe", **fields)
-            # "3 or 4", as the refusal says it (never "3 / 4")
-            fields["ferries"] = self.join([str(k + 1) for k in prompt.choices], "words.or")
-        for name in ("ferry",):
-            if hasattr(prompt, name):
-                fields[name] = getattr(prompt, name) + 1
-        for name in ("count", "expected", "round"):
-            if hasattr(prompt, name):
-                fields[name] = getattr(prompt, name)
-        if kind == "scan_hand":
-            fields["scanned"] = len(prompt.scanned)
-            if reading != "hand":
-                return self.text(f"prompt.scan_hand_{reading}", **fields)
-        return self.text(f"prompt.{kind}", **fields)
+            key = f"prompt.choose_target.{prompt.action}"
+        elif kind == "move_noah" and prompt.giraffe_targets:
+            key = "prompt.move_noah_giraffe"
+        elif kind == "scan_hand" and reading != "hand":
+            key = f"prompt.scan_hand_{reading}"
+        elif kind == "no_game" and prompt.unfinished:
+            key = "prompt.no_game.unfinished"
+        return self.text(key, **fields)
+
+    def _prompt_facts(self, prompt: Any, players: Sequence[str]) -> dict[str, Any]:
+        """A prompt's fields in this language's words: ferries numbered from 1, Noah's choices
+        joined with "or" ("3 or 4", as the refusal says it, never "3 / 4"), the card fleeing
+        from the crocodile named, the winners and every score at the game's end."""
+        facts = {name: getattr(prompt, name) for name in ("count", "expected", "round")
+                 if hasattr(prompt, name)}
+        if hasattr(prompt, "ferry"):
+            facts["ferry"] = prompt.ferry + 1
+        if prompt.kind == "move_noah":
+            facts["ferries"] = self.join([str(k + 1) for k in prompt.choices], "words.or")
+        if prompt.kind == "scan_hand":
+            facts["scanned"] = len(prompt.scanned)
+        if prompt.kind == "choose_target":
+            facts.update(self._card_words(prompt.card))
+        if prompt.kind == "game_over":
+            names = [players[seat] for seat in prompt.winners if seat < len(players)]
+            facts.update(winners=len(names), winner_names=self.join(names),
+                         scores=self.scores(list(zip(players, prompt.scores, strict=False))))
+        return facts
 
     def notice(self, notice: Any, players: Sequence[str] = ()) -> str:
         """A session notice (or an intent's outcome) for the table: its phrases worded in this

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.i18n import Phrase as Phrase  # a notice's sentences as data (the catalogs' keys)
 from companion.i18n import sentences
-from companion.session.prompts import NoGame, Prompt
+from companion.session.prompts import NoGame, Prompt, worded
 from companion.session.steps import Step
 
 
@@ -84,10 +84,9 @@ class SessionView:
     @classmethod
     def empty(cls, unfinished: tuple[int, ...] = ()) -> SessionView:
         """The view when no game is open."""
-        text = "Resume the unfinished game or start a new one." if unfinished else "New game?"
         return cls(
             game_id=None, players=(), score_only=False, seq=0,
-            prompt=NoGame(player=None, text=text, unfinished=unfinished),
+            prompt=worded(NoGame(player=None, text="", unfinished=unfinished), ()),
         )
 
     @property
