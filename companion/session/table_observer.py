@@ -623,7 +623,7 @@ class TableObserver:
         """Why ``card`` cannot be in a hand (the session's rule, as its notice), or ``None``."""
         game = getattr(self.intents, "game", None)
         problem = not_in_a_hand(game, card) if game is not None else None
-        return problem[1] if problem else None
+        return problem[0] if problem else None
 
     def _cannot_be_a_hand(self, inference: Inference) -> bool:
         """A hand with a card that cannot be in one is not scanned at all (the audit says
