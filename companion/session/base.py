@@ -55,6 +55,7 @@ holds what is not a game's own:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -69,6 +70,8 @@ from vision.events import CameraStatus, CardShown, ForeignCode
 ViewT = TypeVar("ViewT")
 #: One action of the game's referee (what ``push`` takes and ``pop`` gives back).
 ActionT = TypeVar("ActionT")
+
+log = logging.getLogger(__name__)
 
 #: How many recent notices a view carries.
 MAX_NOTICES = 6
@@ -270,7 +273,8 @@ class SessionBase(Generic[ViewT, ActionT]):
                     self.foreign_code(text)
                 case CameraStatus():
                     self.camera_status(event.ok, event.message)
-        except UserError:
+        except UserError as error:
+            log.warning("A camera event changed nothing: %s", error)  # the table: a notice
             with self._lock:
                 self._notice("problem", said("vision_error"))
                 self._publish()
