@@ -90,7 +90,7 @@ def test_every_notice_and_prompt_key_is_in_each_catalog(language):
     own = json.loads((LOCALES / f"{language}.json").read_text(encoding="utf-8"))
     prompts = {f"prompt.{name}" for name in ("no_game", "no_game.unfinished",
                                              "choose_noah_start", "game_over",
-                                             "move_noah_giraffe", "choose_target.croc_flee")}
+                                             "choose_target.croc_flee")}
     assert ({f"notice.{name}" for name in NOTICE_KEYS} | prompts) - set(own) == set()
     assert languages() == ["en", "fr", "zh"]
 
@@ -103,7 +103,7 @@ def test_every_notice_key_is_worded_in_english_with_its_facts():
         assert text and "{" not in text and not text.startswith("notice."), key
 
 
-def test_the_prompts_say_the_fleeing_card_the_giraffes_ferries_and_the_winners():
+def test_the_prompts_say_the_fleeing_card_the_giraffes_look_and_the_winners():
     """R29 (the crocodile's fleeing card), R31 (the giraffe's look), R40-R41 (the end)."""
     players = ["Ana", "Ben", "Chloé"]
     flee = worded(ChooseTarget(player=0, text="", action="croc_flee", card="cat:F#1"), players)
@@ -111,7 +111,7 @@ def test_the_prompts_say_the_fleeing_card_the_giraffes_ferries_and_the_winners()
     won = worded(GameOver(player=None, text="", winners=(2,), scores=(5, 3, 1)), players)
     tie = worded(GameOver(player=None, text="", winners=(0, 1), scores=(2, 2, 6)), players)
     assert flee.text == "Ana: who takes the ♀ cat, fleeing from the crocodile?"
-    assert look.text.endswith("then move Noah to ferry 2 or 5.")
+    assert look.text.startswith("Ben: the giraffe may look at an opponent's hand")
     assert won.text.replace("\xa0", " ") == (
         "Game over: Chloé wins with the fewest tears (Ana (5), Ben (3), Chloé (1)).")
     assert tie.text.startswith("Game over: Ana and Ben share the victory")
