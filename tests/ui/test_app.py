@@ -446,6 +446,8 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
         state = {**base.state, "phase": "lion_swap", "current_player": 0, "noah": 0,
                  "round": 1, "hand_counts": [7, 8, 8, 8, 8]}
         for prompt in (ChooseTarget(player=0, text="?", choices=(1, 2, 3, 4)),
+                       ChooseTarget(player=0, text="?", action="croc_flee", choices=(1, 2, 3, 4),
+                                    card="kangaroo:F#1"),  # the fleeing card is named
                        MoveNoah(player=0, text="?", choices=(1, 4), giraffe_targets=(1, 2, 3, 4))):
             app.show_view(replace(base, prompt=prompt, state=state, notices=(long_verdict,)))
             driver.pump(3)
