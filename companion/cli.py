@@ -26,7 +26,7 @@ from companion import __version__, commands
 from companion.commands._options import Parser
 from companion.errors import UserError
 from companion.game import InputError
-from companion.logs import configure_logging
+from companion.logs import configure_logging, save_bug_report
 from companion.paths import protect_new_files
 
 
@@ -103,6 +103,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # e.g. `noah-companion replay LOG | head`
         return 0
+    except Exception as error:  # a bug: one sentence and where the details are, no traceback
+        report = save_bug_report(error)
+        if report is None:  # nowhere to write it: the details go to the terminal after all
+            import traceback
+
+            traceback.print_exception(error)
+        print(bug_sentence(error, report or "what this command printed"), file=sys.stderr)
+        return 70  # EX_SOFTWARE
+
+
+def bug_sentence(error: BaseException, report: object) -> str:
+    """What the terminal says about a bug (not the user's mistake): what happened, that the
+    record is safe, and what to send.
+
+    >>> print(bug_sentence(RuntimeError("lost track"), "/tmp/bug-1.txt"))
+    noah-companion: something went wrong inside the program (RuntimeError: lost track). Every \
+move accepted before this was saved. Please send /tmp/bug-1.txt with a few words on what you did.
+    """
+    return (f"noah-companion: something went wrong inside the program ({type(error).__name__}: "
+            f"{error}). Every move accepted before this was saved. Please send {report} with a "
+            f"few words on what you did.")
 
 
 if __name__ == "__main__":

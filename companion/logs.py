@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 
 def configure_logging(verbose: bool) -> None:
@@ -31,3 +32,33 @@ def configure_logging(verbose: bool) -> None:
 
 def _quiet_libraries(record: logging.LogRecord) -> bool:
     return not record.name.startswith("kivy") or record.levelno >= logging.ERROR
+
+
+def save_bug_report(error: BaseException, folder: Path | None = None) -> Path | None:
+    """Write ``error``'s traceback to a file of its own (``bug-<time>.txt`` in the app's data
+    folder, or ``folder``) and return its path, or None when nothing can be written. The terminal
+    then gets one sentence and this path, never the traceback itself.
+
+    >>> import tempfile
+    >>> try:
+    ...     raise RuntimeError("the table view lost track")
+    ... except RuntimeError as error:
+    ...     path = save_bug_report(error, Path(tempfile.mkdtemp()))
+    >>> path.name.startswith("bug-"), "RuntimeError: the table view lost track" in path.read_text()
+    (True, True)
+    """
+    import time
+    import traceback
+
+    from companion import __version__
+    from companion.paths import data_dir, make_private_dir
+
+    text = f"noah-companion {__version__}\n" + "".join(traceback.format_exception(error))
+    try:
+        target = folder if folder is not None else data_dir() / "bugs"
+        make_private_dir(target)
+        path = target / f"bug-{time.strftime('%Y%m%d-%H%M%S')}-{id(error) % 10_000:04d}.txt"
+        path.write_text(text, encoding="utf-8")
+    except OSError:
+        return None
+    return path

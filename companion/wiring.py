@@ -17,7 +17,9 @@ connects them, the same way for the app (:mod:`companion.ui.app`), ``noah-compan
   through the session's intents;
 * :func:`open_cameras` — the cameras a ``[camera] view`` asks for, wired together: with
   ``both`` the two report plays through one :class:`~companion.session.table_observer.PlayLedger`
-  (a play is never counted twice) and their condition as one (:class:`CameraHealth`).
+  (a play is never counted twice) and their condition as one (:class:`CameraHealth`);
+* :class:`GameInPlay` — the session of the game being played (one per game kind of
+  :mod:`companion.games`): the hand camera's codes go to it, whichever game it is.
 
 It lives at the top of ``companion`` (not in ``session``, ``ui`` or ``sim``) because it is the
 only module that imports the session, the vision pipeline and the hardware together, and the
@@ -95,7 +97,7 @@ def open_lights(section: Mapping[str, str], *, virtual: bool) -> tuple[FerryLigh
     return FerryLights.from_section(section, virtual=True), ""
 
 
-def camera_pipeline(source: Source, session: Session, *,
+def camera_pipeline(source: Source, session: Refereed, *,
                     also: Callable[[object], object] | None = None,
                     decoding: DecoderSettings | None = None,
                     tracker: TrackerSettings | None = None,
@@ -156,6 +158,116 @@ def sticker_card(session: Session) -> Callable[[str], str | None]:
         return tag.card.id if isinstance(tag, TagOk) else None
 
     return card_of
+
+
+class Refereed(Protocol):
+    """What a camera feeds: any game's session (companion.session.base), or a
+    :class:`GameInPlay` standing for the one in play."""
+
+    def is_ours(self, text: str) -> bool: ...
+
+    def on_vision_event(self, event: object) -> None: ...
+
+
+class GameSession(Refereed, Protocol):
+    """A game's session as :class:`GameInPlay` knows it: its table log's ``format`` names its
+    game kind (companion.games)."""
+
+    @property
+    def log_format(self) -> str: ...
+
+
+class GameInPlay:
+    """The hand camera's codes to the session of the game being played.
+
+    The app has one session per game kind (companion.games: Noah's, Complot's), all on one
+    record; the camera has one pipeline. This stands between them: :meth:`is_ours` and the
+    card events go to the session of the game chosen (:meth:`choose`, by the kind's name), the
+    camera's condition to every session (each says it on its own screens, and it is still
+    right after the table changes game). A session joins with :meth:`add`, under the kind its
+    ``log_format`` names; ``events`` replaces its ``on_vision_event`` (Noah's with ``view =
+    both``: the table's ledger). The first session added is in play.
+
+    >>> class Referee:
+    ...     def __init__(self, log_format, magic):
+    ...         self.log_format, self.magic, self.seen = log_format, magic, []
+    ...     def is_ours(self, text): return text.startswith(self.magic)
+    ...     def on_vision_event(self, event): self.seen.append(event)
+    >>> noah = Referee("noah-table-log", "NOAH1/")
+    >>> complot = Referee("complot-table-log", "CPLT1/")
+    >>> played = GameInPlay(noah)
+    >>> played.add(complot)
+    'complot'
+    >>> played.is_ours("CPLT1/BOX1/LEEM"), played.choose("complot").is_ours("CPLT1/BOX1/LEEM")
+    (False, True)
+    >>> played.on_vision_event("a card"); complot.seen, noah.seen
+    (['a card'], [])
+    >>> played.choose("chess")
+    Traceback (most recent call last):
+    ...
+    companion.errors.UserError: There is no game 'chess' in this app. Choose noah or complot.
+    """
+
+    def __init__(self, session: GameSession, *,
+                 events: Callable[[object], None] | None = None) -> None:
+        self._sessions: dict[str, tuple[GameSession, Callable[[object], None]]] = {}
+        self._lock = threading.Lock()
+        self._name = self.add(session, events=events)
+
+    def add(self, session: GameSession, *,
+            events: Callable[[object], None] | None = None) -> str:
+        """``session`` referees its game kind from now on (the one it had before is let go);
+        the kind's name, for :meth:`choose`."""
+        from companion.games import find_kind
+
+        name = find_kind(session.log_format).name
+        with self._lock:
+            self._sessions[name] = (session, events or session.on_vision_event)
+        return name
+
+    def choose(self, name: str) -> GameInPlay:
+        """The camera's codes go to the session of ``name`` from now on (UserError when the
+        app has no session of that game: nothing changes)."""
+        with self._lock:
+            if name not in self._sessions:
+                from companion.errors import UserError
+
+                raise UserError(f"There is no game {name!r} in this app.",
+                                f"Choose {' or '.join(self._sessions)}.",
+                                key="error.unknown_game", name=name)
+            self._name = name
+        return self
+
+    @property
+    def name(self) -> str:
+        """The game kind in play (``noah``, ``complot``)."""
+        return self._name
+
+    def has(self, name: str) -> bool:
+        """Has the game kind ``name`` a session here yet?"""
+        return name in self._sessions
+
+    @property
+    def session(self) -> GameSession:
+        """The session of the game in play."""
+        return self._sessions[self._name][0]
+
+    def is_ours(self, text: str) -> bool:
+        """Is ``text`` a sticker of the game in play (any thread)?"""
+        return self.session.is_ours(text)
+
+    def on_vision_event(self, event: object) -> None:
+        """A pipeline event (any thread): the camera's condition to every session, the rest
+        to the game in play's."""
+        from vision.events import CameraStatus
+
+        if isinstance(event, CameraStatus):
+            with self._lock:
+                every = [events for _session, events in self._sessions.values()]
+            for events in every:
+                events(event)
+            return
+        self._sessions[self._name][1](event)
 
 
 class StatusListener(Protocol):
@@ -230,9 +342,12 @@ def table_camera(source: TableSource, *, observer: TableObserver | None = None,
 class Cameras:
     """The cameras of one ``[camera] view``, wired to a session (:func:`open_cameras`):
     ``hand`` the hand camera's pipeline, ``table`` the overhead camera's capture, ``observer``
-    the referee's eye over the table (each ``None`` when the view has none)."""
+    the referee's eye over the table (each ``None`` when the view has none); ``played`` the
+    session of the game in play, which the hand camera feeds (:class:`GameInPlay`: another
+    game's session joins it with ``add``)."""
 
     view: str
+    played: GameInPlay
     hand: Pipeline | None = None
     table: TableCapture | None = None
     observer: TableObserver | None = None
@@ -259,6 +374,8 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
     ``table``: the overhead camera with the table observer, its condition the session's;
     ``both``: both, their plays through one :class:`PlayLedger` and their condition through
     :class:`CameraHealth`. ``also_hand``/``also_table`` see each event/frame after the session.
+    The hand camera feeds ``cameras.played`` (:class:`GameInPlay`): ``session``'s game until
+    another game's session is added and chosen; the overhead camera referees ``session``'s.
 
     >>> import pathlib, tempfile
     >>> from companion.session import GameStore
@@ -270,10 +387,11 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
     """
     from companion.session.table_observer import PlayLedger
 
-    cameras = Cameras(view)
+    cameras = Cameras(view, GameInPlay(session))
     if view == "hand":
         if hand is not None:
-            cameras.hand = camera_pipeline(hand, session, also=also_hand, decoding=decoding)
+            cameras.hand = camera_pipeline(hand, cameras.played, also=also_hand,
+                                           decoding=decoding)
         return cameras
     ledger = PlayLedger()
     health = CameraHealth(session)
@@ -292,6 +410,6 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
             else:
                 cards(event)
 
-        cameras.hand = camera_pipeline(hand, session, also=also_hand, decoding=decoding,
-                                       events=hand_events)
+        cameras.played.add(session, events=hand_events)
+        cameras.hand = camera_pipeline(hand, cameras.played, also=also_hand, decoding=decoding)
     return cameras

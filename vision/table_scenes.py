@@ -41,6 +41,9 @@ look for what fails. Its figures are reported apart from the development set's."
 HELDOUT2_SEEDS = range(910000, 910120)
 """A second held-out set, drawn after the first one's report had been looked into (one frame
 with Noah at a wrong ferry): its figures are the ones of a set nobody has seen."""
+HELDOUT3_SEEDS = range(920000, 920120)
+"""A third held-out set, drawn for issue 19's speed work once the second had been reported:
+run once at the end of that work, never looked into frame by frame."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
 """Each scene has exactly one of these (the camera clause of TABLE-KIT.md)."""
@@ -280,14 +283,15 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 # -- drawing a scene from a seed ------------------------------------------------------------------
 
 def scene_set(name: str) -> range:
-    """The seeds of a named set: ``"dev"``, ``"heldout"`` or ``"heldout2"``.
+    """The seeds of a named set: ``"dev"``, ``"heldout"``, ``"heldout2"`` or ``"heldout3"``.
 
     >>> len(scene_set("heldout")), scene_set("dev")[0]
     (120, 1000)
     """
-    sets = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS}
+    sets = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
+            "heldout3": HELDOUT3_SEEDS}
     if name not in sets:
-        raise ValueError(f"unknown set {name!r}: dev, heldout or heldout2")
+        raise ValueError(f"unknown set {name!r}: dev, heldout, heldout2 or heldout3")
     return sets[name]
 
 

@@ -87,13 +87,6 @@ def _add_deck(parser: argparse.ArgumentParser) -> None:
                         "line: CATEGORY,NAME[,First name]; see docs/complot.md)")
 
 
-def _deck(path: Path | None) -> Any:
-    """The rulebook's deck, or the one a deck file describes (companion.complot.cards)."""
-    from companion.complot.cards import load_deck_file
-
-    return load_deck_file(path)
-
-
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
@@ -192,9 +185,10 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from companion.complot.cards import load_deck_file
     from companion.complot.simulate import play_game
 
-    deck = _deck(args.deck)
+    deck = load_deck_file(args.deck)
     failures = 0
     totals = {"manches": 0, "turns": 0, "claims": 0}
     if args.out is not None:
@@ -219,9 +213,10 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from companion.complot.cards import load_deck_file
     from companion.complot.simulate import play_game
 
-    deck = _deck(args.deck)
+    deck = load_deck_file(args.deck)
     camera = _ClaimCamera() if args.camera else None
     try:
         report = play_game(str(args.seed), args.players, args.level, check=True,

@@ -44,7 +44,8 @@ CLASSIC_POINTS: dict[str, int] = {
 SPECIAL_POINTS = {"prix_pulitzer": 50, "plan_etare": 50, "complot_elysee": 100}
 _SIXES = (("six_duron", "DU"), ("six_senechales", "SE"), ("six_leonards", "LE"),
           ("six_empires", "EP"))
-_ELYSEE_NAMES = ("NO", "SA", "MX", "MR", "AR")
+#: The five first names of the Élysée's first form (C40).
+ELYSEE_NAMES = ("NO", "SA", "MX", "MR", "AR")
 #: The splits of six cards into two groups of three (C25): card 0 with two of the five others.
 _SPLITS = tuple(((0, *pair), tuple(i for i in range(1, 6) if i not in pair))
                 for pair in combinations(range(1, 6), 2))
@@ -223,7 +224,7 @@ def elysee_form(cards: Sequence[Card], rules: Rules = NORMAL) -> str | None:
     real_names = {card.name for card in cards if card.is_character}
     jokers = [card for card in cards if card.is_joker]
     noe_jokers = sum(1 for card in jokers if rules.any_joker_noe or card.name == NOE)
-    missing = [name for name in _ELYSEE_NAMES if name not in real_names]
+    missing = [name for name in ELYSEE_NAMES if name not in real_names]
     noe_filled = NOE not in missing or noe_jokers > 0
     if noe_filled and len(missing) <= len(jokers):
         return "5_names"

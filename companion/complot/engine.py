@@ -48,7 +48,7 @@ from .judge import (
     is_int,
 )
 from .messages import sentence
-from .state import State
+from .state import RefereeReads, State
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -96,8 +96,11 @@ class _Refused(Exception):
         self.code = code
 
 
-class Game:
+class Game(RefereeReads):
     """A game of Complot from its first deal to 400 points (C10–C87)."""
+
+    _state: State
+    _undo: list[tuple[State, dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
@@ -125,7 +128,7 @@ class Game:
         if len(self.start_scores) != len(players) or min(self.start_scores) < 0:
             raise ValueError("Give one score of 0 or more per player.")
         self._state = State(len(players), list(self.start_scores), dealer)
-        self._undo: list[tuple[State, dict[str, Any]]] = []
+        self._undo = []
 
     # -- typed reads ---------------------------------------------------------------------------
     @property
@@ -139,47 +142,8 @@ class Game:
         return self._state.current if self._state.phase in ("turn", "attentat") else None
 
     @property
-    def manche(self) -> int:
-        return self._state.manche
-
-    @property
-    def dealer(self) -> int:
-        return self._state.dealer
-
-    @property
     def drawn(self) -> bool:
         return self._state.drawn
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return tuple(self._state.scores)
-
-    @property
-    def manche_points(self) -> tuple[int, ...]:
-        return tuple(self._state.manche_points)
-
-    @property
-    def still_in(self) -> tuple[int, ...]:
-        return tuple(self._state.still_in())
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._state.end_reason
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """C55: the seats sharing the highest total once the game is over."""
-        if self._state.phase != "game_over":
-            return ()
-        return tuple(game_winners(self._state.scores, self.target))
-
-    @property
-    def is_over(self) -> bool:
-        return self._state.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[dict[str, Any], ...]:
-        return tuple(action for _, action in self._undo)
 
     @property
     def pioche_count(self) -> int:
@@ -193,11 +157,6 @@ class Game:
     def top_blocked(self) -> bool:
         """C68: the top of the «défausse» may not be taken."""
         return self._state.top_blocked
-
-    @property
-    def claim_window(self) -> int | None:
-        """The seat that just ended its turn and may still announce (C30, C45)."""
-        return None if self._state.window_used else self._state.window
 
     @property
     def killer(self) -> int | None:
@@ -218,10 +177,6 @@ class Game:
     def missing_cards(self) -> str | None:
         """None when all cards in play are accounted for, once each (simulation invariant)."""
         return self._state.missing_cards(self._in_play_sorted)
-
-    def __repr__(self) -> str:
-        return (f"Game(players={list(self.players)!r}, level={self.level}, "
-                f"manche={self.manche}, phase={self.phase!r}, scores={list(self.scores)})")
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:

@@ -1,10 +1,14 @@
 """One plain sentence per refusal code (section H) and per event, in French (the game's own
-words), English and Traditional Chinese. French character names stay French in every language.
+words), English and Traditional Chinese. French character names stay French in every language;
+the categories that are ordinary words are translated (:data:`CATEGORY_NAMES`), the families'
+names are not.
 
 >>> print(sentence("claim_not_met", "fr"))
 Ces six cartes ne forment pas la combinaison annoncée : reprenez vos cartes, vous passez un tour.
 >>> sentence("joker_not_noe", "en")
-'Only the «Archange Noé» joker can stand for Noé: take your cards back, you miss a turn.'
+'Only the Archangel Noé can stand for Noé: take your cards back, you miss a turn.'
+>>> category_name("EM", "en"), category_name("DU", "zh"), category_name("PO", "fr")
+('General Staff', 'Famille Duron', 'Pompiers')
 >>> sentence("no_such_code", "zh")
 '無法接受這個動作。'
 """
@@ -13,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from .cards import CATEGORIES
 
 LANGUAGES = ("fr", "en", "zh")
 
@@ -101,8 +107,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "這六張牌不構成所宣告的組合：請收回手牌，你要跳過一輪。"),
     "joker_not_noe": (
         "Seul l'Archange Noé peut remplacer un Noé : reprenez vos cartes, vous passez un tour.",
-        "Only the «Archange Noé» joker can stand for Noé: take your cards back, you miss a turn.",
-        "只有「Archange Noé」可以代替 Noé：請收回手牌，你要跳過一輪。"),
+        "Only the Archangel Noé can stand for Noé: take your cards back, you miss a turn.",
+        "只有大天使 Noé 可以代替 Noé：請收回手牌，你要跳過一輪。"),
     "villain_not_allowed": (
         "Les méchants ne comptent jamais dans une combinaison : reprenez vos cartes, vous "
         "passez un tour.",
@@ -122,8 +128,8 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "每輪只能進行一次行動。"),
     "wrong_card_count": (
         "Pas le bon nombre de cartes pour cette action (contrôle 1 Enquêteur, descente 3).",
-        "Wrong number of cards for this action (contrôle 1 Enquêteur, descente 3).",
-        "此行動的牌數不對（contrôle 1 張 Enquêteurs，descente 3 張）。"),
+        "Wrong number of cards for this action (contrôle 1 Investigator, descente 3).",
+        "此行動的牌數不對（contrôle 1 張調查員，descente 3 張）。"),
     "wrong_action_card": (
         "Cette carte ne peut pas lancer cette action.",
         "That card cannot launch this action.",
@@ -142,12 +148,12 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "間諜與炸彈無法防禦。"),
     "defence_not_etat_major": (
         "Seule une carte État-Major peut arrêter un Enquêteur.",
-        "Only an État-Major card can stop an Enquêteur.",
-        "只有 État-Major 牌可以阻擋 Enquêteurs。"),
+        "Only a General Staff card can stop an Investigator.",
+        "只有參謀部的牌可以阻擋調查員。"),
     "defence_grade_too_low": (
         "Ce grade n'est pas strictement plus élevé que celui de l'Enquêteur : le contrôle a lieu.",
-        "That grade is not strictly higher than the Enquêteur's: the action goes ahead.",
-        "這個軍階沒有嚴格高於 Enquêteurs：行動照常進行。"),
+        "That grade is not strictly higher than the Investigator's: the action goes ahead.",
+        "這個軍階沒有嚴格高於調查員：行動照常進行。"),
     "must_keep_six": (
         "Terminez le tour avec 6 cartes, ni plus ni moins.",
         "End the turn with 6 cards, no more, no fewer.",
@@ -195,6 +201,25 @@ REFUSALS: dict[str, tuple[str, str, str]] = {
         "This request is malformed: try again.",
         "這個請求格式錯誤，請重試。"),
 }
+#: Category code → its name (French, English, Traditional Chinese). The French is the
+#: card's (companion.complot.cards.CATEGORIES). Categories that are ordinary words are
+#: translated; the families and the made-up names (Léonard, Alphas, Sénéchales, Empires,
+#: Famille Duron) keep theirs, and so do the Attentats, the game's word for its bomb cards as
+#: «pioche» and «défausse» are for its piles (docs/complot.md, "Names on the screens").
+_CATEGORIES_ELSEWHERE: dict[str, tuple[str, str]] = {  # (English, Chinese)
+    "EM": ("General Staff", "參謀部"),
+    "EN": ("Investigators", "調查員"),
+    "ES": ("Spies", "間諜"),
+    "PO": ("Firefighters", "消防員"),
+    "JO": ("Journalists", "記者"),
+    "AR": ("Archangel", "大天使"),
+    "RO": ("Red spies", "紅色間諜"),
+    "VI": ("Violet spies", "紫色間諜"),
+    "PB": ("Bomb-setters", "炸彈客"),
+}
+CATEGORY_NAMES: dict[str, tuple[str, str, str]] = {
+    code: (french, *_CATEGORIES_ELSEWHERE.get(code, (french, french)))
+    for code, (_slug, french) in CATEGORIES.items()}
 #: Combination id (C31, C32, C40) → its name (French, English, Traditional Chinese).
 COMBINATIONS = {
     "two_trios": ("deux trios", "two trios", "兩組三張"),
@@ -238,8 +263,8 @@ TABLE_EVENTS = {
                "{player} launches {action} against {targets}.",
                "{player} 對 {targets} 發動 {action}。"),
     "defendable": ("{target} peut l'arrêter en montrant un État-Major plus gradé.",
-                   "{target} may stop it by showing a higher-ranked État-Major card.",
-                   "{target} 可以亮出軍階更高的 État-Major 牌來阻擋。"),
+                   "{target} may stop it by showing a higher-ranked General Staff card.",
+                   "{target} 可以亮出軍階更高的參謀部牌來阻擋。"),
     "defended": ("{target} montre {defence} : {the_action} est arrêté(e), sans saisie.",
                  "{target} shows {defence}: {the_action} is stopped, nothing is seized.",
                  "{target} 亮出 {defence}：{the_action} 被擋下，不能奪牌。"),
@@ -317,7 +342,7 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
         words["action"] = ACTION_NAMES[params["action"]][0][index]
         words["the_action"] = ACTION_NAMES[params["action"]][1][index]
     if "defence" in params:
-        words["defence"] = card_label(params["defence"])
+        words["defence"] = card_label(params["defence"], LANGUAGES[index])
     if "code" in params:
         words["reason"] = sentence(params["code"], LANGUAGES[index])
     elif "reason" in params:
@@ -327,12 +352,25 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
     return templates[index].format(**words)
 
 
-def card_label(card_id: str) -> str:
-    """A card as people say it: « Sophie (État-Major) » (the id itself if it is unknown)."""
+def card_label(card_id: str, language: str = "fr") -> str:
+    """A card as people say it: « Sophie (État-Major) », « Sophie (General Staff) » (the id
+    itself if it is unknown).
+
+    >>> card_label("etat-major:sophie", "en"), card_label("leonard:emma", "zh")
+    ('Sophie (General Staff)', 'Emma (Léonard)')
+    """
     from .cards import default_deck
 
     card = default_deck().get(card_id)
-    return card_id if card is None else str(card)
+    if card is None:
+        return card_id
+    return f"{card.first_name} ({category_name(card.category, language)})"
+
+
+def category_name(category: str, language: str = "fr") -> str:
+    """A category's name in ``language`` (fr, en, zh; French otherwise), from its code."""
+    index = LANGUAGES.index(language) if language in LANGUAGES else 0
+    return CATEGORY_NAMES[category][index]
 
 
 def is_seat(value: object, players: Sequence[str]) -> bool:

@@ -45,7 +45,7 @@ from .engine import Verdict
 from .judge import TARGET_SCORE
 from .messages import is_seat, table_sentence
 from .messages import sentence as refusal_sentence
-from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify
+from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify, is_ours
 from .table import FORMAT, Table, is_hidden_header, setup_problem
 
 Phase = Literal["manche", "manche_over", "game_over"]
@@ -158,6 +158,8 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
     """The referee for one Complot table, one game open at a time (API-COMPLOT.md)."""
 
     log_format: ClassVar[str] = FORMAT
+    #: The camera pipeline's filter (companion.wiring): a Complot sticker, ``CPLT1/…``.
+    is_ours = staticmethod(is_ours)
 
     def __init__(self, store: GameStore, *, deck: Deck | None = None,
                  deck_id: str = DEFAULT_DECK_ID) -> None:

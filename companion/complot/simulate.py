@@ -17,12 +17,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card, Deck, default_deck
-from .combos import best_claim, made
+from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
-from .judge import TARGET_SCORE
+from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
@@ -30,6 +30,8 @@ NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 WRONG_CLAIM_RATE = 0.01
 ACTION_RATE = 0.3
 MAX_ACTIONS = 200_000  # a game never gets near this; it only bounds a bug
+#: The actions that end a turn (counted as turns in the report).
+_TURN_ENDS = frozenset(("discard", "kill", *ACTIONS))
 
 
 @dataclass
@@ -99,7 +101,7 @@ def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None
 def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
     if action["type"] == "deal":
         report.manches += 1
-    elif action["type"] in ("discard", "kill", *ACTIONS):
+    elif action["type"] in _TURN_ENDS:
         report.turns += 1
     if verdict.accepted and action["type"] == "claim":
         report.claims += 1
@@ -171,10 +173,82 @@ def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
 @lru_cache(maxsize=4096)
 def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
     """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
-    looked at at its owner's claim window, then again at their next turn start: cached)."""
+    looked at at its owner's claim window, then again at their next turn start: cached).
+    Most hands make nothing, and :func:`_may_announce` says so from a quick count."""
+    if not _may_announce(hand, _marks(deck)):
+        return False, None
     cards = [deck[card] for card in hand]
     best = best_claim(cards)
     return made("complot_elysee", cards) is not None, None if best is None else best[0]
+
+
+def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
+    """False when the six cards can make no announcement: a quick necessary test, not the
+    rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
+    three Noé need their count plus the jokers; the Élysée's five names need the names present
+    plus the jokers; two trios and the sixes need no méchant (C20) and each card sharing its
+    category or first name with enough cards and jokers to make a trio (C21–C25).
+
+    >>> deck = default_deck()
+    >>> _may_announce(["leonard:emma", "duron:david", "empires:noe", "leonard:sally",
+    ...                "espions:karl", "alphas:naomie"], _marks(deck))
+    False
+    >>> _may_announce(["leonard:emma", "duron:emma", "archange:igor", "leonard:sally",
+    ...                "leonard:sarah", "alphas:sally"], _marks(deck))
+    True
+    """
+    keys_of, at = marks.keys_of, marks.at
+    counts, jokers = _count_keys(hand, marks)
+    if (max(counts[at["JO"]], counts[at["PO"]], counts[at["/NO"]]) + jokers >= 3
+            or counts[at["AL"]] + jokers >= 5
+            or sum(1 for key in marks.elysee if counts[key]) + jokers >= 5):
+        return True
+    if counts[at["-"]]:
+        return False
+    need = 3 - jokers
+    for card in hand:
+        keys = keys_of[card]
+        if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
+            return False
+    return True
+
+
+def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
+    """How many of the cards have each key (by its index in ``marks``), and the jokers."""
+    keys_of = marks.keys_of
+    counts = [0] * marks.size
+    jokers = 0
+    for card in hand:
+        keys = keys_of[card]
+        if keys is None:
+            jokers += 1
+            continue
+        for key in keys:
+            counts[key] += 1
+    return counts, jokers
+
+
+class _Marks(NamedTuple):
+    """The deck as :func:`_may_announce` counts it: each card's keys (its category and its
+    first name ``/NO``; ``-`` for a méchant; None for a joker) as small ints, which count
+    in a list faster than strings in a dict."""
+
+    keys_of: dict[str, tuple[int, ...] | None]
+    at: dict[str, int]
+    size: int
+    elysee: tuple[int, ...]
+
+
+@lru_cache(maxsize=8)
+def _marks(deck: Deck) -> _Marks:
+    names = {card.id: None if card.is_joker else ("-",) if not card.is_character
+             else (card.category, f"/{card.name}") for card in deck}
+    keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
+    keys += sorted({key for marks in names.values() if marks for key in marks} - set(keys))
+    at = {key: index for index, key in enumerate(keys)}
+    return _Marks({card: None if marks is None else tuple(at[key] for key in marks)
+                   for card, marks in names.items()},
+                  at, len(keys), tuple(at[f"/{name}"] for name in ELYSEE_NAMES))
 
 
 def _pile(game: Game, seat: int, rng: random.Random) -> str:
@@ -211,29 +285,22 @@ def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
 def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    traits = _traits(game.deck)
-    laid = [traits[card] for card in hand]
-    counts: dict[str, int] = {}
-    for category, name, _ in laid:
-        counts[category] = counts.get(category, 0) + 1
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
+    marks = _marks(game.deck)
+    counts, _ = _count_keys(hand, marks)
+    keys_of = marks.keys_of
     best, choice = 1000.0, hand[0]
-    for card, (category, name, fixed) in zip(hand, laid, strict=True):
-        links = fixed if name is None else counts[category] + counts[name]
+    for card in hand:
+        keys = keys_of[card]
+        if keys is None:
+            links = 100.0  # a joker: kept
+        elif len(keys) == 1:
+            links = -1.0  # a méchant: thrown first
+        else:
+            links = counts[keys[0]] + counts[keys[1]]
         links += rng.random()
         if links < best:
             best, choice = links, card
     return choice
-
-
-@lru_cache(maxsize=8)
-def _traits(deck: Deck) -> dict[str, tuple[str, str | None, float]]:
-    """Each card as :func:`_worst_card` sees it: its category, its first name (``/NO``; None
-    but for characters), and how connected a joker (100: kept) or a méchant (-1: thrown
-    first) counts."""
-    return {card.id: (card.category, f"/{card.name}" if card.is_character else None,
-                      100.0 if card.is_joker else -1.0) for card in deck}
 
 
 @lru_cache(maxsize=8)
@@ -278,14 +345,14 @@ def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
 
 
 def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
-    """The target's best État-Major card if it stops the action (targets always defend)."""
+    """The target's first État-Major card that stops the action (targets always defend),
+    asked of the rules of C65–C67 directly: the rest of the action is the attacker's own,
+    chosen from what the hand allows."""
     if kind not in ("controle", "descente"):
         return None
     for card in game.hand(target):
         if game.deck[card].category != "EM":
             continue  # only an État-Major card defends (C65)
-        check = game.check({"type": kind, "player": game.current_player, "cards": used,
-                            "targets": [target], "defence": card})
-        if check.accepted:
+        if defence_problem(kind, used, card, game.deck) is None:
             return card
     return None

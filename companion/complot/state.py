@@ -21,9 +21,13 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+
+from .judge import game_winners
+
+_new_state = object.__new__
 
 
 @dataclass(slots=True)
@@ -55,13 +59,21 @@ class State:
     _owned: set[str | int] = field(default_factory=set, repr=False, compare=False)
 
     def fork(self) -> State:
-        """A state equal to this one that shares all its lists until it writes to them."""
-        return State(
-            self.players, self.scores, self.dealer, self.manche, self.phase, self.current,
-            self.drawn, self.pioche, self.defausse, self.top_blocked, self.hands, self.laid,
-            self.out, self.skip, self.turns_done, self.window, self.window_used,
-            self.manche_points, self.end_reason, self.reshuffles, self.claims,
-        )
+        """A state equal to this one that shares all its lists until it writes to them.
+
+        Made field by field without ``__init__``: the referee forks once per action, and
+        the dataclass's ``__init__`` with its 22 arguments costs about four times as much
+        (tests/complot/test_undo.py checks that every field is carried over)."""
+        twin: State = _new_state(State)
+        twin.players, twin.scores, twin.dealer = self.players, self.scores, self.dealer
+        twin.manche, twin.phase, twin.current = self.manche, self.phase, self.current
+        twin.drawn, twin.pioche, twin.defausse = self.drawn, self.pioche, self.defausse
+        twin.top_blocked, twin.hands, twin.laid = self.top_blocked, self.hands, self.laid
+        twin.out, twin.skip, twin.turns_done = self.out, self.skip, self.turns_done
+        twin.window, twin.window_used = self.window, self.window_used
+        twin.manche_points, twin.end_reason = self.manche_points, self.end_reason
+        twin.reshuffles, twin.claims, twin._owned = self.reshuffles, self.claims, set()
+        return twin
 
     def writable(self, name: str) -> list[Any]:
         """The list field ``name``, copied first if it may still be shared with another state
@@ -98,15 +110,11 @@ class State:
         )
 
     def still_in(self) -> list[int]:
-        return [seat for seat in range(self.players) if not self.out[seat]]
+        return still_in(self.out)
 
     def next_seat(self, seat: int) -> int:
         """The next seat clockwise still in the manche (C15)."""
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.out[candidate]:
-                return candidate
-        return seat
+        return next_seat(self.out, seat)
 
     def previous_seat(self, seat: int) -> int:
         """The nearest seat counter-clockwise still in the manche (C82)."""
@@ -140,3 +148,113 @@ class State:
         lost = sorted((expected - counts).elements())
         extra = sorted((counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
+
+
+def still_in(out: Sequence[bool]) -> list[int]:
+    """The seats still in the manche, given which are out (C17)."""
+    return [seat for seat, gone in enumerate(out) if not gone]
+
+
+def next_seat(out: Sequence[bool], seat: int) -> int:
+    """The nearest seat clockwise of ``seat`` still in the manche (C15); ``seat`` itself when
+    nobody else is.
+
+    >>> next_seat([False, True, False], 0), next_seat([False, True, True], 0)
+    (2, 0)
+    """
+    players = len(out)
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if not out[candidate]:
+            return candidate
+    return seat
+
+
+class _Scored(Protocol):
+    """What :class:`RefereeReads` reads of a referee's state (both table models have it)."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def manche(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def window(self) -> int | None: ...
+    @property
+    def window_used(self) -> bool: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def manche_points(self) -> list[int]: ...
+    @property
+    def end_reason(self) -> str | None: ...
+    def still_in(self) -> list[int]: ...
+
+
+class RefereeReads:
+    """The read-only properties both Complot referees give, the one that knows the cards
+    (:class:`~companion.complot.engine.Game`) and the one of a hidden-hands table
+    (:class:`~companion.complot.table.Table`), read from their current state and undo
+    stack."""
+
+    __slots__ = ()
+    _state: _Scored
+    _undo: Sequence[tuple[object, dict[str, Any]]]
+    players: tuple[str, ...]
+    level: int
+    target: int
+
+    @property
+    def manche(self) -> int:
+        return self._state.manche
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def claim_window(self) -> int | None:
+        """The seat that has just ended its turn and may still announce (C30, C45)."""
+        return None if self._state.window_used else self._state.window
+
+    @property
+    def still_in(self) -> tuple[int, ...]:
+        """The seats still in the manche (C17)."""
+        return tuple(self._state.still_in())
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The totals (C53)."""
+        return tuple(self._state.scores)
+
+    @property
+    def manche_points(self) -> tuple[int, ...]:
+        """The points scored so far in this manche (C52)."""
+        return tuple(self._state.manche_points)
+
+    @property
+    def end_reason(self) -> str | None:
+        """``last_player``, ``elysee`` or ``pioche_empty`` once the manche is over (C51)."""
+        return self._state.end_reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """C55: the seats sharing the highest total once the game is over."""
+        if self._state.phase != "game_over":
+            return ()
+        return tuple(game_winners(self._state.scores, self.target))
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.phase == "game_over"
+
+    @property
+    def history(self) -> tuple[dict[str, Any], ...]:
+        """The applied actions, first first (the table log's lines after the header)."""
+        return tuple(action for _, action in self._undo)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(players={list(self.players)!r}, level={self.level}, "
+                f"manche={self.manche}, phase={self._state.phase!r}, "
+                f"scores={list(self.scores)})")

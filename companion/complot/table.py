@@ -45,6 +45,7 @@ from .judge import (
     game_winners,
     is_int,
 )
+from .state import RefereeReads, next_seat, still_in
 
 FORMAT = "complot-table-log"
 #: The header option that tells this table model's logs from the engine's (known cards).
@@ -95,15 +96,11 @@ class TableState:
                        manche_points=list(self.manche_points), manches=list(self.manches))
 
     def still_in(self) -> list[int]:
-        return [seat for seat in range(self.players) if not self.out[seat]]
+        return still_in(self.out)
 
     def next_seat(self, seat: int) -> int:
         """The nearest seat clockwise still in the manche (C15)."""
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if not self.out[candidate]:
-                return candidate
-        return seat
+        return next_seat(self.out, seat)
 
     def as_dict(self) -> dict[str, Any]:
         """The state as a JSON object (``replay``'s final state)."""
@@ -120,13 +117,16 @@ class TableState:
         }
 
 
-class Table:
+class Table(RefereeReads):
     """A game of Complot at a real table, from the first manche to the target (C10–C92).
 
     ``dealer`` is the first dealer (C11, the table's choice; default the last seat, so the
     first name entered plays first, C12). ``scores_only``: claims are recorded by their
     combination (``claim_points``), without cards and without turns.
     """
+
+    _state: TableState
+    _undo: list[tuple[TableState, dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], *, level: int = 1, target: int = TARGET_SCORE,
                  scores_only: bool = False, dealer: int | None = None,
@@ -142,7 +142,7 @@ class Table:
         self.deck = deck or default_deck()
         self._state = TableState(len(players), self.first_dealer, [0] * len(players), target)
         _start_manche(self._state, scores_only)
-        self._undo: list[tuple[TableState, dict[str, Any]]] = []
+        self._undo = []
 
     # -- typed reads ---------------------------------------------------------------------------
     @property
@@ -151,22 +151,9 @@ class Table:
         return self._state.phase
 
     @property
-    def manche(self) -> int:
-        return self._state.manche
-
-    @property
-    def dealer(self) -> int:
-        return self._state.dealer
-
-    @property
     def current(self) -> int | None:
         """Whose turn it is (None between manches and in a score-only game)."""
         return self._state.current if self._state.phase == "manche" else None
-
-    @property
-    def claim_window(self) -> int | None:
-        """The seat that has just ended its turn and may still announce (C30, C45)."""
-        return None if self._state.window_used else self._state.window
 
     @property
     def must_pass(self) -> tuple[int, ...]:
@@ -174,28 +161,9 @@ class Table:
         return tuple(seat for seat, skip in enumerate(self._state.skip) if skip)
 
     @property
-    def still_in(self) -> tuple[int, ...]:
-        return tuple(self._state.still_in())
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """The totals (C53)."""
-        return tuple(self._state.scores)
-
-    @property
-    def manche_points(self) -> tuple[int, ...]:
-        """The points scored so far in this manche (C52)."""
-        return tuple(self._state.manche_points)
-
-    @property
     def manches(self) -> tuple[tuple[int, ...], ...]:
         """The points of each finished manche, first manche first."""
         return tuple(self._state.manches)
-
-    @property
-    def end_reason(self) -> str | None:
-        """``last_player``, ``elysee`` or ``pioche_empty`` once the manche is over (C51)."""
-        return self._state.end_reason
 
     @property
     def pending_action(self) -> str | None:
@@ -206,32 +174,12 @@ class Table:
     def pending_target(self) -> int | None:
         return self._state.pending[2] if self._state.pending else None
 
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """C55: the seats sharing the highest total once the game is over."""
-        if self._state.phase != "game_over":
-            return ()
-        return tuple(game_winners(self._state.scores, self.target))
-
-    @property
-    def is_over(self) -> bool:
-        return self._state.phase == "game_over"
-
-    @property
-    def history(self) -> tuple[dict[str, Any], ...]:
-        """The applied actions, first first (the table log's lines after the header)."""
-        return tuple(action for _, action in self._undo)
-
     def turns_done(self, seat: int) -> int:
         return self._state.turns_done[seat]
 
     def state(self) -> dict[str, Any]:
         """The table as a JSON object."""
         return {**self._state.as_dict(), "winners": list(self.winners)}
-
-    def __repr__(self) -> str:
-        return (f"Table(players={list(self.players)!r}, level={self.level}, "
-                f"manche={self.manche}, phase={self.phase!r}, scores={list(self.scores)})")
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:

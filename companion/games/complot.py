@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.session.record import Damage
@@ -54,16 +55,14 @@ class ComplotKind:
     def stickered_deck(self, deck: str | None, deck_id: str | None) -> StickeredDeck:
         """The rulebook's 93 cards, or a Complot deck file; ``deck_id`` or BOX1 (the config
         names no Complot box yet)."""
-        from pathlib import Path
-
-        from companion.commands.complot import _deck as complot_deck  # ``--deck``'s reader
+        from companion.complot.cards import load_deck_file
         from companion.complot.payload import DEFAULT_DECK_ID, TaggedDeck
         from companion.tags.payload import check_deck_id
 
         box = check_deck_id(deck_id or DEFAULT_DECK_ID)
         if deck in (None, "default"):
-            return TaggedDeck(complot_deck(None), box)
-        return TaggedDeck(complot_deck(Path(str(deck))), box, source=str(deck))
+            return TaggedDeck(load_deck_file(None), box)
+        return TaggedDeck(load_deck_file(Path(str(deck))), box, source=str(deck))
 
     def configured_deck_id(self) -> str | None:
         return None

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from companion.game.deck import format_ref, parse_ref
 from companion.game.sizes import FERRY_COUNT
+from companion.game.state import IN_ROUND_PHASES
 from companion.i18n import english
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
@@ -711,7 +712,7 @@ class PlayLedger:
     >>> class Table:  # a stand-in session: accepts every card once
     ...     def __init__(self): self.played = []
     ...     view = property(lambda self: type("V", (), {"seq": len(self.played), "state": {
-    ...         "ferries": [self.played, [], [], [], []]}})())
+    ...         "phase": "play", "ferries": [self.played, [], [], [], []]}})())
     ...     def choose_card(self, ref):
     ...         self.played.append(ref); return type("O", (), {"accepted": True})()
     >>> ledger, table = PlayLedger(), Table()
@@ -760,6 +761,11 @@ class PlayLedger:
 
     @staticmethod
     def _on_a_ferry(intents: ObservedSession, card: str) -> bool:
-        ferries = (intents.view.state or {}).get("ferries") or ()
-        return any(card in {physical(r) for r in f or ()} for f in ferries)
+        """``card`` is on a ferry of the round being played. Between two rounds the record still
+        shows the last round's ferries, while the same card may be dealt again as a starting
+        animal: that is a new presentation, not a repeat."""
+        state = intents.view.state or {}
+        if state.get("phase") not in IN_ROUND_PHASES:
+            return False
+        return any(card in {physical(r) for r in f or ()} for f in state.get("ferries") or ())
 

@@ -189,8 +189,8 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     look = TableLook()
     simulator = tap = None
     if simulate:
-        simulator = Simulator(session, decoding=decoding)
         cameras = open_cameras(session, "hand")
+        simulator = Simulator(session, decoding=decoding, feeds=cameras.played)
         cameras.hand = simulator.pipeline
     else:
         tap = FrameTap(hand) if hand is not None else None
@@ -201,7 +201,7 @@ def create_app(config: Any = None, *, simulate: bool, settings: UiSettings = UiS
     return NoahApp(session, settings=settings, simulator=simulator, cameras=cameras,
                    camera_tap=tap, lights=lights, config_file=config_file or config.path,
                    table_look=look, overhead=_overhead_source(config, session, simulate),
-                   reading=view,
+                   reading=view, started_with=config,
                    sound=refusal_sound(Path(os.environ.get("KIVY_HOME") or kivy_home())))
 
 

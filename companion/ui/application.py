@@ -123,7 +123,7 @@ class NoahApp(App):
                  lights: Any = None, cameras: Any = None, table_look: Any = None,
                  overhead: Any = None,
                  config_file: Path | None = None, sound: Path | None = None,
-                 **kwargs: Any) -> None:
+                 started_with: Any = None, **kwargs: Any) -> None:
         self.catalog, self.font_problem = catalog_for(settings.language, theme.FONT)
         super().__init__(**kwargs)
         self.session, self.lights, self.settings = session, lights, settings
@@ -133,6 +133,9 @@ class NoahApp(App):
             simulator.pipeline if simulator else None)
         self.camera_tap = camera_tap or (simulator.camera if simulator else None)
         self.table_look, self.overhead = table_look, overhead
+        # the validated config the app started with (companion.config.Config): the game the
+        # home screen opens on, a game's defaults; a setting changed applies at the next start
+        self.started_with = started_with
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
         self._releasing: threading.Thread | None = None  # its release, off the UI thread
         self._look_token: object | None = None  # which capture of it may feed the check
@@ -199,6 +202,30 @@ class NoahApp(App):
             self.table_camera.start()
         self._unsubscribe = self.session.subscribe(self._view_published)
         self._say_font_problem()
+        self.choose_configured_game()
+
+    def choose_configured_game(self) -> None:
+        """The home screen on the game of ``[game] kind`` (the camera's game without a
+        config): what the app opens on."""
+        first = getattr(getattr(self.started_with, "game", None), "kind", None)
+        self.root.sm.get_screen("home").game = first or self.cameras_game()
+
+    def cameras_game(self) -> str:
+        """The game kind the hand camera's codes go to (``noah`` without a camera)."""
+        played = getattr(self.cameras, "played", None)
+        return played.name if played is not None else "noah"
+
+    def play(self, name: str) -> None:
+        """The table plays the game kind ``name`` (companion.games): the hand camera's codes
+        go to its session (made when the game is first chosen)."""
+        played = getattr(self.cameras, "played", None)
+        if played is None:
+            return
+        if not played.has(name):
+            from companion.ui.screens import GAME_SCREENS as KINDS_SCREENS
+
+            played.add(KINDS_SCREENS[name].session(self))
+        played.choose(name)
 
     def on_stop(self) -> None:
         if self._unsubscribe is not None:

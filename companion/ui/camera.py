@@ -62,10 +62,12 @@ class Simulator:
 
     ``show(ref)`` returns at once; the card stays in view until the pipeline has reported it
     (``CardShown``), then it is taken away. ``shown`` counts the cards the pipeline reported.
-    ``pipeline`` is started and stopped by its owner (the app).
+    ``pipeline`` is started and stopped by its owner (the app); it feeds ``feeds`` (the app's
+    :class:`companion.wiring.GameInPlay`), ``session`` (Noah's) by default.
     """
 
-    def __init__(self, session: Any, *, fps: float = 30.0, decoding: Any = None) -> None:
+    def __init__(self, session: Any, *, fps: float = 30.0, decoding: Any = None,
+                 feeds: Any = None) -> None:
         from vision.synthetic import Scene, SyntheticSource
 
         self.session = session
@@ -73,7 +75,7 @@ class Simulator:
         self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
         self.source = SyntheticSource(self.scene, fps=fps)
         self.camera = FrameTap(self.source)
-        self.pipeline = camera_pipeline(self.camera, session, also=self._after_session,
+        self.pipeline = camera_pipeline(self.camera, feeds or session, also=self._after_session,
                                         decoding=decoding)
         self.shown = 0
         self._stickers: dict[str, Any] = {}

@@ -46,15 +46,18 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.togglebutton import ToggleButton
 
 from companion.complot.cards import (
-    CATEGORIES,
     CHARACTER_CATEGORIES,
     JOKER,
     VILLAIN_CATEGORIES,
     Card,
     default_deck,
 )
+from companion.complot.claim_reader import ClaimReader, Reading
 from companion.complot.combos import CLAIMS, CLASSIC_POINTS, SPECIAL_POINTS
+from companion.complot.messages import category_name
+from companion.errors import UserError
 from companion.ui import theme
+from companion.ui.weblink import follow_on_page
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6
@@ -247,13 +250,21 @@ class CardFace(Button):
     small = BooleanProperty(False)  # the picker's: name and symbol only
 
     def on_card_id(self, _face: Any, card_id: str) -> None:
+        self.relabel()
+
+    def relabel(self) -> None:
+        """Draw the card again in the table's language (the category's name)."""
+        card_id = self.card_id
         card = card_of(card_id)
         if card is None:  # an id the deck does not have is shown as it was read
             self.first_name, self.category_name, self.symbol = card_id, "?", ""
             self.colour = [0.4, 0.4, 0.4, 1]
             return
         colour, symbol = CATEGORY_LOOK[card.category]
-        self.first_name, self.category_name = card.first_name, card.category_name
+        # the first name stays French; the category in the table's language when it is an
+        # ordinary word (companion.complot.messages.CATEGORY_NAMES)
+        self.first_name = card.first_name
+        self.category_name = category_name(card.category, App.get_running_app().lang)
         self.colour, self.symbol, self.ink = list(colour), symbol, list(theme.text_on(colour))
 
 
@@ -281,9 +292,21 @@ def resume(app: Any, game_id: int | None = None) -> None:
     """The home screen's Resume with Complot chosen (the newest unfinished game), or a game
     of the history: where it stopped."""
     screens = complot_screens(app)
-    screens.act(screens.session.resume, game_id)
-    if screens.view.has_game:
-        screens.table()
+    try:
+        screens.session.resume(game_id)
+    except UserError as error:
+        if error.key != "complot.error.damaged":
+            app.message(app.catalog.error(error))
+            return
+        # the same three choices as a damaged Noah game (companion/ui/damaged.py)
+        from companion.ui.damaged import DamagedGamePopup
+
+        where = app.t("damaged.where_short", line=error.params["line"])
+        DamagedGamePopup(session=screens.session, game_id=int(str(error.params["game"])),
+                         details=f"{where}\n\n{app.t('complot.damaged.aside')}",
+                         then=screens.after_damage).open()
+        return
+    screens.table()
 
 
 class ComplotScreens:
@@ -302,7 +325,9 @@ class ComplotScreens:
         for name, cls in zip(self.NAMES, classes, strict=True):
             app.root.sm.add_widget(cls(name=name))
         self._redraw = Clock.create_trigger(self._draw_current)
+        self._cards_taken: tuple[str, ...] = ()  # the view's ``cards_read`` the picker has had
         self.session.subscribe(self._published)
+        follow_on_page(app, self.session)  # the phones' page follows Complot's games too
         app.bind(lang=lambda *_args: self._redraw())  # the words built in Python, again
 
     def screen(self, name: str) -> Any:
@@ -321,8 +346,13 @@ class ComplotScreens:
 
     def _draw_current(self, *_args: Any) -> None:
         view = self.view
-        for card_id in view.cards_read:  # read by a camera: into the picker (taken once)
-            self.add_card(card_id)
+        # the cards a camera read since the last request (the session keeps them until one is
+        # judged, then starts again): each new one into the picker, once
+        read, before = view.cards_read, self._cards_taken
+        fresh = read[len(before):] if read[:len(before)] == before else read
+        self._cards_taken = read
+        for card_id in fresh:
+            self.add_card(card_id, read=True)
         current = self.app.root.sm.current
         if current in self.NAMES:
             self.screen(current).draw(view)
@@ -365,6 +395,15 @@ class ComplotScreens:
         self.start(list(view.players), level=view.level, target=view.target,
                    scores_only=view.scores_only)
 
+    def after_damage(self) -> None:
+        """A damaged game resumed (its play), or abandoned or deleted (home, its Resume
+        refreshed)."""
+        if self.view.has_game:
+            self.table()
+        else:
+            self.app.go("home")
+            self.app.root.sm.get_screen("home").refresh_resume()
+
     def leave(self) -> None:
         """Home; the game stays in the record and can be resumed."""
         self.act(self.session.close_game)
@@ -384,15 +423,15 @@ class ComplotScreens:
         self.screen("complot_pick").prepare(mode, self.view)
         self.app.go("complot_pick")
 
-    def add_card(self, card_id: str) -> bool:
-        """A card read by the hand camera (or the table view): into the picker, opened for an
-        announcement if no picker shows. False when it was not taken (full, or no game in
-        play)."""
+    def add_card(self, card_id: str, *, read: bool = False) -> bool:
+        """A card read by the hand camera (``read``) or touched: into the picker, opened for an
+        announcement if no picker shows. False when it was not taken (full, already there, or
+        no game in play)."""
         if self.app.root.sm.current != "complot_pick":
             if self.view.phase != "manche" or self.view.scores_only or not self.view.players:
                 return False
             self.open_picker("claim")
-        return bool(self.screen("complot_pick").add_card(card_id))
+        return bool(self.screen("complot_pick").add_card(card_id, read=read))
 
     def judge(self, mode: str, cards: list[str], words: str, targets: list[int], *,
               claimant: int | None = None) -> None:
@@ -444,6 +483,13 @@ class ComplotScreen(Screen):
         """Draw ``view`` (a screen that shows nothing of the table draws nothing)."""
 
 
+def complot_defaults(app: Any) -> Any:
+    """The ``[complot]`` section the app started with (companion.config.ComplotSettings)."""
+    from companion.config import ComplotSettings
+
+    return getattr(app.started_with, "complot", None) or ComplotSettings()
+
+
 def _controller() -> ComplotScreens:
     return complot_screens(App.get_running_app())
 
@@ -468,7 +514,10 @@ class ComplotNewScreen(ComplotScreen):
     target = NumericProperty(400)
 
     def prepare(self, *, score_only: bool, names: Sequence[str] = ()) -> None:
-        self.score_only, self.level, self.target = score_only, 1, 400
+        """A new game's set-up: the level and target of ``[complot]`` (the rulebook's 1 and
+        400 when the config says nothing), the names of the last table."""
+        defaults = complot_defaults(App.get_running_app())
+        self.score_only, self.level, self.target = score_only, defaults.level, defaults.target
         self.ids.rows.clear_widgets()
         for name in list(names)[:MAX_PLAYERS] or ["", "", ""]:
             self.add_player(name)
@@ -583,10 +632,18 @@ class ComplotPickScreen(ComplotScreen):
     targets = ListProperty([])
     category = StringProperty("EM")
     view = ObjectProperty(None, allownone=True)
+    #: What the last card read by the camera did ("1 of 6 · ✓ Emma read"), or why it was not
+    #: taken; empty after a touch.
+    feedback = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reader = ClaimReader()  # the cards laid down: companion/complot/claim_reader.py
 
     def prepare(self, mode: str, view: Any) -> None:
         self.mode, self.view = mode, view
-        self.chosen, self.targets, self.words = [], [], "complot"
+        self.reader = ClaimReader(size=PICK_LIMITS[mode])
+        self.chosen, self.targets, self.words, self.feedback = [], [], "complot", ""
         self.claimant = view.current if view.current is not None else 0
         self.category = {"action": "EN", "defence": "EM"}.get(mode, "EM")
         self.draw(view)
@@ -643,12 +700,14 @@ class ComplotPickScreen(ComplotScreen):
         """A button per category in its colour; the one shown framed and bold."""
         def button(category: str) -> Button:
             colour, _symbol = CATEGORY_LOOK[category]
-            return CategoryButton(text=CATEGORIES[category][1], background_color=colour,
+            return CategoryButton(text=category_name(category, lang), background_color=colour,
                                   color=theme.text_on(colour),
                                   on_release=lambda _b: self.show_category(category))
 
+        lang = App.get_running_app().lang
         for category in synced(self.ids.categories, list(categories_for(level)), button):
             category.bold = category.chosen = category.key == self.category
+            category.text = category_name(category.key, lang)  # (the language may change)
 
     def show_category(self, category: str) -> None:
         self.category = category
@@ -669,26 +728,31 @@ class ComplotPickScreen(ComplotScreen):
         if self.view is not None:
             self._fill_targets(App.get_running_app(), self.view)
 
-    def add_card(self, card_id: str) -> bool:
-        """Take ``card_id`` (a touch or a camera read); False when full or already taken."""
-        if card_id in self.chosen or len(self.chosen) >= self.limit or card_of(card_id) is None:
-            return False
-        self.chosen = [*self.chosen, card_id]
+    def add_card(self, card_id: str, *, read: bool = False) -> bool:
+        """Take ``card_id``, touched or read by the camera (``read``: what it did is said);
+        False when full, already taken or not a card of the deck."""
+        reading = self.reader.add_card(card_id)
+        self.feedback = reading_words(App.get_running_app(), reading) if read else ""
+        self.chosen = list(self.reader.cards)
         self._refresh()
-        return True
+        return reading.added
 
     def take_off(self, card_id: str) -> None:
-        self.chosen = [card for card in self.chosen if card != card_id]
+        self.reader.remove_card(card_id)
+        self.chosen, self.feedback = list(self.reader.cards), ""
         self._refresh()
 
     def clear(self) -> None:
-        self.chosen = []
+        self.reader.clear()
+        self.chosen, self.feedback = [], ""
         self._refresh()
 
     def _refresh(self) -> None:
         app = App.get_running_app()
         self.count = app.t("complot.pick.count", n=len(self.chosen), of=self.limit)
-        if not self.chosen and self.mode != "action":  # (room for it until cards fill in)
+        if self.feedback:  # what the camera has just read says the count too
+            self.count = self.feedback
+        elif not self.chosen and self.mode != "action":  # (room for it until cards fill in)
             self.count += " · " + app.t("complot.pick.hint")
         action = action_for(self.chosen)
         self.action_name = app.t(f"complot.action.{action}") if action else ""
@@ -696,6 +760,8 @@ class ComplotPickScreen(ComplotScreen):
         for face in list(faces.children):  # the faces follow the cards chosen, in order
             if face.card_id not in self.chosen:
                 faces.remove_widget(face)
+        for face in faces.children:
+            face.relabel()  # (the language may have changed)
         shown = [face.card_id for face in reversed(faces.children)]
         for card_id in self.chosen[len(shown):]:
             faces.add_widget(CardFace(card_id=card_id, small=True,
@@ -711,6 +777,17 @@ class ComplotPickScreen(ComplotScreen):
     def check(self) -> None:
         _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets),
                             claimant=self.claimant)
+
+
+def reading_words(app: Any, reading: Reading) -> str:
+    """What one card read by the camera did, for the picker's count line: "1 of 6 · ✓ Emma
+    read", or why it was not taken. The first name only: the card's face, just drawn, shows
+    its category, and the line has one row on a full picker."""
+    if reading.card is None:
+        return reading.message(app.lang)
+    kind = "added" if reading.kind == "complete" else reading.kind
+    return app.t(f"complot.read.{kind}", card=reading.card.first_name, count=reading.count,
+                 size=reading.size)
 
 
 def synced(box: Any, keys: Sequence[Any], make: Callable[[Any], Any]) -> list[Any]:

@@ -4,8 +4,9 @@
 A scripted table goes through every screen, by the same calls the buttons make: the home
 screen with Complot chosen, the new game, play, the picker (an announcement, an action), the
 verdicts (accepted, refused, an action, a defence), the manche's end, the score track after
-six manches, the game's end (shared between two players when more than two play) and the
-scores-only entry. Each table size is taken (``-2p``, ``-6p`` by default), each language in
+six manches, the game's end (shared between two players when more than two play), the
+scores-only entry and a damaged game's choices. The picker is taken with a card just read by
+the hand camera. Each table size is taken (``-2p``, ``-6p`` by default), each language in
 its own folder (``en/``, ``fr/``, ``zh/``; one process each: Kivy has one window per process).
 
 The layout test runs the same tour with :func:`tour` and a ``shoot`` that checks the screen
@@ -46,6 +47,7 @@ def tour(driver: Any, shoot: Shoot, players: Sequence[str]) -> None:
     _new_game(driver, screens, shoot, players)
     _cards_game(driver, screens, shoot)
     _scores_only(driver, screens, shoot, players)
+    _damaged(driver, screens, shoot, players)
     screens.leave()
     driver.pump(2)
 
@@ -96,7 +98,8 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     _judge(driver, screens, "defence", (DEFENCE,))
     shoot("10-verdict-defence")
     session.next_turn()  # the one who has just ended a turn may still announce: who does?
-    picker = _pick(driver, screens, "claim", TWO_TRIOS[:5])
+    picker = _pick(driver, screens, "claim", TWO_TRIOS[:4])
+    screens.add_card(TWO_TRIOS[4], read=True)  # read by the hand camera: "✓ … read"
     picker.show_category("PO")
     driver.pump()
     shoot("05-pick")
@@ -159,6 +162,30 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
     screens.table()
     driver.pump()
     shoot("15-game-end")
+
+
+def _damaged(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]) -> None:
+    """A game whose record breaks at its third line: Resume offers the three choices; the
+    game is deleted afterwards (the app's record stays as it was)."""
+    from kivy.core.window import Window
+
+    from companion.ui.complot import resume
+    from companion.ui.damaged import DamagedGamePopup
+    from companion.ui.screenshots import damage
+
+    app, session = driver.app, screens.session
+    screens.start(list(players), level=1, target=400, scores_only=False)
+    game = session.view.game_id
+    screens.request(session.next_turn)
+    screens.leave()
+    damage(app, game, "not JSON at all")
+    resume(app, game)
+    driver.pump(2)
+    shoot("16-damaged-game")
+    for popup in [w for w in Window.children if isinstance(w, DamagedGamePopup)]:
+        popup.dismiss()
+    app.act(session.delete_game, game)
+    driver.pump(2)
 
 
 def take_all(out: Path, *, language: str = "en", counts: Sequence[int] = COUNTS) -> list[Path]:

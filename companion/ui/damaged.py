@@ -46,40 +46,55 @@ def resume(app: Any, game_id: int | None = None) -> None:
 
 
 class DamagedGamePopup(ModalView):
-    """The table's choice for a damaged game (see the module's text)."""
+    """The table's choice for a damaged game (see the module's text). ``reading``: Noah's
+    damaged record, explained line by line. Another game's session (``session``, default the
+    app's Noah session) gives its ``game_id`` and its sentence (``details``) instead, and
+    ``then`` runs once the game is resumed, abandoned or deleted (its own screens)."""
 
     title = StringProperty("")
     details = StringProperty("")
     resumable = BooleanProperty(True)
 
-    def __init__(self, reading: GameReading, **kwargs: Any) -> None:
+    def __init__(self, reading: GameReading | None = None, *, session: Any = None,
+                 game_id: int = 0, details: str = "",
+                 then: Callable[[], object] | None = None, **kwargs: Any) -> None:
         self.reading = reading
         super().__init__(**kwargs)
         app = App.get_running_app()
-        self.resumable = reading.resumable
-        self.title = app.t("damaged.title", game=reading.entry.id)
-        self.details = "\n".join(explain(app.catalog, reading))
+        self.session = session if session is not None else app.session
+        self._game_id = reading.entry.id if reading is not None else game_id
+        self._then = then
+        self.resumable = reading.resumable if reading is not None else True
+        self.title = app.t("damaged.title", game=self._game_id)
+        self.details = "\n".join(explain(app.catalog, reading)) if reading is not None \
+            else details
 
     @property
     def game_id(self) -> int:
-        return self.reading.entry.id
+        return self._game_id
 
     def resume_to_last_good_move(self) -> None:
         self.dismiss()
         app = App.get_running_app()
         app.showing_result = False
-        app.act(app.session.resume, self.game_id, to_last_good_move=True)
+        app.act(self.session.resume, self.game_id, to_last_good_move=True)
+        self._done()
 
     def ask(self, choice: str) -> None:
         """``abandon`` or ``delete``, once the table confirms it."""
         app = App.get_running_app()
-        intent = app.session.abandon_game if choice == "abandon" else app.session.delete_game
+        intent = self.session.abandon_game if choice == "abandon" else self.session.delete_game
 
         def confirmed() -> None:
             self.dismiss()
             app.act(intent, self.game_id)
+            self._done()
 
         ConfirmPopup(app.t(f"damaged.confirm_{choice}", game=self.game_id), confirmed).open()
+
+    def _done(self) -> None:
+        if self._then is not None:
+            self._then()
 
 
 class ConfirmPopup(ModalView):

@@ -82,12 +82,14 @@ def _name(view: Any, seat: int | None) -> str:
 
 
 class GameScreens(NamedTuple):
-    """What the home screen opens for one game kind: its new game (or scores only), and its
-    unfinished games (are there any; resume one, the newest by default)."""
+    """What the home screen opens for one game kind: its new game (or scores only), its
+    unfinished games (are there any; resume one, the newest by default), and its session (the
+    one the hand camera feeds while it is played: companion.wiring.GameInPlay)."""
 
     new_game: Callable[[Any, bool], None]
     resumable: Callable[[Any], bool]
     resume: Callable[[Any, int | None], None]
+    session: Callable[[Any], Any]
 
 
 def _complot() -> Any:
@@ -101,11 +103,13 @@ GAME_SCREENS: dict[str, GameScreens] = {
     "noah": GameScreens(
         new_game=lambda app, score_only: app.open_new_game(score_only=score_only),
         resumable=lambda app: bool(getattr(getattr(app.view, "prompt", None), "unfinished", ())),
-        resume=resume_game),
+        resume=resume_game,
+        session=lambda app: app.session),
     "complot": GameScreens(
         new_game=lambda app, score_only: _complot().open_new_game(app, score_only=score_only),
         resumable=lambda app: _complot().resumable(app),
-        resume=lambda app, game_id: _complot().resume(app, game_id)),
+        resume=lambda app, game_id: _complot().resume(app, game_id),
+        session=lambda app: _complot().complot_screens(app).session),
 }
 
 
@@ -127,6 +131,8 @@ class HomeScreen(Screen):
 
     can_resume = BooleanProperty(False)
     game = StringProperty("noah")
+    #: The catalog key of the chosen game's name (the subtitle: "Referee for the card game…").
+    game_title = StringProperty("games.noah")
     #: Width kept free at the top right for the LAN page's badge (companion/ui/weblink.py).
     badge_room = NumericProperty(0)
 
@@ -142,6 +148,10 @@ class HomeScreen(Screen):
         self._languages()
 
     def on_game(self, *_args: Any) -> None:
+        from companion.games import find_kind
+
+        App.get_running_app().play(self.game)  # the hand camera reads this game's cards
+        self.game_title = find_kind(self.game).title_key
         self._games()
         self.refresh_resume()
 
@@ -667,6 +677,11 @@ class GameEndScreen(Screen):
         self.ids.qr.texture = CoreImage(buffer, ext="png").texture
 
 
+#: The History's "unfinished" sentence for each game kind's word for its periods
+#: (companion.games: ``GameKind.period``).
+UNFINISHED_KEYS = {"round": "history.unfinished", "manche": "history.unfinished_manche"}
+
+
 class HistoryScreen(Screen):
     """Past games, newest first; an unfinished one resumes on touch."""
 
@@ -683,21 +698,28 @@ class HistoryScreen(Screen):
 
     @staticmethod
     def _entry(app: Any, record: Any) -> Button:
+        from companion.games import kind_of
+
+        kind = kind_of(record)
         summary = record.summary or {}
         scores = summary.get("scores") or []
         players = app.catalog.scores(list(zip(record.players, scores, strict=False))) \
             if scores else app.catalog.join(record.players)
         when = record.started_at[:16].replace("T", " ")
+        # the game's own word for its periods: Noah's rounds, Complot's manches
+        unfinished = UNFINISHED_KEYS.get(kind.period, "history.unfinished")
         state = app.t("history.finished") if record.finished else app.t(
             "history.abandoned") if record.abandoned else app.t(
-            "history.unfinished", round=summary.get("round", 1) or 1)
+            unfinished, round=summary.get("round", 1) or 1)
         text = f"{when}   {players}   ({state})"
         if record.finished or record.abandoned:
             return _grows(_button(text, lambda: None, background_color=(0.25, 0.3, 0.35, 1)))
-        from companion.games import kind_of
 
-        resume = GAME_SCREENS[kind_of(record).name].resume  # each game's own screens
-        return _grows(_button(text, lambda: resume(app, record.id)))
+        def resume() -> None:  # with that game's screens, its cards read by the camera
+            app.root.sm.get_screen("home").game = kind.name
+            GAME_SCREENS[kind.name].resume(app, record.id)
+
+        return _grows(_button(text, resume))
 
 
 class CardTray(ModalView):

@@ -67,16 +67,25 @@ def start_page(app: Any, config: Any, language: str) -> Any:
         except UserError as error:
             log.warning("The LAN page is off: %s", error)
         else:
-            app.web_server = server
-            app.web_unsubscribe = app.session.subscribe(server.publish_view)
+            app.web_server, app.web_unsubscribers = server, []
+            follow_on_page(app, app.session)
     app.bind(on_start=lambda *_: _add_badges(app))
     return app.web_server
+
+
+def follow_on_page(app: Any, session: Any) -> None:
+    """Show ``session``'s games on the page too, when it is on: Noah's session from the start,
+    another game's when its screens are first opened (its views name their game)."""
+    server = getattr(app, "web_server", None)
+    if server is not None:
+        app.web_unsubscribers.append(server.follow(session))
 
 
 def stop_page(app: Any) -> None:
     server = getattr(app, "web_server", None)
     if server is not None:
-        app.web_unsubscribe()
+        for unsubscribe in app.web_unsubscribers:
+            unsubscribe()
         server.stop()
         app.web_server = None
 

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from companion.errors import UserError
 from companion.game.deck import Deck
+from companion.games import GameKind, kind_of
 from companion.i18n import Catalog
 from companion.web import snapshot
 
@@ -48,27 +49,39 @@ class RecordFollower:
             fresh, self._seen = version != self._seen, version
             return fresh
 
-    def games(self) -> list[Any]:
-        """History summaries of the newest games (each replayed once per change)."""
-        from companion.session.history import summarize
-
+    def games(self) -> list[tuple[Any, bool]]:
+        """History summaries of the newest games (each replayed once per change), each with
+        whether BG Stats takes it."""
         with self._lock:
             entries = self.store.games()[:PAST_GAMES]
             summaries = []
             for entry in entries:
                 key = (entry.id, f"{entry.updated_at}/{entry.actions}")
                 if key not in self._summaries:
-                    self._summaries[key] = summarize(self.store, entry, self.deck)
+                    self._summaries[key] = self._summary(entry)
                 summaries.append(self._summaries[key])
             return summaries
 
-    def newest_reading(self) -> Any:
-        """The newest game replayed (None when the record holds none)."""
-        from companion.session.record import read_game
+    def _summary(self, entry: Any) -> tuple[Any, bool]:
+        """A game's summary, and whether its kind makes it a BG Stats link (a finished game
+        of a kind that has one)."""
+        from companion.session.history import summarize
 
+        summary = summarize(self.store, entry, self.deck)
+        try:
+            bgstats = summary.finished and bool(kind_of(entry).bgstats_url(self.store, summary))
+        except UserError:  # this game's kind has no BG Stats link
+            bgstats = False
+        return summary, bgstats
+
+    def newest_live(self, catalog: Catalog) -> dict[str, Any] | None:
+        """The newest game replayed by its own game's part, as the page's live snapshot (None
+        when the record holds none)."""
         with self._lock:
             entries = self.store.games()
-            return read_game(self.store, entries[0], self.deck) if entries else None
+            if not entries:
+                return None
+            return snapshot.from_record(catalog, self.store, entries[0], self.deck)
 
     def export(self, game_id: int, fmt: str) -> str:
         """One game as ``log`` or ``csv`` (the export command's code)."""
@@ -78,17 +91,17 @@ class RecordFollower:
             return export_game(self.store, game_id, self.deck, fmt)[0]
 
     def bgstats_link(self, game_id: int) -> str:
-        """The https BG Stats link of a finished game ("" when it is not finished)."""
-        from companion.session.bgstats import play_url, web_link
+        """The https BG Stats link of a finished game ("" when it is not finished; a
+        UserError when its game has no BG Stats link)."""
+        from companion.session.bgstats import web_link
         from companion.session.history import summarize
 
         with self._lock:
-            summary = summarize(self.store, game_id, self.deck)
+            entry = self.store.game(game_id)
+            summary = summarize(self.store, entry, self.deck)
             if not summary.finished:
                 return ""
-            options = self.store.game(game_id).header.get("options", {})
-            return web_link(play_url(game_id, summary.players, summary.scores,
-                                     summary.winners, self.store, options=options))
+            return web_link(kind_of(entry).bgstats_url(self.store, summary))
 
     def close(self) -> None:
         with self._lock:
@@ -107,12 +120,20 @@ class Feed:
         self.version = 0
         self._payload = b""
 
-    def take_view(self, view: Any) -> None:
-        self.live = snapshot.from_view(self.catalog, view)
+    def take_view(self, view: Any, kind: GameKind) -> None:
+        """A view of ``kind``'s session. Each game has its own session: one with no game on
+        does not hide another game's table (the app's Noah session stays idle while Complot is
+        played)."""
+        live = snapshot.from_view(self.catalog, view, kind)
+        shown = self.live.get("table")
+        if live["table"] is None and shown is not None and shown.get("kind") != kind.name:
+            return
+        self.live = live
         self._changed()
 
-    def take_reading(self, reading: Any) -> None:
-        self.live = snapshot.from_reading(self.catalog, reading)
+    def take_live(self, live: dict[str, Any]) -> None:
+        """A live snapshot already built (a stored game replayed)."""
+        self.live = live
         self._changed()
 
     def take_games(self, summaries: list[Any]) -> None:

@@ -4,7 +4,9 @@ A record with a finished game (examples/three-players.jsonl) and a seeded four-p
 played with mishaps (refusals, an undo) up to round 2 through the referee session, whose views
 feed the page as in the app; headless chromium (:mod:`companion.web.browser`) takes, per
 language: the page without its token, the live table (the phone's first screen and the whole
-page), and the end of the game with its BG Stats button.
+page), and the end of the game with its BG Stats button. Then Complot à l'Élysée with 2 and 6
+players (:func:`play_complot`: claims accepted and refused, a turn to pass): the live table
+with the cards laid down, and the end with its winner (``complot-live|end-LANG-Np.png``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import contextlib
 import json
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from companion.complot.session import ComplotSession
 from companion.game import Options, default_deck
 from companion.session import GameStore, Session
 from companion.sim.autoplay import SimulatedTable
@@ -26,6 +30,7 @@ from companion.web.settings import WebSettings
 EXAMPLE = Path(__file__).parents[2] / "examples" / "three-players.jsonl"
 PLAYERS = ("Ana", "Ben", "Chloé", "Dominique")
 WIDTH, HEIGHT = 390, 844
+COMPLOT_PLAYERS = ("Ana", "Ben", "Chloé", "Dominique", "Élise", "François")
 
 
 class Enough(Exception):
@@ -61,35 +66,92 @@ def play_until_round(session: Session, round_number: int, seed: int = 4) -> None
         table.play()
 
 
-def take(out: Path, language: str) -> list[Path]:
+@contextlib.contextmanager
+def following(store: GameStore, session: Any, language: str) -> Iterator[tuple[str, Any]]:
+    """A page server fed by ``session``'s views, as in the app, and a phone-sized chromium:
+    the page's address (without its token) and the browser. The record is closed after."""
     from companion.web.browser import chromium
 
-    work = Path(tempfile.mkdtemp(prefix="noah-web-shots-"))
-    store, session = record(work)
     server = WebServer(store.path, default_deck(), language=language, token="screenshot-token",
                        follow_record=False,
                        settings=WebSettings(enabled=True, port=0, host="127.0.0.1", mdns=False))
     server.start()
-    unsubscribe = session.subscribe(server.publish_view)
-    base = f"http://127.0.0.1:{server.port}"
-    taken = []
+    unsubscribe = server.follow(session)
     try:
         with chromium(WIDTH, HEIGHT, language) as browser:
-            browser.get(base + "/")
-            taken.append(_shot(browser, out / f"web-no-token-{language}.png"))
-            play_until_round(session, 2)
-            browser.get(f"{base}/?token={server.token}")
-            _wait(browser, "#ferries .ferry")
-            taken.append(_shot(browser, out / f"web-live-{language}.png"))
-            taken.append(_shot(browser, out / f"web-live-full-{language}.png", full=True))
-            session.close_game()
-            session.resume(1)
-            _wait(browser, "#end:not([hidden])")
-            taken.append(_shot(browser, out / f"web-end-{language}.png"))
+            yield f"http://127.0.0.1:{server.port}/", browser
     finally:
         unsubscribe()
         server.stop()
         store.close()
+
+
+def take(out: Path, language: str) -> list[Path]:
+    store, session = record(Path(tempfile.mkdtemp(prefix="noah-web-shots-")))
+    taken = []
+    with following(store, session, language) as (page, browser):
+        browser.get(page)
+        taken.append(_shot(browser, out / f"web-no-token-{language}.png"))
+        play_until_round(session, 2)
+        browser.get(f"{page}?token=screenshot-token")
+        _wait(browser, "#ferries .ferry")
+        taken.append(_shot(browser, out / f"web-live-{language}.png"))
+        taken.append(_shot(browser, out / f"web-live-full-{language}.png", full=True))
+        session.close_game()
+        session.resume(1)
+        _wait(browser, "#end:not([hidden])")
+        taken.append(_shot(browser, out / f"web-end-{language}.png"))
+    return taken
+
+
+#: Claims a Complot table makes, in turn (C31: the classic combinations; one that is wrong).
+CLAIMS = (
+    ("leonard:amelie", "leonard:arthur", "leonard:clara", "leonard:emma", "leonard:sally",
+     "leonard:sarah"),
+    ("alphas:karl", "alphas:naomie", "alphas:sally", "duron:camille", "leonard:amelie",
+     "espions:elena"),  # no combination: refused, the claimant passes a turn (C44)
+    ("duron:camille", "duron:clara", "duron:david", "espions:abigail", "espions:amelie",
+     "espions:arthur"),  # two trios, 15
+    ("alphas:karl", "alphas:naomie", "alphas:sally", "alphas:sandy", "alphas:sophie",
+     "archange:noe"),  # five Alphas, 75
+    ("empires:henri", "empires:karl", "empires:marie", "empires:max", "empires:noe",
+     "empires:sarah"),  # six Empires, 50
+)
+
+
+def play_complot(session: ComplotSession, players: tuple[str, ...], *, target: int = 150,
+                 claims: int | None = None) -> None:
+    """A Complot game at a real table, scripted: each turn ends, then the next player claims
+    the next of :data:`CLAIMS`; new manches are dealt until the target (or ``claims`` claims
+    judged)."""
+    session.new_game(list(players), target=target)
+    judged = 0
+    while session.view.phase != "game_over" and (claims is None or judged < claims):
+        if session.view.phase == "manche_over":
+            session.next_manche()
+            continue
+        session.next_turn()
+        view = session.view
+        if view.current is not None:
+            session.claim(view.current, "complot", CLAIMS[judged % len(CLAIMS)])
+            judged += 1
+
+
+def take_complot(out: Path, language: str, players: tuple[str, ...]) -> list[Path]:
+    """The page following a Complot table of ``players``: live, then at the game's end."""
+    store = GameStore(Path(tempfile.mkdtemp(prefix="noah-web-shots-")) / "games.sqlite")
+    session = ComplotSession(store)
+    name = f"{language}-{len(players)}p"
+    taken = []
+    with following(store, session, language) as (page, browser):
+        play_complot(session, players, claims=min(4, len(players)))
+        browser.get(f"{page}?token=screenshot-token")
+        _wait(browser, "#seats .seat")
+        taken.append(_shot(browser, out / f"complot-live-{name}.png", full=True))
+        session.close_game()
+        play_complot(session, players)
+        _wait(browser, "#end:not([hidden])")
+        taken.append(_shot(browser, out / f"complot-end-{name}.png"))
     return taken
 
 
@@ -120,9 +182,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots/web"))
     parser.add_argument("--language", action="append", help="en, fr, zh (default: all three)")
+    parser.add_argument("--game", choices=("noah", "complot"), action="append",
+                        help="whose pages (default: both)")
     args = parser.parse_args(argv)
+    games = args.game or ["noah", "complot"]
     for language in args.language or ["en", "fr", "zh"]:
-        for path in take(args.out, language):
+        shots = take(args.out, language) if "noah" in games else []
+        if "complot" in games:
+            for players in (COMPLOT_PLAYERS[:2], COMPLOT_PLAYERS):
+                shots += take_complot(args.out, language, players)
+        for path in shots:
             print(path)
     return 0
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.game.deck import Deck
+from companion.games import DEFAULT_KIND, GameKind, find_kind
 from companion.web.feed import Feed, RecordFollower
 from companion.web.settings import WebSettings
 
@@ -114,7 +115,7 @@ class WebServer:
     """Serves the page for a record (``store_path``), in a thread of its own.
 
     ``follow_record``: the live table comes from the record itself (the standalone server);
-    otherwise the app hands its session views in with :meth:`publish_view` (from any thread).
+    otherwise the app hands its sessions' views in (:meth:`follow`, from any thread).
     """
 
     def __init__(self, store_path: Path, deck: Deck, *, language: str = "en",
@@ -183,12 +184,24 @@ class WebServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def publish_view(self, view: Any) -> None:
-        """Hand the app's session view to the page (safe from any thread; never waits)."""
+    def follow(self, session: Any) -> Callable[[], None]:
+        """Show the games of ``session`` (any game's referee session): its views are handed
+        to the page with the session's game, found by its table log's format; returns the
+        unsubscriber. The app follows each game's session."""
+        kind = find_kind(session.log_format)
+        unsubscribe: Callable[[], None] = session.subscribe(
+            lambda view: self.publish_view(view, kind))
+        return unsubscribe
+
+    def publish_view(self, view: Any, kind: GameKind | None = None) -> None:
+        """Hand a session view of ``kind``'s game to the page (safe from any thread; never
+        waits). Without ``kind``, the view is the default game's (the app's first session,
+        which subscribed this method before there were two games)."""
+        game = kind or find_kind(DEFAULT_KIND)
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop stopped meanwhile
-                loop.call_soon_threadsafe(self._take, self.feed.take_view, view)
+                loop.call_soon_threadsafe(self._take, lambda: self.feed.take_view(view, game))
 
     # -- the loop's own thread -------------------------------------------------------------
 
@@ -247,17 +260,17 @@ class WebServer:
         if not await loop.run_in_executor(None, record.changed):
             return
         games = await loop.run_in_executor(None, record.games)
-        reading = None
+        live = None
         if self.follow_record:
-            reading = await loop.run_in_executor(None, record.newest_reading)
+            live = await loop.run_in_executor(None, record.newest_live, self.feed.catalog)
         self.feed.take_games(games)
-        if reading is not None:
-            self.feed.take_reading(reading)
+        if live is not None:
+            self.feed.take_live(live)
         self._broadcast()
 
-    def _take(self, take: Callable[[Any], None], value: Any) -> None:
+    def _take(self, take: Callable[[], None]) -> None:
         """Update the feed and send the new picture to every phone."""
-        take(value)
+        take()
         self._broadcast()
 
     def _broadcast(self) -> None:

@@ -1,114 +1,69 @@
 """What the page shows, as JSON-ready data worded in the table's language.
 
-A snapshot is built from the same facts the app draws (the engine's TABLE-LOG state dict, the
-round scores, the session's notices and prompt) and worded with the app's catalogs
-(:class:`companion.i18n.Catalog`; the page's own words are the ``web.*`` keys). Two sources
-build one: the app's published :class:`~companion.session.view.SessionView` (:func:`from_view`:
-prompt and notices included) and a game replayed from the record (:func:`from_reading`: the
-standalone server, where refusals are not recorded, shows the last accepted actions instead).
+The page's frame is the same for every game: its words (the ``web.*`` keys of the app's
+catalogs, :class:`companion.i18n.Catalog`, with each game's own under ``kinds``), the past games
+with their sheets, and a live snapshot (``table``, ``prompt``, ``recent``) built by the game's
+part of the page (companion/web/games) from the view its session publishes (:func:`from_view`,
+the session's game known by its log's format)
+or from its stored game replayed (:func:`from_record`).
 
 >>> from companion.i18n import Catalog
->>> state = {"round": 1, "noah": 2, "ferries": [["cat:F#1"], [], [], [], []],
-...          "weights": [2, 0, 0, 0, 0], "capacities": [21] * 5, "current_player": 1,
-...          "hand_counts": [7, 6], "scores": [0, 0], "game_over": False}
->>> table = live_table(Catalog("fr"), 4, ("Ana", "Ben"), state, ())
->>> table["ferries"][0]["cards"][0]["label"], table["turn"], table["noah"]
-('Chat ♀', 'Ben', 3)
+>>> words(Catalog("fr"))["kinds"]["complot"]["round_short"]
+'M{n}'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from companion.game.deck import parse_ref
-from companion.i18n import Catalog
+from companion.games import kind_of, kinds
+from companion.web.games import part
 
-#: Notices and accepted actions shown under the table (the newest last).
-RECENT = 6
+if TYPE_CHECKING:
+    from companion.games import GameKind
+    from companion.i18n import Catalog
+    from companion.session.history import GameSummary
+    from companion.session.store import GameRecord, GameStore
+
 #: The page's own words (``web.*`` in the catalogs), sent once with each snapshot.
 PAGE_WORDS = (
-    "web.title", "web.live", "web.offline", "web.table", "web.scores", "web.recent",
-    "web.past", "web.no_game", "web.turn", "web.hand_counts", "web.round", "web.round_short",
-    "web.total",
+    "web.title", "web.live", "web.offline", "web.table", "web.recent",
+    "web.past", "web.no_game", "web.turn", "web.hand_counts", "web.total",
     "web.winners", "web.download_log", "web.download_csv", "web.bgstats", "web.noah",
     "web.ferry", "web.weight", "web.game", "web.finished", "web.playing", "web.empty",
-    "web.refused", "web.tears_note",
+    "web.refused", "web.bgstats_none", "web.score_sheet",
 )
 
 
-def words(catalog: Catalog) -> dict[str, str]:
-    """The page's words in this catalog's language (templates keep their ``{fields}``)."""
-    return {key.removeprefix("web."): catalog.text(key) for key in PAGE_WORDS}
+def words(catalog: Catalog) -> dict[str, Any]:
+    """The page's words in this catalog's language (templates keep their ``{fields}``), and
+    each game's own (``kinds``: the sheet's title, a period's heading, who wins)."""
+    found: dict[str, Any] = {key.removeprefix("web."): catalog.text(key) for key in PAGE_WORDS}
+    found["kinds"] = {kind.name: {**part(kind).words(catalog),
+                                  "title": catalog.text(kind.title_key)}
+                      for kind in kinds()}
+    return found
 
 
-def live_table(catalog: Catalog, game_id: int | None, players: Sequence[str],
-               state: Mapping[str, Any], rounds: Sequence[Sequence[int]]) -> dict[str, Any]:
-    """The table now: ferries with their animals, Noah (ferry 1-5), whose turn, hands, scores."""
-    ferries = state.get("ferries") or []
-    weights = state.get("weights") or [0] * len(ferries)
-    capacities = state.get("capacities") or [0] * len(ferries)
-    current = state.get("current_player")
-    noah = state.get("noah")
-    return {
-        "game": game_id,
-        "players": list(players),
-        "round": state.get("round"),
-        "noah": noah + 1 if isinstance(noah, int) else None,
-        "turn": players[current] if isinstance(current, int) and current < len(players) else "",
-        "hand_counts": list(state.get("hand_counts") or ()),
-        "scores": list(state.get("scores") or ()),
-        "rounds": [list(r) for r in rounds],
-        "finished": bool(state.get("game_over")),
-        "winners": [players[seat] for seat in state.get("winners") or () if seat < len(players)],
-        "ferries": [  # a ferry that left this round is None in the state
-            {"n": n + 1, "weight": weights[n] or 0, "capacity": capacities[n] or 0,
-             "departed": cards is None, "cards": [_card(catalog, ref) for ref in cards or ()]}
-            for n, cards in enumerate(ferries)
-        ],
-    }
+def from_view(catalog: Catalog, view: Any, kind: GameKind) -> dict[str, Any]:
+    """The live snapshot of a view published by ``kind``'s session (its game's part)."""
+    return part(kind).from_view(catalog, view)
 
 
-def _card(catalog: Catalog, ref: str) -> dict[str, str]:
-    species = parse_ref(ref)[0]
-    return {"species": species, "label": catalog.card_label(ref)}
+def from_record(catalog: Catalog, store: GameStore, entry: GameRecord,
+                deck: Any) -> dict[str, Any]:
+    """The live snapshot of a stored game, replayed by its own game's part."""
+    return part(kind_of(entry)).from_record(catalog, store, entry, deck)
 
 
-def from_view(catalog: Catalog, view: Any) -> dict[str, Any]:
-    """A snapshot of the app's session view (prompt and last notices worded)."""
-    if not view.has_game:
-        return {"table": None, "prompt": "", "recent": []}
-    table = live_table(catalog, view.game_id, view.players, view.state, view.round_scores)
-    return {
-        "seq": view.seq,  # the record's line count: which accepted action this shows
-        "table": table,
-        "prompt": catalog.prompt(view.prompt, view.players),
-        "recent": [{"level": notice.level, "text": catalog.notice(notice)}
-                   for notice in view.notices[-RECENT:]],
-    }
-
-
-def from_reading(catalog: Catalog, reading: Any) -> dict[str, Any]:
-    """A snapshot of a game replayed from the record (the last accepted actions as sentences,
-    in English as the table log words them)."""
-    from companion.game.tablelog import describe_action
-
-    game = reading.game
-    if game is None:
-        return {"table": None, "prompt": "", "recent": []}
-    players = reading.entry.players
-    rounds = [tears for _, tears in reading.round_scores]
-    recent = [{"level": "info", "text": describe_action(action, players)}
-              for action in game.history[-RECENT:]]
-    return {"table": live_table(catalog, reading.entry.id, players, game.state(), rounds),
-            "prompt": "", "recent": recent}
-
-
-def past_games(summaries: Iterable[Any]) -> list[dict[str, Any]]:
-    """The record's games with their sheets (newest first), from history summaries."""
+def past_games(summaries: Iterable[tuple[GameSummary, bool]]) -> list[dict[str, Any]]:
+    """The record's games with their sheets (newest first), from history summaries, each
+    with whether BG Stats can take it (its kind makes a link for it)."""
     return [
-        {"id": s.id, "players": list(s.players), "started_at": s.started_at,
-         "finished": s.finished, "rounds": [list(r) for r in s.rounds],
-         "scores": list(s.scores), "winners": s.winner_names}
-        for s in summaries
+        {"id": s.id, "kind": s.kind, "players": list(s.players),
+         "started_at": s.started_at, "finished": s.finished,
+         "rounds": [list(r) for r in s.rounds], "scores": list(s.scores),
+         "winners": s.winner_names, "bgstats": bgstats}
+        for s, bgstats in summaries
     ]

@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from companion.complot import combos
-from companion.complot.cards import default_deck
-from companion.complot.simulate import _gain
+from companion.complot.cards import NOE, default_deck
+from companion.complot.engine import Game
+from companion.complot.simulate import _gain, _marks, _may_announce, _worst_card
 
 DECK = default_deck()
 CARDS = list(DECK)
@@ -58,3 +59,47 @@ def test_the_simulated_players_gain_is_the_difference_of_values():
         top, rest = hand[0], hand[1:]
         assert _gain(top, [card.id for card in rest], DECK) == (
             value_plainly(hand) - value_plainly(rest))
+
+
+def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
+    """``_may_announce`` is only a necessary test: whenever it says no, no word of C33 is
+    made (a classic combination, Pulitzer, Étaré, either form of the Élysée)."""
+    rng = random.Random("announce")
+    marks = _marks(DECK)
+    leaning = [  # pools where combinations are near: Noé, the Élysée's names, Alphas
+        [card for card in CARDS if card.name == NOE or card.is_joker],
+        [card for card in CARDS if card.name in combos.ELYSEE_NAMES or card.is_joker],
+        [card for card in CARDS if card.category == "AL" or card.is_joker]]
+    said_no = 0
+    for index in range(1500):
+        pool = CARDS if index % 4 == 0 else leaning[index % 4 - 1] + rng.sample(CARDS, 4)
+        hand = rng.sample(pool, 6)
+        if not _may_announce([card.id for card in hand], marks):
+            said_no += 1
+            assert all(combos.made(word, hand) is None for word in combos.CLAIMS), hand
+    assert said_no > 300  # the test is exercised, not vacuous
+
+
+def worst_plainly(hand, rng) -> str:
+    """The card with the fewest characters sharing its category or first name (itself
+    counted twice), a méchant first, a joker last, each with a random fraction for ties."""
+    characters = [card for card in hand if card.is_character]
+    def links(card) -> float:
+        if card.is_joker:
+            return 100.0
+        if not card.is_character:
+            return -1.0
+        return (sum(other.category == card.category for other in characters)
+                + sum(other.name == card.name for other in characters))
+    scored = [(links(card) + rng.random(), index) for index, card in enumerate(hand)]
+    return hand[min(scored)[1]].id
+
+
+def test_the_simulated_players_worst_card_is_the_least_connected():
+    game = Game(["Ana", "Ben"], level=3)
+    rng = random.Random("worst")
+    for _ in range(500):
+        hand = rng.sample(CARDS, rng.choice((6, 7, 8)))
+        seed = rng.random()
+        assert _worst_card(game, [card.id for card in hand], random.Random(seed)) == (
+            worst_plainly(hand, random.Random(seed))), hand

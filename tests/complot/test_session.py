@@ -67,7 +67,7 @@ def test_c65_c92_an_action_waits_for_its_defence(session):
     outcome = session.action(0, "controle", ["enqueteurs:emma"], [1])
     assert outcome.accepted and session.view.pending_action == "controle"
     assert outcome.sentence("en") == ("Ana launches a «contrôle» against Ben. Ben may stop it "
-                                      "by showing a higher-ranked État-Major card.")
+                                      "by showing a higher-ranked General Staff card.")
     stopped = session.defence("etat-major:arthur")
     assert stopped.accepted and stopped.cards == ("etat-major:arthur",) and stopped.seat == 1
     assert outcome.seat == 0 and session.defence("etat-major:noe").seat is None

@@ -44,3 +44,21 @@ def test_an_action_of_no_known_type_is_bad_input_and_changes_nothing(action):
     before = snapshot(game)
     verdict = game.push(action)
     assert (verdict.code, verdict.changed, snapshot(game)) == ("bad_input", False, before)
+
+
+def test_a_fork_carries_every_field_of_the_state():
+    """``State.fork`` is written field by field (for speed): a field added to the dataclass
+    and forgotten there would make the fork differ from its parent."""
+    from dataclasses import fields
+
+    from companion.complot.state import State
+
+    state = State(3, [1, 2, 3], 2)
+    for number, field in enumerate(fields(State)):
+        if field.name not in ("players", "scores", "dealer", "_owned"):
+            setattr(state, field.name, f"value {number}")  # every field told apart
+    twin = state.fork()
+    for field in fields(State):
+        if field.name != "_owned":
+            assert getattr(twin, field.name) is getattr(state, field.name), field.name
+    assert twin._owned == set() and twin._owned is not state._owned

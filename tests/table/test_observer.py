@@ -559,3 +559,31 @@ def test_a_donkey_that_makes_its_ferry_depart_is_no_audit_warning():
     obs._act(TableSight(1, (None, "donkey:M#1", None, None, None),
                         (True, False, True, True, True)), 0.0)
     assert said == ["audit.departing"]
+
+
+def test_the_last_play_dealt_again_as_a_starting_animal_is_a_new_presentation():
+    """Between two rounds the record still shows the last round's ferries; the card played last
+    may be dealt as the next round's starting animal (R8). The ledger must pass it on, not drop
+    it as the other camera's repeat (before: `demo --table-view --players 2` stopped there)."""
+
+    class Table:  # a stand-in session: accepts the card each time it is chosen
+        def __init__(self) -> None:
+            self.chosen: list[str] = []
+            self.phase = "play"
+
+        @property
+        def view(self):
+            ferries = [["parrot:M#2"], [], [], [], []]
+            state = {"phase": self.phase, "ferries": ferries}
+            return type("V", (), {"seq": len(self.chosen), "state": state})()
+
+        def choose_card(self, ref: str):
+            self.chosen.append(ref)
+            return type("O", (), {"accepted": True})()
+
+    ledger, table = PlayLedger(), Table()
+    assert ledger.report(table, "parrot:M#2", "table").accepted
+    assert not ledger.report(table, "parrot:M#2", "hand").accepted  # the same presentation
+    table.phase = "round_over"
+    assert ledger.report(table, "parrot:M#2", "table").accepted
+    assert table.chosen == ["parrot:M#2", "parrot:M#2"]

@@ -59,7 +59,9 @@ def test_the_held_out_set_is_apart_from_the_development_set() -> None:
     assert not set(scene_set("dev")) & set(HELDOUT_SEEDS)
     assert scene_set("heldout") == HELDOUT_SEEDS
     assert not set(scene_set("heldout2")) & (set(HELDOUT_SEEDS) | set(scene_set("dev")))
-    with pytest.raises(ValueError, match="dev, heldout or heldout2"):
+    assert not set(scene_set("heldout3")) & (
+        set(HELDOUT_SEEDS) | set(scene_set("heldout2")) | set(scene_set("dev")))
+    with pytest.raises(ValueError, match="dev, heldout, heldout2 or heldout3"):
         scene_set("test")
 
 

@@ -37,11 +37,13 @@ def buttons(widget: Any, text: str) -> list[Any]:
 def pick_by_touch(driver, screens, cards: tuple[str, ...]) -> Any:
     """Touch each card's category, then its first name, as a player would."""
     from companion.complot.cards import default_deck
+    from companion.complot.messages import category_name
 
     picker = screens.screen("complot_pick")
     for card_id in cards:
         card = default_deck()[card_id]
-        driver.press(buttons(picker.ids.categories, card.category_name)[0])
+        driver.press(buttons(picker.ids.categories,
+                             category_name(card.category, driver.app.lang))[0])
         driver.press(buttons(picker.ids.names, card.first_name)[0])
     return picker
 
@@ -158,7 +160,7 @@ def test_every_complot_screen_fits_and_reads(driver, language, count):
         driver.app.lang = "en"
         driver.app.go("home")
         driver.app.root.sm.get_screen("home").game = "noah"
-    assert len(visited) == 15
+    assert len(visited) == 16
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 
@@ -235,3 +237,94 @@ def test_the_player_who_has_just_ended_a_turn_may_still_announce_c30(driver, com
         picker.add_card(card)
     picker.check()
     assert complot.view.manche_points == (50, 0, 0) and complot.view.current == 1
+
+
+def labels(widget: Any) -> list[str]:
+    from kivy.uix.label import Label
+
+    return [w.text for w in widget.walk(restrict=True) if isinstance(w, Label)]
+
+
+def test_a_complot_card_under_the_hand_camera_lands_in_the_picker_read_c33(driver, complot):
+    """C17, C33: with Complot chosen on the home screen, the hand camera's frames reach
+    Complot's session; the card read opens the announcement's picker through the claim reader
+    and says "read ✓" (first name French, category in the table's language)."""
+    app = driver.app
+    home = app.root.sm.get_screen("home")
+    home.game = "complot"
+    try:
+        assert app.cameras.played.name == "complot"
+        driver.pump(2)
+        assert any("card game Noé, Complot à l'Élysée" in text for text in labels(home))
+        camera = app.simulator.source
+        camera.present("CPLT1/BOX1/LEEM")  # a rendered sticker, read by the real pipeline
+        picker = complot.screen("complot_pick")
+        driver.pump_until(lambda: picker.chosen == ["leonard:emma"])
+        camera.clear()
+        assert app.root.sm.current == "complot_pick"
+        assert picker.count == "1 of 6 · ✓ Emma read"
+        complot.add_card("etat-major:sophie")  # a touch: no "read"
+        assert picker.count.startswith("2")
+        app.lang = "fr"
+        driver.pump(2)
+        assert "État-Major" in [face.category_name for face in picker.ids.chosen.children]
+        app.lang = "en"
+        driver.pump(2)
+        assert "General Staff" in [face.category_name for face in picker.ids.chosen.children]
+    finally:
+        home.game = "noah"  # the other UI tests show Noah's cards to the camera
+    assert app.cameras.played.name == "noah"
+    assert any("card game Noah" in text for text in labels(home))
+
+
+def test_history_says_manche_and_a_damaged_complot_game_offers_noahs_three_choices(driver,
+                                                                                    complot):
+    """The History words a Complot game's period as its manche; "Resume" on a damaged one
+    opens the same choices as a damaged Noah game, and resuming up to the last good move
+    plays on."""
+    from kivy.core.window import Window
+
+    from companion.ui.complot import resume
+    from companion.ui.damaged import DamagedGamePopup
+    from companion.ui.screenshots import damage
+
+    app = driver.app
+    game = complot.view.game_id
+    complot.request(complot.session.next_turn)  # line 2: Ben's turn
+    complot.leave()
+    app.go("history")
+    driver.pump(2)
+    history = app.root.sm.get_screen("history")
+    assert any("manche 1, touch to resume" in text for text in labels(history))
+    app.go("home")
+    damage(app, game, "not JSON at all")
+    resume(app, game)
+    driver.pump(2)
+    [popup] = [w for w in Window.children if isinstance(w, DamagedGamePopup)]
+    assert popup.session is complot.session and "Line 3 of its record" in popup.details
+    driver.press(buttons(popup, app.t("damaged.resume"))[0])
+    assert complot.view.game_id == game and app.root.sm.current == "complot_play"
+
+
+def test_the_config_chooses_the_game_at_start_and_complots_new_game_defaults(driver):
+    """``[game] kind = complot`` opens the home screen on Complot (the camera reads its
+    cards); a new Complot game starts from ``[complot]``'s level and target."""
+    from companion.config import Config
+
+    app = driver.app
+    before = app.started_with
+    app.started_with = Config.from_text("[game]\nkind = complot\n[complot]\nlevel = 2\n"
+                                        "target = 300\n")
+    home = app.root.sm.get_screen("home")
+    try:
+        app.choose_configured_game()
+        assert home.game == "complot" and app.cameras.played.name == "complot"
+        home.new_game(score_only=False)
+        driver.pump(2)
+        new = app.root.sm.get_screen("complot_new")
+        assert app.root.sm.current == "complot_new" and (new.level, new.target) == (2, 300)
+    finally:
+        app.started_with = before
+        app.choose_configured_game()
+        app.go("home")
+    assert home.game == "noah" and app.cameras.played.name == "noah"

@@ -43,3 +43,31 @@ def test_the_page_badge_shows_the_address_and_a_touch_shows_the_code_big(driver)
         home.remove_widget(badge)
         app.web_server = None
         server.stop()
+
+
+def test_the_page_follows_each_game_s_session_and_lets_go_of_them_all():
+    """Noah's session from the start, Complot's when its screens open: the page shows both
+    games' views (each under its kind), and stopping the page lets go of every session."""
+    from types import SimpleNamespace
+
+    from companion.ui.weblink import follow_on_page, stop_page
+
+    class Server:
+        def __init__(self):
+            self.followed, self.stopped = [], False
+
+        def follow(self, session):
+            self.followed.append(session)
+            return lambda: self.followed.remove(session)
+
+        def stop(self):
+            self.stopped = True
+
+    server = Server()
+    app = SimpleNamespace(web_server=server, web_unsubscribers=[])
+    follow_on_page(app, "noah session")
+    follow_on_page(app, "complot session")
+    assert server.followed == ["noah session", "complot session"]
+    stop_page(app)
+    assert server.followed == [] and server.stopped and app.web_server is None
+    follow_on_page(app, "a third session")  # the page is off: nothing to follow

@@ -61,7 +61,7 @@ def table(example_record, tmp_path_factory):
     record = WebServer(path, default_deck(), settings=LOOPBACK, token=TOKEN)
     app.start()
     record.start()
-    unsubscribe = session.subscribe(app.publish_view)
+    unsubscribe = app.follow(session)
     yield SimpleNamespace(session=session, app=app, record=record)
     unsubscribe()
     app.stop()

@@ -8,7 +8,23 @@ from tests.web.conftest import TOKEN, base, wait_for
 
 
 def _text(browser, element_id: str) -> str:
-    return browser.find_element(By.ID, element_id).text
+    """An element's text, read in one script call: the page redraws its parts at every event,
+    so an element found first and read after may be gone (a stale reference)."""
+    return browser.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
+        element_id)
+
+
+def _texts(browser, css: str) -> list[str]:
+    """The texts of every element ``css`` selects, read in one script call."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.innerText);", css)
+
+
+def _shown(browser, element_id: str) -> bool:
+    return browser.execute_script(
+        "const e = document.getElementById(arguments[0]);"
+        "return !!e && e.getClientRects().length > 0;", element_id)
 
 
 def test_without_the_token_the_page_says_to_scan_again_and_shows_no_game(table, browser):
@@ -42,3 +58,46 @@ def test_the_page_shows_the_table_and_score_sheet_then_follows_an_action(table, 
 
     wait_for(followed, "the page to follow the new game")
     assert "Game 1" in _text(browser, "past")  # the finished game moved to the past games
+
+
+def test_a_complot_table_shows_its_claims_cards_and_end_in_the_same_browser(tmp_path, browser):
+    """Complot on the page (C44, C55): the players to the target, a refused claim and an
+    accepted one with their cards drawn, live after an action; at the end the winner, and no
+    BG Stats button (its kind has no link) but a sentence saying to take the CSV."""
+    from companion.complot.session import ComplotSession
+    from companion.game import default_deck
+    from companion.session import GameStore
+    from companion.web.screenshots import play_complot
+    from companion.web.server import WebServer
+    from tests.web.conftest import LOOPBACK
+
+    store = GameStore(tmp_path / "complot.sqlite")
+    session = ComplotSession(store)
+    server = WebServer(store.path, default_deck(), settings=LOOPBACK, token=TOKEN, language="fr",
+                       follow_record=False)
+    server.start()
+    unsubscribe = server.follow(session)
+    try:
+        play_complot(session, ("Ana", "Ben", "Chloé"), target=100, claims=2)
+        browser.get(f"{base(server)}/?token={TOKEN}")
+        wait_for(lambda: len(_texts(browser, "#claims .claim")) == 2, "the two claims")
+        seats = _text(browser, "seats")
+        assert "a posé" in seats and "passe un tour" in seats and "sur 100" in seats
+        leonard = _texts(browser, "#claims .claim.accepted .card.cat-LE")
+        assert "Amélie" in leonard[0] and "Léonard" in leonard[0]
+        assert _texts(browser, "#claims .claim.wrong .card")
+        assert "M1" not in _text(browser, "sheet")  # no manche over yet
+
+        session.close_game()
+        play_complot(session, ("Ana", "Ben", "Chloé"), target=100)
+        wait_for(lambda: _shown(browser, "end"), "the game's end")
+        assert "gagne avec" in _text(browser, "winners")
+        wait_for(lambda: _shown(browser, "bgstats-none"), "the CSV instead of BG Stats")
+        assert not _shown(browser, "bgstats")
+        assert "M2" in _text(browser, "sheet")
+        past = _text(browser, "past")
+        assert "Complot à l'Élysée" in past  # the first game, not finished, with its kind
+    finally:
+        unsubscribe()
+        server.stop()
+        store.close()
