@@ -9,11 +9,12 @@ Prompts are worded from their fields, not from the session's English sentence, s
 language says the same thing. What the session, the table observer and the record say (what to
 put back after an undo, a difference between the table and the record) is a :class:`Phrase`:
 a key and raw facts, worded here in every language, English included (:func:`english`, the
-words of the CLI and the demo). The keys are the engine's ``reason.<code>[.<variant>]`` and
-``event.<kind>`` (companion.game.messages), the session's ``notice.<name>`` (``NOTICE_KEYS`` in
-companion.session.notices), ``undo.<name>`` (``UNDO_KEYS`` in companion.session.reconcile),
-``audit.<name>`` (``TABLE_KEYS`` in companion.session.table_observer) and ``damaged.again``. A
-notice the language cannot word shows the session's English sentence.
+words of the CLI and the demo): a notice has no English of its own. The keys are the engine's
+``reason.<code>[.<variant>]`` and ``event.<kind>`` (companion.game.messages), the session's
+``notice.<name>`` (``NOTICE_KEYS`` in companion.session.notices), ``undo.<name>``
+(``UNDO_KEYS`` in companion.session.reconcile), ``audit.<name>`` (``TABLE_KEYS`` in
+companion.session.table_observer) and ``damaged.again``. A phrase the language cannot word is
+shown in English.
 
 A sentence that counts something has one wording per plural category of the language (CLDR's,
 through Babel): ``{"one": "{count} card", "other": "{count} cards"}``. The count is the param
@@ -76,18 +77,38 @@ def template_key(phrase: Phrase) -> str:
 
 
 def english(phrase: Phrase) -> str:
-    """The phrase in English, from the English catalog: the words of the session's notices, the
-    CLI and the demo (the screens word it in the table's language).
+    """The phrase in English: the words of the session's notices, the CLI and the demo (the
+    screens word it in the table's language). The rules engine's verdicts (``reason.*``,
+    ``event.*``) are worded by the engine itself (companion.game.messages, the words of its
+    TABLE-LOG replay too); every other phrase by the English catalog.
 
     >>> english(Phrase("undo.take_off", {"cards": ["cat:F#2"], "ferry": 2, "name": "Ana"}))
     "Take the ♀ cat back from ferry 2 into Ana's hand."
     >>> english(Phrase("audit.cards_missing", {"ferry": 1, "cards": ["cat:F#1", "bear:M#1"]}))
     'Ferry 1 should hold the ♀ cat and the ♂ bear; it shows no card: put them back (bottom first).'
+    >>> english(Phrase("event.noah_moved", {"ferry": 4}))
+    'Noah moves to ferry 4.'
     """
+    kind, _, code = phrase.key.partition(".")
+    if kind in ("reason", "event"):
+        from companion.game.messages import render, render_event
+
+        return render(code, phrase.params) if kind == "reason" else render_event(code,
+                                                                                 phrase.params)
     words = english_catalog().phrase(phrase)
     if words is None:
         raise KeyError(f"{template_key(phrase)} has no English wording in {FALLBACK}.json")
     return words
+
+
+def sentences(phrases: Sequence[Phrase]) -> str:
+    """Phrases in English, one sentence after the other: a notice's or an outcome's text.
+
+    >>> sentences([Phrase("notice.redo", {}), Phrase("event.turn", {"name": "Ben"})])
+    "Redo: Ben's turn."
+    """
+    return english_catalog().text("words.sentence_sep").join(english(phrase)
+                                                             for phrase in phrases)
 
 
 @cache
@@ -223,46 +244,63 @@ class Catalog:
         kind: Step = prompt.kind
         fields: dict[str, Any] = {
             "player": players[prompt.player] if prompt.player is not None and players else "",
+            **self._prompt_facts(prompt, players),
         }
+        key = f"prompt.{kind}"
         if kind == "choose_target":
-            return self.text(f"prompt.choose_target.{prompt.action}", **fields)
-        if kind == "move_noah":
-            if prompt.giraffe_targets:
-                return self.text("prompt.move_noah_giraffe", **fields)
-            # "3 or 4", as the refusal says it (never "3 / 4")
-            fields["ferries"] = self.join([str(k + 1) for k in prompt.choices], "words.or")
-        for name in ("ferry",):
-            if hasattr(prompt, name):
-                fields[name] = getattr(prompt, name) + 1
-        for name in ("count", "expected", "round"):
-            if hasattr(prompt, name):
-                fields[name] = getattr(prompt, name)
-        if kind == "scan_hand":
-            fields["scanned"] = len(prompt.scanned)
-            if reading != "hand":
-                return self.text(f"prompt.scan_hand_{reading}", **fields)
-        return self.text(f"prompt.{kind}", **fields)
+            key = f"prompt.choose_target.{prompt.action}"
+        elif kind == "move_noah" and prompt.giraffe_targets:
+            key = "prompt.move_noah_giraffe"
+        elif kind == "scan_hand" and reading != "hand":
+            key = f"prompt.scan_hand_{reading}"
+        elif kind == "no_game" and prompt.unfinished:
+            key = "prompt.no_game.unfinished"
+        return self.text(key, **fields)
+
+    def _prompt_facts(self, prompt: Any, players: Sequence[str]) -> dict[str, Any]:
+        """A prompt's fields in this language's words: ferries numbered from 1, Noah's choices
+        joined with "or" ("3 or 4", as the refusal says it, never "3 / 4"), the card fleeing
+        from the crocodile named, the winners and every score at the game's end."""
+        facts = {name: getattr(prompt, name) for name in ("count", "expected", "round")
+                 if hasattr(prompt, name)}
+        if hasattr(prompt, "ferry"):
+            facts["ferry"] = prompt.ferry + 1
+        if prompt.kind == "move_noah":
+            facts["ferries"] = self.join([str(k + 1) for k in prompt.choices], "words.or")
+        if prompt.kind == "scan_hand":
+            facts["scanned"] = len(prompt.scanned)
+        if prompt.kind == "choose_target":
+            facts.update(self._card_words(prompt.card))
+        if prompt.kind == "game_over":
+            names = [players[seat] for seat in prompt.winners if seat < len(players)]
+            facts.update(winners=len(names), winner_names=self.join(names),
+                         scores=self.scores(list(zip(players, prompt.scores, strict=False))))
+        return facts
 
     def notice(self, notice: Any, players: Sequence[str] = ()) -> str:
-        """A session notice for the table: the session's own sentence in English; in another
-        language its phrases worded here (the English sentence when one cannot be). With the
-        table's ``players``, a resumed game is named by its players, not by its number.
+        """A session notice (or an intent's outcome) for the table: its phrases worded in this
+        language, a phrase this language cannot word in English. With the table's ``players``,
+        a resumed game is named by its players, not by its number.
 
         >>> from companion.session.view import Notice
         >>> from companion.session.notices import said
-        >>> resumed = Notice("info", "Game 4 resumed.", phrases=said("resumed", game=4))
-        >>> Catalog("en").notice(resumed, ["Ana", "Ben"])
-        'The game of Ana and Ben goes on where it stopped.'
+        >>> resumed = Notice("info", said("resumed", game=4))
+        >>> resumed.text, Catalog("en").notice(resumed, ["Ana", "Ben"])
+        ('Game 4 resumed where it stopped.', 'The game of Ana and Ben goes on where it stopped.')
         """
         if players and any(phrase.key == "notice.resumed" for phrase in notice.phrases):
             return self.text("notice.resumed_players", of_players=self.of(self.join(players)))
-        if self.language == FALLBACK or not notice.phrases:
-            return str(notice.text)
-        parts = [self.phrase(phrase) for phrase in notice.phrases]
-        worded = [part for part in parts if part is not None]
-        if len(worded) < len(parts):
-            return str(notice.text)
-        return self.text("words.sentence_sep").join(part for part in worded if part)
+        parts = [self._said(phrase) for phrase in notice.phrases]
+        return self.text("words.sentence_sep").join(part for part in parts if part)
+
+    def _said(self, phrase: Phrase) -> str:
+        """A notice's phrase in this language, else in English; a phrase nothing can word
+        shows as its key (as :meth:`text` does), never a crash on the table's screen."""
+        own = self.phrase(phrase) if self.language != FALLBACK else None  # en: english()
+        try:
+            return own or english(phrase)
+        except (KeyError, IndexError, ValueError):
+            return template_key(phrase)
 
     def error(self, error: Any) -> str:
         """A :class:`~companion.errors.UserError` for a person on the screen: its key worded

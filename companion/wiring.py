@@ -136,7 +136,7 @@ def table_observer(session: Session, *, ledger: PlayLedger | None = None,
 
     def on_finding(finding: Finding) -> None:
         confirm = finding.phrase.key in NOT_WARNINGS
-        session.table_finding(finding.text, (finding.phrase,), None if confirm else finding.ferry)
+        session.table_finding((finding.phrase,), None if confirm else finding.ferry)
 
     return TableObserver(intents or session, sticker_card(session), reader=reader,
                          ledger=ledger, on_finding=on_finding)

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from companion.errors import UserError
 from companion.session.base import SessionBase
+from companion.session.notices import said, sticker_problem
 from companion.session.store import GameRecord, GameStore
 from companion.session.view import Notice
 
@@ -157,8 +158,6 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
     """The referee for one Complot table, one game open at a time (API-COMPLOT.md)."""
 
     log_format: ClassVar[str] = FORMAT
-    foreign_code_text: ClassVar[str] = ("A QR code that is not a Complot card was seen and "
-                                        "ignored.")
     #: The camera pipeline's filter (companion.wiring): a Complot sticker, ``CPLT1/…``.
     is_ours = staticmethod(is_ours)
 
@@ -219,8 +218,7 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
                 moved = self.store.set_aside(game_id, bad_seq, f"line {line}: {reason}")
             self._open(game_id, table, redo=redo, seq=seq)
             if damage is not None:
-                self._notice("info", f"{moved} line(s) set aside from line {damage[0]} on; the "
-                             "game goes on from the last good move.", "set_aside")
+                self._notice("info", said("set_aside", count=moved, line=damage[0]), "set_aside")
             self._publish()
 
     def _replayed(self, game_id: int) -> tuple[Table, list[dict[str, Any]], int,
@@ -275,7 +273,7 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
                 self.foreign_code(text)
                 return ComplotOutcome(False, "foreign_code")
             if isinstance(tag, TagError):
-                self._notice("problem", refusal_sentence("bad_sticker", "en"), tag.reason)
+                self._notice("problem", sticker_problem(tag, self.deck_id), tag.reason)
                 return self._refused("bad_sticker")
             if tag.card.id not in self._cards_read:
                 self._cards_read.append(tag.card.id)

@@ -55,6 +55,7 @@ holds what is not a game's own:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -69,6 +70,8 @@ from vision.events import CameraStatus, CardShown, ForeignCode
 ViewT = TypeVar("ViewT")
 #: One action of the game's referee (what ``push`` takes and ``pop`` gives back).
 ActionT = TypeVar("ActionT")
+
+log = logging.getLogger(__name__)
 
 #: How many recent notices a view carries.
 MAX_NOTICES = 6
@@ -104,12 +107,6 @@ class SessionBase(Generic[ViewT, ActionT]):
 
     #: The table log's ``format`` this session writes and resumes (``noah-table-log``...).
     log_format: ClassVar[str]
-    #: What the table is told when a QR code that is none of this game's stickers is seen.
-    foreign_code_text: ClassVar[str] = ("A QR code that is not a card of this game was seen "
-                                        "and ignored.")
-    #: Its ``notice.<key>`` in the catalogs (companion.session.notices).
-    foreign_code_key: ClassVar[str] = "foreign_code"
-
     _view: ViewT
 
     def __init__(self, store: GameStore) -> None:
@@ -162,10 +159,10 @@ class SessionBase(Generic[ViewT, ActionT]):
         for listener in list(self._listeners):
             listener(self._view)
 
-    def _notice(self, level: str, text: str, reason: str | None = None,
-                phrases: tuple[Phrase, ...] = ()) -> None:
-        """Add a line for the table: ``text`` in English, ``phrases`` the same as data."""
-        self._notices = [*self._notices, Notice(level, text, reason, phrases)][-MAX_NOTICES:]
+    def _notice(self, level: str, phrases: tuple[Phrase, ...], reason: str | None = None) -> None:
+        """Add a line for the table: ``phrases`` say it as data (``said(...)``, the engine's
+        verdict), worded by the catalogs in every language, English included."""
+        self._notices = [*self._notices, Notice(level, phrases, reason)][-MAX_NOTICES:]
 
     # -- the one write path ----------------------------------------------------------------
 
@@ -193,10 +190,10 @@ class SessionBase(Generic[ViewT, ActionT]):
             raise RuntimeError("no game is open")
         try:
             self._seq = self.store.append(self._game_id, line)
-        except UserError as error:
+        except UserError:
             if taken_back_by is not None:
                 taken_back_by()
-            self._notice("problem", str(error), phrases=said("record_error"))
+            self._notice("problem", said("record_error"))
             self._publish()
             raise
 
@@ -209,8 +206,7 @@ class SessionBase(Generic[ViewT, ActionT]):
         try:
             self.store.set_summary(self._game_id, summary, finished=finished)
         except UserError:
-            self._notice("problem", "Saved; only the list of games could not be updated. Check "
-                         "the disk: it may be full.", phrases=said("summary_not_saved"))
+            self._notice("problem", said("summary_not_saved"))
 
     # -- games -----------------------------------------------------------------------------
 
@@ -278,20 +274,19 @@ class SessionBase(Generic[ViewT, ActionT]):
                 case CameraStatus():
                     self.camera_status(event.ok, event.message)
         except UserError as error:
+            log.warning("A camera event changed nothing: %s", error)  # the table: a notice
             with self._lock:
-                self._notice("problem", str(error), phrases=said("vision_error"))
+                self._notice("problem", said("vision_error"))
                 self._publish()
 
     def camera_status(self, ok: bool, message: str = "") -> None:
         """The camera came back or was lost; choosing cards by touch stays possible."""
         with self._lock:
             was_ok, self._camera_ok, self._camera_message = self._camera_ok, ok, message
-            if not ok:
-                self._notice("problem", f"{message} You can still choose cards by touch.".strip(),
-                             phrases=said("camera_lost"))
+            if not ok:  # the camera's own words stay in the view (``camera_message``)
+                self._notice("problem", said("camera_lost"))
             elif not was_ok:
-                self._notice("info", message or "The camera is back.",
-                             phrases=said("camera_back"))
+                self._notice("info", said("camera_back"))
             self._publish()
 
     def foreign_code(self, text: str) -> None:
@@ -299,5 +294,5 @@ class SessionBase(Generic[ViewT, ActionT]):
         action)."""
         with self._lock:
             self._foreign_codes += 1
-            self._notice("info", self.foreign_code_text, phrases=said(self.foreign_code_key))
+            self._notice("info", said("foreign_code"))
             self._publish()

@@ -25,7 +25,6 @@ from companion.game import Game
 from companion.game.actions import Play, StartRound
 from companion.game.deck import HAND_SIZE, format_ref, parse_ref
 from companion.game.sizes import FERRY_COUNT
-from companion.session.narrate import card_name, ferry_name
 from companion.session.notices import said
 from companion.session.view import Phrase
 
@@ -176,18 +175,14 @@ def with_side(ref: str, side: str) -> str:
     return format_ref(species, side, copy)
 
 
-def not_in_a_hand(game: Game, ref: str) -> tuple[str, Phrase] | None:
+def not_in_a_hand(game: Game, ref: str) -> tuple[Phrase] | None:
     """Why a card scanned at round end cannot be in anyone's hand (not in this game, on a
-    ferry, or gone on a ferry this round, R37), in English and as a phrase; None if it can."""
-    name = card_name(ref).capitalize()
+    ferry, or gone on a ferry this round, R37), as a phrase; None if it can."""
     if game.cards_in_play.get(ref) is None:
-        return (f"{name} is not used in this game: put it back in the box.",
-                *said("not_in_game", card=ref))
+        return said("not_in_game", card=ref)
     for k, ferry in enumerate(game.ferries):
         if any(same_copy(placed, ref) for placed in ferry or ()):
-            return (f"{name} is on {ferry_name(k)}: it cannot be in a hand.",
-                    *said("on_ferry_not_hand", card=ref, ferry=k + 1))
+            return said("on_ferry_not_hand", card=ref, ferry=k + 1)
     if any(same_copy(gone, ref) for gone in game.departed_cards):
-        return (f"{name} left on a ferry this round: it cannot be in a hand.",
-                *said("departed_not_hand", card=ref))
+        return said("departed_not_hand", card=ref)
     return None

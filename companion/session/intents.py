@@ -6,8 +6,10 @@ of these method calls on the :class:`~companion.session.Session`; each returns a
 one write path, ``Session._submit``: the engine judges it once, the store commits the line,
 then the view is published). Views hold a :class:`TableIntents`, never the session's insides.
 
->>> Outcome(False, "It is Ben's turn.", "not_your_turn").accepted
-False
+>>> from companion.session.notices import said
+>>> outcome = Outcome(False, said("nothing_to_undo"))
+>>> outcome.accepted, outcome.message
+(False, 'There is nothing to undo.')
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.i18n import Phrase, sentences
+
 if TYPE_CHECKING:
     from companion.game.options import Options
     from companion.session.view import SessionView
@@ -23,12 +27,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What an intent did: ``accepted`` or not, with the sentence shown to the table and, for a
-    refusal by the rules, the TABLE-LOG reason code."""
+    """What an intent did: ``accepted`` or not, what it says to the table as ``phrases`` (data:
+    catalog keys and raw facts, worded in any language by companion.i18n) and, for a refusal by
+    the rules, the TABLE-LOG reason code. :attr:`message` is the English sentence."""
 
     accepted: bool
-    message: str = ""
+    phrases: tuple[Phrase, ...] = ()
     reason: str | None = None
+
+    @property
+    def message(self) -> str:
+        """What the outcome says, in English (companion.i18n.sentences); "" when nothing."""
+        return sentences(self.phrases)
 
 
 class TableIntents(Protocol):

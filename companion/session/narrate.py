@@ -1,13 +1,11 @@
-"""Words for the table: cards and ferries as people name them (the engine words its verdicts).
+"""Words for the terminal: cards and players as people name them (the engine words its verdicts;
+the session's notices and prompts are the catalogs').
 
-Ferries are positions 0-4 inside the program and "ferry 1" to "ferry 5" for people; players are
-named; a card reads like its face ("the ♀ cat", "the snail, ♂ side up"), as the English catalog
-words it (:func:`companion.i18n.english_catalog`): one wording of a card in English.
+A card reads like its face ("the ♀ cat", "the snail, ♂ side up"), as the English catalog words
+it (:func:`companion.i18n.english_catalog`): one wording of a card in English.
 
 >>> card_name("cat:F#2"), card_name("snail:M#1"), card_name("snail#3")
 ('the ♀ cat', 'the snail (♂ side up)', 'the snail')
->>> ferry_name(0)
-'ferry 1'
 >>> join_names(["Ana", "Ben", "Chloé"])
 'Ana, Ben and Chloé'
 """
@@ -20,23 +18,6 @@ from companion.game.deck import parse_ref
 from companion.i18n import english_catalog
 
 SIGNS = {"M": "♂", "F": "♀"}
-
-
-def ferry_name(position: int) -> str:
-    """People number ferries 1-5."""
-    return f"ferry {position + 1}"
-
-
-def ferries_phrase(positions: Sequence[int]) -> str:
-    """``(1, 4)`` -> ``'ferry 2 or 5'``.
-
-    >>> ferries_phrase((1, 4)), ferries_phrase((2,))
-    ('ferry 2 or 5', 'ferry 3')
-    """
-    numbers = [str(p + 1) for p in positions]
-    if len(numbers) == 1:
-        return f"ferry {numbers[0]}"
-    return f"ferry {', '.join(numbers[:-1])} or {numbers[-1]}"
 
 
 def card_name(ref: str) -> str:

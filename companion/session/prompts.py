@@ -1,8 +1,10 @@
 """What the referee session is waiting for: one prompt at a time, for the UI to show.
 
 A prompt is a frozen dataclass published in :attr:`SessionView.prompt`. It names who must act
-(``player``, a seat, or ``None`` for the whole table), says it in one plain sentence (``text``)
-and lists the answers the rules allow right now, so a view can offer exactly those buttons.
+(``player``, a seat, or ``None`` for the whole table), says it in one plain English sentence
+(``text``, worded from its fields by the English catalog's ``prompt.<kind>``, as every language
+words it: companion.i18n.Catalog.prompt) and lists the answers the rules allow right now, so a
+view can offer exactly those buttons.
 Each prompt kind is answered by one :class:`~companion.session.Session` intent, named in its
 docstring; a card shown to the camera answers the card prompts too.
 
@@ -14,7 +16,7 @@ stored: after an undo or a resume the right prompt comes back by itself.
 >>> from companion.game import Game
 >>> from companion.session.drafts import Drafts
 >>> derive_prompt(Game(["Ana", "Ben"]), Drafts(), ("Ana", "Ben")).text
-'Round 1: put Noah on a ferry and press its button (or touch it).'
+'Round 1: put Noah on a ferry and touch it.'
 >>> MoveNoah(player=1, text="Ben: move Noah to ferry 2 or 5.", choices=(1, 4)).kind
 'move_noah'
 """
@@ -22,10 +24,10 @@ stored: after an undo or a resume the right prompt comes back by itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from companion.session.narrate import card_name, ferries_phrase, ferry_name, plural
+from companion.i18n import english_catalog
 from companion.session.steps import Step
 
 if TYPE_CHECKING:
@@ -49,6 +51,7 @@ class ChooseNoahStart(Prompt):
 
     kind: ClassVar[Step] = "choose_noah_start"
     choices: tuple[int, ...] = (0, 1, 2, 3, 4)
+    round: int = 1
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ class ChooseTarget(Prompt):
     action: Phase = "lion_swap"
     choices: tuple[int, ...] = ()
     optional: bool = False
+    card: str = ""  # the card fleeing from the crocodile
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,7 @@ class GameOver(Prompt):
     kind: ClassVar[Step] = "game_over"
     winners: tuple[int, ...] = ()
     bgstats_url: str = ""
+    scores: tuple[int, ...] = ()  # every seat's tears
 
 
 @dataclass(frozen=True)
@@ -238,111 +243,90 @@ def current_step(game: Game | None, drafts: Drafts) -> Step:
     return PHASE_STEPS[phase]
 
 
+PromptT = TypeVar("PromptT", bound=Prompt)
+
+
+def worded(prompt: PromptT, players: Sequence[str]) -> PromptT:
+    """``prompt`` with its English ``text``, worded from its fields by the English catalog.
+
+    >>> worded(PlayCard(player=1, text="", ferry=2), ["Ana", "Ben"]).text
+    'Ben: load an animal on ferry 3.'
+    """
+    return replace(prompt, text=english_catalog().prompt(prompt, players))
+
+
 def derive_prompt(game: Game, drafts: Drafts, players: Sequence[str], *,
                   bgstats_url: str = "") -> Prompt:
     """The one thing awaited now, from the engine's game, the drafts and the players' names.
     ``bgstats_url`` goes into :class:`GameOver` (the session's link for a finished game)."""
+    return worded(_derived(game, drafts, players, bgstats_url), players)
+
+
+def _derived(game: Game, drafts: Drafts, players: Sequence[str], bgstats_url: str) -> Prompt:
+    """:func:`derive_prompt`'s prompt, its text not worded yet."""
     step = current_step(game, drafts)
     seat = game.current_player
-    who = players[seat] if seat is not None else ""
     pending = drafts.pending
     if step == "game_over":
-        return GameOver(player=None, text=winners_sentence(game, players),
-                        winners=game.winners, bgstats_url=bgstats_url)
+        return GameOver(player=None, text="", winners=game.winners, bgstats_url=bgstats_url,
+                        scores=tuple(game.scores))
     if step == "choose_card":
-        return ChooseCard(player=None, text="Several cards are in view: which one is meant?",
-                          candidates=drafts.candidates)
+        return ChooseCard(player=None, text="", candidates=drafts.candidates)
     if step == "choose_snail_side" and pending is not None:
         setup = in_setup(game)
         return ChooseSnailSide(
-            player=None if setup else seat,
-            text=f"{who + ': w' if who and not setup else 'W'}hich side of the "
-                 "snail is up, ♂ or ♀?", card=pending.card,
+            player=None if setup else seat, text="", card=pending.card,
             ferry=(drafts.setup.next_ferry or 0) if setup else _noah(game),
             legal=tuple(str(side) for side in pending.choices),
         )
     if step == "choose_frog_weight" and pending is not None:
-        return ChooseFrogWeight(
-            player=seat, text=f"{who}: does the frog declare a weight? (1 = no declaration)",
-            card=pending.card, ferry=_noah(game),
-            choices=tuple(int(weight) for weight in pending.choices),
-        )
-    if step == "enter_tears":
-        number = game.round + 1
-        return EnterTears(player=None, text=f"Type each player's tears for round {number}.",
-                          round=number)
-    if step == "choose_noah_start":
-        return ChooseNoahStart(
-            player=None, text=f"Round {game.round + 1}: put Noah on a ferry and press its "
-                              "button (or touch it).")
-    if step == "scan_setup_card":
-        k = drafts.setup.next_ferry or 0
-        return ScanSetupCard(
-            player=None, text=f"Show the starting animal of {ferry_name(k)} to the camera.",
-            ferry=k, scanned=tuple(drafts.setup.ferries))
-    if step == "choose_starter":
-        return ChooseStarter(player=None, text="Who plays first? (the shortest player)",
-                             choices=tuple(range(len(players))))
+        return ChooseFrogWeight(player=seat, text="", card=pending.card, ferry=_noah(game),
+                                choices=tuple(int(weight) for weight in pending.choices))
+    if step in ("enter_tears", "choose_noah_start", "scan_setup_card", "choose_starter"):
+        return _table_prompt(step, game, drafts, len(players))
     if step == "scan_hand":
-        return _scan_prompt(game, drafts, players)
+        return _scan_prompt(game, drafts)
     assert seat is not None, f"nobody acts at step {step}"
-    return _turn_prompt(step, game, drafts, players, seat, who)
+    return _turn_prompt(step, game, drafts, len(players), seat)
 
 
-def _turn_prompt(step: Step, game: Game, drafts: Drafts, players: Sequence[str], seat: int,
-                 who: str) -> Prompt:
-    """The prompts of a turn's steps: ``seat`` (named ``who``) acts."""
+def _table_prompt(step: Step, game: Game, drafts: Drafts, seats: int) -> Prompt:
+    """The prompts addressed to the whole table: a round's setup, score-only tears."""
+    if step == "enter_tears":
+        return EnterTears(player=None, text="", round=game.round + 1)
+    if step == "choose_noah_start":
+        return ChooseNoahStart(player=None, text="", round=game.round + 1)
+    if step == "scan_setup_card":
+        return ScanSetupCard(player=None, text="", ferry=drafts.setup.next_ferry or 0,
+                             scanned=tuple(drafts.setup.ferries))
+    return ChooseStarter(player=None, text="", choices=tuple(range(seats)))
+
+
+def _turn_prompt(step: Step, game: Game, drafts: Drafts, seats: int, seat: int) -> Prompt:
+    """The prompts of a turn's steps: ``seat`` acts."""
     if step == "play_card":
         noah = _noah(game)
-        return PlayCard(player=seat, text=f"{who}: load an animal on {ferry_name(noah)}.",
-                        ferry=noah, can_take_back=bool(game.ferries[noah]))
+        return PlayCard(player=seat, text="", ferry=noah, can_take_back=bool(game.ferries[noah]))
     if step == "choose_target":
-        return _target_prompt(game, players, seat, who)
+        return ChooseTarget(player=seat, text="", action=game.phase,
+                            choices=opponents_of(seat, seats),
+                            card=game.fleeing or "" if game.phase == "croc_flee" else "")
     if step == "move_noah":
-        choices = tuple(game.legal_noah_moves())
         looks: tuple[int, ...] = ()
         if game.giraffe_look and not drafts.giraffe_looked:
-            looks = opponents_of(seat, len(players))
-        text = f"{who}: move Noah to {ferries_phrase(choices)}."
-        if looks:
-            text += " (The giraffe may first look at one opponent's hand.)"
-        return MoveNoah(player=seat, text=text, choices=choices, giraffe_targets=looks)
-    owed = game.gifts_owed  # give_cards
-    return GiveCards(player=seat, text=f"{who}: give {plural(owed, 'card')} to opponents.",
-                     count=owed, opponents=opponents_of(seat, len(players)))
+            looks = opponents_of(seat, seats)
+        return MoveNoah(player=seat, text="", choices=tuple(game.legal_noah_moves()),
+                        giraffe_targets=looks)
+    return GiveCards(player=seat, text="", count=game.gifts_owed,  # give_cards
+                     opponents=opponents_of(seat, seats))
 
 
-def _target_prompt(game: Game, players: Sequence[str], seat: int, who: str) -> ChooseTarget:
-    phase = game.phase
-    if phase == "croc_flee":
-        what = f"who takes the {card_name(game.fleeing or '')[4:]} fleeing from the crocodile"
-    else:
-        what = "the opponent the lion swaps a card with"
-    return ChooseTarget(player=seat, text=f"{who}: choose {what}.", action=phase,
-                        choices=opponents_of(seat, len(players)))
-
-
-def _scan_prompt(game: Game, drafts: Drafts, players: Sequence[str]) -> ScanHand:
+def _scan_prompt(game: Game, drafts: Drafts) -> ScanHand:
     counts = game.hand_counts
     seat = drafts.scan_seat(counts)
     assert seat is not None, "the scan is submitted as soon as every hand is complete"
     scanned = tuple(drafts.hands[seat]) if seat < len(drafts.hands) else ()
-    return ScanHand(
-        player=seat,
-        text=f"{players[seat]}: show every card left in your hand "
-             f"({len(scanned)} of {counts[seat]} scanned).",
-        expected=counts[seat], scanned=scanned,
-    )
-
-
-def winners_sentence(game: Game, players: Sequence[str]) -> str:
-    """The end of the game in one sentence: who wins, with every score."""
-    winners = [players[s] for s in game.winners]
-    scores = ", ".join(f"{name} ({score})" for name, score in zip(players, game.scores,
-                                                                 strict=True))
-    if len(winners) == 1:
-        return f"Game over: {winners[0]} wins with the fewest tears ({scores})."
-    return f"Game over: {' and '.join(winners)} share the victory ({scores})."
+    return ScanHand(player=seat, text="", expected=counts[seat], scanned=scanned)
 
 
 def opponents_of(seat: int, count: int) -> tuple[int, ...]:

@@ -47,9 +47,9 @@ from companion.session.drafts import (
 from companion.session.header import new_header, read_header
 from companion.session.intents import Outcome, TableIntents
 from companion.session.lights import LightsDriver, TableLights, departed_ferry
-from companion.session.narrate import card_name, copy_name, ferry_name, plural
+from companion.session.narrate import copy_name
 from companion.session.notices import NOTICE_KEYS as NOTICE_KEYS  # the catalogs check these
-from companion.session.notices import said
+from companion.session.notices import said, sticker_problem
 from companion.session.prompts import MoveNoah, Prompt, current_step, derive_prompt, in_setup
 from companion.session.reconcile import undo_explained
 from companion.session.steps import Step
@@ -64,7 +64,6 @@ class Session(SessionBase[SessionView, Action]):
     :class:`~companion.session.lights.TableLights` or None; ``deck_id``: the stickers' box id."""
 
     log_format: ClassVar[str] = record.FORMAT
-    foreign_code_text: ClassVar[str] = "A QR code that is not a Noah card was seen and ignored."
 
     def __init__(self, store: GameStore, *, lights: TableLights | None = None,
                  deck: Deck | None = None, deck_id: str = DEFAULT_DECK_ID) -> None:
@@ -102,8 +101,7 @@ class Session(SessionBase[SessionView, Action]):
                 raise UserError(error.message, "Change the players or the options.") from None
             game_id = self.store.create_game(header, score_only=game.options.score_only)
             self._open(game_id, header, game, redo=[], seq=0)
-            self._notice("info", f"New game for {', '.join(players)}.",
-                         phrases=said("new_game", players=list(players)))
+            self._notice("info", said("new_game", players=list(players)))
             self._publish()
             return self._view
 
@@ -121,13 +119,10 @@ class Session(SessionBase[SessionView, Action]):
             if reading.damaged or reading.game.is_over:  # the cache may say otherwise
                 self._save_summary()
             game_id, damage = reading.entry.id, reading.damage
-            self._notice("info", f"Game {game_id} resumed where it stopped.",
-                         phrases=said("resumed", game=game_id))
+            self._notice("info", said("resumed", game=game_id))
             if damage is not None:  # what was set aside, and what the table puts back
                 dropped = len(reading.lines) - reading.keep
-                self._notice("info", f"{plural(dropped, 'line')} set aside from line "
-                             f"{damage.line} on; the game goes on from the last good move.",
-                             phrases=said("set_aside", count=dropped, line=damage.line))
+                self._notice("info", said("set_aside", count=dropped, line=damage.line))
                 self._put_back(reading.put_back)
             self._publish()
             return self._view
@@ -151,12 +146,12 @@ class Session(SessionBase[SessionView, Action]):
     #: The predicate the vision pipeline takes: true for any Noah sticker text.
     is_ours = staticmethod(is_ours)
 
-    def table_finding(self, text: str, phrases: tuple[Phrase, ...], ferry: int | None) -> None:
+    def table_finding(self, phrases: tuple[Phrase, ...], ferry: int | None) -> None:
         """The overhead camera's audit (companion.session.table_observer): a difference between
         the table and the record, said as what to put where (``reconcile``), ferry ``ferry``'s
         light flashing; ``ferry`` None: a confirmation (``info``). The record is not touched."""
         with self._lock:
-            self._notice("reconcile" if ferry is not None else "info", text, phrases=phrases)
+            self._notice("reconcile" if ferry is not None else "info", phrases)
             if ferry is not None and self._lights is not None:
                 self._lights.refused(ferry)
             self._publish()
@@ -167,25 +162,23 @@ class Session(SessionBase[SessionView, Action]):
             tag = classify(text, self.deck, self.deck_id)
             if isinstance(tag, Foreign):
                 self.foreign_code(text)
-                return Outcome(False, "Not a Noah card: ignored.")
+                return Outcome(False, said("foreign_code"))
             if not isinstance(tag, TagOk):
-                return self._refused(f"tag_{tag.reason}", tag.message)
+                return self._refuse(sticker_problem(tag, self.deck_id), None)
             tags = (classify(other, self.deck, self.deck_id) for other in in_view)
             several = several_cards(t.card.id if isinstance(t, TagOk) else None for t in tags)
             if several and self._step() in ("play_card", "scan_setup_card", "choose_card"):
                 self._drafts.candidates = several
-                self._notice("info", "Several cards are in view: choose the one you mean.",
-                             phrases=said("several_cards"))
+                self._notice("info", said("several_cards"))
                 self._publish()
-                return Outcome(False, "Several cards are in view.")
+                return Outcome(False, said("several_cards"))
             return self._card(tag.card.id)
 
     def choose_card(self, ref: str) -> Outcome:
         """A card chosen by touch (``cat:F#2``): the same as showing it to the camera."""
         with self._lock:
             if self.deck.get(ref) is None:
-                return self._refused("no_such_card", f"There is no {copy_name(ref)} in this "
-                                     "deck: check the card.", reason="unknown_card", card=ref)
+                return self._no_such_card(ref)
             self._drafts.candidates = ()
             return self._card(ref)
 
@@ -203,11 +196,18 @@ class Session(SessionBase[SessionView, Action]):
         if step in ("choose_target", "move_noah", "give_cards"):
             return self._submit(self._play_action(ref))  # refused: the engine says what first
         if step == "no_game":
-            return self._refused("no_game", "No game is open: start or resume one first.")
+            return self._refused("no_game")
         if step == "enter_tears":
-            return self._refused("score_only_card",
-                                 "This game keeps scores only: type the tears instead.")
-        return self._refused("no_card_expected", f"No card is expected now. {self._prompt().text}")
+            return self._refused("score_only_card")
+        return self._refused("no_card_expected")
+
+    def _no_such_card(self, text: str) -> Outcome:
+        """A card this deck does not have: a copy it lacks (``cat:F#9``), or no card at all."""
+        try:
+            parse_ref(text)
+        except InputError:
+            return self._refused("not_a_card", reason="unknown_card", text=copy_name(text))
+        return self._refused("no_such_card", reason="unknown_card", card=text)
 
     # -- round setup -----------------------------------------------------------------------
 
@@ -215,31 +215,27 @@ class Session(SessionBase[SessionView, Action]):
         """Round setup: the table puts Noah on ``ferry`` (0-4)."""
         with self._lock:
             if self._step() != "choose_noah_start":
-                return self._refused("noah_start_chosen",
-                                     "Noah's starting ferry is already chosen.")
+                return self._refused("noah_start_chosen")
             if ferry not in range(FERRY_COUNT):
-                return self._refused("ferry_range", "Choose a ferry from 1 to 5.")
+                return self._refused("ferry_range")
             self._drafts.setup.noah = ferry
-            self._notice("info", f"Noah starts on {ferry_name(ferry)}.",
-                         phrases=said("noah_start", ferry=ferry + 1))
+            started = said("noah_start", ferry=ferry + 1)
+            self._notice("info", started)
             self._publish()
-            return Outcome(True, f"Noah starts on {ferry_name(ferry)}.")
+            return Outcome(True, started)
 
     def _setup_card(self, ref: str) -> Outcome:
         setup = self._drafts.setup
         if already := self._drafts.placed_at_setup(ref):
             k, placed = already
-            name = card_name(placed).capitalize()
-            return self._refused("already_on_ferry", f"{name} is already on {ferry_name(k)}.",
-                                 card=placed, ferry=k + 1)
+            return self._refused("already_on_ferry", card=placed, ferry=k + 1)
         ferry = _given(setup.next_ferry)  # asked for only while a ferry has no animal
         if parse_ref(ref).species == "snail" and parse_ref(ref).gender is None:
             self._drafts.pending = PendingPlay(ref, ("M", "F"))  # any side starts a ferry
             self._publish()
-            return Outcome(True, "Which side of the snail is up?")
+            return Outcome(True)  # the prompt asks which side is up
         setup.ferries[ferry] = ref
-        self._notice("info", f"{card_name(ref).capitalize()} starts on {ferry_name(ferry)}.",
-                     phrases=said("setup_card", card=ref, ferry=ferry + 1))
+        self._notice("info", said("setup_card", card=ref, ferry=ferry + 1))
         return self._maybe_start_round()
 
     def remove_setup_card(self, ref: str) -> Outcome:
@@ -247,13 +243,10 @@ class Session(SessionBase[SessionView, Action]):
         with self._lock:
             placed = self._drafts.placed_at_setup(ref) if in_setup(self._game) else None
             if placed is None:
-                return self._refused("not_a_setup_card", f"{card_name(ref).capitalize()} is not "
-                                     "a starting animal of this round.", card=ref)
+                return self._refused("not_a_setup_card", card=ref)
             k, card = placed
             self._drafts.setup.ferries[k] = None
-            self._notice("info", f"{card_name(card).capitalize()} is taken off {ferry_name(k)}: "
-                         "show its starting animal again.",
-                         phrases=said("setup_card_removed", card=card, ferry=k + 1))
+            self._notice("info", said("setup_card_removed", card=card, ferry=k + 1))
             self._publish()
             return Outcome(True)
 
@@ -261,9 +254,9 @@ class Session(SessionBase[SessionView, Action]):
         """Round 1 setup: who plays first (the shortest player, R10)."""
         with self._lock:
             if self._step() != "choose_starter":
-                return self._refused("starter_not_asked", "The first player is not asked for now.")
+                return self._refused("starter_not_asked")
             if seat not in range(len(self._header.players)):
-                return self._refused("choose_a_player", "Choose one of the players.")
+                return self._refused("choose_a_player")
             self._drafts.setup.starter = seat
             return self._maybe_start_round()
 
@@ -276,8 +269,7 @@ class Session(SessionBase[SessionView, Action]):
         outcome = self._submit(action)
         if not outcome.accepted:
             self._drafts.setup = SetupDraft(noah=draft.noah)
-            self._notice("info", "Scan the five starting animals again.",
-                         phrases=said("rescan_setup"))
+            self._notice("info", said("rescan_setup"))
             self._publish()
         return outcome
 
@@ -291,9 +283,7 @@ class Session(SessionBase[SessionView, Action]):
         if pending is None:
             return self._submit(play)
         self._publish()
-        if pending.species == "snail":
-            return Outcome(True, "Which side of the snail is up?")
-        return Outcome(True, "Does the frog declare a weight?")
+        return Outcome(True)  # the prompt asks for the snail's side or the frog's weight
 
     def _play_action(self, ref: str, side: str | None = None,
                      frog_weight: int | None = None) -> Play:
@@ -306,9 +296,9 @@ class Session(SessionBase[SessionView, Action]):
         with self._lock:
             pending = self._drafts.pending
             if pending is None or pending.species != "snail":
-                return self._refused("no_snail_waiting", "No snail is waiting for its side.")
+                return self._refused("no_snail_waiting")
             if side not in ("M", "F"):
-                return self._refused("snail_side", "A snail is either ♂ or ♀ side up.")
+                return self._refused("snail_side")
             self._drafts.pending = None
             if in_setup(self._game):
                 return self._setup_card(with_side(pending.card, side))
@@ -319,7 +309,7 @@ class Session(SessionBase[SessionView, Action]):
         with self._lock:
             pending = self._drafts.pending
             if pending is None or pending.species != "frog":
-                return self._refused("no_frog_waiting", "No frog is waiting for its weight.")
+                return self._refused("no_frog_waiting")
             self._drafts.pending = None
             return self._submit(
                 self._play_action(pending.card, frog_weight=None if weight == 1 else weight)
@@ -359,8 +349,7 @@ class Session(SessionBase[SessionView, Action]):
                 return self.move_noah(ferry)
             if self._lights is not None:
                 self._lights.refused(ferry)
-            return self._refused("ferry_button", f"The ferry buttons choose where Noah goes; now: "
-                                f"{self._prompt().text if self._game else 'start a game.'}")
+            return self._refused("ferry_button" if self._game else "no_game")
 
     def give_cards(self, gifts: Mapping[int, int]) -> Outcome:
         """The departing player's gifts (R20): ``{seat: number of cards}``, all in one go."""
@@ -372,7 +361,7 @@ class Session(SessionBase[SessionView, Action]):
         """Submit ``action(game, seat)`` for the seat whose turn it is."""
         with self._lock:
             if self._game is None:
-                return self._refused("no_game", "No game is open.")
+                return self._refused("no_game")
             return self._submit(action(self._game, _given(self._game.current_player)))
 
     # -- round end -------------------------------------------------------------------------
@@ -380,21 +369,19 @@ class Session(SessionBase[SessionView, Action]):
     def _hand_card(self, ref: str) -> Outcome:
         drafts, counts = self._drafts, self._playing.hand_counts
         if any(ref in hand for hand in drafts.hands):
-            return self._refused("already_scanned",
-                                 f"{card_name(ref).capitalize()} was already scanned.", card=ref)
+            return self._refused("already_scanned", card=ref)
         problem = not_in_a_hand(self._playing, ref)
         if problem:
-            return self._refuse(problem[0], "scan_mismatch", phrases=problem[1:])
+            return self._refuse(problem, "scan_mismatch")
         seat = drafts.scan_card(ref, counts)
-        self._notice("info", f"{self._header.players[seat]}: {card_name(ref)} scanned.",
-                     phrases=said("hand_scanned", name=self._header.players[seat], card=ref))
+        self._notice("info", said("hand_scanned", name=self._header.players[seat], card=ref))
         if drafts.scan_seat(counts) is not None:
             self._publish()
             return Outcome(True)
         hands, drafts.hands = drafts.hands, []
         outcome = self._submit(ScanHands(tuple(tuple(hand) for hand in hands)))
         if not outcome.accepted:
-            self._notice("info", "Scan every hand again.", phrases=said("rescan_hands"))
+            self._notice("info", said("rescan_hands"))
             self._publish()
         return outcome
 
@@ -405,19 +392,18 @@ class Session(SessionBase[SessionView, Action]):
                 if ref in hand:
                     hand.remove(ref)
                     self._publish()
-                    return Outcome(True, f"{card_name(ref).capitalize()} removed from the scan.")
-            return self._refused("not_in_scan",
-                                 f"{card_name(ref).capitalize()} is not in this scan.", card=ref)
+                    return Outcome(True, said("removed_from_scan", card=ref))
+            return self._refused("not_in_scan", card=ref)
 
     def enter_tears(self, tears: Sequence[int]) -> Outcome:
         """Score-only mode: this round's tears, one number per seat."""
         with self._lock:
             if self._game is None:
-                return self._refused("no_game", "No game is open.")
+                return self._refused("no_game")
             try:
                 values = tuple(int(t) for t in tears)
             except (TypeError, ValueError):
-                return self._refused("tears_numbers", "Tears are whole numbers, one per player.")
+                return self._refused("tears_numbers")
             return self._submit(ScoreRound(values))
 
     # -- cancel, undo, redo ----------------------------------------------------------------
@@ -426,43 +412,42 @@ class Session(SessionBase[SessionView, Action]):
         """Drop what is half entered (:mod:`companion.session.drafts`); the record stays."""
         with self._lock:
             if not self._drafts.drop_half_entered(in_setup=in_setup(self._game)):
-                return Outcome(False, "Nothing to cancel.")
+                return Outcome(False, said("nothing_to_cancel"))
             self._publish()
-            return Outcome(True, "Cancelled.")
+            return Outcome(True, said("cancelled"))
 
     def undo(self, count: int = 1) -> Outcome:
         """Take back the last ``count`` actions (R55), or first what is half entered."""
         with self._lock:
             if self._game is None:
-                return self._refused("no_game", "No game is open.")
+                return self._refused("no_game")
             last = self._drafts.last_laid() if in_setup(self._game) else None
             if last is not None:
                 return self.remove_setup_card(last)
-            if self.cancel().accepted:
-                return Outcome(True, "Cancelled.")
+            cancelled = self.cancel()
+            if cancelled.accepted:
+                return cancelled
             game = self._game
             count = min(count, len(game.history))
             if count < 1:
-                return self._refused("nothing_to_undo", "There is nothing to undo.")
+                return self._refused("nothing_to_undo")
             self._write({"type": "undo", "count": count})
             undone, sentences = undo_explained(game, count, self._header.players)
             self._redo += undone
             self._round_scores = [(at, tears) for at, tears in self._round_scores
                                   if at <= len(game.history)]
-            self._notice("info", f"Undo: {plural(count, 'action')} taken back.",
-                         phrases=said("undo", count=count))
+            self._notice("info", said("undo", count=count))
             self._put_back(sentences)
             self._publish()
-            return Outcome(True, " ".join(self._reconciliation))
+            return Outcome(True, tuple(sentences))
 
     def redo(self) -> Outcome:
         """Replay the last undone action (possible until a new action is taken)."""
         with self._lock:
             if not self._redo:
-                return self._refused("nothing_to_redo", "There is nothing to redo.")
+                return self._refused("nothing_to_redo")
             self._drafts = Drafts()
-            outcome = self._submit(self._redo[-1], redoing=True)
-            return replace(outcome, message=f"Redo: {outcome.message}")
+            return self._submit(self._redo[-1], redoing=True)
 
     # -- the one write path ----------------------------------------------------------------
 
@@ -472,8 +457,8 @@ class Session(SessionBase[SessionView, Action]):
         game = self._playing
         verdict = self._judged(game, action, actions.action_to_dict(action), redoing=redoing)
         if not verdict.accepted:
-            return self._refuse(verdict.message, verdict.reason, action,
-                                phrases=(Phrase(f"reason.{verdict.reason}", verdict.params),))
+            return self._refuse((Phrase(f"reason.{verdict.reason}", verdict.params),),
+                                verdict.reason, action)
         self._reconciliation = ()
         self._drafts = Drafts()
         if isinstance(action, ScanHands | ScoreRound):
@@ -482,16 +467,16 @@ class Session(SessionBase[SessionView, Action]):
         if self._lights is not None:
             self._lights.ferry_departed(departed_ferry(verdict.events))
         events = tuple(Phrase(f"event.{event.kind}", event.params) for event in verdict.events)
-        self._notice("info", f"Redo: {verdict.message}" if redoing else verdict.message,
-                     phrases=(*said("redo"), *events) if redoing else events)
+        said_now = (*said("redo"), *events) if redoing else events
+        self._notice("info", said_now)
         self._publish()
-        return Outcome(True, verdict.message)
+        return Outcome(True, said_now)
 
     def _put_back(self, sentences: Sequence[Phrase]) -> None:
         """What the table puts back after an undo or a resume from the last good move."""
         self._reconciliation = tuple(english(sentence) for sentence in sentences)
-        for text, sentence in zip(self._reconciliation, sentences, strict=True):
-            self._notice("reconcile", text, phrases=(sentence,))
+        for sentence in sentences:
+            self._notice("reconcile", (sentence,))
 
     def _save_summary(self) -> None:
         """Refresh the history list's cache (a failure only says so: the base's text)."""
@@ -499,18 +484,17 @@ class Session(SessionBase[SessionView, Action]):
         summary = record.summary(game.state(), [tears for _, tears in self._round_scores])
         self._store_summary(summary, finished=game.is_over)
 
-    def _refused(self, key: str, message: str, reason: str | None = None,
-                 **params: Any) -> Outcome:
-        """Refuse with one of the session's own sentences (``notice.<key>``)."""
-        return self._refuse(message, reason, phrases=said(key, **params))
+    def _refused(self, key: str, reason: str | None = None, **params: Any) -> Outcome:
+        """Refuse with one of the session's own sentences (``notice.<key>`` and its facts)."""
+        return self._refuse(said(key, **params), reason)
 
-    def _refuse(self, message: str, reason: str | None, action: Action | None = None, *,
-                phrases: tuple[Phrase, ...] = ()) -> Outcome:
-        self._notice("refused", message, reason, phrases)
+    def _refuse(self, phrases: tuple[Phrase, ...], reason: str | None,
+                action: Action | None = None) -> Outcome:
+        self._notice("refused", phrases, reason)
         if self._lights is not None and isinstance(action, Play):
             self._lights.refused(action.ferry)
         self._publish()
-        return Outcome(False, message, reason)
+        return Outcome(False, phrases, reason)
 
     # -- prompts and the view --------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from companion.game.state import IN_ROUND_PHASES
 from companion.i18n import english
 from companion.session.drafts import not_in_a_hand, several_cards
 from companion.session.intents import Outcome
+from companion.session.notices import said
 from companion.session.steps import Step
 from companion.session.view import Phrase, SessionView
 
@@ -623,7 +624,7 @@ class TableObserver:
         """Why ``card`` cannot be in a hand (the session's rule, as its notice), or ``None``."""
         game = getattr(self.intents, "game", None)
         problem = not_in_a_hand(game, card) if game is not None else None
-        return problem[1] if problem else None
+        return problem[0] if problem else None
 
     def _cannot_be_a_hand(self, inference: Inference) -> bool:
         """A hand with a card that cannot be in one is not scanned at all (the audit says
@@ -651,7 +652,7 @@ class TableObserver:
     def _scan_hand(self, hand: HandSeen) -> Outcome:
         """Each card of the hand through the session's hand scan, as if shown one by one; stops
         at a refusal (the cards accepted so far stay in the session's scan)."""
-        outcome = Outcome(False, "No card in the hand.")
+        outcome = Outcome(False, said("no_card_in_hand"))
         for card in hand.cards:
             outcome = self.intents.choose_card(card)
             if not outcome.accepted:
@@ -734,7 +735,7 @@ class PlayLedger:
             if self._last is not None and self._last[0] == card and self._on_a_ferry(
                     intents, card) and intents.view.seq >= self._last[1]:
                 self.dropped += 1
-                return Outcome(False, f"Already played ({camera} camera): counted once.")
+                return Outcome(False, said(f"already_played_{camera}"))
             outcome = intents.choose_card(card)
             if outcome.accepted:
                 self._last = (card, intents.view.seq)

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.i18n import Phrase as Phrase  # a notice's sentences as data (the catalogs' keys)
-from companion.session.prompts import NoGame, Prompt
+from companion.i18n import sentences
+from companion.session.prompts import NoGame, Prompt, worded
 from companion.session.steps import Step
 
 
@@ -28,13 +29,23 @@ class Notice:
     (``refused``, ``reason`` is the TABLE-LOG code), what to put back after an undo
     (``reconcile``), or a problem with the camera or the record (``problem``).
 
-    ``text`` is the English sentence; ``phrases`` say the same as data, so the app can word it
-    in the table's language (companion.i18n)."""
+    A notice is data only: its ``phrases`` (catalog keys and raw facts) are worded in the
+    table's language by companion.i18n; :attr:`text` is the English sentence, worded from the
+    same catalogs (the CLI's and the demo's words), never written beside them.
+
+    >>> from companion.session.notices import said
+    >>> Notice("refused", said("nothing_to_undo")).text
+    'There is nothing to undo.'
+    """
 
     level: str  # "info" | "refused" | "reconcile" | "problem"
-    text: str
+    phrases: tuple[Phrase, ...]
     reason: str | None = None
-    phrases: tuple[Phrase, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The notice in English (companion.i18n.sentences)."""
+        return sentences(self.phrases)
 
 
 @dataclass(frozen=True)
@@ -73,10 +84,9 @@ class SessionView:
     @classmethod
     def empty(cls, unfinished: tuple[int, ...] = ()) -> SessionView:
         """The view when no game is open."""
-        text = "Resume the unfinished game or start a new one." if unfinished else "New game?"
         return cls(
             game_id=None, players=(), score_only=False, seq=0,
-            prompt=NoGame(player=None, text=text, unfinished=unfinished),
+            prompt=worded(NoGame(player=None, text="", unfinished=unfinished), ()),
         )
 
     @property

@@ -861,14 +861,14 @@ def redo_done(notice: Any) -> Any:
     """A redo's notice without its "Redo:": what the table makes again.
 
     >>> from companion.session.view import Notice, Phrase
-    >>> redo = Notice("info", "Redo: Ana loaded the ♀ cat on ferry 3.",
-    ...               phrases=(Phrase("notice.redo", {}), Phrase("event.loaded", {})))
-    >>> redo_done(redo).text, [phrase.key for phrase in redo_done(redo).phrases]
-    ('Ana loaded the ♀ cat on ferry 3.', ['event.loaded'])
+    >>> loaded = Phrase("event.loaded", {"name": "Ana", "animal": "♀ cat", "ferry": 3})
+    >>> redo = Notice("info", (Phrase("notice.redo", {}), loaded))
+    >>> redo.text, redo_done(redo).text, [phrase.key for phrase in redo_done(redo).phrases]
+    ('Redo: Ana loaded the ♀ cat on ferry 3.', 'Ana loaded the ♀ cat on ferry 3.', ['event.loaded'])
     """
     from dataclasses import replace
 
-    return replace(notice, text=notice.text.removeprefix("Redo: "), phrases=notice.phrases[1:])
+    return replace(notice, phrases=notice.phrases[1:])  # the text follows its phrases
 
 
 class CameraPopup(ModalView):

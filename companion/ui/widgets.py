@@ -476,9 +476,9 @@ def card_read(notice: Any) -> str:
     """The card an accepted notice says was read ("" for any other notice).
 
     >>> from companion.session.view import Notice, Phrase
-    >>> card_read(Notice("info", "…", phrases=(Phrase("notice.setup_card", {"card": "cat:F#1"}),)))
+    >>> card_read(Notice("info", (Phrase("notice.setup_card", {"card": "cat:F#1"}),)))
     'cat:F#1'
-    >>> card_read(Notice("refused", "…", phrases=(Phrase("event.loaded", {"card": "x"}),)))
+    >>> card_read(Notice("refused", (Phrase("event.loaded", {"card": "x"}),)))
     ''
     """
     if notice.level != "info":

@@ -5,14 +5,17 @@ from __future__ import annotations
 import io
 
 from companion.session import GameStore, Session
+from companion.session.notices import said
 from companion.session.view import Notice
 from companion.sim.demo import Narrator, _new_notices
 
 
 def test_each_notice_is_narrated_once_even_when_the_list_is_trimmed():
-    old = tuple(Notice("info", str(n)) for n in range(6))
-    new = (*old[2:], Notice("info", "6"), Notice("refused", "7", "weight"))
-    assert [n.text for n in _new_notices(old, new)] == ["6", "7"]
+    old = tuple(Notice("info", said("resumed", game=n)) for n in range(6))
+    new = (*old[2:], Notice("info", said("resumed", game=6)),
+           Notice("refused", said("noah_start", ferry=7), "weight"))
+    assert [n.text for n in _new_notices(old, new)] == [
+        "Game 6 resumed where it stopped.", "Noah starts on ferry 7."]
     assert [n.text for n in _new_notices((), new)] == [n.text for n in new]
 
 

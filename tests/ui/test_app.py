@@ -366,14 +366,15 @@ def test_scores_and_hands_are_written_beside_each_player_during_play(driver):
 
 def test_an_undo_shows_what_to_put_back_until_the_table_touches_done(driver):
     """Issue 15.1: the reconcile notice of an undo is a card over the screen with "Done"."""
-    from companion.session.view import Notice
+    from companion.session.view import Notice, Phrase
     from companion.ui.screens import UndoCard
 
     app = driver.app
     app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
     driver.settle()
     view = app.view
-    notice = Notice("reconcile", "Take the ♀ cat back from ferry 2.")
+    notice = Notice("reconcile", (Phrase("undo.take_off", {"cards": ["cat:F#1"], "ferry": 2,
+                                                          "name": "Ana"}),))
     app.show_view(dataclasses.replace(view, notices=(*view.notices, notice)))
     driver.pump(2)
     [card] = [p for p in popups() if isinstance(p, UndoCard)]
@@ -423,7 +424,7 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
     from dataclasses import replace
 
     from companion.session.prompts import ChooseStarter, ChooseTarget, MoveNoah
-    from companion.session.view import Notice
+    from companion.session.view import Notice, Phrase
 
     app = driver.app
     app.lang = language
@@ -432,8 +433,10 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
                        score_only=False)
         driver.settle()
         base = app.session.view
-        long_verdict = Notice("info", "Ben loaded the ♀ kangaroo on ferry 2. Noah moves to "
-                              "ferry 4. Ferry 4 departs (departure 1 of 4).")
+        long_verdict = Notice("info", (
+            Phrase("event.loaded", {"name": "Ben", "animal": "♀ kangaroo", "ferry": 2}),
+            Phrase("event.noah_moved", {"ferry": 4}),
+            Phrase("event.departure", {"ferry": 4, "number": 1})))
         starter = replace(base, prompt=ChooseStarter(player=None, text="?",
                                                      choices=(0, 1, 2, 3, 4)),
                           setup_ferries=("cat:F#1",) * 5, setup_noah=0)
@@ -443,6 +446,8 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
         state = {**base.state, "phase": "lion_swap", "current_player": 0, "noah": 0,
                  "round": 1, "hand_counts": [7, 8, 8, 8, 8]}
         for prompt in (ChooseTarget(player=0, text="?", choices=(1, 2, 3, 4)),
+                       ChooseTarget(player=0, text="?", action="croc_flee", choices=(1, 2, 3, 4),
+                                    card="kangaroo:F#1"),  # the fleeing card is named
                        MoveNoah(player=0, text="?", choices=(1, 4), giraffe_targets=(1, 2, 3, 4))):
             app.show_view(replace(base, prompt=prompt, state=state, notices=(long_verdict,)))
             driver.pump(3)
