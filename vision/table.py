@@ -310,9 +310,31 @@ def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Mar
     better no mat than the wrong one. Ids 11–49 are foreign (TABLE-KIT.md) and ignored.
     (:meth:`TableReader.find_markers` also looks again at full resolution.)
     """
-    scale = min(1.0, max_width / gray.shape[1])
+    scale = search_scale(gray.shape[1], max_width)
     markers, _ = detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)
     return unique_markers(markers)
+
+
+def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
+    """The scale of the copy markers are searched on: at most ``max_width`` wide, by a whole
+    factor when that leaves it at least ¾ of ``max_width`` wide.
+
+    A whole factor makes the copy an exact average of pixel blocks, cheaper to compute and to
+    search than a copy at a fraction: the binned 2304 × 1296 mode is searched at 1152 px (½)
+    rather than 1536 (⅔), where the marker search was the largest part of a binned frame's
+    reading. On the 33 binned DEV frames (issue 19, docs/benchmarks.md) every mat was found
+    all the same, and the reading cost 3.8× bare zxing-cpp instead of 4.9×. A frame 1920 px
+    wide (a USB camera) stays at 1536: half would leave its markers too few pixels.
+
+    >>> search_scale(4608), search_scale(2304), search_scale(3072), search_scale(1920)
+    (0.3333333333333333, 0.5, 0.5, 0.8)
+    >>> search_scale(1280)
+    1.0
+    """
+    factor = math.ceil(width / max_width)
+    if factor > 1 and width / factor >= 0.75 * max_width:
+        return 1.0 / factor
+    return min(1.0, max_width / width)
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float
@@ -1161,7 +1183,7 @@ class TableReader:
         caller that remembers them) are not looked for again."""
         if boxes is None:
             boxes = [(0, 0, gray.shape[1], gray.shape[0])]
-        scale = min(1.0, self.marker_width / gray.shape[1])
+        scale = search_scale(gray.shape[1], self.marker_width)
         found: list[Marker] = []
         candidates: list[np.ndarray] = []
         for box in boxes:
