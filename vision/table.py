@@ -657,11 +657,14 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     from the code re-encoded from its text with its own version, level and mask in a
     connected patch (finder, timing and format patterns included, which the error correction
     does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
-    above crosses it). The modules and the quiet zone are sampled here, not taken from
-    zxing-cpp (one pixel per module, on corners it estimates): on a grid fitted to the code
-    (:func:`sample_modules`), a top card's code, even tilted, blurred, dim and noisy, shows at
-    most a few scattered wrong modules and a clean quiet zone. Checked by an overlap sweep in
-    tests/test_table_view.py and docs/table-view.md: no covered code passes.
+    above crosses it), or (3) as the card's straight edge running along one of the code's sides
+    past both its ends (:func:`edge_dips`: a card a fraction of a module over the code, whose
+    outline passes for the finder patterns' ring). The modules and the quiet zone are sampled
+    here, not taken from zxing-cpp (one pixel per module, on corners it estimates): on a grid
+    fitted to the code (:func:`sample_modules`), a top card's code, even tilted, blurred, dim
+    and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
+    the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
+    passes.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
