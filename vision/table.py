@@ -310,9 +310,31 @@ def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Mar
     better no mat than the wrong one. Ids 11–49 are foreign (TABLE-KIT.md) and ignored.
     (:meth:`TableReader.find_markers` also looks again at full resolution.)
     """
-    scale = min(1.0, max_width / gray.shape[1])
+    scale = search_scale(gray.shape[1], max_width)
     markers, _ = detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)
     return unique_markers(markers)
+
+
+def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
+    """The scale of the copy markers are searched on: at most ``max_width`` wide, by a whole
+    factor when that leaves it at least ¾ of ``max_width`` wide.
+
+    A whole factor makes the copy an exact average of pixel blocks, cheaper to compute and to
+    search than a copy at a fraction: the binned 2304 × 1296 mode is searched at 1152 px (½)
+    rather than 1536 (⅔), where the marker search was the largest part of a binned frame's
+    reading. On the 33 binned DEV frames (issue 19, docs/benchmarks.md) every mat was found
+    all the same, and the reading cost 3.8× bare zxing-cpp instead of 4.9×. A frame 1920 px
+    wide (a USB camera) stays at 1536: half would leave its markers too few pixels.
+
+    >>> search_scale(4608), search_scale(2304), search_scale(3072), search_scale(1920)
+    (0.3333333333333333, 0.5, 0.5, 0.8)
+    >>> search_scale(1280)
+    1.0
+    """
+    factor = math.ceil(width / max_width)
+    if factor > 1 and width / factor >= 0.75 * max_width:
+        return 1.0 / factor
+    return min(1.0, max_width / width)
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float
@@ -635,11 +657,14 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     from the code re-encoded from its text with its own version, level and mask in a
     connected patch (finder, timing and format patterns included, which the error correction
     does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
-    above crosses it). The modules and the quiet zone are sampled here, not taken from
-    zxing-cpp (one pixel per module, on corners it estimates): on a grid fitted to the code
-    (:func:`sample_modules`), a top card's code, even tilted, blurred, dim and noisy, shows at
-    most a few scattered wrong modules and a clean quiet zone. Checked by an overlap sweep in
-    tests/test_table_view.py and docs/table-view.md: no covered code passes.
+    above crosses it), or (3) as the card's straight edge running along one of the code's sides
+    past both its ends (:func:`edge_dips`: a card a fraction of a module over the code, whose
+    outline passes for the finder patterns' ring). The modules and the quiet zone are sampled
+    here, not taken from zxing-cpp (one pixel per module, on corners it estimates): on a grid
+    fitted to the code (:func:`sample_modules`), a top card's code, even tilted, blurred, dim
+    and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
+    the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
+    passes.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
@@ -658,6 +683,14 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
     # showed its modules whole.
     corners = _corners(barcode)
+    verdict = _verdict(gray, corners, expected)
+    if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
+        return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
+    return verdict
+
+
+def _verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
+    """:func:`visibility`'s verdict from the code's modules and its quiet zone."""
     if _too_noisy(gray, corners, expected):
         return _noisy_verdict(gray, corners, expected)
     light_there = _quiet_zone_is_light(gray, corners, expected)
@@ -670,6 +703,58 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
         return "covered"
     verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
     return "unsure" if verdict == "whole" and not light_there else verdict
+
+
+EDGE_DIP = 0.25  # of the code's contrast: a dip this deep along a side, beyond both its ends
+EDGE_REACH = 2.0  # modules: how far either side of the code's edge a card's outline is looked for
+EDGE_DEPTH = (0.6, 2.4)  # modules beyond the code's corners: the strips where it is looked for
+EDGE_PX = 4  # grid pixels per module for that look
+
+
+def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """How deep a dark line runs along each of the code's four sides (left, top, right,
+    bottom) beyond both its ends, as a fraction of the code's contrast.
+
+    A card laid a fraction of a module over a code has a straight edge, far longer than the
+    code: its thin dark outline runs on past the code's corners, through the quiet zone on
+    both sides. A top card's quiet zone (a sticker's paper, 4 modules wide) holds no line
+    there. For each side, the two strips beyond its ends (``EDGE_DEPTH`` modules out) are
+    averaged across their depth into profiles along the side's normal (±``EDGE_REACH``
+    modules round the code's edge); a dip is how far a point lies below the lighter of its two
+    neighbourhoods' brightest (so a shadow's slope is no dip), and a side's dip is the smaller
+    of its two strips' deepest (a line must cross both).
+    """
+    import cv2
+
+    n, k, margin = expected.shape[0], EDGE_PX, math.ceil(EDGE_DEPTH[1] + EDGE_REACH)
+    size = (n + 2 * margin) * k
+    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
+    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+    grid = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
+        np.asarray(corners, np.float32), square), (size, size), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    means = _module_means(gray, corners, n)
+    contrast = max(float(np.median(means[~expected]) - np.median(means[expected])), 1.0)
+    near, far = (round((margin - d) * k) for d in EDGE_DEPTH)  # rows above the code
+    near_b, far_b = (round((margin + n + d) * k) for d in EDGE_DEPTH)
+    reach = round(EDGE_REACH * k)
+    dips = []
+    for side in range(4):
+        turned = np.rot90(grid, side)  # the side looked at becomes the left one
+        edge = margin * k
+        columns = slice(edge - reach, edge + reach + 1)
+        strips = (turned[far:near, columns], turned[near_b:far_b, columns])
+        dips.append(min(_deepest_dip(strip.mean(axis=0), k) for strip in strips) / contrast)
+    return np.array(dips)
+
+
+def _deepest_dip(profile: np.ndarray, k: int) -> float:
+    """The deepest narrow dip of a profile: each point's depth below the lighter of the
+    brightest points a module or more away on its left and on its right."""
+    left = np.maximum.accumulate(profile)[: len(profile) - 2 * k]
+    right = np.maximum.accumulate(profile[::-1])[::-1][2 * k:]
+    middle = profile[k: len(profile) - k]
+    return max(float((np.minimum(left, right) - middle).max()), 0.0)
 
 
 def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
@@ -1101,7 +1186,7 @@ class TableReader:
         caller that remembers them) are not looked for again."""
         if boxes is None:
             boxes = [(0, 0, gray.shape[1], gray.shape[0])]
-        scale = min(1.0, self.marker_width / gray.shape[1])
+        scale = search_scale(gray.shape[1], self.marker_width)
         found: list[Marker] = []
         candidates: list[np.ndarray] = []
         for box in boxes:

@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 import segno
 
-from vision.table import _expected_modules, _fitted_corners, has_dark_border, marker_cells
+from vision.table import (
+    EDGE_DIP,
+    _expected_modules,
+    _fitted_corners,
+    edge_dips,
+    has_dark_border,
+    marker_cells,
+)
 
 PX = 4  # pixels per module: the kit's 75 cm
 
@@ -66,3 +73,18 @@ def test_a_markers_border_is_dark_and_a_stickers_code_is_not():
     code, corners, _ = code_image()
     assert not has_dark_border(code, corners)
     assert not has_dark_border(np.full((120, 120), 200, np.uint8), square)
+
+
+def test_a_card_edge_along_a_side_shows_past_both_ends_and_a_shadow_does_not():
+    """Issue 19's hole: a card's thin dark outline ¾ of a module inside the code's left edge,
+    running on through the quiet zone above and below, is a dip on the left side only; a clean
+    code and a soft shadow's slope across it are none."""
+    image, corners, expected = code_image()
+    assert (edge_dips(image, corners, expected) < 0.1).all()
+    lined = image.copy()
+    x = int(corners[0, 0] + 0.5 * PX)
+    lined[:, x:x + 2] = 60
+    dips = edge_dips(cv2.GaussianBlur(lined, (0, 0), 0.8), corners, expected)
+    assert dips[0] > EDGE_DIP and (dips[1:] < 0.1).all()
+    shadow = np.linspace(0.55, 1.0, image.shape[1])[None, :] * image
+    assert (edge_dips(shadow.astype(np.uint8), corners, expected) < EDGE_DIP).all()
