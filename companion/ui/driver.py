@@ -13,12 +13,33 @@ and rendered offscreen (Mesa) at 800×480::
 from __future__ import annotations
 
 import functools
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.ui.environment import prepare_environment
+
+#: How many times slower than this machine the tests may run: deploy/test-arm64.sh sets it for
+#: the emulated Raspberry Pi root (qemu runs the suite 10-15 times slower). It stretches the
+#: bounds on a hang, never what a test checks.
+SLOWNESS_VARIABLE = "NOAH_TEST_SLOWNESS"
+
+
+def slowness() -> float:
+    """:data:`SLOWNESS_VARIABLE` as a factor of at least 1 (1 when unset or not a number).
+
+    >>> os.environ[SLOWNESS_VARIABLE] = "15"; slowness()
+    15.0
+    >>> os.environ[SLOWNESS_VARIABLE] = "fast"; slowness()
+    1.0
+    >>> del os.environ[SLOWNESS_VARIABLE]
+    """
+    try:
+        return max(1.0, float(os.environ.get(SLOWNESS_VARIABLE, "1")))
+    except ValueError:
+        return 1.0
 
 QUICK_DECODER = ("[decoder]\nconfirm_frames = 1\nconfirm_ms = 0\ngone_frames = 1\n"
                  "gone_ms = 0\n")
@@ -80,7 +101,8 @@ class HeadlessApp:
 
     def pump_until(self, condition: Callable[[], Any], timeout: float = 15.0) -> Any:
         """Run the event loop until ``condition()`` is true; :class:`Timeout` after
-        ``timeout`` seconds so a hang never stalls a test run."""
+        ``timeout`` seconds (times :func:`slowness`) so a hang never stalls a test run."""
+        timeout *= slowness()
         deadline = time.monotonic() + timeout
         while not (result := condition()):
             if time.monotonic() > deadline:

@@ -17,8 +17,7 @@ from companion.complot.judge import (
     judge_lines,
     score_manche,
 )
-
-CONTRACT = Path("/work/shared/RULINGS-COMPLOT.md")
+from tests.complot.contract import contract_text
 
 
 def claim(cards, word="complot", level=1, **extra):
@@ -319,7 +318,7 @@ def test_c51_c55_elysee_ends_the_manche_and_ties_share_the_victory():
 def test_c6_every_contract_payload_and_its_card():
     """C6: the 93 rows of the contract's table: payload → card id, and the stated errors."""
     rows = re.findall(r"^\| \d+ \| `([^`]+)` \|[^|]+\|[^|]+\| `([^`]+)` \|",
-                      CONTRACT.read_text(encoding="utf-8"), re.M)
+                      contract_text(), re.M)
     assert len(rows) == 93
     for card_id, payload in rows:
         assert check_payload({"text": payload, "deck_id": "BOX1"}) == {"kind": "ok",

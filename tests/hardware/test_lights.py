@@ -284,7 +284,11 @@ def test_sigterm_turns_the_lights_off_and_exits(tmp_path):
 def test_lights_test_command_runs_on_virtual_pins(capsys, monkeypatch, tmp_path):
     monkeypatch.setenv("NOAH_COMPANION_CONFIG", str(tmp_path / "absent.ini"))  # all defaults
     handler = signal.getsignal(signal.SIGTERM)
-    assert main(["lights", "test", "--mock", "--speed", "40"]) == 0
+    from companion.ui.driver import slowness
+
+    # the blink is drawn from samples of the lights: a slower machine plays it slower
+    speed = f"{max(1.0, 40 / slowness()):g}"
+    assert main(["lights", "test", "--mock", "--speed", speed]) == 0
     out = capsys.readouterr().out
     assert "virtual pins" in out and "GPIO 17, 27, 22, 23, 24" in out
     assert "13/13  All off." in out and "Done: all lights are off." in out

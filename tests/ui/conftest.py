@@ -24,8 +24,10 @@ def watchdog_seconds() -> float:
     """The hang bound, stretched by how busy the machine is: at a load average of 20 on two
     cores a test runs about ten times slower, and the whole-game test once outran a fixed
     300 s and died "crashed" (issue 20.2). Still a bound on a hang, never on speed."""
+    from companion.ui.driver import slowness  # an emulated root says how much slower it is
+
     busy = os.getloadavg()[0] / (os.cpu_count() or 1)
-    return WATCHDOG_SECONDS * max(1.0, busy)
+    return WATCHDOG_SECONDS * max(1.0, busy) * slowness()
 
 
 @pytest.fixture(scope="session")
