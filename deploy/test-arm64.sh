@@ -51,8 +51,10 @@ enable_emulation() {
 
 # as_host_user COMMAND: a shell command run in the root as someone logged in there would
 # (a clean environment, in the project's folder).
+# NOAH_TEST_SLOWNESS: emulated, the suite runs 10-15 times slower; the tests' bounds on a hang
+# (never what they check) stretch by that much (companion/ui/driver.py).
 as_host_user() {
-    in_root env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+    in_root env -i HOME=/root LANG=C.UTF-8 TERM=dumb NOAH_TEST_SLOWNESS=15 \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         bash -c "cd $PROJECT && $1"
 }
@@ -168,9 +170,7 @@ run_suite() {
     say "./run.sh test, as CI runs it"
     local started=$SECONDS status=0
     # -rA lists every test's outcome at the end.
-    # NOAH_TEST_SLOWNESS: emulated, the suite runs 10-15 times slower; the tests' bounds on a
-    # hang (never what they check) stretch by that much (companion/ui/driver.py).
-    as_host_user "NOAH_TEST_SLOWNESS=15 ./run.sh test -rA" | tee "$SCRATCH/suite.log" || status=$?
+    as_host_user "./run.sh test -rA" | tee "$SCRATCH/suite.log" || status=$?
     local summary
     # pytest's closing line, e.g. "5 failed, 1055 passed, 8 skipped in 1160.31s (0:19:20)"
     summary=$(grep -E '(passed|failed|error).* in [0-9.]+s' "$SCRATCH/suite.log" | tail -n 1 || true)

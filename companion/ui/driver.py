@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +27,14 @@ from companion.ui.environment import prepare_environment
 SLOWNESS_VARIABLE = "NOAH_TEST_SLOWNESS"
 
 
-def slowness() -> float:
+def slowness(environ: Mapping[str, str] = os.environ) -> float:
     """:data:`SLOWNESS_VARIABLE` as a factor of at least 1 (1 when unset or not a number).
 
-    >>> os.environ[SLOWNESS_VARIABLE] = "15"; slowness()
-    15.0
-    >>> os.environ[SLOWNESS_VARIABLE] = "fast"; slowness()
-    1.0
-    >>> del os.environ[SLOWNESS_VARIABLE]
+    >>> slowness({SLOWNESS_VARIABLE: "15"}), slowness({SLOWNESS_VARIABLE: "fast"}), slowness({})
+    (15.0, 1.0, 1.0)
     """
     try:
-        return max(1.0, float(os.environ.get(SLOWNESS_VARIABLE, "1")))
+        return max(1.0, float(environ.get(SLOWNESS_VARIABLE, "1")))
     except ValueError:
         return 1.0
 
