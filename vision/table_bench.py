@@ -66,10 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--renderer", choices=("scenes", "ours"), default="scenes",
                         help="scenes: varied 3D tables (vision.table_scenes, by condition); "
                              "ours: the layouts of vision.table_render")
-    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3"),
+    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3", "heldout4"),
                         default="dev", dest="set_name",
                         help="with --renderer scenes: the development set (seeds 1000–1199) "
-                             "or a held-out set (900000–900119, 910000–910119, 920000–920119: "
+                             "or a held-out set (900000–900119, 910000–910119, 920000–920119, "
+                             "930000–930119: "
                              "report it, never tune on it)")
     parser.add_argument("--frames", type=_count(1), default=None,
                         help="with --renderer scenes: only the set's first N seeds")

@@ -44,6 +44,9 @@ with Noah at a wrong ferry): its figures are the ones of a set nobody has seen."
 HELDOUT3_SEEDS = range(920000, 920120)
 """A third held-out set, drawn for issue 19's speed work once the second had been reported:
 run once at the end of that work, never looked into frame by frame."""
+HELDOUT4_SEEDS = range(930000, 930120)
+"""A fourth held-out set, drawn once the third had been run twice: the figures of a set nobody
+has seen for the last round of issue 19's work, run by the lead once the branches are merged."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
 """Each scene has exactly one of these (the camera clause of TABLE-KIT.md)."""
@@ -283,15 +286,16 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 # -- drawing a scene from a seed ------------------------------------------------------------------
 
 def scene_set(name: str) -> range:
-    """The seeds of a named set: ``"dev"``, ``"heldout"``, ``"heldout2"`` or ``"heldout3"``.
+    """The seeds of a named set: ``"dev"``, or a held-out set ``"heldout"``, ``"heldout2"``,
+    ``"heldout3"`` or ``"heldout4"``.
 
     >>> len(scene_set("heldout")), scene_set("dev")[0]
     (120, 1000)
     """
     sets = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
-            "heldout3": HELDOUT3_SEEDS}
+            "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS}
     if name not in sets:
-        raise ValueError(f"unknown set {name!r}: dev, heldout, heldout2 or heldout3")
+        raise ValueError(f"unknown set {name!r}: dev, heldout, heldout2, heldout3 or heldout4")
     return sets[name]
 
 

@@ -61,7 +61,10 @@ def test_the_held_out_set_is_apart_from_the_development_set() -> None:
     assert not set(scene_set("heldout2")) & (set(HELDOUT_SEEDS) | set(scene_set("dev")))
     assert not set(scene_set("heldout3")) & (
         set(HELDOUT_SEEDS) | set(scene_set("heldout2")) | set(scene_set("dev")))
-    with pytest.raises(ValueError, match="dev, heldout, heldout2 or heldout3"):
+    assert not set(scene_set("heldout4")) & (
+        set(HELDOUT_SEEDS) | set(scene_set("heldout2")) | set(scene_set("heldout3"))
+        | set(scene_set("dev")))
+    with pytest.raises(ValueError, match="dev, heldout, heldout2, heldout3 or heldout4"):
         scene_set("test")
 
 
