@@ -58,6 +58,7 @@ from companion.complot.messages import category_name
 from companion.errors import UserError
 from companion.ui import theme
 from companion.ui.weblink import follow_on_page
+from companion.web.games.complot import defausse_caption
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6
@@ -608,7 +609,7 @@ class ComplotPlayScreen(ComplotScreen):
         if not view.players:
             return
         self.top = view.top_of_defausse or ""
-        self.top_caption = defausse_caption(app, view)
+        self.top_caption = defausse_caption(app.catalog, view)
         self.ids.top_face.relabel()
         self.header = app.t("complot.play.header", n=view.manche, level=view.level,
                             target=view.target)
@@ -636,17 +637,6 @@ def news(app: Any, last: Any) -> str:
     if last is None or all(event == "turn" for event, _params in last.events):
         return ""
     return spoken(last, app.lang)
-
-
-def defausse_caption(app: Any, view: Any) -> str:
-    """The words over the top of the «défausse»: its name, and why it may not be taken (C68)
-    or that the table has not shown it."""
-    caption = app.t("complot.play.defausse")
-    if view.top_blocked:
-        return f"{caption} · {app.t('complot.play.top_blocked')}"
-    if view.top_of_defausse is None:
-        return f"{caption} · {app.t('complot.play.top_unknown')}"
-    return caption
 
 
 def player_status(app: Any, view: Any, seat: int) -> str:
