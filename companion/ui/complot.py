@@ -262,7 +262,8 @@ class CardFace(Button):
         card_id = self.card_id
         card = card_of(card_id)
         if not card_id:  # no card: the top of the «défausse» not shown (never a guess)
-            self.first_name, self.category_name, self.symbol = "—", "", ""
+            self.first_name, self.symbol = "—", ""
+            self.category_name = App.get_running_app().t("complot.play.top_unknown")
             self.colour = [0.4, 0.4, 0.4, 1]
             return
         if card is None:  # an id the deck does not have is shown as it was read
@@ -609,7 +610,7 @@ class ComplotPlayScreen(ComplotScreen):
         if not view.players:
             return
         self.top = view.top_of_defausse or ""
-        self.top_caption = defausse_caption(app.catalog, view)
+        self.top_caption = defausse_caption(app.catalog, view, unknown=False)
         self.ids.top_face.relabel()
         self.header = app.t("complot.play.header", n=view.manche, level=view.level,
                             target=view.target)

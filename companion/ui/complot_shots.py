@@ -104,6 +104,9 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     picker.check()
     driver.pump()
     shoot("09-verdict-action")
+    screens.table()  # the descente waits for its defence: its actor holds 4 cards (C63)
+    driver.pump()
+    shoot("18-play-action")
     _judge(driver, screens, "defence", (DEFENCE,))
     shoot("10-verdict-defence")
     session.next_turn()  # the one who has just ended a turn may still announce: who does?

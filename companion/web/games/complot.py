@@ -146,13 +146,14 @@ def _seat(catalog: Catalog, table: Any, seat: int) -> dict[str, Any]:
             "cards": "" if held is None else catalog.text("complot.play.cards", count=held)}
 
 
-def defausse_caption(catalog: Catalog, table: Any) -> str:
+def defausse_caption(catalog: Catalog, table: Any, *, unknown: bool = True) -> str:
     """The words over the top of the «défausse» (the app's play screen's too): its name, and
-    why it may not be taken (C68) or that the table has not shown it (never a guess)."""
+    that it may not be taken (C68) or (``unknown``) that the table has not shown it (never a
+    guess)."""
     caption = catalog.text("complot.play.defausse")
     if table.top_blocked:
         return f"{caption} · {catalog.text('complot.play.top_blocked')}"
-    if table.top_of_defausse is None:
+    if unknown and table.top_of_defausse is None:
         return f"{caption} · {catalog.text('complot.play.top_unknown')}"
     return caption
 
