@@ -296,6 +296,17 @@ class Table(RefereeReads):
             raise _Refused("not_your_turn")
         return seat
 
+    def _card_shown(self, s: TableState, action: dict[str, Any]) -> str:
+        """The one card an action line shows (a defence, the top of the «défausse»), during a
+        manche of a game that judges cards."""
+        self._in_manche(s)
+        if self.scores_only:
+            raise _Refused("scores_only_game")
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise _Refused("bad_input")
+        return card
+
     def _cards(self, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
             raise _Refused("bad_input")
@@ -344,12 +355,7 @@ class Table(RefereeReads):
     def _defausse(self, s: TableState, action: dict[str, Any]) -> Verdict:
         """The table shows the top of the «défausse»: the card turned at the deal (C11), or
         the top seen again. It changes nothing else."""
-        self._in_manche(s)
-        if self.scores_only:
-            raise _Refused("scores_only_game")
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise _Refused("bad_input")
+        card = self._card_shown(s, action)
         if card != s.top:
             self._check_discard(s, card, None)
         attentat = self.deck[card].category == "AT"
@@ -446,12 +452,7 @@ class Table(RefereeReads):
 
     def _defence(self, s: TableState, action: dict[str, Any]) -> Verdict:
         """C65–C67: the target shows an État-Major card of a strictly higher grade."""
-        self._in_manche(s)
-        if self.scores_only:
-            raise _Refused("scores_only_game")
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise _Refused("bad_input")
+        card = self._card_shown(s, action)
         if card not in self.deck:
             raise _Refused("unknown_card")
         if s.pending is None:
