@@ -434,14 +434,15 @@ class ComplotScreens:
         self.app.go("complot_pick")
 
     def add_card(self, card_id: str, *, read: bool = False) -> bool:
-        """A card read by the hand camera (``read``): into the picker, opened for the turn's
-        discard if no picker shows; a second card turns it into an announcement's (six cards
-        laid down, C17). False when it was not taken (full, already there, or no game in
-        play)."""
+        """A card read by the hand camera (``read``): into the picker, opened if no picker
+        shows for the defence while a contrôle or descente waits for one (C65), else for the
+        turn's discard, which a second card turns into an announcement's (six cards laid
+        down, C17). False when it was not taken (full, already there, or no game in play)."""
         if self.app.root.sm.current != "complot_pick":
-            if self.view.phase != "manche" or self.view.scores_only or not self.view.players:
+            view = self.view
+            if view.phase != "manche" or view.scores_only or not view.players:
                 return False
-            self.open_picker("discard")
+            self.open_picker("defence" if view.pending_action is not None else "discard")
         return bool(self.screen("complot_pick").add_card(card_id, read=read, grow=True))
 
     def judge(self, mode: str, cards: list[str], words: str, targets: list[int], *,

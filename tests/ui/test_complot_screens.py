@@ -363,3 +363,16 @@ def test_the_config_chooses_the_game_at_start_and_complots_new_game_defaults(dri
         app.choose_configured_game()
         app.go("home")
     assert home.game == "noah" and app.cameras.played.name == "noah"
+
+
+def test_a_card_read_while_an_action_waits_is_the_defence_c65(driver, complot):
+    """C65: while a descente waits for its defence, the État-Major card shown to the hand
+    camera opens the defence's picker, not the «défausse»'s."""
+    complot.start(["Ana", "Ben"], level=2, target=400, scores_only=False)
+    complot.session.action(0, "descente", ["enqueteurs:max", "enqueteurs:emma",
+                                           "enqueteurs:clara"], [1])
+    complot.table()
+    driver.pump(2)
+    assert complot.add_card("etat-major:sophie", read=True)
+    picker = complot.screen("complot_pick")
+    assert picker.mode == "defence" and picker.chosen == ["etat-major:sophie"]
