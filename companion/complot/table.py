@@ -199,7 +199,7 @@ class Table(RefereeReads):
         >>> table.hand_counts      # Ana drew (7) and laid three Enquêteurs before Ben (C63)
         (4, 6, 6)
         """
-        return hand_counts(self._state) if not self.scores_only else ()
+        return hand_counts(self._state)
 
     @property
     def top_of_defausse(self) -> str | None:
@@ -556,11 +556,12 @@ def _start_manche(s: TableState, scores_only: bool) -> None:
 def hand_counts(s: TableState) -> tuple[int, ...]:
     """The cards in each hand (C14): 6 for every seat still in, 0 once laid down (C17); the
     actor of a descente that may still be stopped holds 4, its three Enquêteurs laid before
-    the target (C63, C67: 6 + 1 drawn − 3). Empty between manches (the cards are gathered)."""
-    if s.phase != "manche":
+    the target (C63, C67: 6 + 1 drawn − 3). Empty between manches (the cards are gathered)
+    and in a score-only game (no turns: the table does not follow the hands)."""
+    if s.phase != "manche" or s.current is None:
         return ()
     counts = [0 if out else HAND for out in s.out]
-    if s.pending is not None and s.current is not None:
+    if s.pending is not None:
         counts[s.current] += 1 - len(s.pending[1])
     return tuple(counts)
 

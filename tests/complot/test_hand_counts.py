@@ -165,3 +165,12 @@ def test_c82_an_attentat_ends_the_turn_on_top_of_the_defausse_and_no_claim_follo
     assert table.claim_window is None and table.hand_counts == (6, 6, 6)
     assert table.push({"type": "turn", "player": 1, "from": "defausse"}).code == \
         "discard_top_blocked"
+
+
+def test_a_score_only_game_and_the_end_of_a_manche_show_no_hands():
+    """C52, C54: between manches the cards are gathered; a score-only game follows no hands."""
+    quick = Table(["Ana", "Ben"], scores_only=True)
+    assert quick.hand_counts == () and quick.state()["hand_counts"] == []
+    table = Table(["Ana", "Ben"])
+    table.push({"type": "end_manche", "reason": "pioche_empty"})
+    assert table.hand_counts == () and table.top_of_defausse is None
