@@ -111,6 +111,8 @@ class ComplotView:
     #: The top of the «défausse» when the table showed it, else None; C68's block.
     top_of_defausse: str | None = None
     top_blocked: bool = False
+    #: Turns played this manche (passed turns included): none yet is the deal's moment.
+    turns_played: int = 0
     dealer: int | None = None
     last: ComplotOutcome | None = None
     history: tuple[ComplotOutcome, ...] = ()
@@ -437,6 +439,7 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             pending_target=table.pending_target, claim_window=table.claim_window,
             hand_counts=table.hand_counts, top_of_defausse=table.top_of_defausse,
             top_blocked=table.top_blocked, dealer=table.dealer,
+            turns_played=sum(table.turns_done(seat) for seat in range(len(table.players))),
             last=self._history[-1] if self._history else None,
             history=tuple(self._history), can_undo=bool(table.history),
             can_redo=bool(self._redo), cards_read=tuple(self._cards_read),

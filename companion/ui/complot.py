@@ -682,7 +682,8 @@ class ComplotPickScreen(ComplotScreen):
         self.mode, self.view = mode, view
         self.reader = ClaimReader(size=PICK_LIMITS[mode])
         self.chosen, self.targets, self.feedback = [], [], ""
-        self.words, self.took_top = ("discard" if mode == "discard" else "complot"), False
+        self.words, self.took_top = defausse_words(view) if mode == "discard" else "complot", \
+            False
         self.claimant = view.current if view.current is not None else 0
         self.category = {"action": "EN", "defence": "EM"}.get(mode, "EM")
         self.draw(view)
@@ -858,6 +859,15 @@ class ComplotPickScreen(ComplotScreen):
             return
         _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets),
                             claimant=self.claimant)
+
+
+def defausse_words(view: Any) -> str:
+    """What the «défausse» picker first offers: the card turned up at the deal (``top``,
+    C11) before any turn of the manche while the top is not shown, else the turn's discard.
+    """
+    if view.turns_played == 0 and view.top_of_defausse is None and not view.top_blocked:
+        return "top"
+    return "discard"
 
 
 def reading_words(app: Any, reading: Reading) -> str:

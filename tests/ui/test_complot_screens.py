@@ -107,8 +107,9 @@ def test_a_wrong_claim_is_refused_in_one_sentence_and_costs_the_next_turn_c44(dr
 def test_play_shows_each_hand_and_the_top_of_the_defausse_picked_by_touch_c13_c14(driver,
                                                                                   complot):
     """C11, C13, C14, C17: every hand of 6 on the play screen, the top of the «défausse» not
-    shown ("—", never a guess) until a turn's discard is picked by touch from it; a player
-    who lays down holds no cards; undo puts the hand back."""
+    shown ("—", never a guess) until the card turned up at the deal, then a turn's discard,
+    is picked by touch from it; a player who lays down holds no cards; undo puts the hand
+    back."""
     complot.table()
     driver.pump(2)
     play = complot.screen("complot_play")
@@ -118,9 +119,14 @@ def test_play_shows_each_hand_and_the_top_of_the_defausse_picked_by_touch_c13_c1
 
     assert counts() == ["6", "6", "6"] and play.ids.top_face.first_name == "—"
     assert play.top_caption == "Défausse" and play.ids.top_face.category_name == "not shown"
-    driver.press(play.ids.top_face)
-    picker = pick_by_touch(driver, complot, ("leonard:emma",))
-    assert picker.mode == "discard" and picker.title == "Défausse"
+    driver.press(play.ids.top_face)  # before any turn: the card turned up at the deal (C11)
+    picker = pick_by_touch(driver, complot, ("duron:noe",))
+    assert (picker.mode, picker.words, picker.title) == ("discard", "top", "Défausse")
+    driver.press(buttons(picker, "OK")[0])
+    assert (complot.view.top_of_defausse, complot.view.current) == ("duron:noe", 0)
+    driver.press(play.ids.top_face)  # then the turn's discard
+    assert picker.words == "discard"
+    pick_by_touch(driver, complot, ("leonard:emma",))
     pick_by_touch(driver, complot, ("empires:karl",))  # another touch replaces the card
     driver.press(buttons(picker, "Next turn")[0])
     assert driver.app.root.sm.current == "complot_play"
