@@ -763,7 +763,7 @@ class ComplotPickScreen(ComplotScreen):
             toggle.state = "down" if toggle.key in self.targets else "normal"
 
     def _fill_categories(self, level: int) -> None:
-        """A button per category in its colour; the one shown framed and bold."""
+        """A button per category in its colour; the one shown framed."""
         def button(category: str) -> Button:
             colour, _symbol = CATEGORY_LOOK[category]
             return CategoryButton(text=category_name(category, lang), background_color=colour,
@@ -772,7 +772,7 @@ class ComplotPickScreen(ComplotScreen):
 
         lang = App.get_running_app().lang
         for category in synced(self.ids.categories, list(categories_for(level)), button):
-            category.bold = category.chosen = category.key == self.category
+            category.chosen = category.key == self.category  # framed (bold would not fit)
             category.text = category_name(category.key, lang)  # (the language may change)
 
     def show_category(self, category: str) -> None:
