@@ -585,7 +585,6 @@ class ComplotPlayerRow(BoxLayout):
 
     name = StringProperty("")
     cards = StringProperty("")
-    cards_said = StringProperty("")
     status = StringProperty("")
     total = StringProperty("")
     current = BooleanProperty(False)
@@ -627,7 +626,6 @@ class ComplotPlayScreen(ComplotScreen):
             count = counts[seat] if seat < len(counts) and seat in view.still_in else None
             self.ids.players.add_widget(ComplotPlayerRow(
                 name=name, cards="" if count is None else str(count),
-                cards_said="" if count is None else app.t("complot.play.cards", count=count),
                 status=player_status(app, view, seat),
                 total=app.t("complot.play.points", n=view.scores[seat]),
                 current=seat == view.current, out=seat not in view.still_in))
