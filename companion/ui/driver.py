@@ -412,9 +412,9 @@ def _broken_word(label: Any) -> str | None:
 
     lines = ["".join(word.text for word in line.words) for line in label._label._cached_lines]
     text = label.text
-    allowed = break_positions(text)
     for end, start in breaks_of(lines, text):
-        if not allowed.intersection(range(end, start + 1)):
+        # UAX #14 is slow in pure Python (uniseg): asked only for a label that has a break
+        if not break_positions(text).intersection(range(end, start + 1)):
             return f"{text[max(0, end - 6):end].lstrip()} / {text[start:start + 6].rstrip()}"
     return None
 
