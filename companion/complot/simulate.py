@@ -24,6 +24,7 @@ from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
+from .state import State
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 #: How often a simulated player announces a «Complot !» the cards do not make (C44).
@@ -123,46 +124,50 @@ def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
 
 
 # -- the simulated players ----------------------------------------------------------------------
+# They read the referee's table directly (``Game.table``: cards as numbers, see .state) and
+# count hands through small per-deck tables (_Marks); their actions name cards by id.
 
 def _choose(game: Game, rng: random.Random) -> dict[str, Any]:
-    if game.phase in ("deal", "manche_over"):
+    table = game.table
+    if table.phase in ("deal", "manche_over"):
         order = list(game.in_play)
         rng.shuffle(order)
         return {"type": "deal", "order": order}
-    if game.phase == "attentat":
-        return _kill(game, rng)
-    claim = _claim(game, rng)
+    marks = _marks(game.deck)
+    if table.phase == "attentat":
+        return _kill(game, marks, rng)
+    claim = _claim(table, marks, rng)
     if claim is not None:
         return claim
-    seat = game.current_player
-    assert seat is not None
-    if not game.drawn:
-        return {"type": "draw", "player": seat, "from": _pile(game, seat, rng)}
+    seat = table.current
+    if not table.drawn:
+        return {"type": "draw", "player": seat, "from": _pile(table, marks, seat, rng)}
     if game.level >= 2 and rng.random() < ACTION_RATE:
-        action = _action(game, seat, rng)
+        action = _action(game, marks, seat, rng)
         if action is not None:
             return action
-    return {"type": "discard", "player": seat, "card": _worst_card(game, game.hand(seat), rng)}
+    card = _worst_card(marks, table.hands[seat], rng)
+    return {"type": "discard", "player": seat, "card": game.card_ids[card]}
 
 
-def _kill(game: Game, rng: random.Random) -> dict[str, Any]:
-    victim = game.current_player
-    assert victim is not None
-    cards = [card for card in game.hand(victim) if game.deck[card].category != "AT"]
-    killer = game.killer
-    return {"type": "kill", "player": killer, "card": rng.choice(cards)}
+def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
+    table = game.table
+    category = marks.category
+    cards = [card for card in table.hands[table.current] if category[card] != "AT"]
+    return {"type": "kill", "player": table.previous_seat(table.current),
+            "card": game.card_ids[rng.choice(cards)]}
 
 
-def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
+def _claim(table: State, marks: _Marks, rng: random.Random) -> dict[str, Any] | None:
     """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
-    seat = game.current_player
-    if (seat is not None and not game.drawn and game.turns_done(seat) > 0
-            and _announcements(game.deck, game.hand(seat))[0]):
+    seat = table.current
+    if (not table.drawn and table.turns_done[seat] > 0
+            and _announcements(marks, table.hands[seat])[0]):
         return {"type": "claim", "player": seat, "claim": "complot_elysee"}
-    window = game.claim_window
+    window = None if table.window_used else table.window
     if window is None:
         return None
-    elysee, best = _announcements(game.deck, game.hand(window))
+    elysee, best = _announcements(marks, table.hands[window])
     if best is not None and not elysee:
         return {"type": "claim", "player": window, "claim": best}
     if best is None and rng.random() < WRONG_CLAIM_RATE:
@@ -170,31 +175,43 @@ def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-@lru_cache(maxsize=4096)
-def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
+def _announcements(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
     """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
-    looked at at its owner's claim window, then again at their next turn start: cached).
+    looked at at its owner's claim window, then again at their next turn start: remembered).
     Most hands make nothing, and :func:`_may_announce` says so from a quick count."""
-    if not _may_announce(hand, _marks(deck)):
+    known = marks.announced.get(hand)
+    if known is None:
+        if len(marks.announced) >= _ANNOUNCED_KEPT:
+            marks.announced.clear()
+        known = marks.announced[hand] = _announced(marks, hand)
+    return known
+
+
+_ANNOUNCED_KEPT = 4096
+"""At most this many hands are remembered per deck; then the memo starts again."""
+
+
+def _announced(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
+    if not _may_announce(hand, marks):
         return False, None
-    cards = [deck[card] for card in hand]
+    cards = [marks.cards[card] for card in hand]
     best = best_claim(cards)
     return made("complot_elysee", cards) is not None, None if best is None else best[0]
 
 
-def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
+def _may_announce(hand: Sequence[int], marks: _Marks) -> bool:
     """False when the six cards can make no announcement: a quick necessary test, not the
     rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
     three Noé need their count plus the jokers; the Élysée's five names need the names present
     plus the jokers; two trios and the sixes need no méchant (C20) and each card sharing its
     category or first name with enough cards and jokers to make a trio (C21–C25).
 
-    >>> deck = default_deck()
-    >>> _may_announce(["leonard:emma", "duron:david", "empires:noe", "leonard:sally",
-    ...                "espions:karl", "alphas:naomie"], _marks(deck))
+    >>> marks = _marks(default_deck())
+    >>> _may_announce(marks.numbers("leonard:emma", "duron:david", "empires:noe",
+    ...                             "leonard:sally", "espions:karl", "alphas:naomie"), marks)
     False
-    >>> _may_announce(["leonard:emma", "duron:emma", "archange:igor", "leonard:sally",
-    ...                "leonard:sarah", "alphas:sally"], _marks(deck))
+    >>> _may_announce(marks.numbers("leonard:emma", "duron:emma", "archange:igor",
+    ...                             "leonard:sally", "leonard:sarah", "alphas:sally"), marks)
     True
     """
     keys_of, at = marks.keys_of, marks.at
@@ -213,7 +230,7 @@ def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
     return True
 
 
-def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
+def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
     keys_of = marks.keys_of
     counts = [0] * marks.size
@@ -229,63 +246,80 @@ def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
 
 
 class _Marks(NamedTuple):
-    """The deck as :func:`_may_announce` counts it: each card's keys (its category and its
-    first name ``/NO``; ``-`` for a méchant; None for a joker) as small ints, which count
-    in a list faster than strings in a dict."""
+    """The deck as the simulated players count it, by card number (``Game.card_ids``):
+    each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
+    a joker) as small ints, which count in a list faster than strings in a dict; each card's
+    category; and the announcements of the hands seen so far."""
 
-    keys_of: dict[str, tuple[int, ...] | None]
+    cards: tuple[Card, ...]
+    keys_of: tuple[tuple[int, ...] | None, ...]
+    category: tuple[str, ...]
     at: dict[str, int]
     size: int
     elysee: tuple[int, ...]
+    announced: dict[tuple[int, ...], tuple[bool, str | None]]
+    number_of: dict[str, int]
+
+    def numbers(self, *card_ids: str) -> tuple[int, ...]:
+        """The cards' numbers, by id."""
+        return tuple(self.number_of[card_id] for card_id in card_ids)
 
 
 @lru_cache(maxsize=8)
 def _marks(deck: Deck) -> _Marks:
-    names = {card.id: None if card.is_joker else ("-",) if not card.is_character
-             else (card.category, f"/{card.name}") for card in deck}
+    names = [None if card.is_joker else ("-",) if not card.is_character
+             else (card.category, f"/{card.name}") for card in deck]
     keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
-    keys += sorted({key for marks in names.values() if marks for key in marks} - set(keys))
+    keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
-    return _Marks({card: None if marks is None else tuple(at[key] for key in marks)
-                   for card, marks in names.items()},
-                  at, len(keys), tuple(at[f"/{name}"] for name in ELYSEE_NAMES))
+    return _Marks(deck.cards,
+                  tuple(None if marks is None else tuple(at[key] for key in marks)
+                        for marks in names),
+                  tuple(card.category for card in deck), at, len(keys),
+                  tuple(at[f"/{name}"] for name in ELYSEE_NAMES), {},
+                  {card_id: number for number, card_id in enumerate(deck.ids())})
 
 
-def _pile(game: Game, seat: int, rng: random.Random) -> str:
+def _pile(table: State, marks: _Marks, seat: int, rng: random.Random) -> str:
     """The «défausse» when its top card helps a lot, now and then (else the game could loop
     on the same few cards passed around), the «pioche» otherwise."""
-    top = game.top_of_defausse
-    if top is None or game.top_blocked or game.deck[top].category == "AT":
+    if not table.defausse or table.top_blocked:
         return "pioche"
-    helps = _gain(game.deck[top], game.hand(seat), game.deck) >= 5
+    top = table.defausse[-1]
+    if marks.category[top] == "AT":
+        return "pioche"
+    helps = _gain(top, table.hands[seat], marks) >= 5
     return "defausse" if helps and rng.random() < 0.5 else "pioche"
 
 
-def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
+def _gain(card: int, hand: Sequence[int], marks: _Marks) -> int:
     """How much ``card`` adds to how well the hand's cards go together, where that is the sum
     of the squares of the counts of each category and each first name among the characters,
     and 6 for each joker: a character adds ``2n + 1`` for each count ``n`` it raises.
 
-    >>> deck = default_deck()
-    >>> _gain(deck["leonard:emma"], ["leonard:sally", "espions:emma", "empires:noe"], deck)
+    >>> marks = _marks(default_deck())
+    >>> _gain(*marks.numbers("leonard:emma"),
+    ...       marks.numbers("leonard:sally", "espions:emma", "empires:noe"), marks)
     6
     """
-    if card.is_joker:
+    keys_of = marks.keys_of
+    keys = keys_of[card]
+    if keys is None:
         return 6
-    if not card.is_character:
+    if len(keys) == 1:
         return 0
+    category, name = keys
     shared = 0
-    for card_id in hand:
-        other = deck[card_id]
-        if other.is_character:
-            shared += (other.category == card.category) + (other.name == card.name)
+    for other in hand:
+        other_keys = keys_of[other]
+        if other_keys is not None:  # a méchant's one key is neither
+            shared += (other_keys[0] == category) + (other_keys[-1] == name)
     return 2 * shared + 2
 
 
-def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
+def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random) -> int:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
-    marks = _marks(game.deck)
     counts, _ = _count_keys(hand, marks)
     keys_of = marks.keys_of
     best, choice = 1000.0, hand[0]
@@ -303,44 +337,40 @@ def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
     return choice
 
 
-@lru_cache(maxsize=8)
-def _cards_by_id(deck: Deck) -> dict[str, Card]:
-    """The deck's cards by id, as a plain dict (the players look cards up all the time)."""
-    return {card.id: card for card in deck}
-
-
-def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[str, Any] | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
-    hand = list(game.hand(seat))
-    opponents = [other for other in game.still_in if other != seat]
-    cards = _cards_by_id(game.deck)
+    table = game.table
+    hand = table.hands[seat]
+    opponents = [other for other in table.still_in() if other != seat]
+    category_of = marks.category
     held: dict[str, int] = {}
     for card in hand:
-        category = cards[card].category
-        held[category] = held.get(category, 0) + 1
+        held[category_of[card]] = held.get(category_of[card], 0) + 1
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
              if held.get(category, 0) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)
     category, count, target_count = ACTIONS[kind]
-    used = rng.sample([card for card in hand if game.deck[card].category == category], count)
+    used = rng.sample([card for card in hand if category_of[card] == category], count)
     targets = rng.sample(opponents, target_count)
     sources = targets if kind == "double_hameconnage" else [targets[0]]
-    take: list[str] = []
+    take: list[int] = []
     for source in sources:
-        take += rng.sample(list(game.hand(source)), TAKEN[kind] // len(sources))
-    action: dict[str, Any] = {"type": kind, "player": seat, "cards": used,
-                              "targets": targets, "take": take, "discard": []}
-    defence = _defence(game, kind, used, targets[0])
+        take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
+    ids = game.card_ids
+    action: dict[str, Any] = {"type": kind, "player": seat, "cards": [ids[c] for c in used],
+                              "targets": targets, "take": [ids[c] for c in take],
+                              "discard": []}
+    defence = _defence(game, kind, action["cards"], targets[0])
     if defence is not None:
         action["defence"] = defence
         return action
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
     for _ in range(DISCARDED[kind]):
-        worst = _worst_card(game, kept, rng)
+        worst = _worst_card(marks, kept, rng)
         kept.remove(worst)
-        action["discard"].append(worst)
+        action["discard"].append(ids[worst])
     return action
 
 
