@@ -103,7 +103,7 @@ class Game(RefereeReads):
     events, :meth:`hand` and :meth:`state` speak in card ids."""
 
     _state: State
-    _undo: list[tuple[tuple[Any, ...], dict[str, Any]]]
+    _undo: list[tuple[dict[str, Any], dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,

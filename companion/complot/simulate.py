@@ -13,7 +13,9 @@ hands are back to 6 between turns (C14) and that scores come only from accepted 
 
 from __future__ import annotations
 
+import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -68,10 +70,11 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
+    choose = Players(game, rng).choose
     for _ in range(MAX_ACTIONS):
         if game.is_over:
             break
-        action = _choose(game, rng)
+        action = choose()
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
@@ -125,29 +128,104 @@ def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
 
 # -- the simulated players ----------------------------------------------------------------------
 # They read the referee's table directly (``Game.table``: cards as numbers, see .state) and
-# count hands through small per-deck tables (_Marks); their actions name cards by id.
+# count hands through small per-deck tables (_Marks); their actions name cards by id. A
+# random number costs a simulated game about as much as a push's bookkeeping, so they draw
+# few: one sort key per card for a deal, the gaps between rare events (Chance), a tie broken
+# only when there is one.
 
-def _choose(game: Game, rng: random.Random) -> dict[str, Any]:
-    table = game.table
-    if table.phase in ("deal", "manche_over"):
-        order = list(game.in_play)
-        rng.shuffle(order)
-        return {"type": "deal", "order": order}
-    marks = _marks(game.deck)
-    if table.phase == "attentat":
-        return _kill(game, marks, rng)
-    claim = _claim(table, marks, rng)
-    if claim is not None:
-        return claim
-    seat = table.current
-    if not table.drawn:
-        return {"type": "draw", "player": seat, "from": _pile(table, marks, seat, rng)}
-    if game.level >= 2 and rng.random() < ACTION_RATE:
-        action = _action(game, marks, seat, rng)
-        if action is not None:
-            return action
-    card = _worst_card(marks, table.hands[seat], rng)
-    return {"type": "discard", "player": seat, "card": game.card_ids[card]}
+class Chance:
+    """Events that each happen with probability ``rate``, told one trial at a time, with one
+    random number per event instead of one per trial: the number of failures before the next
+    event is drawn from its geometric law (the same process as a coin tossed each time).
+
+    >>> rare = Chance(0.25, random.Random(1))
+    >>> sum(rare.happens() for _ in range(40_000))
+    10019
+    >>> any(Chance(0.0, random.Random(1)).happens() for _ in range(1000))
+    False
+    """
+
+    __slots__ = ("_log_miss", "_rng", "_wait")
+
+    def __init__(self, rate: float, rng: random.Random) -> None:
+        self._log_miss = math.log1p(-rate) if rate > 0 else 0.0
+        self._rng = rng
+        self._wait = self._gap()
+
+    def _gap(self) -> int:
+        if not self._log_miss:
+            return sys.maxsize  # never
+        return int(math.log1p(-self._rng.random()) / self._log_miss)
+
+    def happens(self) -> bool:
+        if self._wait:
+            self._wait -= 1
+            return False
+        self._wait = self._gap()
+        return True
+
+
+def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
+    """``cards`` in a random order: sorted by random 32-bit keys drawn in one call (``random
+    .shuffle`` draws a number per card, which costs more than the rest of the deal). Equal
+    keys, about one deal in a million, leave those cards in id order.
+
+    >>> shuffled(["a", "b", "c", "d"], random.Random(3))
+    ['d', 'a', 'c', 'b']
+    """
+    keys = memoryview(rng.randbytes(4 * len(cards))).cast("I")
+    return [card for _, card in sorted(zip(keys, cards, strict=True))]
+
+
+class Players:
+    """The simulated players of one game: keep the cards that go together, announce what the
+    hand makes, sometimes launch an action, now and then a wrong «Complot !» (C44).
+    :meth:`choose` is the next action, of whoever's move it is."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.game = game
+        self.table = game.table  # the referee keeps one State for the whole game
+        self.rng = rng
+        self.marks = _marks(game.deck)
+        self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
+        self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
+
+    def choose(self) -> dict[str, Any]:
+        table, rng = self.table, self.rng
+        if table.phase in ("deal", "manche_over"):
+            return {"type": "deal", "order": shuffled(self.game.in_play, rng)}
+        if table.phase == "attentat":
+            return _kill(self.game, self.marks, rng)
+        claim = self._claim()
+        if claim is not None:
+            return claim
+        seat = table.current
+        if not table.drawn:
+            return {"type": "draw", "player": seat, "from": _pile(table, self.marks, seat, rng)}
+        if self.action.happens():
+            action = _action(self.game, self.marks, seat, rng)
+            if action is not None:
+                return action
+        card = _worst_card(self.marks, table.hands[seat], rng)
+        return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+
+    def _claim(self) -> dict[str, Any] | None:
+        """Announce what the hand makes: the Élysée at a turn start, else at the claim
+        window."""
+        table, marks = self.table, self.marks
+        seat = table.current
+        if (not table.drawn and table.turns_done[seat] > 0
+                and _announcements(marks, table.hands[seat])[0]):
+            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+        window = None if table.window_used else table.window
+        if window is None:
+            return None
+        elysee, best = _announcements(marks, table.hands[window])
+        if best is not None and not elysee:
+            return {"type": "claim", "player": window, "claim": best}
+        if best is None and self.wrong_claim.happens():
+            return {"type": "claim", "player": window, "claim": "complot"}
+        return None
 
 
 def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
@@ -156,23 +234,6 @@ def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
     cards = [card for card in table.hands[table.current] if category[card] != "AT"]
     return {"type": "kill", "player": table.previous_seat(table.current),
             "card": game.card_ids[rng.choice(cards)]}
-
-
-def _claim(table: State, marks: _Marks, rng: random.Random) -> dict[str, Any] | None:
-    """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
-    seat = table.current
-    if (not table.drawn and table.turns_done[seat] > 0
-            and _announcements(marks, table.hands[seat])[0]):
-        return {"type": "claim", "player": seat, "claim": "complot_elysee"}
-    window = None if table.window_used else table.window
-    if window is None:
-        return None
-    elysee, best = _announcements(marks, table.hands[window])
-    if best is not None and not elysee:
-        return {"type": "claim", "player": window, "claim": best}
-    if best is None and rng.random() < WRONG_CLAIM_RATE:
-        return {"type": "claim", "player": window, "claim": "complot"}
-    return None
 
 
 def _announcements(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
@@ -322,19 +383,20 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random) -> int:
     first; jokers are kept. Ties are broken at random."""
     counts, _ = _count_keys(hand, marks)
     keys_of = marks.keys_of
-    best, choice = 1000.0, hand[0]
+    fewest, worst = 1000, [hand[0]]
     for card in hand:
         keys = keys_of[card]
         if keys is None:
-            links = 100.0  # a joker: kept
+            links = 100  # a joker: kept
         elif len(keys) == 1:
-            links = -1.0  # a méchant: thrown first
+            links = -1  # a méchant: thrown first
         else:
             links = counts[keys[0]] + counts[keys[1]]
-        links += rng.random()
-        if links < best:
-            best, choice = links, card
-    return choice
+        if links < fewest:
+            fewest, worst = links, [card]
+        elif links == fewest:
+            worst.append(card)
+    return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[str, Any] | None:

@@ -7,9 +7,10 @@ place: the «pioche», the «défausse», a hand, or a claimant's laid-down hand
 invariant :meth:`State.missing_cards` checks.
 
 Every field holds an immutable value (an int, a string, a tuple), and an action replaces the
-fields it changes instead of writing into them. So :meth:`State.save` is one tuple of the
-fields' current values, and :meth:`State.restore` brings them all back exactly: the referee's
-``pop`` and a refused action's way back, without copying a pile.
+fields it changes instead of writing into them. So :meth:`State.save`, a shallow copy of the
+fields (one dict copy: the state has no ``__slots__`` for that reason), is a snapshot of the
+table, and :meth:`State.restore` brings it back exactly: the referee's ``pop`` and a refused
+action's way back, without copying a pile.
 
 >>> table = State(2, (0, 0), 0, pioche=(1, 2), hands=((3,), (4,)))
 >>> saved = table.save()
@@ -27,8 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
-from operator import attrgetter
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .judge import game_winners
@@ -55,7 +55,7 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return cards[:at] + cards[at + 1:]
 
 
-@dataclass(slots=True)
+@dataclass
 class State:
     """Everything :class:`~companion.complot.engine.Game` needs to judge the next action."""
 
@@ -81,18 +81,20 @@ class State:
     reshuffles: int = 0
     claims: tuple[tuple[int, str, int], ...] = ()  # (seat, claim, points)
 
-    def save(self) -> tuple[Any, ...]:
-        """The values of every field that an action may change, for :meth:`restore`."""
-        return _save(self)
+    def save(self) -> dict[str, Any]:
+        """The values of every field, for :meth:`restore` (the values are immutable: a
+        shallow copy of the fields is a snapshot of the table)."""
+        return self.__dict__.copy()
 
-    def restore(self, saved: tuple[Any, ...]) -> None:
+    def restore(self, saved: dict[str, Any]) -> None:
         """Every field back to the values :meth:`save` returned."""
-        for name, value in zip(_CHANGING, saved, strict=True):
-            setattr(self, name, value)
+        self.__dict__.update(saved)
 
     def copy(self) -> State:
         """A state equal to this one (its values are immutable: they are shared)."""
-        return State(self.players, *self.save())
+        twin = State(self.players, self.scores, self.dealer)
+        twin.restore(self.save())
+        return twin
 
     def take_top_of_pioche(self) -> int:
         """The top card of the «pioche», taken off it."""
@@ -148,11 +150,6 @@ class State:
         lost = sorted(ids[card] for card in (expected - counts).elements())
         extra = sorted(ids[card] for card in (counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
-
-
-#: The fields an action may change: all but ``players``.
-_CHANGING = tuple(field.name for field in fields(State) if field.name != "players")
-_save = attrgetter(*_CHANGING)
 
 
 def still_in(out: Sequence[bool]) -> list[int]:
