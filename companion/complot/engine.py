@@ -48,7 +48,7 @@ from .judge import (
     is_int,
 )
 from .messages import sentence
-from .state import RefereeReads, State, replaced
+from .state import RefereeReads, State, replaced, without
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -123,6 +123,7 @@ class Game(RefereeReads):
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
         self._in_play = sorted(self.card_numbers[card_id] for card_id in self.in_play)
         self.is_attentat = tuple(card.category == ATTENTAT for card in self.deck)
+        self._seats = len(players)
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -201,7 +202,7 @@ class Game(RefereeReads):
         The table's fields are saved first (immutable values, see :mod:`.state`): a refusal
         puts them back, and the saved values are kept for :meth:`pop`."""
         state = self._state
-        saved = state.save()
+        saved = state.__dict__.copy()  # state.save(), without a call: every push comes here
         verdict = self._judge(state, action)
         if verdict.changed:
             self._undo.append((saved, dict(action)))
@@ -242,20 +243,24 @@ class Game(RefereeReads):
             return Verdict(False, refusal.code)
 
     # -- gates ---------------------------------------------------------------------------------
-    def _seat(self, action: dict[str, Any], key: str = "player") -> int:
-        seat = action.get(key)
-        if not is_int(seat) or not 0 <= seat < len(self.players):
+    def _seat(self, action: dict[str, Any]) -> int:
+        seat = action.get("player")
+        # type(...) is int: the usual answer without a call (is_int: no bool, C94)
+        if not (type(seat) is int or is_int(seat)) or not 0 <= seat < self._seats:
             raise _Refused("bad_input")
         return seat
 
-    def _gate(self, s: State, action: dict[str, Any], phase: str = "turn") -> int:
-        """The acting seat, after C47's referee checks (game, manche, turn)."""
-        seat = self._seat(action)
-        if s.phase == "game_over":
-            raise _Refused("game_over")
-        if s.phase in ("manche_over", "deal"):
-            raise _Refused("manche_over")
-        if s.phase != phase or seat != s.current:
+    def _gate(self, s: State, action: dict[str, Any]) -> int:
+        """The seat whose turn it is, after C47's referee checks (game, manche, turn)."""
+        seat = action.get("player")
+        if not (type(seat) is int or is_int(seat)) or not 0 <= seat < self._seats:
+            raise _Refused("bad_input")  # as _seat, written out: every turn comes here
+        phase = s.phase
+        if phase != "turn" or seat != s.current:
+            if phase == "game_over":
+                raise _Refused("game_over")
+            if phase in ("manche_over", "deal"):
+                raise _Refused("manche_over")
             raise _Refused("not_your_turn")
         if s.out[seat]:
             raise _Refused("player_out")
@@ -266,7 +271,10 @@ class Game(RefereeReads):
         cards = action.get(key, [])
         if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
             raise _Refused("bad_input")
-        return [self._number(card) for card in cards]
+        numbers = list(map(self.card_numbers.get, cards))
+        if None in numbers:
+            raise _Refused("unknown_card")
+        return numbers  # type: ignore[return-value]  # no None left
 
     def _number(self, card_id: str) -> int:
         number = self.card_numbers.get(card_id)
@@ -371,17 +379,20 @@ class Game(RefereeReads):
                 raise _Refused("discard_top_blocked")
             card: int | None = defausse[-1]
             s.defausse, s.top_blocked = defausse[:-1], False
+        elif s.pioche:
+            card = s.pioche[-1]  # s.take_top_of_pioche(), written out: half the pushes
+            s.pioche = s.pioche[:-1]
         else:
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
         events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
         if card is None:
-            return Verdict(True, changed=True, events=events)
-        s.give(seat, card)
+            return Verdict(True, None, True, 0, None, events)
+        s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
         if self.is_attentat[card]:  # C82: an assassin kills one of the player's characters
             s.phase = "attentat"
             events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
-        return Verdict(True, changed=True, events=events)
+        return Verdict(True, None, True, 0, None, events)
 
     def _kill(self, s: State, action: dict[str, Any]) -> Verdict:
         """C82: the previous player takes one card blind from the victim's hand."""
@@ -416,17 +427,20 @@ class Game(RefereeReads):
         card_id = action.get("card")
         if not isinstance(card_id, str):
             raise _Refused("bad_input")
-        card = self._number(card_id)
+        card = self.card_numbers.get(card_id)
+        if card is None:
+            raise _Refused("unknown_card")
         if not s.drawn:
             raise _Refused("must_draw_first")
-        if card not in s.hands[seat]:
+        hand = s.hands[seat]
+        if card not in hand:
             raise _Refused("card_not_in_hand")
-        s.take(seat, card)
-        s.discard(card)
+        s.hands = replaced(s.hands, seat, without(hand, card))
+        s.defausse += (card,)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
-        return Verdict(True, changed=True,
-                       events=[("discarded", {"player": seat, "card": card_id})])
+        return Verdict(True, None, True, 0, None,
+                       [("discarded", {"player": seat, "card": card_id})])
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""

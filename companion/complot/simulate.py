@@ -70,9 +70,9 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    choose = Players(game, rng).choose
+    choose, table = Players(game, rng).choose, game.table
     for _ in range(MAX_ACTIONS):
-        if game.is_over:
+        if table.phase == "game_over":
             break
         action = choose()
         if read_cards is not None and action["type"] == "claim":
@@ -320,6 +320,7 @@ class _Marks(NamedTuple):
     elysee: tuple[int, ...]
     announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
+    villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -333,12 +334,13 @@ def _marks(deck: Deck) -> _Marks:
     keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
+    villain = (at["-"],)
     return _Marks(deck.cards,
-                  tuple(None if marks is None else tuple(at[key] for key in marks)
-                        for marks in names),
+                  tuple(None if marks is None else villain if marks == ("-",)
+                        else tuple(at[key] for key in marks) for marks in names),
                   tuple(card.category for card in deck), at, len(keys),
                   tuple(at[f"/{name}"] for name in ELYSEE_NAMES), {},
-                  {card_id: number for number, card_id in enumerate(deck.ids())})
+                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
 
 
 def _pile(table: State, marks: _Marks, seat: int, rng: random.Random) -> str:
@@ -367,7 +369,7 @@ def _gain(card: int, hand: Sequence[int], marks: _Marks) -> int:
     keys = keys_of[card]
     if keys is None:
         return 6
-    if len(keys) == 1:
+    if keys is marks.villain:
         return 0
     category, name = keys
     shared = 0
@@ -382,13 +384,13 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random) -> int:
     """The least connected card (fewest others of its category or first name), a méchant
     first; jokers are kept. Ties are broken at random."""
     counts, _ = _count_keys(hand, marks)
-    keys_of = marks.keys_of
+    keys_of, villain = marks.keys_of, marks.villain
     fewest, worst = 1000, [hand[0]]
     for card in hand:
         keys = keys_of[card]
         if keys is None:
             links = 100  # a joker: kept
-        elif len(keys) == 1:
+        elif keys is villain:
             links = -1  # a méchant: thrown first
         else:
             links = counts[keys[0]] + counts[keys[1]]
