@@ -9,7 +9,6 @@ import pytest
 
 from companion.complot import combos
 from companion.complot.cards import NOE, default_deck
-from companion.complot.engine import Game
 from companion.complot.simulate import _gain, _marks, _may_announce, _worst_card
 
 DECK = default_deck()
