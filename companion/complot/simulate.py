@@ -253,19 +253,18 @@ _ANNOUNCED_KEPT = 4096
 
 
 def _announced(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
-    if not _may_announce(hand, marks):
+    near_elysee, near_other = _near(hand, marks)
+    if not (near_elysee or near_other):
         return False, None
     cards = [marks.cards[card] for card in hand]
-    best = best_claim(cards)
-    return made("complot_elysee", cards) is not None, None if best is None else best[0]
+    best = best_claim(cards) if near_other else None
+    elysee = near_elysee and made("complot_elysee", cards) is not None
+    return elysee, None if best is None else best[0]
 
 
 def _may_announce(hand: Sequence[int], marks: _Marks) -> bool:
     """False when the six cards can make no announcement: a quick necessary test, not the
-    rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
-    three Noé need their count plus the jokers; the Élysée's five names need the names present
-    plus the jokers; two trios and the sixes need no méchant (C20) and each card sharing its
-    category or first name with enough cards and jokers to make a trio (C21–C25).
+    rules (C31–C40 stay in :mod:`.combos`); see :func:`_near`.
 
     >>> marks = _marks(default_deck())
     >>> _may_announce(marks.numbers("leonard:emma", "duron:david", "empires:noe",
@@ -275,20 +274,38 @@ def _may_announce(hand: Sequence[int], marks: _Marks) -> bool:
     ...                             "leonard:sally", "leonard:sarah", "alphas:sally"), marks)
     True
     """
-    keys_of, at = marks.keys_of, marks.at
+    return any(_near(hand, marks))
+
+
+#: The first keys of every _Marks, by their index: what _near counts (Noé is one of the
+#: Élysée's five names).
+_FIRST_KEYS = ("JO", "PO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES))
+_JO, _PO, _AL, _VILLAIN = range(4)
+_ELYSEE = slice(4, len(_FIRST_KEYS))
+_NOE = _FIRST_KEYS.index("/NO")
+
+
+def _near(hand: Sequence[int], marks: _Marks) -> tuple[bool, bool]:
+    """Whether the six cards may make the Élysée, and any other announcement: quick necessary
+    tests. The Élysée needs three Noé, or the five names present, with the jokers (C40);
+    three Journalistes or Pompiers, five Alphas need their count plus the jokers (C32, C31);
+    two trios and the sixes need no méchant (C20) and each card sharing its category or first
+    name with enough cards and jokers to make a trio (C21–C25)."""
     counts, jokers = _count_keys(hand, marks)
-    if (max(counts[at["JO"]], counts[at["PO"]], counts[at["/NO"]]) + jokers >= 3
-            or counts[at["AL"]] + jokers >= 5
-            or sum(1 for key in marks.elysee if counts[key]) + jokers >= 5):
-        return True
-    if counts[at["-"]]:
-        return False
+    near_elysee = (counts[_NOE] + jokers >= 3
+                   or len(ELYSEE_NAMES) - counts[_ELYSEE].count(0) + jokers >= 5)
+    if (counts[_JO] + jokers >= 3 or counts[_PO] + jokers >= 3
+            or counts[_AL] + jokers >= 5):
+        return near_elysee, True
+    if counts[_VILLAIN]:
+        return near_elysee, False
     need = 3 - jokers
+    keys_of = marks.keys_of
     for card in hand:
         keys = keys_of[card]
         if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
-            return False
-    return True
+            return near_elysee, False
+    return near_elysee, True
 
 
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
@@ -315,9 +332,7 @@ class _Marks(NamedTuple):
     cards: tuple[Card, ...]
     keys_of: tuple[tuple[int, ...] | None, ...]
     category: tuple[str, ...]
-    at: dict[str, int]
     size: int
-    elysee: tuple[int, ...]
     announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
@@ -331,15 +346,14 @@ class _Marks(NamedTuple):
 def _marks(deck: Deck) -> _Marks:
     names = [None if card.is_joker else ("-",) if not card.is_character
              else (card.category, f"/{card.name}") for card in deck]
-    keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
+    keys = [*_FIRST_KEYS]
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
     villain = (at["-"],)
     return _Marks(deck.cards,
                   tuple(None if marks is None else villain if marks == ("-",)
                         else tuple(at[key] for key in marks) for marks in names),
-                  tuple(card.category for card in deck), at, len(keys),
-                  tuple(at[f"/{name}"] for name in ELYSEE_NAMES), {},
+                  tuple(card.category for card in deck), len(keys), {},
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
 
 

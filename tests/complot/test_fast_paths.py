@@ -9,7 +9,7 @@ import pytest
 
 from companion.complot import combos
 from companion.complot.cards import NOE, default_deck
-from companion.complot.simulate import _gain, _marks, _may_announce, _worst_card
+from companion.complot.simulate import _gain, _marks, _may_announce, _near, _worst_card
 
 DECK = default_deck()
 CARDS = list(DECK)
@@ -68,7 +68,8 @@ def test_the_simulated_players_gain_is_the_difference_of_values():
 
 def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     """``_may_announce`` is only a necessary test: whenever it says no, no word of C33 is
-    made (a classic combination, Pulitzer, Étaré, either form of the Élysée)."""
+    made (a classic combination, Pulitzer, Étaré, either form of the Élysée); and each of
+    its two halves, the Élysée's and the other words', never hides its own words."""
     rng = random.Random("announce")
     leaning = [  # pools where combinations are near: Noé, the Élysée's names, Alphas
         [card for card in CARDS if card.name == NOE or card.is_joker],
@@ -78,6 +79,12 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     for index in range(1500):
         pool = CARDS if index % 4 == 0 else leaning[index % 4 - 1] + rng.sample(CARDS, 4)
         hand = rng.sample(pool, 6)
+        near_elysee, near_other = _near(numbers(hand), MARKS)
+        if not near_elysee:
+            assert combos.made("complot_elysee", hand) is None, hand
+        if not near_other:
+            assert all(combos.made(word, hand) is None for word in combos.CLAIMS
+                       if word != "complot_elysee"), hand
         if not _may_announce(numbers(hand), MARKS):
             said_no += 1
             assert all(combos.made(word, hand) is None for word in combos.CLAIMS), hand
