@@ -26,7 +26,7 @@ from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
-from .state import State
+from .state import State, without
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 #: How often a simulated player announces a «Complot !» the cards do not make (C44).
@@ -189,6 +189,11 @@ class Players:
         self.marks = _marks(game.deck)
         self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
+        # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
+        # kept up to date as cards come and go: see _counts.
+        nothing = ((), [0] * self.marks.size, 0)
+        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
+            game.players)
 
     def choose(self) -> dict[str, Any]:
         table, rng = self.table, self.rng
@@ -206,21 +211,51 @@ class Players:
             action = _action(self.game, self.marks, seat, rng)
             if action is not None:
                 return action
-        card = _worst_card(self.marks, table.hands[seat], rng)
+        hand = table.hands[seat]
+        counts, jokers = self._counts(seat, hand)
+        card = _worst_card(self.marks, hand, rng, counts)
+        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
+                                                                  self.marks))
         return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+
+    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
+        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
+        the last ones worked out for the seat when it holds the same hand, or that hand with a
+        card drawn at its end; counted afresh only when the hand changed otherwise (an action
+        or a new manche)."""
+        old, counts, jokers = self.counted[seat]
+        if hand != old:
+            if hand[:-1] == old:
+                counts, jokers = _counted_more(counts, jokers, hand[-1], self.marks)
+            else:
+                counts, jokers = _count_keys(hand, self.marks)
+            self.counted[seat] = (hand, counts, jokers)
+        return counts, jokers
+
+    def _announcement(self, seat: int) -> tuple[bool, str | None]:
+        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
+        makes. A hand is looked at at its owner's claim window, then again at their next turn
+        start: remembered (by deck, _ANNOUNCED_KEPT hands at most)."""
+        hand = self.table.hands[seat]
+        announced = self.marks.announced
+        known = announced.get(hand)
+        if known is None:
+            if len(announced) >= _ANNOUNCED_KEPT:
+                announced.clear()
+            known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
+        return known
 
     def _claim(self) -> dict[str, Any] | None:
         """Announce what the hand makes: the Élysée at a turn start, else at the claim
         window."""
-        table, marks = self.table, self.marks
+        table = self.table
         seat = table.current
-        if (not table.drawn and table.turns_done[seat] > 0
-                and _announcements(marks, table.hands[seat])[0]):
+        if not table.drawn and table.turns_done[seat] > 0 and self._announcement(seat)[0]:
             return {"type": "claim", "player": seat, "claim": "complot_elysee"}
         window = None if table.window_used else table.window
         if window is None:
             return None
-        elysee, best = _announcements(marks, table.hands[window])
+        elysee, best = self._announcement(window)
         if best is not None and not elysee:
             return {"type": "claim", "player": window, "claim": best}
         if best is None and self.wrong_claim.happens():
@@ -236,24 +271,15 @@ def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
             "card": game.card_ids[rng.choice(cards)]}
 
 
-def _announcements(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
-    """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
-    looked at at its owner's claim window, then again at their next turn start: remembered).
-    Most hands make nothing, and :func:`_may_announce` says so from a quick count."""
-    known = marks.announced.get(hand)
-    if known is None:
-        if len(marks.announced) >= _ANNOUNCED_KEPT:
-            marks.announced.clear()
-        known = marks.announced[hand] = _announced(marks, hand)
-    return known
-
-
 _ANNOUNCED_KEPT = 4096
 """At most this many hands are remembered per deck; then the memo starts again."""
 
 
-def _announced(marks: _Marks, hand: tuple[int, ...]) -> tuple[bool, str | None]:
-    near_elysee, near_other = _near(hand, marks)
+def _announced(marks: _Marks, hand: tuple[int, ...], counts: list[int],
+               jokers: int) -> tuple[bool, str | None]:
+    """Whether the hand makes the Élysée, and the best other announcement it makes; most
+    hands make nothing, and :func:`_near` says so from the hand's key ``counts``."""
+    near_elysee, near_other = _near(hand, marks, counts, jokers)
     if not (near_elysee or near_other):
         return False, None
     cards = [marks.cards[card] for card in hand]
@@ -274,7 +300,7 @@ def _may_announce(hand: Sequence[int], marks: _Marks) -> bool:
     ...                             "leonard:sally", "leonard:sarah", "alphas:sally"), marks)
     True
     """
-    return any(_near(hand, marks))
+    return any(_near(hand, marks, *_count_keys(hand, marks)))
 
 
 #: The first keys of every _Marks, by their index: what _near counts (Noé is one of the
@@ -285,13 +311,14 @@ _ELYSEE = slice(4, len(_FIRST_KEYS))
 _NOE = _FIRST_KEYS.index("/NO")
 
 
-def _near(hand: Sequence[int], marks: _Marks) -> tuple[bool, bool]:
+def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
+          jokers: int) -> tuple[bool, bool]:
     """Whether the six cards may make the Élysée, and any other announcement: quick necessary
     tests. The Élysée needs three Noé, or the five names present, with the jokers (C40);
     three Journalistes or Pompiers, five Alphas need their count plus the jokers (C32, C31);
     two trios and the sixes need no méchant (C20) and each card sharing its category or first
-    name with enough cards and jokers to make a trio (C21–C25)."""
-    counts, jokers = _count_keys(hand, marks)
+    name with enough cards and jokers to make a trio (C21–C25). ``counts`` and ``jokers``
+    are the hand's, as :func:`_count_keys` counts them."""
     near_elysee = (counts[_NOE] + jokers >= 3
                    or len(ELYSEE_NAMES) - counts[_ELYSEE].count(0) + jokers >= 5)
     if (counts[_JO] + jokers >= 3 or counts[_PO] + jokers >= 3
@@ -320,6 +347,31 @@ def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
             continue
         for key in keys:
             counts[key] += 1
+    return counts, jokers
+
+
+def _counted_more(counts: list[int], jokers: int, card: int,
+                  marks: _Marks) -> tuple[list[int], int]:
+    """The counts and jokers of a hand with ``card`` more (new counts: others may hold the
+    old ones)."""
+    keys = marks.keys_of[card]
+    if keys is None:
+        return counts, jokers + 1
+    counts = counts.copy()
+    for key in keys:
+        counts[key] += 1
+    return counts, jokers
+
+
+def _counted_less(counts: list[int], jokers: int, card: int,
+                  marks: _Marks) -> tuple[list[int], int]:
+    """The counts and jokers of a hand with ``card`` less (new counts)."""
+    keys = marks.keys_of[card]
+    if keys is None:
+        return counts, jokers - 1
+    counts = counts.copy()
+    for key in keys:
+        counts[key] -= 1
     return counts, jokers
 
 
@@ -394,10 +446,13 @@ def _gain(card: int, hand: Sequence[int], marks: _Marks) -> int:
     return 2 * shared + 2
 
 
-def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random) -> int:
+def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
+                counts: list[int] | None = None) -> int:
     """The least connected card (fewest others of its category or first name), a méchant
-    first; jokers are kept. Ties are broken at random."""
-    counts, _ = _count_keys(hand, marks)
+    first; jokers are kept. Ties are broken at random. ``counts``: the hand's key counts, when
+    known (else counted here)."""
+    if counts is None:
+        counts, _ = _count_keys(hand, marks)
     keys_of, villain = marks.keys_of, marks.villain
     fewest, worst = 1000, [hand[0]]
     for card in hand:

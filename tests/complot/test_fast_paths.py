@@ -9,7 +9,15 @@ import pytest
 
 from companion.complot import combos
 from companion.complot.cards import NOE, default_deck
-from companion.complot.simulate import _gain, _marks, _may_announce, _near, _worst_card
+from companion.complot.engine import Game
+from companion.complot.simulate import (
+    _count_keys,
+    _gain,
+    _marks,
+    _may_announce,
+    _near,
+    _worst_card,
+)
 
 DECK = default_deck()
 CARDS = list(DECK)
@@ -79,7 +87,7 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     for index in range(1500):
         pool = CARDS if index % 4 == 0 else leaning[index % 4 - 1] + rng.sample(CARDS, 4)
         hand = rng.sample(pool, 6)
-        near_elysee, near_other = _near(numbers(hand), MARKS)
+        near_elysee, near_other = _near(numbers(hand), MARKS, *_count_keys(numbers(hand), MARKS))
         if not near_elysee:
             assert combos.made("complot_elysee", hand) is None, hand
         if not near_other:
@@ -120,3 +128,21 @@ def test_the_simulated_players_worst_card_is_the_least_connected():
             ties += 1
             assert len(chosen) > 1, hand  # a tie is broken at random
     assert ties > 100
+
+
+def test_the_players_counts_kept_as_cards_come_and_go_are_the_counts_of_their_hands():
+    """``Players`` updates each seat's key counts by the card drawn or discarded instead of
+    counting the hand again: at every move of a level-3 game (actions, attentats, new
+    manches), the counts it keeps for a seat holding that hand are the hand's own."""
+    from companion.complot.simulate import Players
+
+    game = Game(["Ana", "Ben", "Chloé"], level=3, seed="counts")
+    players = Players(game, random.Random("counts"))
+    checked = 0
+    while not game.is_over:
+        for seat, (hand, counts, jokers) in enumerate(players.counted):
+            if game.table.hands and hand == game.table.hands[seat]:
+                assert (counts, jokers) == _count_keys(hand, MARKS), (seat, hand)
+                checked += 1
+        assert game.push(players.choose()).changed
+    assert checked > 1000
