@@ -30,59 +30,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.game.errors import shown
+from companion.session.notices import sticker_problem
 from companion.tags import payload as noah_payload
 
 from .cards import Card, Deck, default_deck
+from .messages import card_label
 from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify
 
 HAND = 6
 SHOWN_TEXT_LIMIT = 24
 """A foreign text is cut to this many characters when said."""
 
-#: One sentence per kind of reading, in the table's three languages (French names kept).
-_SENTENCES: dict[str, dict[str, str]] = {
-    "added": {
-        "fr": "{card} lue : carte {count} sur {size}.",
-        "en": "{card} read: card {count} of {size}.",
-        "zh": "已讀取 {card}：{size} 張中的第 {count} 張。",
-    },
-    "complete": {
-        "fr": "{size} cartes lues.",
-        "en": "{size} cards read.",
-        "zh": "已讀取 {size} 張牌。",
-    },
-    "again": {
-        "fr": "{card} est déjà lue : elle ne compte qu'une fois.",
-        "en": "{card} was already read: it counts once.",
-        "zh": "{card} 已讀取過：只算一次。",
-    },
-    "full": {
-        "fr": "Déjà {size} cartes : {card} n'est pas ajoutée. Retirez d'abord une carte.",
-        "en": "Already {size} cards: {card} is not added. Take a card back first.",
-        "zh": "已有 {size} 張牌：未加入 {card}。請先移除一張牌。",
-    },
-    "noah": {
-        "fr": "{text} est une carte de Noah, pas de Complot : rangez-la dans la boîte de Noah.",
-        "en": "{text} is a Noah card, not a Complot card: put it back in the Noah box.",
-        "zh": "{text} 是 Noah 的牌，不是 Complot 的牌：請放回 Noah 的盒子。",
-    },
-    "foreign": {
-        "fr": "Le code {text} n'est pas une carte : ignoré.",
-        "en": "The code {text} is not a card: ignored.",
-        "zh": "{text} 不是牌上的代碼：已略過。",
-    },
-    "unusable": {
-        "fr": "Étiquette illisible ici : {problem}",
-        "en": "Sticker not usable here: {problem}",
-        "zh": "此貼紙無法使用：{problem}",
-    },
-    "unknown_card": {
-        "fr": "Ce jeu n'a pas de carte {card_id}.",
-        "en": "This deck has no card {card_id}.",
-        "zh": "這副牌沒有 {card_id}。",
-    },
-}
-KINDS = tuple(_SENTENCES)
+#: The kinds of reading, each said by the catalogs' ``complot.reading.<kind>`` (fr, en, zh).
+KINDS = ("added", "complete", "again", "full", "noah", "foreign", "unusable", "unknown_card")
 
 
 @dataclass(frozen=True)
@@ -101,19 +61,37 @@ class Reading:
     text: str = ""
     reason: str | None = None
     problem: str = ""
+    deck_id: str = DEFAULT_DECK_ID
 
     @property
     def added(self) -> bool:
         return self.kind in ("added", "complete")
 
     def message(self, language: str = "fr") -> str:
-        """The sentence for the table in ``language`` (fr, en, zh; French otherwise)."""
-        sentences = _SENTENCES[self.kind]
-        card = "" if self.card is None else f"{self.card.first_name} ({self.card.category_name})"
+        """The sentence for the table in ``language``, from the catalogs (companion/i18n.py):
+        the first name stays French, the category is said in the table's language
+        (docs/complot.md, "Names on the screens").
+
+        >>> reading = ClaimReader().add_card("etat-major:sophie")
+        >>> reading.message("en"), reading.message("zh")
+        ('Sophie (General Staff) read: card 1 of 6.', '已讀取 Sophie (參謀部)：6 張中的第 1 張。')
+        """
+        from companion.i18n import Catalog
+
+        catalog = Catalog.load(language)
+        card = "" if self.card is None else card_label(self.card.id, catalog.language)
         text = shown(self.text, limit=SHOWN_TEXT_LIMIT)  # control characters escaped
-        return sentences.get(language, sentences["fr"]).format(
-            card=card, count=self.count, size=self.size, problem=self.problem,
-            text=f"'{text}'", card_id=text)
+        return catalog.text(f"complot.reading.{self.kind}", card=card, count=self.count,
+                            size=self.size, problem=self._problem(catalog),
+                            text=f"'{text}'", card_id=text)
+
+    def _problem(self, catalog: Any) -> str:
+        """Why a sticker cannot be used, in the catalog's language (``notice.tag_<reason>``,
+        the words Noah's stickers get)."""
+        if self.reason is None:
+            return self.problem
+        tag = TagError(self.text, self.reason, self.problem)
+        return catalog.phrase(sticker_problem(tag, self.deck_id)[0]) or self.problem
 
 
 @dataclass
@@ -144,7 +122,8 @@ class ClaimReader:
             kind = "noah" if noah_payload.is_ours(text) else "foreign"
             return self._reading(kind, text=text)
         if isinstance(tag, TagError):
-            return self._reading("unusable", text=text, reason=tag.reason, problem=tag.message)
+            return self._reading("unusable", text=text, reason=tag.reason, problem=tag.message,
+                                 deck_id=self.deck_id)
         return self._collect(tag.card)
 
     def on_event(self, event: Any) -> Reading | None:

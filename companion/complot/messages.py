@@ -255,6 +255,10 @@ END_REASONS = {
 #: sentence that says what happened and what to do next.
 TABLE_EVENTS = {
     "turn": ("À {next} de jouer.", "{next}'s turn.", "輪到 {next}。"),
+    "discarded": ("{player} a défaussé {card}.", "{player} discarded {card}.",
+                  "{player} 棄了 {card}。"),
+    "top": ("Sur la défausse : {card}.", "On top of the défausse: {card}.",
+            "棄牌堆頂：{card}。"),
     "claimed": ("{player} marque {points} points ({combination}) et sort de la manche.",
                 "{player} scores {points} points ({combination}) and is out of the manche.",
                 "{player} 得 {points} 分（{combination}），退出本局。"),
@@ -305,6 +309,9 @@ UNDONE = {
     "next_manche": ("Annulé : la nouvelle manche ; retour à la fin de la précédente.",
                     "Undone: the new manche; back to the end of the last one.",
                     "已復原：新的一局；回到上一局結束時。"),
+    "defausse": ("Annulé : la carte montrée sur la défausse.",
+                 "Undone: the card shown on top of the défausse.",
+                 "已復原：棄牌堆頂的牌。"),
     "note": ("Annulé : une note.", "Undone: a note.", "已復原：一則備註。"),
 }
 _FALLBACK = ("Action refusée.", "Action refused.", "無法接受這個動作。")
@@ -328,21 +335,15 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
     "Ana : Seul l'Archange Noé peut remplacer un Noé : reprenez vos cartes, vous passez un tour."
     """
     index = LANGUAGES.index(language) if language in LANGUAGES else 0
-    words: dict[str, Any] = dict(params)
-    for key in ("player", "next", "target", "dealer"):
-        if is_seat(params.get(key), players):
-            words[key] = players[params[key]]
-    if "targets" in params:
-        words["targets"] = ", ".join(players[seat] for seat in params["targets"])
-    if "winners" in params:
-        words["winners"] = ", ".join(players[seat] for seat in params["winners"])
+    words = {**params, **_names(params, players)}
     if "combination" in params:
         words["combination"] = COMBINATIONS[params["combination"]][index]
     if "action" in params:
         words["action"] = ACTION_NAMES[params["action"]][0][index]
         words["the_action"] = ACTION_NAMES[params["action"]][1][index]
-    if "defence" in params:
-        words["defence"] = card_label(params["defence"], LANGUAGES[index])
+    for key in ("defence", "card"):
+        if key in params:
+            words[key] = card_label(params[key], LANGUAGES[index])
     if "code" in params:
         words["reason"] = sentence(params["code"], LANGUAGES[index])
     elif "reason" in params:
@@ -350,6 +351,16 @@ def table_sentence(event: str, params: Mapping[str, Any], players: Sequence[str]
     templates = UNDONE.get(params.get("type", ""), UNDONE["note"]) if event == "undone" \
         else TABLE_EVENTS[event]
     return templates[index].format(**words)
+
+
+def _names(params: Mapping[str, Any], players: Sequence[str]) -> dict[str, str]:
+    """The seats of an event's params as the players' names (lists joined with commas)."""
+    names = {key: players[params[key]] for key in ("player", "next", "target", "dealer")
+             if is_seat(params.get(key), players)}
+    for key in ("targets", "winners"):
+        if key in params:
+            names[key] = ", ".join(players[seat] for seat in params[key])
+    return names
 
 
 def card_label(card_id: str, language: str = "fr") -> str:

@@ -106,6 +106,13 @@ class ComplotView:
     pending_action: str | None = None
     pending_target: int | None = None
     claim_window: int | None = None
+    #: Cards in each hand (C14; empty between manches and in a score-only game).
+    hand_counts: tuple[int, ...] = ()
+    #: The top of the «défausse» when the table showed it, else None; C68's block.
+    top_of_defausse: str | None = None
+    top_blocked: bool = False
+    #: Turns played this manche (passed turns included): none yet is the deal's moment.
+    turns_played: int = 0
     dealer: int | None = None
     last: ComplotOutcome | None = None
     history: tuple[ComplotOutcome, ...] = ()
@@ -281,11 +288,25 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             return ComplotOutcome(True, cards=(tag.card.id,))
 
     # -- intents -------------------------------------------------------------------------------
-    def next_turn(self) -> ComplotOutcome:
-        """The current player has discarded: the next player in play (C13, C15, C44)."""
+    def next_turn(self, discard: str | None = None, *,
+                  drawn_from: str | None = None) -> ComplotOutcome:
+        """The current player has drawn and discarded: the next player in play (C13, C15,
+        C44). ``discard``: the card discarded, when the table showed it (it is then the top of
+        the «défausse»); ``drawn_from``: ``pioche`` or ``defausse``, when the table said."""
         with self._lock:
             current = self._table.current if self._table is not None else None
-            return self._submit({"type": "turn", "player": current})
+            action: dict[str, Any] = {"type": "turn", "player": current}
+            if discard is not None:
+                action["discard"] = discard
+            if drawn_from is not None:
+                action["from"] = drawn_from
+            return self._submit(action)
+
+    def show_top(self, card: str) -> ComplotOutcome:
+        """The table shows the top of the «défausse»: the card turned at the deal (C11), or
+        the top seen again."""
+        with self._lock:
+            return self._submit({"type": "defausse", "card": card})
 
     def claim(self, seat: int, words: str, cards: Sequence[str], *,
               moment: str | None = None) -> ComplotOutcome:
@@ -416,7 +437,10 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
             phase=cast(Phase, table.phase), end_reason=table.end_reason,
             winners=table.winners, pending_action=table.pending_action,
             pending_target=table.pending_target, claim_window=table.claim_window,
-            dealer=table.dealer, last=self._history[-1] if self._history else None,
+            hand_counts=table.hand_counts, top_of_defausse=table.top_of_defausse,
+            top_blocked=table.top_blocked, dealer=table.dealer,
+            turns_played=sum(table.turns_done(seat) for seat in range(len(table.players))),
+            last=self._history[-1] if self._history else None,
             history=tuple(self._history), can_undo=bool(table.history),
             can_redo=bool(self._redo), cards_read=tuple(self._cards_read),
             **self._shared_fields())

@@ -52,8 +52,12 @@ FORMAT = "complot-table-log"
 HIDDEN = {"hands": "hidden"}
 #: Every combination a score-only claim may name, with its points (C31, C32, C40).
 POINTS: dict[str, int] = {**CLASSIC_POINTS, **SPECIAL_POINTS}
-ACTION_TYPES = ("turn", "claim", "claim_points", "action", "defence", "end_manche",
-                "next_manche", "undo", "note")
+ACTION_TYPES = ("turn", "claim", "claim_points", "action", "defence", "defausse",
+                "end_manche", "next_manche", "undo", "note")
+#: The piles a turn's card is drawn from (C13).
+PILES = ("pioche", "defausse")
+#: Cards in hand between turns (C11, C14): every count the table gives follows from it.
+HAND = 6
 #: The one end of a manche the table must tell: the rest follow from the claims (C51).
 TOLD_ENDS = ("pioche_empty",)
 PHASES = ("manche", "manche_over", "game_over")
@@ -88,6 +92,10 @@ class TableState:
     manche_points: list[int] = field(default_factory=list)
     manches: list[tuple[int, ...]] = field(default_factory=list)
     end_reason: str | None = None
+    top: str | None = None           # the top of the «défausse» when the table showed it
+    top_blocked: bool = False        # C68: it served in an action, or is an Attentat
+    used: tuple[str, ...] = ()       # the action cards just laid on the «défausse» (C62–C86)
+    laid: tuple[str, ...] = ()       # the cards claimants laid down this manche (C17)
 
     def copy(self) -> TableState:
         """An independent copy (the saved states of the undo stack are never changed)."""
@@ -113,7 +121,8 @@ class TableState:
             "pending_action": self.pending[0] if self.pending else None,
             "scores": list(self.scores), "manche_points": list(self.manche_points),
             "manches": [list(points) for points in self.manches],
-            "end_reason": self.end_reason,
+            "end_reason": self.end_reason, "hand_counts": list(hand_counts(self)),
+            "top_of_defausse": self.top, "top_blocked": self.top_blocked,
         }
 
 
@@ -176,6 +185,45 @@ class Table(RefereeReads):
 
     def turns_done(self, seat: int) -> int:
         return self._state.turns_done[seat]
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds, as the table told it (C11, C14, C17, C62–C67):
+        6 between turns, 0 once laid down; empty between manches and in a score-only game.
+
+        >>> table = Table(["Ana", "Ben", "Chloé"], level=2)
+        >>> table.hand_counts
+        (6, 6, 6)
+        >>> _ = table.push({"type": "action", "player": 0, "kind": "descente", "targets": [1],
+        ...                 "cards": ["enqueteurs:emma", "enqueteurs:clara", "enqueteurs:max"]})
+        >>> table.hand_counts      # Ana drew (7) and laid three Enquêteurs before Ben (C63)
+        (4, 6, 6)
+        """
+        return hand_counts(self._state)
+
+    @property
+    def top_of_defausse(self) -> str | None:
+        """The card on top of the «défausse» when the table showed it, else None (never a
+        guess): a turn's discard, the action card laid on top, the card turned at the deal.
+
+        >>> table = Table(["Ana", "Ben"])
+        >>> table.top_of_defausse is None
+        True
+        >>> _ = table.push({"type": "turn", "player": 0, "discard": "leonard:emma"})
+        >>> table.top_of_defausse, table.top_blocked
+        ('leonard:emma', False)
+        >>> table.push({"type": "turn", "player": 1, "from": "defausse"}).accepted
+        True
+        >>> table.top_of_defausse is None    # Ben took Emma and discarded a card not shown
+        True
+        """
+        return self._state.top
+
+    @property
+    def top_blocked(self) -> bool:
+        """C68: the top of the «défausse» served in an action or is an Attentat (known even
+        when the card is not: a descente's three Enquêteurs)."""
+        return self._state.top_blocked
 
     def state(self) -> dict[str, Any]:
         """The table as a JSON object."""
@@ -248,6 +296,17 @@ class Table(RefereeReads):
             raise _Refused("not_your_turn")
         return seat
 
+    def _card_shown(self, s: TableState, action: dict[str, Any]) -> str:
+        """The one card an action line shows (a defence, the top of the «défausse»), during a
+        manche of a game that judges cards."""
+        self._in_manche(s)
+        if self.scores_only:
+            raise _Refused("scores_only_game")
+        card = action.get("card")
+        if not isinstance(card, str):
+            raise _Refused("bad_input")
+        return card
+
     def _cards(self, value: Any) -> list[str]:
         if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
             raise _Refused("bad_input")
@@ -255,11 +314,54 @@ class Table(RefereeReads):
 
     # -- turns (C12, C15, C42, C44) ------------------------------------------------------------
     def _turn(self, s: TableState, action: dict[str, Any]) -> Verdict:
-        """The current player has discarded: the turn passes clockwise."""
+        """The current player has drawn and discarded: the turn passes clockwise. The pile
+        drawn from (``from``) and the card discarded (``discard``) are optional: a card not
+        shown leaves the top of the «défausse» unknown. An Attentat as the turn's card is a
+        turn ended by an Attentat (C82): it lies on top, blocked, and no claim follows (C30).
+        """
         seat = self._turn_gate(s, action)
-        _end_turn(s, seat, window=True)
-        return Verdict(True, changed=True, events=[("turn", {"player": seat,
-                                                            "next": s.current})])
+        pile, card = action.get("from"), action.get("discard")
+        if pile not in (None, *PILES) or not (card is None or isinstance(card, str)):
+            raise _Refused("bad_input")
+        if s.actions_this_turn and (pile, card) != (None, None):
+            raise _Refused("bad_input")  # the action replaced the discard (C13, C62)
+        if pile == "defausse" and s.top_blocked:
+            raise _Refused("discard_top_blocked")  # C68
+        if card is not None:
+            self._check_discard(s, card, pile)
+        events: list[tuple[str, dict[str, Any]]] = []
+        attentat = card is not None and self.deck[card].category == "AT"
+        if not s.actions_this_turn:
+            s.top, s.top_blocked, s.used = card, attentat, ()
+            if card is not None:
+                events.append(("discarded", {"player": seat, "card": card, "from": pile}))
+        _end_turn(s, seat, window=not attentat)
+        return Verdict(True, changed=True, events=[*events, ("turn", {"player": seat,
+                                                                     "next": s.current})])
+
+    def _check_discard(self, s: TableState, card: str, pile: Any) -> None:
+        """A card shown as discarded, or as the top of the «défausse»: one of the deck's, in
+        play at this level, not laid down by a claimant (C17), not already on the «défausse»
+        (unless just taken from it)."""
+        if card not in self.deck:
+            raise _Refused("unknown_card")
+        if self.level < 3 and self.deck[card].is_villain:
+            raise _Refused("card_not_in_play")
+        if card in s.laid or (card == s.top and pile != "defausse"):
+            raise _Refused("card_not_in_hand")
+        if pile == "defausse" and self.deck[card].category == "AT":
+            raise _Refused("discard_top_blocked")  # an Attentat is never taken (C68, C82)
+
+    def _defausse(self, s: TableState, action: dict[str, Any]) -> Verdict:
+        """The table shows the top of the «défausse»: the card turned at the deal (C11), or
+        the top seen again. It changes nothing else."""
+        card = self._card_shown(s, action)
+        if card != s.top:
+            self._check_discard(s, card, None)
+        attentat = self.deck[card].category == "AT"
+        s.top_blocked = attentat or card in s.used or (card == s.top and s.top_blocked)
+        s.top = card
+        return Verdict(True, changed=True, events=[("top", {"card": card})])
 
     # -- claims from the cards laid down (C30–C47, C90) ------------------------------------------
     def _claim(self, s: TableState, action: dict[str, Any]) -> Verdict:
@@ -271,10 +373,14 @@ class Table(RefereeReads):
         first_turn = moment == "turn_start" and s.turns_done[seat] == 0
         verdict = claim_verdict(self.level, cards, str(word), moment, first_turn, self.deck)
         code = verdict["code"]
-        if code is None:
-            return _accept(s, seat, str(verdict["combination"]), int(verdict["points"]))
-        if code not in WRONG_CLAIM:
+        if code is not None and code not in WRONG_CLAIM:
             raise _Refused(code)  # a recording error: the cards are read again (C44a)
+        if seat == s.current and moment == "discard" and not s.actions_this_turn:
+            # the claimant has just discarded a card the table was not shown (C30)
+            s.top, s.top_blocked, s.used = None, False, ()
+        if code is None:
+            s.laid = (*s.laid, *cards)
+            return _accept(s, seat, str(verdict["combination"]), int(verdict["points"]))
         return _wrong_claim(s, seat, moment, code)
 
     def _claimant(self, s: TableState, action: dict[str, Any]) -> tuple[int, str]:
@@ -337,17 +443,16 @@ class Table(RefereeReads):
         s.window = None
         s.actions_this_turn += 1
         s.pending = (str(kind), tuple(cards), targets[0]) if kind in LEVEL_2_ACTIONS else None
+        # the action cards end face up on the «défausse», blocked (C62–C68, C84–C86); which
+        # of a descente's three lies on top is not said
+        s.used, s.top_blocked = tuple(cards), True
+        s.top = cards[0] if len(cards) == 1 else None
         return Verdict(True, changed=True, events=[("action", {
             "player": seat, "action": kind, "targets": list(targets), "cards": list(cards)})])
 
     def _defence(self, s: TableState, action: dict[str, Any]) -> Verdict:
         """C65–C67: the target shows an État-Major card of a strictly higher grade."""
-        self._in_manche(s)
-        if self.scores_only:
-            raise _Refused("scores_only_game")
-        card = action.get("card")
-        if not isinstance(card, str):
-            raise _Refused("bad_input")
+        card = self._card_shown(s, action)
         if card not in self.deck:
             raise _Refused("unknown_card")
         if s.pending is None:
@@ -444,7 +549,21 @@ def _start_manche(s: TableState, scores_only: bool) -> None:
     s.phase, s.end_reason, s.window, s.window_used = "manche", None, None, False
     s.current = None if scores_only else (s.dealer + 1) % n
     s.actions_this_turn, s.pending = 0, None
+    s.top, s.top_blocked, s.used, s.laid = None, False, (), ()
     s.out, s.skip, s.turns_done, s.manche_points = [False] * n, [False] * n, [0] * n, [0] * n
+
+
+def hand_counts(s: TableState) -> tuple[int, ...]:
+    """The cards in each hand (C14): 6 for every seat still in, 0 once laid down (C17); the
+    actor of a descente that may still be stopped holds 4, its three Enquêteurs laid before
+    the target (C63, C67: 6 + 1 drawn − 3). Empty between manches (the cards are gathered)
+    and in a score-only game (no turns: the table does not follow the hands)."""
+    if s.phase != "manche" or s.current is None:
+        return ()
+    counts = [0 if out else HAND for out in s.out]
+    if s.pending is not None:
+        counts[s.current] += 1 - len(s.pending[1])
+    return tuple(counts)
 
 
 def _end_turn(s: TableState, seat: int, window: bool) -> None:
@@ -553,6 +672,7 @@ def is_hidden_header(header: Any) -> bool:
 _Handler = Callable[[Table, TableState, dict[str, Any]], Verdict]
 _HANDLERS: dict[str, _Handler] = {
     "turn": Table._turn, "claim": Table._claim, "claim_points": Table._claim_points,
-    "action": Table._action, "defence": Table._defence, "end_manche": Table._end_manche,
+    "action": Table._action, "defence": Table._defence, "defausse": Table._defausse,
+    "end_manche": Table._end_manche,
     "next_manche": Table._next_manche,
 }

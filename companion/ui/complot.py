@@ -58,6 +58,7 @@ from companion.complot.messages import category_name
 from companion.errors import UserError
 from companion.ui import theme
 from companion.ui.weblink import follow_on_page
+from companion.web.games.complot import defausse_caption
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6
@@ -87,7 +88,10 @@ ACTION_OF = {"RO": "hameconnage", "VI": "double_hameconnage", "PB": "bombe"}
 COMBINATION_POINTS: dict[str, int] = {**CLASSIC_POINTS, **SPECIAL_POINTS}
 #: The card counts of a request: six for an announcement (C46), at most three for an action,
 #: one for a defence.
-PICK_LIMITS = {"claim": 6, "action": 3, "defence": 1}
+PICK_LIMITS = {"claim": 6, "action": 3, "defence": 1, "discard": 1}
+#: What the «défausse» picker says of its card: the turn's discard, or only the top shown
+#: (the card turned at the deal, C11).
+DEFAUSSE_WORDS = ("discard", "top")
 
 
 def card_of(card_id: str) -> Card | None:
@@ -248,6 +252,7 @@ class CardFace(Button):
     symbol = StringProperty("")
     ink = ListProperty([1, 1, 1, 1])
     small = BooleanProperty(False)  # the picker's: name and symbol only
+    compact = BooleanProperty(False)  # the play screen's: name and category, smaller
 
     def on_card_id(self, _face: Any, card_id: str) -> None:
         self.relabel()
@@ -256,6 +261,11 @@ class CardFace(Button):
         """Draw the card again in the table's language (the category's name)."""
         card_id = self.card_id
         card = card_of(card_id)
+        if not card_id:  # no card: the top of the «défausse» not shown (never a guess)
+            self.first_name, self.symbol = "—", ""
+            self.category_name = App.get_running_app().t("complot.play.top_unknown")
+            self.colour = [0.4, 0.4, 0.4, 1]
+            return
         if card is None:  # an id the deck does not have is shown as it was read
             self.first_name, self.category_name, self.symbol = card_id, "?", ""
             self.colour = [0.4, 0.4, 0.4, 1]
@@ -424,14 +434,16 @@ class ComplotScreens:
         self.app.go("complot_pick")
 
     def add_card(self, card_id: str, *, read: bool = False) -> bool:
-        """A card read by the hand camera (``read``) or touched: into the picker, opened for an
-        announcement if no picker shows. False when it was not taken (full, already there, or
-        no game in play)."""
+        """A card read by the hand camera (``read``): into the picker, opened if no picker
+        shows for the defence while a contrôle or descente waits for one (C65), else for the
+        turn's discard, which a second card turns into an announcement's (six cards laid
+        down, C17). False when it was not taken (full, already there, or no game in play)."""
         if self.app.root.sm.current != "complot_pick":
-            if self.view.phase != "manche" or self.view.scores_only or not self.view.players:
+            view = self.view
+            if view.phase != "manche" or view.scores_only or not view.players:
                 return False
-            self.open_picker("claim")
-        return bool(self.screen("complot_pick").add_card(card_id, read=read))
+            self.open_picker("defence" if view.pending_action is not None else "discard")
+        return bool(self.screen("complot_pick").add_card(card_id, read=read, grow=True))
 
     def judge(self, mode: str, cards: list[str], words: str, targets: list[int], *,
               claimant: int | None = None) -> None:
@@ -452,6 +464,17 @@ class ComplotScreens:
             return
         self.screen("complot_verdict").set_outcome(mode, seat, words, cards, outcome, view)
         self.go("complot_verdict")
+
+    def defausse(self, card: str, words: str, *, took_top: bool = False) -> None:
+        """The «défausse» picker's card: the turn's discard (Next turn; ``took_top``: the
+        player drew the top of the «défausse», C13) or the top only shown (``top``: the card
+        turned at the deal, C11)."""
+        session = self.session
+        if words == "top":
+            self.request(session.show_top, card)
+        else:
+            pile = "defausse" if took_top else None
+            self.request(lambda: session.next_turn(card, drawn_from=pile))
 
     def record(self, seat: int, combination: str) -> Any:
         """Scores only: ``seat`` announced ``combination``."""
@@ -557,9 +580,11 @@ class ComplotNewScreen(ComplotScreen):
 # -- play --------------------------------------------------------------------------------------
 
 class ComplotPlayerRow(BoxLayout):
-    """A player during a manche: name, what they are doing, their total."""
+    """A player during a manche: name, the cards in hand (a card with the count, C14), what
+    they are doing, their total."""
 
     name = StringProperty("")
+    cards = StringProperty("")
     status = StringProperty("")
     total = StringProperty("")
     current = BooleanProperty(False)
@@ -576,11 +601,17 @@ class ComplotPlayScreen(ComplotScreen):
     defence = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
+    #: The top of the «défausse» (a card id; empty when not shown) and what it says.
+    top = StringProperty("")
+    top_caption = StringProperty("")
 
     def draw(self, view: Any) -> None:
         app = App.get_running_app()
         if not view.players:
             return
+        self.top = view.top_of_defausse or ""
+        self.top_caption = defausse_caption(app.catalog, view, unknown=False)
+        self.ids.top_face.relabel()
         self.header = app.t("complot.play.header", n=view.manche, level=view.level,
                             target=view.target)
         self.turn = app.t("complot.play.turn", name=_name(view, view.current))
@@ -590,9 +621,12 @@ class ComplotPlayScreen(ComplotScreen):
         self.actions, self.defence = view.level >= 2, pending is not None
         self.can_undo, self.can_redo = view.can_undo, view.can_redo
         self.ids.players.clear_widgets()
+        counts = view.hand_counts
         for seat, name in enumerate(view.players):
+            count = counts[seat] if seat < len(counts) and seat in view.still_in else None
             self.ids.players.add_widget(ComplotPlayerRow(
-                name=name, status=player_status(app, view, seat),
+                name=name, cards="" if count is None else str(count),
+                status=player_status(app, view, seat),
                 total=app.t("complot.play.points", n=view.scores[seat]),
                 current=seat == view.current, out=seat not in view.still_in))
 
@@ -635,6 +669,8 @@ class ComplotPickScreen(ComplotScreen):
     #: What the last card read by the camera did ("1 of 6 · ✓ Emma read"), or why it was not
     #: taken; empty after a touch.
     feedback = StringProperty("")
+    #: The discard's turn began by taking the top of the «défausse» (C13).
+    took_top = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -643,7 +679,9 @@ class ComplotPickScreen(ComplotScreen):
     def prepare(self, mode: str, view: Any) -> None:
         self.mode, self.view = mode, view
         self.reader = ClaimReader(size=PICK_LIMITS[mode])
-        self.chosen, self.targets, self.words, self.feedback = [], [], "complot", ""
+        self.chosen, self.targets, self.feedback = [], [], ""
+        self.words, self.took_top = defausse_words(view) if mode == "discard" else "complot", \
+            False
         self.claimant = view.current if view.current is not None else 0
         self.category = {"action": "EN", "defence": "EM"}.get(mode, "EM")
         self.draw(view)
@@ -657,7 +695,8 @@ class ComplotPickScreen(ComplotScreen):
         self.view = view
         seat = {"defence": view.pending_target, "claim": self.claimant}.get(self.mode,
                                                                           view.current)
-        self.title = app.t(f"complot.pick.{self.mode}", name=_name(view, seat))
+        self.title = app.t("complot.play.defausse") if self.mode == "discard" else \
+            app.t(f"complot.pick.{self.mode}", name=_name(view, seat))
         self._fill_words(app)
         self._fill_claimants(view)
         self._fill_targets(app, view)
@@ -665,12 +704,21 @@ class ComplotPickScreen(ComplotScreen):
         self._refresh()
 
     def _fill_words(self, app: Any) -> None:
-        """The four announcements (C30, C32, C40), the one said chosen."""
-        keys = [(app.lang, words) for words in CLAIMS] if self.mode == "claim" else []
+        """The four announcements (C30, C32, C40), the one said chosen; for the «défausse»,
+        whether the card is the turn's discard or only the top shown."""
+        said = {"claim": CLAIMS, "discard": DEFAUSSE_WORDS}.get(self.mode, ())
+        keys = [(app.lang, words) for words in said]
         for toggle in synced(self.ids.words, keys, lambda key: ChoiceToggle(
-                text=app.t(f"complot.words.{key[1]}"), group="words",
+                text=self._words_text(app, key[1]), group="words",
                 on_release=lambda _b: self.say(key[1]))):
             toggle.state = "down" if toggle.key[1] == self.words else "normal"
+
+    def _words_text(self, app: Any, words: str) -> str:
+        if words == "discard":
+            return app.t("complot.pick.discard", name=_name(self.view, self.view.current))
+        if words == "top":
+            return app.t("complot.pick.top")
+        return app.t(f"complot.words.{words}")
 
     def _fill_claimants(self, view: Any) -> None:
         """Who announces: the player whose turn it is, or the one who has just ended their
@@ -678,10 +726,26 @@ class ComplotPickScreen(ComplotScreen):
         window = view.claim_window
         seats = [view.current, window] if self.mode == "claim" and window is not None \
             and view.current is not None and window != view.current else []
+        if self.mode == "discard" and self.words == "discard" and not view.top_blocked:
+            self._fill_took_top()
+            return
         for toggle in synced(self.ids.claimants, seats, lambda seat: ChoiceToggle(
                 text=view.players[seat], group="claimant",
                 on_release=lambda _b: self.claim_by(seat))):
             toggle.state = "down" if toggle.key == self.claimant else "normal"
+
+    def _fill_took_top(self) -> None:
+        """The discard's turn: whether it began by taking the top of the «défausse» (C13)."""
+        app = App.get_running_app()
+        for toggle in synced(self.ids.claimants, [(app.lang, "took_top")],
+                             lambda _key: ChoiceToggle(text=app.t("complot.pick.from_defausse"),
+                                                       on_release=lambda _b: self.take_top())):
+            toggle.state = "down" if self.took_top else "normal"
+
+    def take_top(self) -> None:
+        """The turn began by taking the top of the «défausse» (or no longer)."""
+        self.took_top = not self.took_top
+        self._fill_took_top()
 
     def claim_by(self, seat: int) -> None:
         self.claimant = seat
@@ -697,7 +761,7 @@ class ComplotPickScreen(ComplotScreen):
             toggle.state = "down" if toggle.key in self.targets else "normal"
 
     def _fill_categories(self, level: int) -> None:
-        """A button per category in its colour; the one shown framed and bold."""
+        """A button per category in its colour; the one shown framed."""
         def button(category: str) -> Button:
             colour, _symbol = CATEGORY_LOOK[category]
             return CategoryButton(text=category_name(category, lang), background_color=colour,
@@ -706,7 +770,7 @@ class ComplotPickScreen(ComplotScreen):
 
         lang = App.get_running_app().lang
         for category in synced(self.ids.categories, list(categories_for(level)), button):
-            category.bold = category.chosen = category.key == self.category
+            category.chosen = category.key == self.category  # framed (bold would not fit)
             category.text = category_name(category.key, lang)  # (the language may change)
 
     def show_category(self, category: str) -> None:
@@ -716,6 +780,8 @@ class ComplotPickScreen(ComplotScreen):
 
     def say(self, words: str) -> None:
         self.words = words
+        if self.mode == "discard" and self.view is not None:  # the title and toggles follow
+            self.draw(self.view)
 
     def aim(self, seat: int) -> None:
         """Target ``seat`` (or no longer)."""
@@ -728,9 +794,19 @@ class ComplotPickScreen(ComplotScreen):
         if self.view is not None:
             self._fill_targets(App.get_running_app(), self.view)
 
-    def add_card(self, card_id: str, *, read: bool = False) -> bool:
+    def add_card(self, card_id: str, *, read: bool = False, grow: bool = False) -> bool:
         """Take ``card_id``, touched or read by the camera (``read``: what it did is said);
-        False when full, already taken or not a card of the deck."""
+        False when full, already taken or not a card of the deck. The «défausse» holds one
+        card: another touched replaces it; another read (``grow``) makes the picker an
+        announcement's, its cards kept (six laid down, C17)."""
+        if self.mode == "discard" and self.reader.complete and card_id not in self.chosen \
+                and card_of(card_id) is not None:
+            before = list(self.chosen) if grow else []
+            if grow and self.view is not None:
+                self.prepare("claim", self.view)
+            self.reader.clear()
+            for kept in before:
+                self.reader.add_card(kept)
         reading = self.reader.add_card(card_id)
         self.feedback = reading_words(App.get_running_app(), reading) if read else ""
         self.chosen = list(self.reader.cards)
@@ -753,7 +829,8 @@ class ComplotPickScreen(ComplotScreen):
         if self.feedback:  # what the camera has just read says the count too
             self.count = self.feedback
         elif not self.chosen and self.mode != "action":  # (room for it until cards fill in)
-            self.count += " · " + app.t("complot.pick.hint")
+            hint = "discard_hint" if self.mode == "discard" else "hint"
+            self.count += " · " + app.t(f"complot.pick.{hint}")
         action = action_for(self.chosen)
         self.action_name = app.t(f"complot.action.{action}") if action else ""
         faces = self.ids.chosen
@@ -775,8 +852,20 @@ class ComplotPickScreen(ComplotScreen):
             button.disabled = taken
 
     def check(self) -> None:
+        if self.mode == "discard":
+            _controller().defausse(self.chosen[0], self.words, took_top=self.took_top)
+            return
         _controller().judge(self.mode, list(self.chosen), self.words, list(self.targets),
                             claimant=self.claimant)
+
+
+def defausse_words(view: Any) -> str:
+    """What the «défausse» picker first offers: the card turned up at the deal (``top``,
+    C11) before any turn of the manche while the top is not shown, else the turn's discard.
+    """
+    if view.turns_played == 0 and view.top_of_defausse is None and not view.top_blocked:
+        return "top"
+    return "discard"
 
 
 def reading_words(app: Any, reading: Reading) -> str:

@@ -2,7 +2,8 @@
 ``python -m companion.ui.complot_shots --out docs/screenshots/complot``.
 
 A scripted table goes through every screen, by the same calls the buttons make: the home
-screen with Complot chosen, the new game, play, the picker (an announcement, an action), the
+screen with Complot chosen, the new game, play (the hand counts and the top of the
+«défausse»), the picker (an announcement, an action, a turn's discard), the
 verdicts (accepted, refused, an action, a defence), the manche's end, the score track after
 six manches, the game's end (shared between two players when more than two play), the
 scores-only entry and a damaged game's choices. The picker is taken with a card just read by
@@ -35,6 +36,8 @@ TWO_TRIOS = ("pompiers:camille", "pompiers:clara", "pompiers:etienne", "duron:ja
              "archange:gabrielle", "archange:igor")
 DESCENTE = ("enqueteurs:max", "enqueteurs:emma", "enqueteurs:clara")
 DEFENCE = "etat-major:sophie"  # Contre-Amirale outranks Max, the senior Enquêteur (C64)
+TURNED_UP = "duron:noe"  # the first card of the «défausse» (C11)
+DISCARDED = "espions:karl"  # a turn's discard, the top taken first (C13)
 Shoot = Callable[[str], Any]
 
 
@@ -82,10 +85,16 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     """A level-3 manche: a wrong announcement, a descente stopped, a turn ended, two trios
     accepted."""
     session = screens.session
+    screens.defausse(TURNED_UP, "top")  # the card turned up at the deal, shown (C11)
+    driver.pump()
     shoot("03-play")
     _judge(driver, screens, "claim", LEONARDS, words="prix_pulitzer")
     shoot("07-verdict-refused")
-    screens.request(session.next_turn)
+    picker = _pick(driver, screens, "discard", (DISCARDED,))
+    picker.take_top()
+    driver.pump()
+    shoot("17-pick-discard")
+    picker.check()  # Next turn, the card discarded now on top of the «défausse»
     driver.pump()
     shoot("04-play-must-pass")
     picker = _pick(driver, screens, "action", DESCENTE)
@@ -95,6 +104,9 @@ def _cards_game(driver: Any, screens: Any, shoot: Shoot) -> None:
     picker.check()
     driver.pump()
     shoot("09-verdict-action")
+    screens.table()  # the descente waits for its defence: its actor holds 4 cards (C63)
+    driver.pump()
+    shoot("18-play-action")
     _judge(driver, screens, "defence", (DEFENCE,))
     shoot("10-verdict-defence")
     session.next_turn()  # the one who has just ended a turn may still announce: who does?

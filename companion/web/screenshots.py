@@ -145,6 +145,8 @@ def take_complot(out: Path, language: str, players: tuple[str, ...]) -> list[Pat
     taken = []
     with following(store, session, language) as (page, browser):
         play_complot(session, players, claims=min(4, len(players)))
+        if session.view.phase == "manche":  # a turn whose discard was shown: the top known
+            session.next_turn("empires:marie")
         browser.get(f"{page}?token=screenshot-token")
         _wait(browser, "#seats .seat")
         taken.append(_shot(browser, out / f"complot-live-{name}.png", full=True))

@@ -91,3 +91,15 @@ def test_the_deck_check_bench_reads_stickers_through_the_camera_path():
     figures = measure_deck_check(1)
     assert figures["deck_check_ok"] and figures["deck_check_cards"] == 1
     assert figures["deck_check_s_per_card"] > 0
+
+
+@pytest.mark.parametrize(("language", "category", "problem"), [
+    ("fr", "État-Major", "autre boîte"), ("en", "General Staff", "another box"),
+    ("zh", "參謀部", "ZOO7")])
+def test_c6_readings_name_the_category_in_the_tables_language(language, category, problem):
+    """The first name stays French, the category is the table's word (docs/complot.md,
+    "Names on the screens"); a sticker's problem is said in that language too."""
+    reader = ClaimReader()
+    assert f"Sophie ({category})" in reader.add_card("etat-major:sophie").message(language)
+    assert f"Sophie ({category})" in reader.add_card("etat-major:sophie").message(language)
+    assert problem in reader.read("CPLT1/ZOO7/LEEM").message(language)

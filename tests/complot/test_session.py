@@ -203,7 +203,9 @@ def by_intent(session, action):
     """A table-log line sent through the session's public intent for it."""
     kind = action["type"]
     if kind == "turn":
-        return session.next_turn()
+        return session.next_turn(action.get("discard"), drawn_from=action.get("from"))
+    if kind == "defausse":
+        return session.show_top(action["card"])
     if kind == "claim":
         return session.claim(action["player"], action["claim"], action["cards"],
                              moment=action.get("moment"))
@@ -255,3 +257,34 @@ def test_c44a_a_damaged_record_resumes_only_up_to_its_last_good_move(session):
     assert session.view.current == 1 and session.view.notices[-1].reason == "set_aside"
     assert [entry["seq"] for entry in session.store.set_aside_lines(game_id)] == [2, 3]
     assert session.next_turn().accepted and session.view.current == 2
+
+
+def test_c13_c14_the_top_of_the_defausse_and_the_hands_through_undo_redo_and_resume(path,
+                                                                                   session):
+    """C13, C14, C17, C30: a discard shown is the top, a claim at the discard (its card not
+    shown) makes it unknown and empties a hand; undo puts both back, redo again, and a resumed
+    game has them as left; a discard the table cannot take is refused in one sentence."""
+    session.new_game(["Ana", "Ben", "Chloé"])
+    assert session.show_top("duron:noe").sentence("en") == \
+        "On top of the défausse: Noé (Famille Duron)."
+    told = session.next_turn("leonard:emma", drawn_from="defausse")
+    assert told.sentence("fr") == "Ana a défaussé Emma (Léonard). À Ben de jouer."
+    assert session.view.top_of_defausse == "leonard:emma"
+    session.claim(1, "complot", EMPIRES)  # Ben discarded a card not shown, then laid down
+    assert (session.view.hand_counts, session.view.top_of_defausse) == ((6, 0, 6), None)
+    session.undo()
+    assert (session.view.hand_counts, session.view.top_of_defausse) == ((6, 6, 6),
+                                                                          "leonard:emma")
+    session.redo()
+    refused = session.next_turn("empires:noe")  # laid down by Ben (C17)
+    assert refused.code == "card_not_in_hand" and refused.sentence("zh")
+    left, game_id = session.table.state(), session.view.game_id
+    assert (left["hand_counts"], left["top_of_defausse"]) == ([6, 0, 6], None)
+    session.store.close()
+    with GameStore(path) as store:
+        again = ComplotSession(store)
+        again.resume(game_id)
+        assert again.table.state() == left
+        assert (again.view.hand_counts, again.view.top_of_defausse) == ((6, 0, 6), None)
+        again.undo()
+        assert again.view.top_of_defausse == "leonard:emma"

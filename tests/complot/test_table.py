@@ -306,6 +306,7 @@ def test_every_new_refusal_and_event_is_worded_in_three_languages():
     params = {"player": 0, "next": 1, "target": 1, "dealer": 0, "first": 1, "targets": [1],
               "winners": [0, 1], "combination": "two_trios", "points": 15, "action": "descente",
               "code": "claim_not_met", "defence": "etat-major:sophie", "manche": 2,
+              "card": "leonard:emma",
               "what": "x"}
     for event in TABLE_EVENTS:
         for language in ("fr", "en", "zh"):

@@ -40,7 +40,7 @@ def random_action(rng: random.Random, table: Table) -> dict[str, Any]:
         return {"type": "claim_points", "player": rng.randrange(seats),
                 "combination": rng.choice(sorted(POINTS))}
     if roll < 0.45:
-        return {"type": "turn", "player": seat}
+        return random_turn(rng, seat)
     if roll < 0.75:
         cards = rng.choice(MADE) if rng.random() < 0.6 else rng.sample(DECK.ids()[:79], 6)
         action = {"type": "claim", "player": seat, "claim": rng.choice(WORDS), "cards": cards}
@@ -52,6 +52,19 @@ def random_action(rng: random.Random, table: Table) -> dict[str, Any]:
     if roll < 0.97:
         return {"type": "defence", "card": rng.choice(DECK.ids()[:20])}
     return {"type": "end_manche", "reason": "pioche_empty"}
+
+
+def random_turn(rng: random.Random, seat: int) -> dict[str, Any]:
+    """A turn's end, its discard and the pile drawn from said or not (C13); sometimes the top
+    of the «défausse» shown instead (C11)."""
+    if rng.random() < 0.1:
+        return {"type": "defausse", "card": rng.choice(DECK.ids())}
+    action: dict[str, Any] = {"type": "turn", "player": seat}
+    if rng.random() < 0.5:
+        action["discard"] = rng.choice(DECK.ids())
+    if rng.random() < 0.3:
+        action["from"] = rng.choice(["pioche", "defausse"])
+    return action
 
 
 def random_play(rng: random.Random, table: Table, seat: int) -> dict[str, Any]:

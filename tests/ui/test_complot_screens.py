@@ -104,13 +104,53 @@ def test_a_wrong_claim_is_refused_in_one_sentence_and_costs_the_next_turn_c44(dr
     assert complot.view.current == 1 and complot.view.must_pass == ()
 
 
+def test_play_shows_each_hand_and_the_top_of_the_defausse_picked_by_touch_c13_c14(driver,
+                                                                                  complot):
+    """C11, C13, C14, C17: every hand of 6 on the play screen, the top of the «défausse» not
+    shown ("—", never a guess) until the card turned up at the deal, then a turn's discard,
+    is picked by touch from it; a player who lays down holds no cards; undo puts the hand
+    back."""
+    complot.table()
+    driver.pump(2)
+    play = complot.screen("complot_play")
+
+    def counts() -> list[str]:
+        return [row.cards for row in reversed(play.ids.players.children)]
+
+    assert counts() == ["6", "6", "6"] and play.ids.top_face.first_name == "—"
+    assert play.top_caption == "Défausse" and play.ids.top_face.category_name == "not shown"
+    driver.press(play.ids.top_face)  # before any turn: the card turned up at the deal (C11)
+    picker = pick_by_touch(driver, complot, ("duron:noe",))
+    assert (picker.mode, picker.words, picker.title) == ("discard", "top", "Défausse")
+    driver.press(buttons(picker, "OK")[0])
+    assert (complot.view.top_of_defausse, complot.view.current) == ("duron:noe", 0)
+    driver.press(play.ids.top_face)  # then the turn's discard
+    assert picker.words == "discard"
+    pick_by_touch(driver, complot, ("leonard:emma",))
+    pick_by_touch(driver, complot, ("empires:karl",))  # another touch replaces the card
+    driver.press(buttons(picker, "Next turn")[0])
+    assert driver.app.root.sm.current == "complot_play"
+    assert complot.view.current == 1 and complot.view.top_of_defausse == "empires:karl"
+    assert (play.ids.top_face.first_name, play.ids.top_face.category_name) == (
+        "Karl", "Empires")
+    assert "Ana discarded Karl (Empires)." in play.hint
+    complot.session.claim(1, "complot", LEONARDS)  # Ben lays down his hand (C17)
+    driver.pump(2)
+    assert counts() == ["6", "", "6"]
+    driver.press(buttons(play, "Undo")[0])
+    assert counts() == ["6", "6", "6"]
+
+
 def test_cards_read_by_the_camera_fill_the_picker_six_at_most_c46(driver, complot):
     """C46: a claim lays down six cards; a seventh read is not taken, nor the same card
-    twice; a camera read with no picker open opens the announcement's."""
+    twice; a camera read with no picker open opens the «défausse»'s (C13), and a second
+    card read makes it the announcement's, the first card kept (C17)."""
     assert complot.add_card(LEONARDS[0])
-    assert driver.app.root.sm.current == "complot_pick"
+    picker = complot.screen("complot_pick")
+    assert driver.app.root.sm.current == "complot_pick" and picker.mode == "discard"
     assert not complot.add_card(LEONARDS[0])
-    for card in LEONARDS[1:]:
+    assert complot.add_card(LEONARDS[1]) and picker.mode == "claim"
+    for card in LEONARDS[2:]:
         assert complot.add_card(card)
     assert not complot.add_card(TWO_TRIOS[0])
     assert not complot.add_card("nobody:nothing")
@@ -160,7 +200,7 @@ def test_every_complot_screen_fits_and_reads(driver, language, count):
         driver.app.lang = "en"
         driver.app.go("home")
         driver.app.root.sm.get_screen("home").game = "noah"
-    assert len(visited) == 16
+    assert len(visited) == 18
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 
@@ -247,8 +287,9 @@ def labels(widget: Any) -> list[str]:
 
 def test_a_complot_card_under_the_hand_camera_lands_in_the_picker_read_c33(driver, complot):
     """C17, C33: with Complot chosen on the home screen, the hand camera's frames reach
-    Complot's session; the card read opens the announcement's picker through the claim reader
-    and says "read ✓" (first name French, category in the table's language)."""
+    Complot's session; the card read opens the «défausse»'s picker (a second card, the
+    announcement's) through the claim reader and says "read ✓" (first name French, category
+    in the table's language)."""
     app = driver.app
     home = app.root.sm.get_screen("home")
     home.game = "complot"
@@ -261,10 +302,10 @@ def test_a_complot_card_under_the_hand_camera_lands_in_the_picker_read_c33(drive
         picker = complot.screen("complot_pick")
         driver.pump_until(lambda: picker.chosen == ["leonard:emma"])
         camera.clear()
-        assert app.root.sm.current == "complot_pick"
-        assert picker.count == "1 of 6 · ✓ Emma read"
-        complot.add_card("etat-major:sophie")  # a touch: no "read"
-        assert picker.count.startswith("2")
+        assert app.root.sm.current == "complot_pick" and picker.mode == "discard"
+        assert picker.count == "1 of 1 · ✓ Emma read"
+        complot.add_card("etat-major:sophie")  # a second card: an announcement's
+        assert picker.mode == "claim" and picker.count.startswith("2 of 6")
         app.lang = "fr"
         driver.pump(2)
         assert "État-Major" in [face.category_name for face in picker.ids.chosen.children]
@@ -328,3 +369,16 @@ def test_the_config_chooses_the_game_at_start_and_complots_new_game_defaults(dri
         app.choose_configured_game()
         app.go("home")
     assert home.game == "noah" and app.cameras.played.name == "noah"
+
+
+def test_a_card_read_while_an_action_waits_is_the_defence_c65(driver, complot):
+    """C65: while a descente waits for its defence, the État-Major card shown to the hand
+    camera opens the defence's picker, not the «défausse»'s."""
+    complot.start(["Ana", "Ben"], level=2, target=400, scores_only=False)
+    complot.session.action(0, "descente", ["enqueteurs:max", "enqueteurs:emma",
+                                           "enqueteurs:clara"], [1])
+    complot.table()
+    driver.pump(2)
+    assert complot.add_card("etat-major:sophie", read=True)
+    picker = complot.screen("complot_pick")
+    assert picker.mode == "defence" and picker.chosen == ["etat-major:sophie"]

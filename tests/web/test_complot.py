@@ -197,3 +197,19 @@ def test_a_controle_waiting_for_its_defence_is_said_C65(record):
     assert table["pending"].startswith("Contrôle on Ben: Ben may show")
     session.defence("etat-major:abigail")
     assert _live(store)["table"]["pending"] == ""
+
+
+def test_the_page_shows_each_hand_and_the_top_of_the_defausse_C13_C14(record):
+    """C13, C14, C17: each player still in holds 6 cards; the top of the «défausse» is said
+    "not shown" until a turn's discard is shown, then drawn as a card (its category in the
+    table's language)."""
+    _store, session = record
+    session.new_game(list(PLAYERS))
+    table = complot_part.from_view(Catalog("en"), session.view)["table"]
+    assert [seat["cards"] for seat in table["seats"]] == ["6 cards"] * len(PLAYERS)
+    assert table["defausse"] == {"caption": "Défausse · not shown", "blocked": False,
+                                 "card": None}
+    session.next_turn("etat-major:sophie")
+    table = complot_part.from_view(Catalog("en"), session.view)["table"]
+    assert table["defausse"]["card"] == {"category": "EM", "name": "General Staff",
+                                         "first_name": "Sophie"}

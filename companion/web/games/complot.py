@@ -116,6 +116,7 @@ def live_table(catalog: Catalog, game_id: int | None, table: Any,
         "scores": list(table.scores),
         "rounds": [list(points) for points in table.manches],
         "manche_over": _manche_end(catalog, table),
+        "defausse": _defausse(catalog, table),
         "pending": _pending(catalog, table),
         "finished": over,
         "winners": [players[seat] for seat in table.winners],
@@ -138,8 +139,32 @@ def _seat(catalog: Catalog, table: Any, seat: int) -> dict[str, Any]:
         status, state = catalog.text("complot.play.status_pass"), "pass"
     else:
         status, state = "", "in"
+    counts = table.hand_counts if state in ("turn", "pass", "in") else ()
+    held = counts[seat] if seat < len(counts) else None
     return {"name": table.players[seat], "score": table.scores[seat], "points": points,
-            "status": status, "state": state}
+            "status": status, "state": state, "hand": held,
+            "cards": "" if held is None else catalog.text("complot.play.cards", count=held)}
+
+
+def defausse_caption(catalog: Catalog, table: Any, *, unknown: bool = True) -> str:
+    """The words over the top of the «défausse» (the app's play screen's too): its name, and
+    that it may not be taken (C68) or (``unknown``) that the table has not shown it (never a
+    guess)."""
+    caption = catalog.text("complot.play.defausse")
+    if table.top_blocked:
+        return f"{caption} · {catalog.text('complot.play.top_blocked')}"
+    if unknown and table.top_of_defausse is None:
+        return f"{caption} · {catalog.text('complot.play.top_unknown')}"
+    return caption
+
+
+def _defausse(catalog: Catalog, table: Any) -> dict[str, Any] | None:
+    """The top of the «défausse» during a manche: the caption and the card when shown."""
+    if table.phase != "manche" or getattr(table, "scores_only", False):
+        return None
+    top = table.top_of_defausse
+    return {"caption": defausse_caption(catalog, table), "blocked": table.top_blocked,
+            "card": None if top is None else card_face(top, catalog.language)}
 
 
 def _manche_end(catalog: Catalog, table: Any) -> str:
@@ -183,24 +208,26 @@ def _claim(catalog: Catalog, outcome: ComplotOutcome) -> dict[str, Any]:
     else:
         said = sentence(outcome.code or "", catalog.language)
     return {"player": name, "accepted": outcome.accepted, "said": said,
-            "cards": [card_face(card) for card in outcome.cards]}
+            "cards": [card_face(card, catalog.language) for card in outcome.cards]}
 
 
-def card_face(card_id: str) -> dict[str, str]:
-    """What a card laid down shows: its category's code (its colour), French name and the
-    card's first name; an id the box does not know shows as itself.
+def card_face(card_id: str, language: str = "fr") -> dict[str, str]:
+    """What a card shows: its category's code (its colour), the category's name in the
+    table's language (docs/complot.md, "Names on the screens") and the card's first name,
+    French; an id the box does not know shows as itself.
 
-    >>> card_face("archange:noe")
-    {'category': 'AR', 'name': 'Archange', 'first_name': 'Noé'}
+    >>> card_face("archange:noe"), card_face("etat-major:sophie", "en")["name"]
+    ({'category': 'AR', 'name': 'Archange', 'first_name': 'Noé'}, 'General Staff')
     >>> card_face("nobody:x")
     {'category': '', 'name': '', 'first_name': 'nobody:x'}
     """
     from companion.complot.cards import default_deck
+    from companion.complot.messages import category_name
 
     card = default_deck().get(card_id)
     if card is None:
         return {"category": "", "name": "", "first_name": card_id}
-    return {"category": card.category, "name": card.category_name,
+    return {"category": card.category, "name": category_name(card.category, language),
             "first_name": card.first_name}
 
 

@@ -80,11 +80,12 @@ function complotBoard(table) {
     const bar = el("progress", {max: String(table.target), value: String(Math.min(seat.score, table.target))});
     seats.append(el("li", {class: `seat ${seat.state}`},
       el("span", {class: "seat-name", text: seat.name}),
-      el("span", {class: "seat-status", text: seat.status}),
+      el("span", {class: "seat-status", text: [seat.cards, seat.status].filter(Boolean).join(" · ")}),
       el("span", {class: "seat-score", text: fill(own.to_target, {score: seat.score, target: table.target})}),
       bar));
   }
   const parts = [el("p", {class: "manche", text: table.header}), seats];
+  if (table.defausse) parts.push(defausseItem(table.defausse));
   if (table.pending) parts.push(el("p", {class: "pending", text: table.pending}));
   if (table.manche_over) parts.push(el("p", {class: "manche-over", text: table.manche_over}));
   if (table.claims.length) {
@@ -94,6 +95,20 @@ function complotBoard(table) {
     parts.push(claims);
   }
   return parts;
+}
+
+// The top of the «défausse»: its caption, and the card when the table showed it.
+function defausseItem(defausse) {
+  const top = el("div", {id: "defausse", class: "defausse"},
+    el("p", {class: "defausse-caption", text: defausse.caption}));
+  if (defausse.card) top.append(cardItem(defausse.card));
+  return top;
+}
+
+function cardItem(card) {
+  return el("div", {class: `card cat-${card.category || "unknown"}`},
+    el("span", {class: "card-cat", text: card.name}),
+    el("span", {class: "card-name", text: card.first_name}));
 }
 
 function claimItem(claim, own) {
