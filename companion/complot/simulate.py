@@ -26,7 +26,7 @@ from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
-from .state import State, without
+from .state import without
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 #: How often a simulated player announces a «Complot !» the cards do not make (C44).
@@ -206,7 +206,7 @@ class Players:
             return claim
         seat = table.current
         if not table.drawn:
-            return {"type": "draw", "player": seat, "from": _pile(table, self.marks, seat, rng)}
+            return {"type": "draw", "player": seat, "from": self._pile(seat)}
         if self.action.happens():
             action = _action(self.game, self.marks, seat, rng)
             if action is not None:
@@ -217,6 +217,19 @@ class Players:
         self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
                                                                   self.marks))
         return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+
+    def _pile(self, seat: int) -> str:
+        """The «défausse» when its top card helps a lot, now and then (else the game could
+        loop on the same few cards passed around), the «pioche» otherwise."""
+        table = self.table
+        if not table.defausse or table.top_blocked:
+            return "pioche"
+        top = table.defausse[-1]
+        if self.marks.category[top] == "AT":
+            return "pioche"
+        counts, _ = self._counts(seat, table.hands[seat])
+        helps = _gain(top, counts, self.marks) >= 5
+        return "defausse" if helps and self.rng.random() < 0.5 else "pioche"
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
         """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
@@ -409,41 +422,23 @@ def _marks(deck: Deck) -> _Marks:
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
 
 
-def _pile(table: State, marks: _Marks, seat: int, rng: random.Random) -> str:
-    """The «défausse» when its top card helps a lot, now and then (else the game could loop
-    on the same few cards passed around), the «pioche» otherwise."""
-    if not table.defausse or table.top_blocked:
-        return "pioche"
-    top = table.defausse[-1]
-    if marks.category[top] == "AT":
-        return "pioche"
-    helps = _gain(top, table.hands[seat], marks) >= 5
-    return "defausse" if helps and rng.random() < 0.5 else "pioche"
-
-
-def _gain(card: int, hand: Sequence[int], marks: _Marks) -> int:
-    """How much ``card`` adds to how well the hand's cards go together, where that is the sum
+def _gain(card: int, counts: list[int], marks: _Marks) -> int:
+    """How much ``card`` adds to how well a hand's cards go together, where that is the sum
     of the squares of the counts of each category and each first name among the characters,
     and 6 for each joker: a character adds ``2n + 1`` for each count ``n`` it raises.
+    ``counts``: the hand's key counts (:func:`_count_keys`).
 
     >>> marks = _marks(default_deck())
-    >>> _gain(*marks.numbers("leonard:emma"),
-    ...       marks.numbers("leonard:sally", "espions:emma", "empires:noe"), marks)
+    >>> hand = marks.numbers("leonard:sally", "espions:emma", "empires:noe")
+    >>> _gain(*marks.numbers("leonard:emma"), _count_keys(hand, marks)[0], marks)
     6
     """
-    keys_of = marks.keys_of
-    keys = keys_of[card]
+    keys = marks.keys_of[card]
     if keys is None:
         return 6
     if keys is marks.villain:
         return 0
-    category, name = keys
-    shared = 0
-    for other in hand:
-        other_keys = keys_of[other]
-        if other_keys is not None:  # a méchant's one key is neither
-            shared += (other_keys[0] == category) + (other_keys[-1] == name)
-    return 2 * shared + 2
+    return 2 * (counts[keys[0]] + counts[keys[1]]) + 2
 
 
 def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
