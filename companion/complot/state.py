@@ -119,12 +119,7 @@ class State:
 
     def next_seat(self, seat: int) -> int:
         """The next seat clockwise still in the manche (C15)."""
-        out, players = self.out, self.players
-        for step in range(1, players + 1):  # next_seat(self.out, seat), without a call
-            candidate = (seat + step) % players
-            if not out[candidate]:
-                return candidate
-        return seat
+        return next_seat(self.out, seat)
 
     def previous_seat(self, seat: int) -> int:
         """The nearest seat counter-clockwise still in the manche (C82)."""
