@@ -253,9 +253,7 @@ class Game(RefereeReads):
 
     def _gate(self, s: State, action: dict[str, Any]) -> int:
         """The seat whose turn it is, after C47's referee checks (game, manche, turn)."""
-        seat = action.get("player")
-        if not (type(seat) is int or is_int(seat)) or not 0 <= seat < self._seats:
-            raise _Refused("bad_input")  # as _seat, written out: every turn comes here
+        seat = self._seat(action)
         phase = s.phase
         if phase != "turn" or seat != s.current:
             if phase == "game_over":
