@@ -444,10 +444,12 @@ class Game(RefereeReads):
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
         s.turns_done = replaced(s.turns_done, seat, s.turns_done[seat] + 1)
-        s.window = seat if window else None
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
         s.current = self._next_player(s, seat)
+        # Who plays again at once (every other player passed: a passed turn is a turn, C44)
+        # has no late claim to make: their claim now is the end of this new turn (C30).
+        s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
         following = s.next_seat(seat)
