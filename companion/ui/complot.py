@@ -961,7 +961,7 @@ def spoken(outcome: Any, language: str) -> str:
 #: The manches shown as columns (the older ones are in the total).
 SHOWN_MANCHES = 5
 #: At the game's end, beside the BG Stats code.
-END_MANCHES = 3
+END_MANCHES = 2
 
 
 class ScoreBar(BoxLayout):
