@@ -32,6 +32,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.errors import UserError
+from companion.ui import theme
 
 log = logging.getLogger(__name__)
 SCREENS = ("home", "round_end", "game_end")
@@ -142,9 +143,10 @@ class WebBadge(ButtonBehavior, BoxLayout):
         self.bind(pos=self._move, size=self._move)
         self.code = Image(fit_mode="contain")
         big = kind == "bgstats"
-        self.words = Label(font_size=18 if big else 12, color=(0, 0, 0, 1), size_hint_y=None,
-                           height=100 if big else 22, halign="center", valign="middle",
-                           shorten=not big)
+        # BG Stats' caption is read by the players (theme.BODY); the page's address is copied
+        self.words = Label(font_size=theme.BODY if big else 12, color=(0, 0, 0, 1),
+                           size_hint_y=None, height=150 if big else 22, halign="center",
+                           valign="middle", shorten=not big)
         self.words.bind(size=lambda label, size: setattr(label, "text_size", size))
         self.add_widget(self.code)
         self.add_widget(self.words)
