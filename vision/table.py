@@ -647,7 +647,7 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     return visibility(barcode, gray) == "whole"
 
 
-def visibility(barcode: Any, gray: np.ndarray) -> str:
+def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
     """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
     ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
     sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
@@ -665,6 +665,12 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
     the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
     passes.
+
+    ``plain``: the same pixels as ``gray`` without its sharpening, where ``gray`` is a crop
+    enlarged by cubic interpolation for zxing-cpp (:func:`enlarged`): the modules are sampled
+    on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
+    zone is compared with the light modules on ``plain``, where no overshoot lifts them above
+    the paper. ``gray`` itself by default.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
@@ -683,23 +689,25 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
     # showed its modules whole.
     corners = _corners(barcode)
-    verdict = _verdict(gray, corners, expected)
+    verdict = _verdict(gray, gray if plain is None else plain, corners, expected)
     if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
     return verdict
 
 
-def _verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
-    """:func:`visibility`'s verdict from the code's modules and its quiet zone."""
+def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
+             ) -> str:
+    """:func:`visibility`'s verdict from the code's modules (on ``gray``) and its quiet zone
+    (on ``plain``)."""
     if _too_noisy(gray, corners, expected):
-        return _noisy_verdict(gray, corners, expected)
-    light_there = _quiet_zone_is_light(gray, corners, expected)
+        return _noisy_verdict(gray, plain, corners, expected)
+    light_there = _quiet_zone_is_light(plain, corners, expected)
     if light_there and _module_errors(
             sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
-        return "whole" if _quiet_zone_is_light(gray, fitted, expected) else "unsure"
+        return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
     fitted = _fitted_corners(gray, corners, expected)
-    if not _quiet_zone_is_light(gray, fitted, expected):
+    if not _quiet_zone_is_light(plain, fitted, expected):
         return "covered"
     verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
     return "unsure" if verdict == "whole" and not light_there else verdict
@@ -757,7 +765,8 @@ def _deepest_dip(profile: np.ndarray, k: int) -> float:
     return max(float((np.minimum(left, right) - middle).max()), 0.0)
 
 
-def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
+def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                   expected: np.ndarray) -> str:
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
     zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
@@ -777,7 +786,7 @@ def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) 
     n = expected.shape[0]
     grids = (corners, lambda: _fitted_corners(gray, corners, expected))
     for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
-        if not _quiet_zone_is_light(gray, grid, expected) or bool(
+        if not _quiet_zone_is_light(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
     return "whole"
@@ -1296,12 +1305,9 @@ class TableReader:
                      enlarge: float, *, judge: bool = True) -> list[Code]:
         """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
         covered or unsure (:func:`visibility`; only a top card needs it)."""
-        import cv2
-
-        crop = gray[top:bottom, left:right]
-        if enlarge != 1.0:
-            crop = cv2.resize(crop, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
-        crop = np.ascontiguousarray(crop)
+        source = gray[top:bottom, left:right]
+        crop = enlarged(source, enlarge, sharp=True)
+        plain: np.ndarray | None = None  # the unsharpened copy, made when a code is judged
         codes = []
         for barcode in self._read(crop):
             corners = _corners(barcode) / enlarge + np.array([left, top], np.float32)
@@ -1309,10 +1315,41 @@ class TableReader:
             if not barcode.valid:
                 codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
                 continue
-            seen = visibility(barcode, crop) if judge else "whole"
+            if judge and plain is None:
+                plain = enlarged(source, enlarge, sharp=False)
+            seen = visibility(barcode, crop, plain) if judge else "whole"
             codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
                               unsure=seen == "unsure"))
         return codes
+
+
+def enlarged(crop: np.ndarray, factor: float, *, sharp: bool) -> np.ndarray:
+    """A crop enlarged ``factor`` times (contiguous; the crop itself when ``factor`` is 1):
+    ``sharp`` by cubic interpolation, for zxing-cpp, else by linear interpolation, for judging
+    a code (:func:`visibility`).
+
+    Cubic interpolation overshoots at edges: at the 2.2 px per module of the binned mode it
+    lifts a light module's middle between dark ones above the plain paper of the quiet zone,
+    by up to a tenth of the code's contrast, and whole codes failed the quiet-zone test (issue
+    19: 64 of the 138 DEV top cards missed, docs/benchmarks.md). Linear interpolation never
+    overshoots, but zxing-cpp decodes fewer small codes on it (291 against 502 in a binned
+    overlap sweep) and a soft code's modules blur into their neighbours: a code is decoded
+    and its modules judged on the sharp copy, its quiet zone on the plain one
+    (:func:`visibility`).
+
+    >>> module = np.array([[40, 40, 40, 220, 220, 40, 40, 40]], np.uint8)  # one light module
+    >>> int(enlarged(module, 2.0, sharp=True).max()), int(enlarged(module, 2.0, sharp=False).max())
+    (245, 220)
+    >>> enlarged(module, 1.0, sharp=True) is module
+    True
+    """
+    import cv2
+
+    if factor == 1.0:
+        return np.ascontiguousarray(crop)
+    interpolation = cv2.INTER_CUBIC if sharp else cv2.INTER_LINEAR
+    return np.ascontiguousarray(cv2.resize(crop, None, fx=factor, fy=factor,
+                                           interpolation=interpolation))
 
 
 def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
