@@ -3,7 +3,9 @@ whole-code test is judged on."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 import zxingcpp
 
 from tests.table.test_fit import PX, code_image
@@ -29,3 +31,18 @@ def test_the_quiet_zone_is_judged_on_the_plain_copy():
     assert visibility(barcode, sharp) != "whole"
     assert visibility(barcode, sharp, image) == "whole"
     assert visibility(barcode, image) == "whole"
+
+
+@pytest.mark.parametrize("modules_out", [1.8, 2.7])
+def test_a_card_over_the_quiet_zone_alone_is_seen(modules_out):
+    """Issue 19: a sticker-less card whose edge lies over a buried code's quiet zone but not
+    over the code (its outline 1.8 or 2.7 modules out) leaves the modules whole: the quiet
+    zone's rings must see it, the outer one (3 modules out) where it passes between the
+    inner two (2.7: taken for whole before it)."""
+    image, _, _ = code_image(blur=0.01)
+    edge = round((4 - modules_out) * PX)  # the card covers everything left of its edge
+    image[:, :edge] = 200  # its light border
+    image[:, edge - 2:edge] = 60  # its outline
+    image = cv2.GaussianBlur(image, (0, 0), 0.8)
+    (barcode,) = zxingcpp.read_barcodes(image)
+    assert visibility(barcode, image) != "whole"
