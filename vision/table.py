@@ -1169,6 +1169,7 @@ class TableReader:
     marker_width: int = ARUCO_MAX_WIDTH
     enlarge_below: float = 2.6
     _read: Any = field(default=None, init=False, repr=False)
+    _read_closer: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         import zxingcpp
@@ -1178,6 +1179,10 @@ class TableReader:
             try_rotate=False,
             try_invert=False, try_downscale=False, text_mode=zxingcpp.TextMode.Plain,
             return_errors=True)
+        # The second look also lets zxing-cpp search scaled-down copies of the zone, as a bare
+        # whole-frame reading does: a dim, soft code it misses at full size (issue 19: 5 more
+        # DEV top cards; on every zone it cost 5 % of a reading's time for the same 5).
+        self._read_closer = functools.partial(self._read, try_downscale=True)
 
     def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading:
         """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first).
@@ -1272,7 +1277,7 @@ class TableReader:
                 continue
             image = enhance(crop)
             found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                      enlarge * more)
+                                      enlarge * more, read=self._read_closer)
             shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
             looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
             merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
@@ -1310,14 +1315,15 @@ class TableReader:
         return tuple(sorted(found.values(), key=lambda c: c.text))
 
     def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
-                     enlarge: float, *, judge: bool = True) -> list[Code]:
+                     enlarge: float, *, judge: bool = True, read: Any = None) -> list[Code]:
         """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
-        covered or unsure (:func:`visibility`; only a top card needs it)."""
+        covered or unsure (:func:`visibility`; only a top card needs it); ``read``: zxing-cpp
+        with other options than the reader's own."""
         source = gray[top:bottom, left:right]
         crop = enlarged(source, enlarge, sharp=True)
         plain: np.ndarray | None = None  # the unsharpened copy, made when a code is judged
         codes = []
-        for barcode in self._read(crop):
+        for barcode in (read or self._read)(crop):
             corners = _corners(barcode) / enlarge + np.array([left, top], np.float32)
             quad = tuple((float(x), float(y)) for x, y in corners)
             if not barcode.valid:
