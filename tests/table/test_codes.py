@@ -9,7 +9,9 @@ import pytest
 import zxingcpp
 
 from tests.table.test_fit import PX, code_image
+from tests.table.test_view import BURIED, READER, SWEEP_CAMERA, overlap_positions
 from vision.table import visibility
+from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
 
 
 def _overshoot(image: np.ndarray) -> np.ndarray:
@@ -46,3 +48,20 @@ def test_a_card_over_the_quiet_zone_alone_is_seen(modules_out):
     image = cv2.GaussianBlur(image, (0, 0), 0.8)
     (barcode,) = zxingcpp.read_barcodes(image)
     assert visibility(barcode, image) != "whole"
+
+
+def test_a_card_beside_a_code_over_its_quiet_zone_is_never_taken_for_the_top():
+    """Issue 19's quiet-zone sweep, a slice of it: a card without a visible sticker whose edge
+    lies 1.6 modules outside a buried card's code, on its right, below it and off its corner
+    (main named the buried code in all three). zxing-cpp decodes the code, so the test can
+    fail."""
+    decoded = 0
+    for index, (side, _, dx, dy) in enumerate(overlap_positions((-1.6,))):
+        if side not in ("right", "below", "corner"):
+            continue
+        cards = (CardOnMat(BURIED), CardOnMat(None, dx, dy, 0.0))
+        scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=1.1, seed=16 + index)
+        view = READER.read(render_table(scene, SWEEP_CAMERA).frame).ferries[3]
+        assert view.top is None, f"the card 1.6 modules off the code's {side}"
+        decoded += BURIED in view.codes
+    assert decoded >= 2
