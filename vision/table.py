@@ -637,8 +637,9 @@ MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft f
 MAX_ERROR_CLUSTER = 3  # 4-connected wrong modules: a larger patch is something lying on the code
 COVERED_BIT_ERRORS = 16  # more wrong modules than this: surely covered
 COVERED_CLUSTER = 5  # a patch larger than this: surely covered
-RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 184)
+RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 276)
 RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
+OUTER_RING = 3.0  # modules out: the third ring, a module inside the sticker's 4-module quiet zone
 
 
 def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
@@ -647,7 +648,7 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     return visibility(barcode, gray) == "whole"
 
 
-def visibility(barcode: Any, gray: np.ndarray) -> str:
+def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
     """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
     ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
     sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
@@ -665,6 +666,12 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
     the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
     passes.
+
+    ``plain``: the same pixels as ``gray`` without its sharpening, where ``gray`` is a crop
+    enlarged by cubic interpolation for zxing-cpp (:func:`enlarged`): the modules are sampled
+    on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
+    zone is compared with the light modules on ``plain``, where no overshoot lifts them above
+    the paper. ``gray`` itself by default.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
@@ -683,23 +690,25 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
     # showed its modules whole.
     corners = _corners(barcode)
-    verdict = _verdict(gray, corners, expected)
+    verdict = _verdict(gray, gray if plain is None else plain, corners, expected)
     if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
     return verdict
 
 
-def _verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
-    """:func:`visibility`'s verdict from the code's modules and its quiet zone."""
+def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
+             ) -> str:
+    """:func:`visibility`'s verdict from the code's modules (on ``gray``) and its quiet zone
+    (on ``plain``)."""
     if _too_noisy(gray, corners, expected):
-        return _noisy_verdict(gray, corners, expected)
-    light_there = _quiet_zone_is_light(gray, corners, expected)
+        return _noisy_verdict(gray, plain, corners, expected)
+    light_there = _quiet_zone_is_light(plain, corners, expected)
     if light_there and _module_errors(
             sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
-        return "whole" if _quiet_zone_is_light(gray, fitted, expected) else "unsure"
+        return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
     fitted = _fitted_corners(gray, corners, expected)
-    if not _quiet_zone_is_light(gray, fitted, expected):
+    if not _quiet_zone_is_light(plain, fitted, expected):
         return "covered"
     verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
     return "unsure" if verdict == "whole" and not light_there else verdict
@@ -757,7 +766,8 @@ def _deepest_dip(profile: np.ndarray, k: int) -> float:
     return max(float((np.minimum(left, right) - middle).max()), 0.0)
 
 
-def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
+def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                   expected: np.ndarray) -> str:
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
     zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
@@ -777,7 +787,7 @@ def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) 
     n = expected.shape[0]
     grids = (corners, lambda: _fitted_corners(gray, corners, expected))
     for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
-        if not _quiet_zone_is_light(gray, grid, expected) or bool(
+        if not _quiet_zone_is_light(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
     return "whole"
@@ -982,7 +992,13 @@ def _corners(barcode: Any) -> np.ndarray:
 
 
 def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """The two module rings just outside the code are as light as the code's light modules."""
+    """The three rings of the quiet zone (1.2, 2.4 and :data:`OUTER_RING` modules out) are as
+    light as the code's light modules.
+
+    The third ring, a module inside the sticker's edge, sees a card laid over the quiet zone
+    alone whose outline passes between the other two (issue 19: a card 1 to 2.2 modules from
+    a buried code, at the binned mode's 2.3 px per module, was taken for whole in 60 of 720
+    scenes with it, 99 without; docs/benchmarks.md)."""
     n = expected.shape[0]
     values = _sampled(gray, corners, _code_and_rings(n), n)
     code, outside = values[: n * n], values[n * n:]
@@ -997,9 +1013,10 @@ def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.nda
 @functools.cache
 def _code_and_rings(n: int) -> np.ndarray:
     """Where :func:`_quiet_zone_is_light` samples an n-module code, in module units (N × 1 × 2):
-    each module's centre, then the two quiet-zone rings (:func:`_rings`)."""
+    each module's centre, then the quiet-zone rings (:func:`_rings`, then :data:`OUTER_RING`)."""
     inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
-    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2)])
+    outer = np.array(_ring(n, -OUTER_RING), np.float32)
+    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2), outer])
     points = points.reshape(-1, 1, 2)
     points.setflags(write=False)
     return points
@@ -1152,6 +1169,7 @@ class TableReader:
     marker_width: int = ARUCO_MAX_WIDTH
     enlarge_below: float = 2.6
     _read: Any = field(default=None, init=False, repr=False)
+    _read_closer: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         import zxingcpp
@@ -1161,6 +1179,10 @@ class TableReader:
             try_rotate=False,
             try_invert=False, try_downscale=False, text_mode=zxingcpp.TextMode.Plain,
             return_errors=True)
+        # The second look also lets zxing-cpp search scaled-down copies of the zone, as a bare
+        # whole-frame reading does: a dim, soft code it misses at full size (issue 19: 5 more
+        # DEV top cards; on every zone it cost 5 % of a reading's time for the same 5).
+        self._read_closer = functools.partial(self._read, try_downscale=True)
 
     def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading:
         """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first).
@@ -1255,7 +1277,7 @@ class TableReader:
                 continue
             image = enhance(crop)
             found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                      enlarge * more)
+                                      enlarge * more, read=self._read_closer)
             shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
             looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
             merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
@@ -1293,26 +1315,56 @@ class TableReader:
         return tuple(sorted(found.values(), key=lambda c: c.text))
 
     def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
-                     enlarge: float, *, judge: bool = True) -> list[Code]:
+                     enlarge: float, *, judge: bool = True, read: Any = None) -> list[Code]:
         """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
-        covered or unsure (:func:`visibility`; only a top card needs it)."""
-        import cv2
-
-        crop = gray[top:bottom, left:right]
-        if enlarge != 1.0:
-            crop = cv2.resize(crop, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
-        crop = np.ascontiguousarray(crop)
+        covered or unsure (:func:`visibility`; only a top card needs it); ``read``: zxing-cpp
+        with other options than the reader's own."""
+        source = gray[top:bottom, left:right]
+        crop = enlarged(source, enlarge, sharp=True)
+        plain: np.ndarray | None = None  # the unsharpened copy, made when a code is judged
         codes = []
-        for barcode in self._read(crop):
+        for barcode in (read or self._read)(crop):
             corners = _corners(barcode) / enlarge + np.array([left, top], np.float32)
             quad = tuple((float(x), float(y)) for x, y in corners)
             if not barcode.valid:
                 codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
                 continue
-            seen = visibility(barcode, crop) if judge else "whole"
+            if judge and plain is None:
+                plain = enlarged(source, enlarge, sharp=False)
+            seen = visibility(barcode, crop, plain) if judge else "whole"
             codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
                               unsure=seen == "unsure"))
         return codes
+
+
+def enlarged(crop: np.ndarray, factor: float, *, sharp: bool) -> np.ndarray:
+    """A crop enlarged ``factor`` times (contiguous; the crop itself when ``factor`` is 1):
+    ``sharp`` by cubic interpolation, for zxing-cpp, else by linear interpolation, for judging
+    a code (:func:`visibility`).
+
+    Cubic interpolation overshoots at edges: at the 2.2 px per module of the binned mode it
+    lifts a light module's middle between dark ones above the plain paper of the quiet zone,
+    by up to a tenth of the code's contrast, and whole codes failed the quiet-zone test (issue
+    19: 64 of the 138 DEV top cards missed, 41 binned, 23 dim ones that the second look
+    enlarges; docs/benchmarks.md). Linear interpolation never
+    overshoots, but zxing-cpp decodes fewer small codes on it (291 against 502 in a binned
+    overlap sweep) and a soft code's modules blur into their neighbours: a code is decoded
+    and its modules judged on the sharp copy, its quiet zone on the plain one
+    (:func:`visibility`).
+
+    >>> module = np.array([[40, 40, 40, 220, 220, 40, 40, 40]], np.uint8)  # one light module
+    >>> int(enlarged(module, 2.0, sharp=True).max()), int(enlarged(module, 2.0, sharp=False).max())
+    (245, 220)
+    >>> enlarged(module, 1.0, sharp=True) is module
+    True
+    """
+    import cv2
+
+    if factor == 1.0:
+        return np.ascontiguousarray(crop)
+    interpolation = cv2.INTER_CUBIC if sharp else cv2.INTER_LINEAR
+    return np.ascontiguousarray(cv2.resize(crop, None, fx=factor, fy=factor,
+                                           interpolation=interpolation))
 
 
 def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
