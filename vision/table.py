@@ -316,25 +316,50 @@ def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Mar
 
 
 def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
-    """The scale of the copy markers are searched on: at most ``max_width`` wide, by a whole
-    factor when that leaves it at least ¾ of ``max_width`` wide.
+    """The scale of the copy markers are searched on: at most ``max_width`` wide, by halving
+    when that leaves it at least ¾ of ``max_width`` wide.
 
-    A whole factor makes the copy an exact average of pixel blocks, cheaper to compute and to
-    search than a copy at a fraction: the binned 2304 × 1296 mode is searched at 1152 px (½)
-    rather than 1536 (⅔), where the marker search was the largest part of a binned frame's
-    reading. On the 33 binned DEV frames (issue 19, docs/benchmarks.md) every mat was found
-    all the same, and the reading cost 3.8× bare zxing-cpp instead of 4.9×. A frame 1920 px
-    wide (a USB camera) stays at 1536: half would leave its markers too few pixels.
+    Halving is an exact average of 2 × 2 pixel blocks that OpenCV computes several times faster
+    than any other shrink (0.8 ms for a 12 MP frame, against 5.7 ms for a third: issue 19's
+    marker work, docs/benchmarks.md), and the copy it leaves is cheaper to search: the 4608 px
+    frame is searched at 1152 px (¼, two halvings), the binned 2304 × 1296 mode at 1152 (½).
+    On the DEV frames every mat and Noah's marker were found as at 1536 px, the corners,
+    refined on the full frame (:func:`_refined`), as close to the drawn ones, and the marker
+    search cost about half. A frame 1920 px wide (a USB camera) stays at 1536: half would
+    leave its markers too few pixels.
 
     >>> search_scale(4608), search_scale(2304), search_scale(3072), search_scale(1920)
-    (0.3333333333333333, 0.5, 0.5, 0.8)
+    (0.25, 0.5, 0.5, 0.8)
     >>> search_scale(1280)
     1.0
     """
-    factor = math.ceil(width / max_width)
-    if factor > 1 and width / factor >= 0.75 * max_width:
+    factor = 1
+    while width / (2 * factor) >= 0.75 * max_width:
+        factor *= 2
+    if factor > 1:
         return 1.0 / factor
     return min(1.0, max_width / width)
+
+
+def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
+    """``gray`` scaled by ``scale`` ≤ 1 for the marker search: by halvings (each an exact
+    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area.
+
+    >>> shrunk(np.zeros((2592, 4608), np.uint8), 0.25).shape
+    (648, 1152)
+    """
+    import cv2
+
+    if scale == 1.0:
+        return gray
+    halvings = -math.log2(scale)
+    if not halvings.is_integer():
+        return np.asarray(cv2.resize(gray, None, fx=scale, fy=scale,
+                                     interpolation=cv2.INTER_AREA))
+    small = gray
+    for _ in range(int(halvings)):
+        small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return np.asarray(small)
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float
@@ -342,12 +367,10 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`."""
-    import cv2
 
     left, top, right, bottom = box
     crop = gray[top:bottom, left:right]
-    small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
-                                                 interpolation=cv2.INTER_AREA)
+    small = shrunk(crop, scale)
     corners, ids, rejected = _aruco_detector(scale < 1.0).detectMarkers(small)
     origin = np.array([left, top], np.float32)
     markers = []
