@@ -471,10 +471,20 @@ def has_dark_border(gray: np.ndarray, corners: np.ndarray) -> bool:
 
 
 def _other_markers(markers: Sequence[Marker]) -> list[Marker]:
-    """Where each mat seen by one marker has its other one (predicted from the first)."""
+    """Where each mat seen by one marker has its other one (predicted from the first). Only
+    those mats' poses are computed: a cold reading computes every pose once more after this.
+
+    >>> square = np.array([(0, 0), (40, 0), (40, 40), (0, 40)], np.float32)
+    >>> [m.id for m in _other_markers([Marker(2, square), Marker(4, square),
+    ...                                Marker(5, square + (0, 246))])]
+    [3]
+    """
+    found = {m.id for m in markers}
+    alone = [m for m in markers if m.id < NOAH_MARKER
+             and set(marker_ids(m.id // 2 + 1)) - {m.id} - found]
     predicted = []
-    for ferry, pose in mat_poses(markers).items():
-        for marker_id in marker_ids(ferry):
+    for ferry, pose in mat_poses(alone).items():
+        for marker_id in set(marker_ids(ferry)) - found:
             corners = pose.to_frame(marker_corners_mm(marker_id)).astype(np.float32)
             predicted.append(Marker(marker_id, corners))
     return predicted
