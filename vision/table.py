@@ -50,6 +50,7 @@ still table before trusting a reading.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -429,7 +430,8 @@ def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.
     if NOAH_MARKER not in found or any(not set(marker_ids(k)) & found for k in FERRIES):
         places += _plausible(markers, candidates)
     extra: list[Marker] = []
-    for corners in [q for q in places if has_dark_border(gray, q)][:LOOK_AGAIN_LIMIT]:
+    bordered = (q for q in places if has_dark_border(gray, q))  # tested only until enough
+    for corners in itertools.islice(bordered, LOOK_AGAIN_LIMIT):
         place = Marker(-1, corners)
         (x, y), side = place.centre, place.side_px
         half = 1.6 * side
