@@ -426,20 +426,38 @@ def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.
     found = {m.id for m in markers} | set(known)
     if len(found) == NOAH_MARKER + 1:
         return markers
-    places = [m.corners for m in _other_markers(markers) if m.id not in found]
+    # A mat's other marker is looked for whatever its place shows: predicted from one marker
+    # 123 mm away, the square may miss it by a cell under a lean (12 px on DEV frame 1004),
+    # and the border test, made for the rejected candidates, then fails on a marker that is
+    # there. The candidates are tested: 9 in 10 are a sticker's code.
+    predicted = [m.corners for m in _other_markers(markers) if m.id not in found]
+    places: Iterable[np.ndarray] = predicted
     if NOAH_MARKER not in found or any(not set(marker_ids(k)) & found for k in FERRIES):
-        places += _plausible(markers, candidates)
+        places = itertools.chain(predicted, (q for q in _plausible(markers, candidates)
+                                             if has_dark_border(gray, q)))
     extra: list[Marker] = []
-    bordered = (q for q in places if has_dark_border(gray, q))  # tested only until enough
-    for corners in itertools.islice(bordered, LOOK_AGAIN_LIMIT):
+    for corners in itertools.islice(places, LOOK_AGAIN_LIMIT):
         place = Marker(-1, corners)
         (x, y), side = place.centre, place.side_px
         half = 1.6 * side
         box = (max(0, int(x - half)), max(0, int(y - half)),
                min(gray.shape[1], int(x + half) + 1), min(gray.shape[0], int(y + half) + 1))
-        scale = 2.0 if side < 40 else 1.0  # a binned frame's marker: enlarged to decode
-        extra += [m for m in detect_markers(gray, box, scale)[0] if m.id not in found]
+        extra += [m for m in detect_markers(gray, box, _look_again_scale(side))[0]
+                  if m.id not in found]
     return unique_markers(markers + extra) if extra else markers
+
+
+def _look_again_scale(side: float) -> float:
+    """The scale a place is searched at, from the side (pixels) of the marker looked for: a
+    binned frame's small marker enlarged 2× to decode, a large one halved (still 32 px or more,
+    as on the scaled search's copy; a quarter of the work).
+
+    >>> _look_again_scale(30), _look_again_scale(50), _look_again_scale(70)
+    (2.0, 1.0, 0.5)
+    """
+    if side < 40:
+        return 2.0
+    return 0.5 if side >= 64 else 1.0
 
 
 MARKER_BORDER_DARK = 0.5  # of a marker's 20 border cells: fewer dark, no marker is there
