@@ -9,8 +9,8 @@ on its top card, and the ferry where Noah stands. No game rules here: texts in, 
 
 How a frame is read:
 
-1. markers are found on a copy scaled down to at most 1536 px wide (a 20 mm marker still gets
-   about 5 px per cell from 75 cm), their corners scaled back to the full frame;
+1. markers are found on a copy halved down to 1152–1536 px wide (a 20 mm marker still gets
+   about 4 px per cell from 75 cm), their corners refined on the full frame;
 2. each mat's pose (mat millimetres → frame pixels) comes from its markers' corners: a
    homography from both markers, or a similarity from one (a card or a hand may hide the other);
 3. each mat's card zone, widened for cards that overhang or sit askew, is cut out of the
@@ -594,8 +594,8 @@ def _aruco_detector(scaled: bool = False) -> Any:
     # Two thresholding windows (3 and 23 px) instead of three (3, 13, 23): as many markers
     # found on the dev frames, in about 60 % of the time. Outlines shorter than 4 % of the
     # image's width are not markers at the kit's distances (a marker is at least 15 px wide
-    # on the 1536 px copy from 100 cm): the sticker's modules and the mats' lettering are
-    # dropped early.
+    # on the 1152 px copy from 100 cm, a perimeter of 5 %): the sticker's modules and the
+    # mats' lettering are dropped early.
     parameters.adaptiveThreshWinSizeStep = 20
     parameters.minMarkerPerimeterRate = 0.04
     if scaled:  # corners refined on the scaled copy would be refined again on the full frame
@@ -1197,8 +1197,10 @@ def _one_code(place: Sequence[Code]) -> Code:
 class TableReader:
     """Reads tables, one frame at a time (it keeps only its zxing-cpp options between frames).
 
-    ``marker_width``: the width markers are searched at (PLATFORM-NOTES: ≤ 1536 px finds 96–97 %
-    of 20 mm markers at 75 cm); ``enlarge_below``: crops whose modules are smaller than this many
+    ``marker_width``: the widest copy markers are searched on (PLATFORM-NOTES: ≤ 1536 px finds
+    96–97 % of 20 mm markers at 75 cm; :func:`search_scale` halves the frame down to between ¾
+    of it and it, 1152 px for the 4608 px sensor, and the look again at full resolution finds
+    the rest); ``enlarge_below``: crops whose modules are smaller than this many
     pixels are enlarged 2× before decoding (for the 2×2-binned mode or a high camera).
     """
 
