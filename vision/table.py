@@ -368,7 +368,6 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`."""
-
     left, top, right, bottom = box
     crop = gray[top:bottom, left:right]
     small = shrunk(crop, scale)

@@ -6,10 +6,10 @@ of one table, which changes only where someone touched it: :class:`TableTracker`
 one reading to the next,
 
 * each mat's pose (:class:`vision.table.MatPose`): mats move only when touched, so a mat whose
-  neighbourhood did not change keeps its place, even while a hand or a card now hides both its
-  markers (TABLE-KIT.md: such a mat still counts for "nearest" when placing Noah); a mat one
-  of whose markers changed (moved, covered, uncovered) is forgotten unless it is located
-  again — a card laid on its zone leaves it in place;
+  markers did not change keeps its place, even when a frame's search misses them (TABLE-KIT.md:
+  such a mat still counts for "nearest" when placing Noah); a mat one of whose markers changed
+  (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
+  card zone leaves it in place;
 * each ferry's view (:class:`vision.table.FerryView`): an unchanged ferry keeps its reading;
 * Noah's marker, unless the change covers where it was.
 
@@ -210,7 +210,7 @@ class TableTracker:
 
 def _nothing_to_find(kept: Sequence[int], search: Sequence[Box] | None) -> bool:
     """Whether a search of the changed boxes could find nothing new: every marker of the kit
-    is known and far from every change (``kept``), so what moved is a card or a hand.
+    is known and unchanged (``kept``), so what changed is a card or a hand.
 
     A mat that moves moves its markers, and Noah leaving his place changes it: either would
     have taken its id out of ``kept``. A one-ferry play then costs no marker search at all.
