@@ -114,7 +114,14 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
     ``changed`` is a :func:`motion` mask of small frames; ``zones`` gives each ferry's card
     zone in full-frame pixels (``None``: mat not located); ``frame_size`` is the full frame's
     (width, height). A hand over a ferry, or a card being laid, changes its zone: such a ferry
-    says nothing until it is still again.
+    says nothing until it is still again. Only the part of a zone inside the frame counts.
+
+    >>> changed = np.zeros((90, 160), bool); changed[0:10, 0:10] = True
+    >>> zones = {1: ((-80, -80), (80, 0), (80, 80), (-80, 80)),  # half out of the frame
+    ...          2: ((400, 400), (800, 400), (800, 800), (400, 800)),
+    ...          3: ((-900, 0), (-100, 0), (-100, 90), (-900, 90))}  # wholly out
+    >>> sorted(occluded_ferries(changed, zones, (1600, 900)))
+    [1]
     """
     import cv2
 
