@@ -36,7 +36,7 @@ ls "$scratch"/compiled/companion/complot/engine.*.so > /dev/null || {
     exit 1
 }
 child='
-import hashlib, sys, time
+import hashlib, os, sys, time
 import companion.complot.engine as engine
 from companion.complot.simulate import play_game
 seed, count = sys.argv[1], int(sys.argv[2])
@@ -46,7 +46,7 @@ started = time.process_time()
 for index in range(count):
     logs.update(play_game(f"{seed}:{index}", 4, 3, check=False).log.encode())
 print(f"{count / (time.process_time() - started):.1f} games/CPU s, logs {logs.hexdigest()[:12]}, "
-      f"engine {engine.__file__.rsplit("/", 1)[-1]}")
+      f"engine {os.path.basename(engine.__file__)}")
 '
 for round in $(seq "$rounds"); do
     for side in pure compiled; do
