@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -16,6 +17,7 @@ from companion.errors import UserError
 from companion.games import DEFAULT_KIND, find_kind, kind_of_log, kinds
 from companion.session import Session
 from companion.session.base import SessionBase
+from companion.session.bgstats import summary_url
 from companion.session.history import export, history
 from companion.session.store import UNSTATED_FORMAT, GameStore
 
@@ -101,8 +103,9 @@ def test_a_complot_game_exports_its_manches_and_totals_as_csv(store, complot_log
     data = json.loads(export(store, game_id, None, "json"))
     assert data["kind"] == "complot" and data["scores"] == list(complot_log.scores)
     [summary] = history(store)
-    with pytest.raises(UserError, match="Noah games only"):  # BG Stats' link words a Noah play
-        find_kind(summary.kind).bgstats_url(store, summary)
+    play = json.loads(unquote(summary_url(store, summary).split("data=", 1)[1]))
+    assert play["game"]["sourceGameId"] == "complot"  # the kind's facts, not Noah's (C55)
+    assert [p["score"] for p in play["players"]] == list(complot_log.scores)
 
 
 def test_an_exported_complot_log_replays_through_complot_s_referee(tmp_path, store, complot_log,

@@ -9,8 +9,8 @@ on its top card, and the ferry where Noah stands. No game rules here: texts in, 
 
 How a frame is read:
 
-1. markers are found on a copy scaled down to at most 1536 px wide (a 20 mm marker still gets
-   about 5 px per cell from 75 cm), their corners scaled back to the full frame;
+1. markers are found on a copy halved down to 1152–1536 px wide (a 20 mm marker still gets
+   about 4 px per cell from 75 cm), their corners refined on the full frame;
 2. each mat's pose (mat millimetres → frame pixels) comes from its markers' corners: a
    homography from both markers, or a similarity from one (a card or a hand may hide the other);
 3. each mat's card zone, widened for cards that overhang or sit askew, is cut out of the
@@ -50,6 +50,7 @@ still table before trusting a reading.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -258,6 +259,10 @@ class MatPose:
     px_per_mm: float
     markers: int = 2
     """How many of the mat's markers placed it (one gives a similarity: less exact)."""
+    through_table: np.ndarray | None = field(default=None, compare=False)
+    """For a mat placed by one marker, a second estimate of :attr:`matrix`: the marker fitted
+    rigidly (millimetres, no scale) in the table plane of the nearest mat placed by two
+    (:func:`table_plane_pose`), which carries the camera's lean that a similarity cannot."""
 
     def to_frame(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (N × 2) to frame pixels (N × 2)."""
@@ -316,25 +321,50 @@ def find_markers(gray: np.ndarray, max_width: int = ARUCO_MAX_WIDTH) -> list[Mar
 
 
 def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
-    """The scale of the copy markers are searched on: at most ``max_width`` wide, by a whole
-    factor when that leaves it at least ¾ of ``max_width`` wide.
+    """The scale of the copy markers are searched on: at most ``max_width`` wide, by halving
+    when that leaves it at least ¾ of ``max_width`` wide.
 
-    A whole factor makes the copy an exact average of pixel blocks, cheaper to compute and to
-    search than a copy at a fraction: the binned 2304 × 1296 mode is searched at 1152 px (½)
-    rather than 1536 (⅔), where the marker search was the largest part of a binned frame's
-    reading. On the 33 binned DEV frames (issue 19, docs/benchmarks.md) every mat was found
-    all the same, and the reading cost 3.8× bare zxing-cpp instead of 4.9×. A frame 1920 px
-    wide (a USB camera) stays at 1536: half would leave its markers too few pixels.
+    Halving is an exact average of 2 × 2 pixel blocks that OpenCV computes several times faster
+    than any other shrink (0.8 ms for a 12 MP frame, against 5.7 ms for a third: issue 19's
+    marker work, docs/benchmarks.md), and the copy it leaves is cheaper to search: the 4608 px
+    frame is searched at 1152 px (¼, two halvings), the binned 2304 × 1296 mode at 1152 (½).
+    On the DEV frames every mat and Noah's marker were found as at 1536 px, the corners,
+    refined on the full frame (:func:`_refined`), as close to the drawn ones, and the marker
+    search cost about half. A frame 1920 px wide (a USB camera) stays at 1536: half would
+    leave its markers too few pixels.
 
     >>> search_scale(4608), search_scale(2304), search_scale(3072), search_scale(1920)
-    (0.3333333333333333, 0.5, 0.5, 0.8)
+    (0.25, 0.5, 0.5, 0.8)
     >>> search_scale(1280)
     1.0
     """
-    factor = math.ceil(width / max_width)
-    if factor > 1 and width / factor >= 0.75 * max_width:
+    factor = 1
+    while width / (2 * factor) >= 0.75 * max_width:
+        factor *= 2
+    if factor > 1:
         return 1.0 / factor
     return min(1.0, max_width / width)
+
+
+def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
+    """``gray`` scaled by ``scale`` ≤ 1 for the marker search: by halvings (each an exact
+    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area.
+
+    >>> shrunk(np.zeros((2592, 4608), np.uint8), 0.25).shape
+    (648, 1152)
+    """
+    import cv2
+
+    if scale == 1.0:
+        return gray
+    halvings = -math.log2(scale)
+    if not halvings.is_integer():
+        return np.asarray(cv2.resize(gray, None, fx=scale, fy=scale,
+                                     interpolation=cv2.INTER_AREA))
+    small = gray
+    for _ in range(int(halvings)):
+        small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return np.asarray(small)
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float
@@ -342,12 +372,9 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`."""
-    import cv2
-
     left, top, right, bottom = box
     crop = gray[top:bottom, left:right]
-    small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
-                                                 interpolation=cv2.INTER_AREA)
+    small = shrunk(crop, scale)
     corners, ids, rejected = _aruco_detector(scale < 1.0).detectMarkers(small)
     origin = np.array([left, top], np.float32)
     markers = []
@@ -402,19 +429,38 @@ def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.
     found = {m.id for m in markers} | set(known)
     if len(found) == NOAH_MARKER + 1:
         return markers
-    places = [m.corners for m in _other_markers(markers) if m.id not in found]
+    # A mat's other marker is looked for whatever its place shows: predicted from one marker
+    # 123 mm away, the square may miss it by a cell under a lean (12 px on DEV frame 1004),
+    # and the border test, made for the rejected candidates, then fails on a marker that is
+    # there. The candidates are tested: 9 in 10 are a sticker's code.
+    predicted = [m.corners for m in _other_markers(markers) if m.id not in found]
+    places: Iterable[np.ndarray] = predicted
     if NOAH_MARKER not in found or any(not set(marker_ids(k)) & found for k in FERRIES):
-        places += _plausible(markers, candidates)
+        places = itertools.chain(predicted, (q for q in _plausible(markers, candidates)
+                                             if has_dark_border(gray, q)))
     extra: list[Marker] = []
-    for corners in [q for q in places if has_dark_border(gray, q)][:LOOK_AGAIN_LIMIT]:
+    for corners in itertools.islice(places, LOOK_AGAIN_LIMIT):
         place = Marker(-1, corners)
         (x, y), side = place.centre, place.side_px
         half = 1.6 * side
         box = (max(0, int(x - half)), max(0, int(y - half)),
                min(gray.shape[1], int(x + half) + 1), min(gray.shape[0], int(y + half) + 1))
-        scale = 2.0 if side < 40 else 1.0  # a binned frame's marker: enlarged to decode
-        extra += [m for m in detect_markers(gray, box, scale)[0] if m.id not in found]
+        extra += [m for m in detect_markers(gray, box, _look_again_scale(side))[0]
+                  if m.id not in found]
     return unique_markers(markers + extra) if extra else markers
+
+
+def _look_again_scale(side: float) -> float:
+    """The scale a place is searched at, from the side (pixels) of the marker looked for: a
+    binned frame's small marker enlarged 2× to decode, a large one halved (still 32 px or more,
+    as on the scaled search's copy; a quarter of the work).
+
+    >>> _look_again_scale(30), _look_again_scale(50), _look_again_scale(70)
+    (2.0, 1.0, 0.5)
+    """
+    if side < 40:
+        return 2.0
+    return 0.5 if side >= 64 else 1.0
 
 
 MARKER_BORDER_DARK = 0.5  # of a marker's 20 border cells: fewer dark, no marker is there
@@ -448,10 +494,20 @@ def has_dark_border(gray: np.ndarray, corners: np.ndarray) -> bool:
 
 
 def _other_markers(markers: Sequence[Marker]) -> list[Marker]:
-    """Where each mat seen by one marker has its other one (predicted from the first)."""
+    """Where each mat seen by one marker has its other one (predicted from the first). Only
+    those mats' poses are computed: a cold reading computes every pose once more after this.
+
+    >>> square = np.array([(0, 0), (40, 0), (40, 40), (0, 40)], np.float32)
+    >>> [m.id for m in _other_markers([Marker(2, square), Marker(4, square),
+    ...                                Marker(5, square + (0, 246))])]
+    [3]
+    """
+    found = {m.id for m in markers}
+    alone = [m for m in markers if m.id < NOAH_MARKER
+             and set(marker_ids(m.id // 2 + 1)) - {m.id} - found]
     predicted = []
-    for ferry, pose in mat_poses(markers).items():
-        for marker_id in marker_ids(ferry):
+    for ferry, pose in mat_poses(alone).items():
+        for marker_id in set(marker_ids(ferry)) - found:
             corners = pose.to_frame(marker_corners_mm(marker_id)).astype(np.float32)
             predicted.append(Marker(marker_id, corners))
     return predicted
@@ -494,7 +550,9 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
     leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
     Two mats within :data:`NOAH_TIE_MM` of the same distance (:data:`NOAH_TIE_ONE_MARKER_MM`
-    when one of them is placed by a single marker, less exactly): not clear, ``None``.
+    when one of them is placed by a single marker, less exactly): not clear, ``None``. A mat
+    placed by one marker has two estimates of its pose (:attr:`MatPose.through_table`): the
+    answer must be the same with either, else ``None``.
 
     >>> everywhere = {k: MatPose(k, np.array([[1.0, 0, 110 * k], [0, 1, 0], [0, 0, 1]]), 1.0)
     ...               for k in FERRIES}
@@ -506,9 +564,28 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     True
     >>> noah_ferry((430.0, 180.0), everywhere) is None  # 3 is nearer, by less than the margin
     True
+    >>> def one_marker(k, shift):  # mat k placed by one marker, its second estimate moved
+    ...     second = np.array([[1.0, 0, 110 * k + shift], [0, 1, 0], [0, 0, 1]])
+    ...     return {**everywhere, k: replace(everywhere[k], markers=1, through_table=second)}
+    >>> noah_ferry((385.0, 180.0), one_marker(3, 10.0))  # both estimates: 3
+    3
+    >>> noah_ferry((385.0, 180.0), one_marker(3, 100.0)) is None  # they disagree
+    True
     """
     if noah_at is None or set(poses) != set(FERRIES):
         return None
+    ferry = _nearest_clearly(noah_at, poses)
+    if any(pose.through_table is not None for pose in poses.values()):
+        other = {k: replace(pose, matrix=pose.through_table)
+                 if pose.through_table is not None else pose for k, pose in poses.items()}
+        if _nearest_clearly(noah_at, other) != ferry:  # the two estimates disagree
+            return None
+    return ferry
+
+
+def _nearest_clearly(noah_at: Point, poses: Mapping[int, MatPose]) -> int | None:
+    """The ferry whose mat centre is nearest to ``noah_at`` (millimetres in each mat's plane)
+    by the tie margins, else ``None`` (:func:`noah_ferry`)."""
     centre = np.array(MAT_MM) / 2
     distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
                        for k, pose in poses.items())
@@ -541,8 +618,8 @@ def _aruco_detector(scaled: bool = False) -> Any:
     # Two thresholding windows (3 and 23 px) instead of three (3, 13, 23): as many markers
     # found on the dev frames, in about 60 % of the time. Outlines shorter than 4 % of the
     # image's width are not markers at the kit's distances (a marker is at least 15 px wide
-    # on the 1536 px copy from 100 cm): the sticker's modules and the mats' lettering are
-    # dropped early.
+    # on the 1152 px copy from 100 cm, a perimeter of 5 %): the sticker's modules and the
+    # mats' lettering are dropped early.
     parameters.adaptiveThreshWinSizeStep = 20
     parameters.minMarkerPerimeterRate = 0.04
     if scaled:  # corners refined on the scaled copy would be refined again on the full frame
@@ -580,7 +657,52 @@ def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
                 continue
             matrix = np.vstack([affine, [0.0, 0.0, 1.0]])
         poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm, len(found))
-    return poses
+    return _with_table_plane(poses, by_id)
+
+
+def _with_table_plane(poses: dict[int, MatPose], by_id: Mapping[int, Marker]
+                      ) -> dict[int, MatPose]:
+    """``poses`` with each one-marker mat's second estimate (:attr:`MatPose.through_table`),
+    when some mat is placed by two markers."""
+    two = [pose for pose in poses.values() if pose.markers == 2]
+    if not two:
+        return poses
+    result = dict(poses)
+    for ferry, pose in poses.items():
+        if pose.markers == 1:
+            marker = next(by_id[i] for i in marker_ids(ferry) if i in by_id)
+            reference = min(two, key=lambda p: math.dist(p.centre, marker.centre))
+            result[ferry] = replace(pose, through_table=table_plane_pose(marker, reference))
+    return result
+
+
+def table_plane_pose(marker: Marker, reference: MatPose) -> np.ndarray:
+    """A mat's pose (3 × 3, mat millimetres → frame pixels) from one of its markers, through
+    the table plane of a mat placed by two (``reference``): the marker's corners taken into
+    that mat's millimetres, where the mats share one flat table, and the kit's marker fitted
+    there by a rotation and a shift (Kabsch: the millimetres need no scale).
+
+    A similarity fitted in the frame, as :func:`mat_poses` does with one marker, cannot follow
+    the camera's lean: on the DEV frames it put Noah up to 17 mm off his distance to a mat
+    within 120 mm (p90 6 mm), this estimate 10 mm (p90 0.8), though it can be worse where the
+    reference mat is far. :func:`noah_ferry` therefore answers only when both agree.
+
+    >>> reference = MatPose(1, np.diag([2.0, 2.0, 1.0]), 2.0)  # 2 px a millimetre, no lean
+    >>> corners = (marker_corners_mm(3) + (110.0, 0.0)) * 2  # ferry 2's mat 110 mm to the right
+    >>> pose = table_plane_pose(Marker(3, corners.astype(np.float32)), reference)
+    >>> np.round(pose @ (50.0, 75.0, 1.0)).tolist()  # its centre
+    [320.0, 150.0, 1.0]
+    """
+    in_table = reference.to_mat(marker.corners).astype(np.float64)
+    kit = marker_corners_mm(marker.id).astype(np.float64)
+    kit_mean, table_mean = kit.mean(axis=0), in_table.mean(axis=0)
+    u, _, vt = np.linalg.svd((kit - kit_mean).T @ (in_table - table_mean))
+    sign = np.sign(np.linalg.det(vt.T @ u.T))
+    rotation = vt.T @ np.diag([1.0, sign]) @ u.T
+    rigid = np.eye(3)
+    rigid[:2, :2], rigid[:2, 2] = rotation, table_mean - rotation @ kit_mean
+    matrix = reference.matrix @ rigid
+    return np.asarray(matrix / matrix[2, 2])
 
 
 def nearest_ferry(point: Point, centres: Mapping[int, Point]) -> int | None:
@@ -637,8 +759,9 @@ MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft f
 MAX_ERROR_CLUSTER = 3  # 4-connected wrong modules: a larger patch is something lying on the code
 COVERED_BIT_ERRORS = 16  # more wrong modules than this: surely covered
 COVERED_CLUSTER = 5  # a patch larger than this: surely covered
-RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 184)
+RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 276)
 RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
+OUTER_RING = 3.0  # modules out: the third ring, a module inside the sticker's 4-module quiet zone
 
 
 def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
@@ -647,7 +770,7 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     return visibility(barcode, gray) == "whole"
 
 
-def visibility(barcode: Any, gray: np.ndarray) -> str:
+def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
     """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
     ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
     sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
@@ -665,6 +788,12 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
     the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
     passes.
+
+    ``plain``: the same pixels as ``gray`` without its sharpening, where ``gray`` is a crop
+    enlarged by cubic interpolation for zxing-cpp (:func:`enlarged`): the modules are sampled
+    on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
+    zone is compared with the light modules on ``plain``, where no overshoot lifts them above
+    the paper. ``gray`` itself by default.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
@@ -683,23 +812,25 @@ def visibility(barcode: Any, gray: np.ndarray) -> str:
     # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
     # showed its modules whole.
     corners = _corners(barcode)
-    verdict = _verdict(gray, corners, expected)
+    verdict = _verdict(gray, gray if plain is None else plain, corners, expected)
     if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
     return verdict
 
 
-def _verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
-    """:func:`visibility`'s verdict from the code's modules and its quiet zone."""
+def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
+             ) -> str:
+    """:func:`visibility`'s verdict from the code's modules (on ``gray``) and its quiet zone
+    (on ``plain``)."""
     if _too_noisy(gray, corners, expected):
-        return _noisy_verdict(gray, corners, expected)
-    light_there = _quiet_zone_is_light(gray, corners, expected)
+        return _noisy_verdict(gray, plain, corners, expected)
+    light_there = _quiet_zone_is_light(plain, corners, expected)
     if light_there and _module_errors(
             sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
-        return "whole" if _quiet_zone_is_light(gray, fitted, expected) else "unsure"
+        return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
     fitted = _fitted_corners(gray, corners, expected)
-    if not _quiet_zone_is_light(gray, fitted, expected):
+    if not _quiet_zone_is_light(plain, fitted, expected):
         return "covered"
     verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
     return "unsure" if verdict == "whole" and not light_there else verdict
@@ -757,7 +888,8 @@ def _deepest_dip(profile: np.ndarray, k: int) -> float:
     return max(float((np.minimum(left, right) - middle).max()), 0.0)
 
 
-def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> str:
+def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                   expected: np.ndarray) -> str:
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
     zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
@@ -777,7 +909,7 @@ def _noisy_verdict(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) 
     n = expected.shape[0]
     grids = (corners, lambda: _fitted_corners(gray, corners, expected))
     for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
-        if not _quiet_zone_is_light(gray, grid, expected) or bool(
+        if not _quiet_zone_is_light(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
     return "whole"
@@ -982,7 +1114,13 @@ def _corners(barcode: Any) -> np.ndarray:
 
 
 def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """The two module rings just outside the code are as light as the code's light modules."""
+    """The three rings of the quiet zone (1.2, 2.4 and :data:`OUTER_RING` modules out) are as
+    light as the code's light modules.
+
+    The third ring, a module inside the sticker's edge, sees a card laid over the quiet zone
+    alone whose outline passes between the other two (issue 19: a card 1 to 2.2 modules from
+    a buried code, at the binned mode's 2.3 px per module, was taken for whole in 60 of 720
+    scenes with it, 99 without; docs/benchmarks.md)."""
     n = expected.shape[0]
     values = _sampled(gray, corners, _code_and_rings(n), n)
     code, outside = values[: n * n], values[n * n:]
@@ -997,9 +1135,10 @@ def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.nda
 @functools.cache
 def _code_and_rings(n: int) -> np.ndarray:
     """Where :func:`_quiet_zone_is_light` samples an n-module code, in module units (N × 1 × 2):
-    each module's centre, then the two quiet-zone rings (:func:`_rings`)."""
+    each module's centre, then the quiet-zone rings (:func:`_rings`, then :data:`OUTER_RING`)."""
     inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
-    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2)])
+    outer = np.array(_ring(n, -OUTER_RING), np.float32)
+    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2), outer])
     points = points.reshape(-1, 1, 2)
     points.setflags(write=False)
     return points
@@ -1144,14 +1283,17 @@ def _one_code(place: Sequence[Code]) -> Code:
 class TableReader:
     """Reads tables, one frame at a time (it keeps only its zxing-cpp options between frames).
 
-    ``marker_width``: the width markers are searched at (PLATFORM-NOTES: ≤ 1536 px finds 96–97 %
-    of 20 mm markers at 75 cm); ``enlarge_below``: crops whose modules are smaller than this many
+    ``marker_width``: the widest copy markers are searched on (PLATFORM-NOTES: ≤ 1536 px finds
+    96–97 % of 20 mm markers at 75 cm; :func:`search_scale` halves the frame down to between ¾
+    of it and it, 1152 px for the 4608 px sensor, and the look again at full resolution finds
+    the rest); ``enlarge_below``: crops whose modules are smaller than this many
     pixels are enlarged 2× before decoding (for the 2×2-binned mode or a high camera).
     """
 
     marker_width: int = ARUCO_MAX_WIDTH
     enlarge_below: float = 2.6
     _read: Any = field(default=None, init=False, repr=False)
+    _read_closer: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         import zxingcpp
@@ -1161,6 +1303,10 @@ class TableReader:
             try_rotate=False,
             try_invert=False, try_downscale=False, text_mode=zxingcpp.TextMode.Plain,
             return_errors=True)
+        # The second look also lets zxing-cpp search scaled-down copies of the zone, as a bare
+        # whole-frame reading does: a dim, soft code it misses at full size (issue 19: 5 more
+        # DEV top cards; on every zone it cost 5 % of a reading's time for the same 5).
+        self._read_closer = functools.partial(self._read, try_downscale=True)
 
     def read(self, frame: np.ndarray, *, loose: bool = False) -> TableReading:
         """The reading of one frame: grayscale (H × W, uint8), or BGR (converted first).
@@ -1255,7 +1401,7 @@ class TableReader:
                 continue
             image = enhance(crop)
             found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                      enlarge * more)
+                                      enlarge * more, read=self._read_closer)
             shifted = [replace(c, corners=_moved_by(c.corners, left, top)) for c in found]
             looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
             merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
@@ -1293,26 +1439,56 @@ class TableReader:
         return tuple(sorted(found.values(), key=lambda c: c.text))
 
     def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
-                     enlarge: float, *, judge: bool = True) -> list[Code]:
+                     enlarge: float, *, judge: bool = True, read: Any = None) -> list[Code]:
         """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
-        covered or unsure (:func:`visibility`; only a top card needs it)."""
-        import cv2
-
-        crop = gray[top:bottom, left:right]
-        if enlarge != 1.0:
-            crop = cv2.resize(crop, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
-        crop = np.ascontiguousarray(crop)
+        covered or unsure (:func:`visibility`; only a top card needs it); ``read``: zxing-cpp
+        with other options than the reader's own."""
+        source = gray[top:bottom, left:right]
+        crop = enlarged(source, enlarge, sharp=True)
+        plain: np.ndarray | None = None  # the unsharpened copy, made when a code is judged
         codes = []
-        for barcode in self._read(crop):
+        for barcode in (read or self._read)(crop):
             corners = _corners(barcode) / enlarge + np.array([left, top], np.float32)
             quad = tuple((float(x), float(y)) for x, y in corners)
             if not barcode.valid:
                 codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
                 continue
-            seen = visibility(barcode, crop) if judge else "whole"
+            if judge and plain is None:
+                plain = enlarged(source, enlarge, sharp=False)
+            seen = visibility(barcode, crop, plain) if judge else "whole"
             codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
                               unsure=seen == "unsure"))
         return codes
+
+
+def enlarged(crop: np.ndarray, factor: float, *, sharp: bool) -> np.ndarray:
+    """A crop enlarged ``factor`` times (contiguous; the crop itself when ``factor`` is 1):
+    ``sharp`` by cubic interpolation, for zxing-cpp, else by linear interpolation, for judging
+    a code (:func:`visibility`).
+
+    Cubic interpolation overshoots at edges: at the 2.2 px per module of the binned mode it
+    lifts a light module's middle between dark ones above the plain paper of the quiet zone,
+    by up to a tenth of the code's contrast, and whole codes failed the quiet-zone test (issue
+    19: 64 of the 138 DEV top cards missed, 41 binned, 23 dim ones that the second look
+    enlarges; docs/benchmarks.md). Linear interpolation never
+    overshoots, but zxing-cpp decodes fewer small codes on it (291 against 502 in a binned
+    overlap sweep) and a soft code's modules blur into their neighbours: a code is decoded
+    and its modules judged on the sharp copy, its quiet zone on the plain one
+    (:func:`visibility`).
+
+    >>> module = np.array([[40, 40, 40, 220, 220, 40, 40, 40]], np.uint8)  # one light module
+    >>> int(enlarged(module, 2.0, sharp=True).max()), int(enlarged(module, 2.0, sharp=False).max())
+    (245, 220)
+    >>> enlarged(module, 1.0, sharp=True) is module
+    True
+    """
+    import cv2
+
+    if factor == 1.0:
+        return np.ascontiguousarray(crop)
+    interpolation = cv2.INTER_CUBIC if sharp else cv2.INTER_LINEAR
+    return np.ascontiguousarray(cv2.resize(crop, None, fx=factor, fy=factor,
+                                           interpolation=interpolation))
 
 
 def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:

@@ -114,7 +114,14 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
     ``changed`` is a :func:`motion` mask of small frames; ``zones`` gives each ferry's card
     zone in full-frame pixels (``None``: mat not located); ``frame_size`` is the full frame's
     (width, height). A hand over a ferry, or a card being laid, changes its zone: such a ferry
-    says nothing until it is still again.
+    says nothing until it is still again. Only the part of a zone inside the frame counts.
+
+    >>> changed = np.zeros((90, 160), bool); changed[0:10, 0:10] = True
+    >>> zones = {1: ((-80, -80), (80, 0), (80, 80), (-80, 80)),  # half out of the frame
+    ...          2: ((400, 400), (800, 400), (800, 800), (400, 800)),
+    ...          3: ((-900, 0), (-100, 0), (-100, 90), (-900, 90))}  # wholly out
+    >>> sorted(occluded_ferries(changed, zones, (1600, 900)))
+    [1]
     """
     import cv2
 
@@ -124,11 +131,18 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
     for ferry, quad in zones.items():
         if quad is None:
             continue
-        zone = np.zeros(changed.shape, np.uint8)
         polygon = np.array([(x * sx, y * sy) for x, y in quad], np.int32)
-        cv2.fillConvexPoly(zone, polygon, 1)
-        area = int(zone.sum())
-        if area and int(changed[zone > 0].sum()) > fraction * area:
+        # only the zone's bounding box is drawn and counted (a card zone is a small part of
+        # the thumbnail, and the tracker asks this for every marker too)
+        left, top = np.maximum(polygon.min(axis=0), 0)
+        right, bottom = np.minimum(polygon.max(axis=0) + 1, (width, height))
+        if right <= left or bottom <= top:
+            continue
+        zone = np.zeros((bottom - top, right - left), np.uint8)
+        cv2.fillConvexPoly(zone, polygon - (left, top), 1)
+        area = int(np.count_nonzero(zone))
+        inside = changed[top:bottom, left:right][zone > 0]
+        if area and int(np.count_nonzero(inside)) > fraction * area:
             busy.add(ferry)
     return busy
 

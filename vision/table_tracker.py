@@ -6,15 +6,17 @@ of one table, which changes only where someone touched it: :class:`TableTracker`
 one reading to the next,
 
 * each mat's pose (:class:`vision.table.MatPose`): mats move only when touched, so a mat whose
-  neighbourhood did not change keeps its place, even while a hand or a card now hides both its
-  markers (TABLE-KIT.md: such a mat still counts for "nearest" when placing Noah); a mat whose
-  markers' surroundings changed is forgotten unless it is located again;
+  markers did not change keeps its place, even when a frame's search misses them (TABLE-KIT.md:
+  such a mat still counts for "nearest" when placing Noah); a mat one of whose markers changed
+  (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
+  card zone leaves it in place;
 * each ferry's view (:class:`vision.table.FerryView`): an unchanged ferry keeps its reading;
 * Noah's marker, unless the change covers where it was.
 
 What changed is the difference between the thumbnail of the frame read last and this one's
 (:mod:`vision.table_motion`): markers are looked for only in the changed boxes (and around
-the mats they touch), and only the ferries whose zones they touch are decoded again. A change
+the mats whose markers changed), not at all when every marker of the kit is known and none
+changed (a play), and only the ferries whose zones they touch are decoded again. A change
 over more than :attr:`TableTracker.cold_share` of the frame (a light switched on, the camera
 knocked) makes the whole frame be searched; the mats away from the change are still kept.
 
@@ -43,6 +45,7 @@ import numpy as np
 from vision.table import (
     FERRIES,
     MARKER_MM,
+    MARKER_WHITE_MM,
     NOAH_MARKER,
     SEARCH_ZONE_MM,
     Box,
@@ -61,10 +64,11 @@ from vision.table import (
     noah_ferry,
     noah_marker,
 )
-from vision.table_motion import changed_boxes, motion, occluded_ferries, quad_touches, thumbnail
+from vision.table_motion import Quad, changed_boxes, motion, occluded_ferries, thumbnail
 
 RETRIES = 2  # still frames on which a ferry showing a code but no top card is read again
-MARKER_SURROUNDINGS_MM = MARKER_MM / 2 + 8.0  # a change this near a marker's centre may move it
+MARKER_SURROUNDINGS_MM = MARKER_MM / 2 + 8.0  # a moved mat's marker is looked for this far round
+MARKER_SQUARE_MM = MARKER_MM / 2 + MARKER_WHITE_MM  # a change inside this: the marker changed
 MOVED_MM = 1.5  # a mat located again this far from its known place has been moved
 ZONE_CHANGE = 0.002  # of a ferry's search zone: a change this large may have changed its top
 
@@ -167,7 +171,7 @@ class TableTracker:
         size = (width, height)
         boxes = [(0, 0, width, height)] if changed is None else changed_boxes(changed, size)
         known = memory.poses if memory is not None else {}
-        moved = {k for k, pose in known.items() if _markers_touched(pose, boxes)}
+        moved = {k for k, pose in known.items() if _markers_changed(pose, changed, size)}
         if memory is None or _share(boxes, width * height) > self.cold_share:
             search = None
         else:  # the changes, and each marker of a mat that may have moved, whole
@@ -177,7 +181,8 @@ class TableTracker:
         if memory is not None and memory.noah_at is not None and not _inside_any(
                 memory.noah_at, boxes):
             kept.append(NOAH_MARKER)
-        markers = reader.find_markers(gray, search, kept)
+        markers = [] if _nothing_to_find(kept, search) else reader.find_markers(
+            gray, search, kept)
         found = mat_poses(markers)
         poses = {k: p for k, p in known.items() if k not in moved}
         poses.update({k: found[k] for k in moved if k in found})
@@ -201,6 +206,21 @@ class TableTracker:
         views = {k: memory.views.get(k, FerryView()) for k in FERRIES}
         return TableReading(views, noah_ferry(memory.noah_at, memory.poses), memory.noah_at,
                             loose=memory.loose if loose else None)
+
+
+def _nothing_to_find(kept: Sequence[int], search: Sequence[Box] | None) -> bool:
+    """Whether a search of the changed boxes could find nothing new: every marker of the kit
+    is known and unchanged (``kept``), so what changed is a card or a hand.
+
+    A mat that moves moves its markers, and Noah leaving his place changes it: either would
+    have taken its id out of ``kept``. A one-ferry play then costs no marker search at all.
+
+    >>> _nothing_to_find(list(range(11)), [(0, 0, 10, 10)]), _nothing_to_find([0, 1], [])
+    (True, False)
+    >>> _nothing_to_find(list(range(11)), None)  # the whole frame searched: a cold reading
+    False
+    """
+    return search is not None and set(kept) >= set(range(NOAH_MARKER + 1))
 
 
 def _timed(reading: TableReading, started: float) -> TableReading:
@@ -229,14 +249,22 @@ def _inside(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
                        for left, top, right, bottom in boxes)
 
 
-def _markers_touched(pose: MatPose, boxes: Sequence[Box]) -> bool:
-    """Whether a change lies near one of the mat's markers (where a push would show first)."""
-    half = MARKER_SURROUNDINGS_MM
+def _markers_changed(pose: MatPose, changed: np.ndarray | None, size: tuple[int, int]
+                     ) -> bool:
+    """Whether the thumbnails differ over one of the mat's markers (its black square and white
+    margin): a mat pushed moves its markers, a hand or a card over one changes it; a card laid
+    on the mat's card zone does not (the zone starts 1 mm past a marker's white margin), so a
+    play keeps the mat's pose (unless the card overhangs a marker's white margin, or its
+    edge's blur reaches it: then the marker is looked for again). ``changed``: a
+    :func:`vision.table_motion.motion` mask, or ``None`` (everything may have changed)."""
+    if changed is None:
+        return True
+    half = MARKER_SQUARE_MM
+    squares: dict[int, Quad | None] = {}
     for marker_id in marker_ids(pose.ferry):
         x, y = marker_centre_mm(marker_id)
-        if quad_touches(pose.quad(x - half, y - half, x + half, y + half), boxes):
-            return True
-    return False
+        squares[marker_id] = pose.quad(x - half, y - half, x + half, y + half)
+    return bool(occluded_ferries(changed, squares, size, 0.0))
 
 
 def _moved(view: FerryView | None, pose: MatPose | None) -> bool:

@@ -113,10 +113,10 @@ def _game_id(text: str, store) -> int:
 
 def _bgstats_link(store, game_id: int, deck) -> str:
     from companion.errors import UserError
-    from companion.games import find_kind
+    from companion.session.bgstats import summary_url
     from companion.session.history import summarize
 
     summary = summarize(store, game_id, deck)
     if not summary.finished:
         raise UserError(f"Game {game_id} is not finished.", "BG Stats takes finished games.")
-    return find_kind(summary.kind).bgstats_url(store, summary)
+    return summary_url(store, summary)

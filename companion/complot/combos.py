@@ -44,6 +44,7 @@ CLASSIC_POINTS: dict[str, int] = {
 SPECIAL_POINTS = {"prix_pulitzer": 50, "plan_etare": 50, "complot_elysee": 100}
 _SIXES = (("six_duron", "DU"), ("six_senechales", "SE"), ("six_leonards", "LE"),
           ("six_empires", "EP"))
+_SIXES_BEST_FIRST = _SIXES[::-1]
 #: The five first names of the Élysée's first form (C40).
 ELYSEE_NAMES = ("NO", "SA", "MX", "MR", "AR")
 #: The splits of six cards into two groups of three (C25): card 0 with two of the five others.
@@ -75,19 +76,25 @@ class Made(NamedTuple):
     form: str | None = None
 
 
-#: A card as a combination sees it: (category, first-name code, may stand for Noé). A joker
-#: has category and name None; a méchant that does not count has category "-".
-_Slot = tuple[str | None, str | None, bool]
+#: A card as a combination sees it: (category, first-name code, may stand for Noé, the
+#: first name's key in a tally ``/NO``, a number told apart from every other slot's). A
+#: joker has category and name None; a méchant that does not count has category "-".
+_Slot = tuple[str | None, str | None, bool, str, int]
 _SLOT_CACHE: dict[Rules, dict[str, _Slot]] = {}
+_SLOT_NUMBERS: dict[tuple[str | None, str | None, bool], int] = {}
 
 
 def _slot(card: Card, rules: Rules) -> _Slot:
     if card.is_joker:
-        return (None, None, rules.any_joker_noe or card.name == NOE)
-    if card.is_villain:
-        return (_VILLAIN_AS[card.category], card.name, False) if rules.villains_count \
+        seen: tuple[str | None, str | None, bool] = (
+            None, None, rules.any_joker_noe or card.name == NOE)
+    elif card.is_villain:
+        seen = (_VILLAIN_AS[card.category], card.name, False) if rules.villains_count \
             else ("-", None, False)
-    return (card.category, card.name, False)
+    else:
+        seen = (card.category, card.name, False)
+    number = _SLOT_NUMBERS.setdefault(seen, len(_SLOT_NUMBERS))
+    return (*seen, f"/{seen[1]}", number)
 
 
 def _slots(cards: Sequence[Card], rules: Rules) -> list[_Slot]:
@@ -105,15 +112,16 @@ def _slots(cards: Sequence[Card], rules: Rules) -> list[_Slot]:
     return slots
 
 
-_TRIOS: dict[tuple[_Slot, _Slot, _Slot], bool] = {}
+_TRIOS: dict[int, bool] = {}
 _TRIOS_KEPT = 100_000
 """At most this many triples are remembered (a few megabytes); then the memo starts again."""
 
 
 def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
     """:func:`_trio`, remembered: the simulator and the judge ask about the same few thousand
-    triples again and again."""
-    key = (a, b, c)
+    triples again and again (keyed by the slots' numbers, one int: quicker to hash than the
+    slots)."""
+    key = (a[4] << 40) | (b[4] << 20) | c[4]
     known = _TRIOS.get(key)
     if known is None:
         if len(_TRIOS) >= _TRIOS_KEPT:
@@ -150,13 +158,14 @@ class _Tally(NamedTuple):
 def _tally(slots: Sequence[_Slot]) -> _Tally:
     jokers, spoilt = 0, False
     counts: dict[str, int] = {}
-    for category, name, _ in slots:
+    get = counts.get
+    for category, _, _, name_key, _ in slots:
         if category is None:
             jokers += 1
             continue
         spoilt = spoilt or category == "-"
-        counts[category] = counts.get(category, 0) + 1
-        counts[f"/{name}"] = counts.get(f"/{name}", 0) + 1
+        counts[category] = get(category, 0) + 1
+        counts[name_key] = get(name_key, 0) + 1
     return _Tally(jokers, counts, spoilt)
 
 
@@ -166,8 +175,11 @@ def _count(tally: _Tally, category: str) -> int:
 
 
 def _two_trios(slots: list[_Slot], tally: _Tally) -> bool:
-    if tally.spoilt or not all(_may_be_in_a_trio(slot, tally) for slot in slots):
+    if tally.spoilt:
         return False
+    for slot in slots:
+        if not _may_be_in_a_trio(slot, tally):
+            return False
     for (i, j, k), (p, q, r) in _SPLITS:
         if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
             return True
@@ -179,11 +191,11 @@ def _may_be_in_a_trio(slot: _Slot, tally: _Tally) -> bool:
     a trio of ``k`` real cards shares a category or a first name and has ``3 - k`` jokers,
     so one of the card's two counts plus the jokers reaches 3. A quick necessary test that
     most hands fail; the splits are then not tried."""
-    category, name, _ = slot
+    category = slot[0]
     if category is None:
         return True
     counts, jokers = tally.counts, tally.jokers
-    return counts[category] + jokers >= 3 or counts[f"/{name}"] + jokers >= 3
+    return counts[category] + jokers >= 3 or counts[slot[3]] + jokers >= 3
 
 
 def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
@@ -202,10 +214,11 @@ def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
 
 def _best_classic(slots: list[_Slot], tally: _Tally | None = None) -> Made | None:
     tally = tally or _tally(slots)
-    if _count(tally, "AL") >= 5:
+    counts, jokers = tally.counts, tally.jokers  # _count(tally, …), written out
+    if counts.get("AL", 0) + jokers >= 5:
         return Made("five_alphas", 75)
-    for name, category in reversed(_SIXES):
-        if _count(tally, category) == 6:
+    for name, category in _SIXES_BEST_FIRST:
+        if counts.get(category, 0) + jokers == 6:
             return Made(name, CLASSIC_POINTS[name])
     if _two_trios(slots, tally):
         return Made("two_trios", 15)

@@ -34,6 +34,7 @@ import json
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from .cards import ATTENTAT, Deck, default_deck
@@ -48,7 +49,7 @@ from .judge import (
     is_int,
 )
 from .messages import sentence
-from .state import RefereeReads, State
+from .state import RefereeReads, State, replaced, without
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -97,10 +98,13 @@ class _Refused(Exception):
 
 
 class Game(RefereeReads):
-    """A game of Complot from its first deal to 400 points (C10–C87)."""
+    """A game of Complot from its first deal to 400 points (C10–C87).
+
+    Inside, a card is its position in ``deck`` (see :mod:`.state`); the actions, the verdicts'
+    events, :meth:`hand` and :meth:`state` speak in card ids."""
 
     _state: State
-    _undo: list[tuple[State, dict[str, Any]]]
+    _undo: list[tuple[dict[str, Any], dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
@@ -114,9 +118,13 @@ class Game(RefereeReads):
         self.seed = seed
         self.target = target
         self.deck = deck or default_deck()
+        #: Card ids by the cards' numbers inside the state, and the numbers by id.
+        self.card_ids = self.deck.ids()
+        self.card_numbers = {card_id: number for number, card_id in enumerate(self.card_ids)}
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
-        self._attentats = frozenset(card.id for card in self.deck if card.category == ATTENTAT)
-        self._in_play_sorted = tuple(sorted(self.in_play))  # sorted again in linear time
+        self._in_play = sorted(self.card_numbers[card_id] for card_id in self.in_play)
+        self.is_attentat = tuple(card.category == ATTENTAT for card in self.deck)
+        self._seats = len(players)
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -127,7 +135,7 @@ class Game(RefereeReads):
         self.start_scores = tuple(scores) if scores is not None else (0,) * len(players)
         if len(self.start_scores) != len(players) or min(self.start_scores) < 0:
             raise ValueError("Give one score of 0 or more per player.")
-        self._state = State(len(players), list(self.start_scores), dealer)
+        self._state = State(len(players), self.start_scores, dealer)
         self._undo = []
 
     # -- typed reads ---------------------------------------------------------------------------
@@ -151,7 +159,7 @@ class Game(RefereeReads):
 
     @property
     def top_of_defausse(self) -> str | None:
-        return self._state.defausse[-1] if self._state.defausse else None
+        return self.card_ids[self._state.defausse[-1]] if self._state.defausse else None
 
     @property
     def top_blocked(self) -> bool:
@@ -164,42 +172,57 @@ class Game(RefereeReads):
         s = self._state
         return s.previous_seat(s.current) if s.phase == "attentat" else None
 
+    @property
+    def table(self) -> State:
+        """The table as the referee keeps it, cards as numbers (``card_ids[n]`` is the id):
+        for players that read it all the time; never to be written."""
+        return self._state
+
     def hand(self, seat: int) -> tuple[str, ...]:
-        return tuple(self._state.hands[seat]) if self._state.hands else ()
+        return self._ids_of(self._state.hands[seat]) if self._state.hands else ()
 
     def laid(self, seat: int) -> tuple[str, ...]:
         """The hand a claimant laid down this manche (C17), empty if none."""
-        return tuple(self._state.laid[seat]) if self._state.laid else ()
+        return self._ids_of(self._state.laid[seat]) if self._state.laid else ()
 
     def turns_done(self, seat: int) -> int:
         return self._state.turns_done[seat] if self._state.turns_done else 0
 
     def missing_cards(self) -> str | None:
         """None when all cards in play are accounted for, once each (simulation invariant)."""
-        return self._state.missing_cards(self._in_play_sorted)
+        return self._state.missing_cards(self._in_play, self.card_ids)
+
+    def _ids_of(self, cards: Sequence[int]) -> tuple[str, ...]:
+        ids = self.card_ids
+        return tuple([ids[card] for card in cards])
 
     # -- push, check, pop ----------------------------------------------------------------------
     def push(self, action: Any) -> Verdict:
         """Judge ``action`` and apply it if it changes the table (see :class:`Verdict`).
 
-        The action is judged on a fork of the table (copy-on-write, see :mod:`.state`): a
-        refusal leaves the table as it was, and the table before the action is kept for
-        :meth:`pop` without copying the piles the action did not touch."""
-        state = self._state.fork()
+        The table's fields are saved first (immutable values, see :mod:`.state`): a refusal
+        puts them back, and the saved values are kept for :meth:`pop`."""
+        state = self._state
+        saved = state.__dict__.copy()  # state.save(), without a call: every push comes here
         verdict = self._judge(state, action)
         if verdict.changed:
-            self._undo.append((self._state, dict(action)))
-            self._state = state
+            self._undo.append((saved, dict(action)))
+        else:
+            state.restore(saved)
         return verdict
 
     def check(self, action: Any) -> Verdict:
         """The verdict ``push`` would give, without applying anything."""
-        return self._judge(self._state.fork(), action)
+        saved = self._state.save()
+        try:
+            return self._judge(self._state, action)
+        finally:
+            self._state.restore(saved)
 
     def pop(self) -> dict[str, Any]:
         """Take back the last applied action (exact undo); IndexError when there is none."""
-        state, action = self._undo.pop()
-        self._state = state
+        saved, action = self._undo.pop()
+        self._state.restore(saved)
         return action
 
     def copy(self) -> Game:
@@ -207,7 +230,7 @@ class Game(RefereeReads):
         twin = Game(self.players, self.level, self.first_dealer, self.seed, self.deck,
                     self.target, self.start_scores)
         twin._state = self._state.copy()
-        twin._undo = list(self._undo)  # the saved states are never changed once saved
+        twin._undo = list(self._undo)  # the saved values are immutable
         return twin
 
     def _judge(self, state: State, action: Any) -> Verdict:
@@ -221,33 +244,42 @@ class Game(RefereeReads):
             return Verdict(False, refusal.code)
 
     # -- gates ---------------------------------------------------------------------------------
-    def _seat(self, action: dict[str, Any], key: str = "player") -> int:
-        seat = action.get(key)
-        if not is_int(seat) or not 0 <= seat < len(self.players):
+    def _seat(self, action: dict[str, Any]) -> int:
+        seat = action.get("player")
+        # type(...) is int: the usual answer without a call (is_int: no bool, C94)
+        if not (type(seat) is int or is_int(seat)) or not 0 <= seat < self._seats:
             raise _Refused("bad_input")
         return seat
 
-    def _gate(self, s: State, action: dict[str, Any], phase: str = "turn") -> int:
-        """The acting seat, after C47's referee checks (game, manche, turn)."""
+    def _gate(self, s: State, action: dict[str, Any]) -> int:
+        """The seat whose turn it is, after C47's referee checks (game, manche, turn)."""
         seat = self._seat(action)
-        if s.phase == "game_over":
-            raise _Refused("game_over")
-        if s.phase in ("manche_over", "deal"):
-            raise _Refused("manche_over")
-        if s.phase != phase or seat != s.current:
+        phase = s.phase
+        if phase != "turn" or seat != s.current:
+            if phase == "game_over":
+                raise _Refused("game_over")
+            if phase in ("manche_over", "deal"):
+                raise _Refused("manche_over")
             raise _Refused("not_your_turn")
         if s.out[seat]:
             raise _Refused("player_out")
         return seat
 
-    def _card_list(self, action: dict[str, Any], key: str) -> list[str]:
+    def _card_list(self, action: dict[str, Any], key: str) -> list[int]:
+        """The cards of ``action[key]`` (a list of card ids) as numbers."""
         cards = action.get(key, [])
-        if not isinstance(cards, list) or not all(isinstance(card, str) for card in cards):
-            raise _Refused("bad_input")
-        for card in cards:
-            if card not in self.deck:
-                raise _Refused("unknown_card")
-        return cards
+        if not isinstance(cards, list) or not all(map(isinstance, cards, repeat(str))):
+            raise _Refused("bad_input")  # every card an id (map: no Python call per card)
+        numbers = list(map(self.card_numbers.get, cards))
+        if None in numbers:
+            raise _Refused("unknown_card")
+        return numbers  # type: ignore[return-value]  # no None left
+
+    def _number(self, card_id: str) -> int:
+        number = self.card_numbers.get(card_id)
+        if number is None:
+            raise _Refused("unknown_card")
+        return number
 
     # -- the deal (C11, C12, C81) ----------------------------------------------------------------
     def _deal(self, s: State, action: dict[str, Any]) -> Verdict:
@@ -258,63 +290,63 @@ class Game(RefereeReads):
         order = self._card_list(action, "order")
         if len(set(order)) != len(order):
             raise _Refused("duplicate_card")
-        if any(self.deck[card].is_villain for card in order) and self.level < 3:
+        if self.level < 3 and any(self.deck.cards[card].is_villain for card in order):
             raise _Refused("card_not_in_play")
-        if sorted(order) != sorted(self.in_play):
+        if sorted(order) != self._in_play:
             raise _Refused("setup_invalid")
         self._start_manche(s, order)
         return Verdict(True, changed=True, events=[("dealt", {"manche": s.manche,
                                                              "dealer": s.dealer})])
 
-    def _start_manche(self, s: State, order: list[str]) -> None:
-        """Deal a new manche: every list is made anew here, so it is written directly."""
+    def _start_manche(self, s: State, order: list[int]) -> None:
+        """Deal a new manche: every pile is dealt in lists, then kept as tuples."""
         n = s.players
         s.manche += 1
         s.phase, s.drawn, s.end_reason, s.window, s.window_used = "turn", False, None, None, False
-        s.pioche = order[::-1]
-        s.defausse, s.top_blocked, s.claims = [], False, []
-        s.hands, s.laid = [[] for _ in range(n)], [[] for _ in range(n)]
-        s.out, s.skip, s.turns_done = [False] * n, [False] * n, [0] * n
-        s.manche_points = [0] * n
+        pioche = order[::-1]
+        hands: list[list[int]] = [[] for _ in range(n)]
         first = (s.dealer + 1) % n
         seats = [(first + step) % n for step in range(n)]
         for _ in range(HAND):
             for seat in seats:
-                s.hands[seat].append(s.pioche.pop())
+                hands[seat].append(pioche.pop())
+        defausse: list[int] = []
         if self.level >= 3:
-            self._attentats_at_deal(s, seats)
-        s.defausse.append(s.pioche.pop())
-        while self._is_attentat(s.defausse[-1]):
-            s.defausse.append(s.pioche.pop())
+            self._attentats_at_deal(hands, pioche, defausse, seats)
+        defausse.append(pioche.pop())
+        while self.is_attentat[defausse[-1]]:
+            defausse.append(pioche.pop())
+        s.pioche, s.defausse, s.top_blocked, s.claims = tuple(pioche), tuple(defausse), False, ()
+        s.hands, s.laid = tuple(tuple(hand) for hand in hands), ((),) * n
+        s.out, s.skip, s.turns_done = (False,) * n, (False,) * n, (0,) * n
+        s.manche_points = (0,) * n
         s.current = first
 
-    def _attentats_at_deal(self, s: State, seats: list[int]) -> None:
-        """C81: discard every Attentat, refill clockwise, until nobody holds one (on the new
-        manche's lists, made by :meth:`_start_manche`)."""
-        while any(self._is_attentat(card) for hand in s.hands for card in hand):
+    def _attentats_at_deal(self, hands: list[list[int]], pioche: list[int],
+                           defausse: list[int], seats: list[int]) -> None:
+        """C81: discard every Attentat, refill clockwise, until nobody holds one."""
+        is_attentat = self.is_attentat
+        while any(is_attentat[card] for hand in hands for card in hand):
             for seat in seats:
-                s.defausse.extend(card for card in s.hands[seat] if self._is_attentat(card))
-                s.hands[seat] = [card for card in s.hands[seat] if not self._is_attentat(card)]
+                defausse.extend(card for card in hands[seat] if is_attentat[card])
+                hands[seat] = [card for card in hands[seat] if not is_attentat[card]]
             for seat in seats:
-                while len(s.hands[seat]) < HAND:
-                    s.hands[seat].append(s.pioche.pop())
-
-    def _is_attentat(self, card_id: str) -> bool:
-        return card_id in self._attentats
+                while len(hands[seat]) < HAND:
+                    hands[seat].append(pioche.pop())
 
     # -- the pioche (C16, C83) -----------------------------------------------------------------
-    def _from_pioche(self, s: State) -> str | None:
+    def _from_pioche(self, s: State) -> int | None:
         """The top card of the «pioche», reshuffling the «défausse» under its top card when the
         «pioche» is empty (C16); None (and the manche ends, C51c) when there is still none."""
         if not s.pioche and len(s.defausse) > 1:
-            rest = s.defausse[:-1]
+            rest = list(s.defausse[:-1])
             random.Random(f"{self.seed}/{s.manche}/{s.reshuffles}").shuffle(rest)
-            s.pioche, s.defausse = rest, s.defausse[-1:]
+            s.pioche, s.defausse = tuple(rest), s.defausse[-1:]
             s.reshuffles += 1
         if not s.pioche:
             self._end_manche(s, "pioche_empty")
             return None
-        return s.writable("pioche").pop()  # type: ignore[no-any-return]
+        return s.take_top_of_pioche()
 
     def _refill(self, s: State, seat: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         """Back to 6 cards from the «pioche»; Attentats drawn are discarded (C83)."""
@@ -322,12 +354,13 @@ class Game(RefereeReads):
             card = self._from_pioche(s)
             if card is None:
                 return
-            if self._is_attentat(card):
-                s.writable("defausse").append(card)
+            if self.is_attentat[card]:
+                s.discard(card)
                 s.top_blocked = True
-                events.append(("attentat_discarded", {"player": seat, "card": card}))
+                events.append(("attentat_discarded", {"player": seat,
+                                                      "card": self.card_ids[card]}))
             else:
-                s.writable_hand(seat).append(card)
+                s.give(seat, card)
 
     # -- a turn (C13, C14, C82) ----------------------------------------------------------------
     def _draw(self, s: State, action: dict[str, Any]) -> Verdict:
@@ -338,23 +371,27 @@ class Game(RefereeReads):
         if s.drawn:
             raise _Refused("already_drawn")
         if source == "defausse":
-            if not s.defausse:
+            defausse = s.defausse
+            if not defausse:
                 raise _Refused("discard_empty")
-            if s.top_blocked or self._is_attentat(s.defausse[-1]):
+            if s.top_blocked or self.is_attentat[defausse[-1]]:
                 raise _Refused("discard_top_blocked")
-            card: str | None = s.writable("defausse").pop()
-            s.top_blocked = False
+            card: int | None = defausse[-1]
+            s.defausse, s.top_blocked = defausse[:-1], False
+        elif s.pioche:
+            card = s.pioche[-1]  # s.take_top_of_pioche(), written out: half the pushes
+            s.pioche = s.pioche[:-1]
         else:
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
         events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
         if card is None:
-            return Verdict(True, changed=True, events=events)
-        s.writable_hand(seat).append(card)
-        if self._is_attentat(card):  # C82: an assassin kills one of the player's characters
+            return Verdict(True, None, True, 0, None, events)
+        s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
+        if self.is_attentat[card]:  # C82: an assassin kills one of the player's characters
             s.phase = "attentat"
             events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
-        return Verdict(True, changed=True, events=events)
+        return Verdict(True, None, True, 0, None, events)
 
     def _kill(self, s: State, action: dict[str, Any]) -> Verdict:
         """C82: the previous player takes one card blind from the victim's hand."""
@@ -364,22 +401,21 @@ class Game(RefereeReads):
         victim = s.current
         if seat != s.previous_seat(victim):
             raise _Refused("not_your_turn")
-        card = action.get("card")
-        if not isinstance(card, str):
+        card_id = action.get("card")
+        if not isinstance(card_id, str):
             raise _Refused("bad_input")
-        if card not in self.deck:
-            raise _Refused("unknown_card")
-        if card not in s.hands[victim] or self._is_attentat(card):
+        card = self._number(card_id)
+        hand = s.hands[victim]
+        if card not in hand or self.is_attentat[card]:
             raise _Refused("card_not_in_hand")
-        hand = s.writable_hand(victim)
-        attentat = next(held for held in hand if self._is_attentat(held))
-        hand.remove(card)
-        hand.remove(attentat)
-        s.writable("defausse").extend((card, attentat))
+        attentat = next(held for held in hand if self.is_attentat[held])
+        s.take(victim, card)
+        s.take(victim, attentat)
+        s.discard(card, attentat)
         s.top_blocked = True
         s.phase = "turn"
         events: list[tuple[str, dict[str, Any]]] = [
-            ("killed", {"player": victim, "by": seat, "card": card})]
+            ("killed", {"player": victim, "by": seat, "card": card_id})]
         self._refill(s, victim, events)
         if s.phase == "turn":
             self._end_turn(s, victim, window=False)
@@ -387,35 +423,39 @@ class Game(RefereeReads):
 
     def _discard(self, s: State, action: dict[str, Any]) -> Verdict:
         seat = self._gate(s, action)
-        card = action.get("card")
-        if not isinstance(card, str):
+        card_id = action.get("card")
+        if not isinstance(card_id, str):
             raise _Refused("bad_input")
-        if card not in self.deck:
+        card = self.card_numbers.get(card_id)
+        if card is None:
             raise _Refused("unknown_card")
         if not s.drawn:
             raise _Refused("must_draw_first")
-        if card not in s.hands[seat]:
+        hand = s.hands[seat]
+        if card not in hand:
             raise _Refused("card_not_in_hand")
-        s.writable_hand(seat).remove(card)
-        s.writable("defausse").append(card)
+        s.hands = replaced(s.hands, seat, without(hand, card))
+        s.defausse += (card,)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
-        return Verdict(True, changed=True,
-                       events=[("discarded", {"player": seat, "card": card})])
+        return Verdict(True, None, True, 0, None,
+                       [("discarded", {"player": seat, "card": card_id})])
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
-        s.writable("turns_done")[seat] += 1
-        s.window = seat if window else None
+        s.turns_done = replaced(s.turns_done, seat, s.turns_done[seat] + 1)
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
         s.current = self._next_player(s, seat)
+        # Who plays again at once (every other player passed: a passed turn is a turn, C44)
+        # has no late claim to make: their claim now is the end of this new turn (C30).
+        s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
         following = s.next_seat(seat)
         while s.skip[following]:
-            s.writable("skip")[following] = False
-            s.writable("turns_done")[following] += 1
+            s.skip = replaced(s.skip, following, False)
+            s.turns_done = replaced(s.turns_done, following, s.turns_done[following] + 1)
             following = s.next_seat(following)
         return following
 
@@ -426,10 +466,14 @@ class Game(RefereeReads):
         moment = self._moment(s, seat, word)
         if moment == "mid_turn" and word != "complot_elysee":
             raise _Refused("must_keep_six")
-        cards = self._card_list(action, "cards") if "cards" in action else list(s.hands[seat])
+        if "cards" in action:
+            cards = self._card_list(action, "cards")
+            ids = action["cards"]
+        else:
+            cards, ids = list(s.hands[seat]), list(self._ids_of(s.hands[seat]))
         if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
             return self._wrong_claim(s, seat, moment, "elysee_must_wait")
-        verdict = claim_verdict(self.level, cards, str(word),
+        verdict = claim_verdict(self.level, ids, str(word),
                                 "turn_start" if moment == "turn_start" else "discard",
                                 s.turns_done[seat] == 0 and moment != "window", self.deck)
         code = verdict["code"]
@@ -476,18 +520,18 @@ class Game(RefereeReads):
             s.window = None
             self._end_turn(s, seat, window=False)
         else:
-            s.writable("skip")[seat] = True
+            s.skip = replaced(s.skip, seat, True)
             s.window_used = s.window == seat
         return Verdict(False, code, changed=True,
                        events=[("wrong_claim", {"player": seat, "code": code})])
 
     def _accept_claim(self, s: State, seat: int, word: str, verdict: dict[str, Any]) -> Verdict:
         points = verdict["points"]
-        s.writable("out")[seat] = True
-        s.writable("laid")[seat] = s.hands[seat]  # the list itself: no one writes to it again
-        s.replace_hand(seat, [])
-        s.writable("manche_points")[seat] = points
-        s.writable("claims").append((seat, word, points))
+        s.out = replaced(s.out, seat, True)
+        s.laid = replaced(s.laid, seat, s.hands[seat])
+        s.hands = replaced(s.hands, seat, ())
+        s.manche_points = replaced(s.manche_points, seat, points)
+        s.claims += ((seat, word, points),)
         s.window = None
         events: list[tuple[str, dict[str, Any]]] = [("claimed", {
             "player": seat, "combination": verdict["combination"], "points": points})]
@@ -507,7 +551,8 @@ class Game(RefereeReads):
     def _end_manche(self, s: State, reason: str) -> None:
         """C51–C56: score the manche, pass the deal, and end the game at 400."""
         s.end_reason = reason
-        s.scores = [total + won for total, won in zip(s.scores, s.manche_points, strict=True)]
+        s.scores = tuple([total + won for total, won in zip(s.scores, s.manche_points,
+                                                            strict=True)])
         s.dealer = (s.dealer + 1) % s.players
         s.window = None
         s.phase = "game_over" if game_winners(s.scores, self.target) else "manche_over"
@@ -521,25 +566,25 @@ class Game(RefereeReads):
         if not isinstance(targets, list) or not all(is_int(target) for target in targets):
             raise _Refused("bad_input")
         code = action_problem({
-            "level": self.level, "action": kind, "hand": s.hands[seat], "cards": used,
-            "actor": seat, "targets": targets, "active": s.still_in(), "drawn": s.drawn,
-            "actions_this_turn": 0}, self.deck)
+            "level": self.level, "action": kind, "hand": self._ids_of(s.hands[seat]),
+            "cards": action["cards"], "actor": seat, "targets": targets,
+            "active": s.still_in(), "drawn": s.drawn, "actions_this_turn": 0}, self.deck)
         if code is not None:
             raise _Refused(code)
         take = self._card_list(action, "take")
         discard = self._card_list(action, "discard")
         defence = action.get("defence")
         if defence is not None:
-            return self._defended(s, seat, kind, used, targets[0], defence)
+            return self._defended(s, seat, kind, action["cards"], targets[0], defence)
         self._check_taking(s, kind, targets, take)
         kept = [card for card in s.hands[seat] if card not in used] + take
         if len(discard) != DISCARDED[kind] or len(set(discard)) != len(discard):
             raise _Refused("must_keep_six")
         if any(card not in kept for card in discard):
             raise _Refused("card_not_in_hand")
-        return self._carry_out(s, seat, kind, used, targets, take, discard)
+        return self._carry_out(s, seat, kind, action["cards"], targets, take, discard)
 
-    def _check_taking(self, s: State, kind: str, targets: list[int], take: list[str]) -> None:
+    def _check_taking(self, s: State, kind: str, targets: list[int], take: list[int]) -> None:
         if len(take) != TAKEN[kind] or len(set(take)) != len(take):
             raise _Refused("wrong_card_count")
         sources = targets if kind == "double_hameconnage" else [targets[0]] * len(take)
@@ -552,14 +597,14 @@ class Game(RefereeReads):
         if not isinstance(defence, str):
             raise _Refused("bad_input")
         code = defence_problem(kind, used, defence, self.deck)
-        if code is None and defence not in s.hands[target]:
+        if code is None and self.card_numbers[defence] not in s.hands[target]:
             code = "card_not_in_hand"
         if code is not None:
             raise _Refused(code)
-        hand = s.writable_hand(seat)
-        for card in used:
-            hand.remove(card)
-        s.writable("defausse").extend(used)
+        numbers = [self.card_numbers[card] for card in used]
+        for card in numbers:
+            s.take(seat, card)
+        s.discard(*numbers)
         s.top_blocked = True
         events: list[tuple[str, dict[str, Any]]] = [("defended", {
             "player": seat, "action": kind, "target": target, "defence": defence})]
@@ -569,17 +614,17 @@ class Game(RefereeReads):
         return Verdict(True, changed=True, events=events)
 
     def _carry_out(self, s: State, seat: int, kind: str, used: list[str], targets: list[int],
-                   take: list[str], discard: list[str]) -> Verdict:
-        hand = s.writable_hand(seat)
-        for card in used:
-            hand.remove(card)
+                   take: list[int], discard: list[int]) -> Verdict:
+        numbers = [self.card_numbers[card] for card in used]
+        for card in numbers:
+            s.take(seat, card)
         sources = targets if kind == "double_hameconnage" else [targets[0]] * len(take)
         for card, source in zip(take, sources, strict=True):
-            s.writable_hand(source).remove(card)
+            s.take(source, card)
         if kind == "bombe":
-            s.writable("defausse").extend(take)  # C86: the three killed characters, face up
+            s.discard(*take)  # C86: the three killed characters, face up
         else:
-            hand += take
+            s.hands = replaced(s.hands, seat, s.hands[seat] + tuple(take))
         events: list[tuple[str, dict[str, Any]]] = [("action", {
             "player": seat, "action": kind, "targets": targets, "cards": used})]
         for target in sorted(targets, key=lambda t: (t - seat) % s.players):
@@ -587,8 +632,8 @@ class Game(RefereeReads):
         if s.phase != "turn":
             return Verdict(True, changed=True, events=events)
         for card in discard:
-            hand.remove(card)
-        s.writable("defausse").extend(discard + used)
+            s.take(seat, card)
+        s.discard(*discard, *numbers)
         s.top_blocked = True
         self._end_turn(s, seat, window=True)
         return Verdict(True, changed=True, events=events)
@@ -606,7 +651,7 @@ class Game(RefereeReads):
     def _candidates(self, s: State) -> Iterator[dict[str, Any]]:
         if s.phase == "attentat":
             killer = s.previous_seat(s.current)
-            for card in s.hands[s.current]:
+            for card in self._ids_of(s.hands[s.current]):
                 yield {"type": "kill", "player": killer, "card": card}
             return
         if s.phase != "turn":
@@ -620,7 +665,7 @@ class Game(RefereeReads):
             yield {"type": "draw", "player": seat, "from": "pioche"}
             yield {"type": "draw", "player": seat, "from": "defausse"}
             return
-        for card in s.hands[seat]:
+        for card in self._ids_of(s.hands[seat]):
             yield {"type": "discard", "player": seat, "card": card}
         yield from self._action_candidates(s, seat)
 
@@ -628,7 +673,7 @@ class Game(RefereeReads):
         """Actions with their first choices (seizing and discarding the first cards)."""
         if self.level < 2:
             return
-        hand = s.hands[seat]
+        hand = self._ids_of(s.hands[seat])
         opponents = [other for other in s.still_in() if other != seat]
         for kind, (category, count, target_count) in ACTIONS.items():
             usable = [card for card in hand if self.deck[card].category == category]
@@ -637,7 +682,7 @@ class Game(RefereeReads):
             targets = opponents[:target_count]
             used = usable[:count]
             sources = targets if kind == "double_hameconnage" else [targets[0]] * TAKEN[kind]
-            take = [s.hands[source][i] for i, source in enumerate(sources)]
+            take = [self.card_ids[s.hands[source][i]] for i, source in enumerate(sources)]
             kept = [card for card in hand if card not in used] + take
             yield {"type": kind, "player": seat, "cards": used, "targets": targets,
                    "take": take, "discard": kept[:DISCARDED[kind]]}
@@ -649,8 +694,9 @@ class Game(RefereeReads):
         return {
             "manche": s.manche, "phase": s.phase, "dealer": s.dealer,
             "current_player": self.current_player, "drawn": s.drawn,
-            "hands": [list(hand) for hand in s.hands], "laid": [list(c) for c in s.laid],
-            "pioche_count": len(s.pioche), "defausse": list(s.defausse),
+            "hands": [list(self._ids_of(hand)) for hand in s.hands],
+            "laid": [list(self._ids_of(cards)) for cards in s.laid],
+            "pioche_count": len(s.pioche), "defausse": list(self._ids_of(s.defausse)),
             "top_blocked": s.top_blocked, "still_in": s.still_in() if s.out else [],
             "skip": list(s.skip), "claim_window": s.window, "scores": list(s.scores),
             "manche_points": list(s.manche_points), "end_reason": s.end_reason,

@@ -424,6 +424,14 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
         self._store_summary(summary(table), finished=table.is_over)
         self._saved = now
 
+    def bgstats_url(self) -> str:
+        """The link that pushes this finished game to the BG Stats app ("" before the end;
+        companion/session/bgstats.py, the same as Noah's)."""
+        from companion.session.bgstats import game_url
+
+        with self._lock:  # close_game on another thread must not clear the game mid-read
+            return game_url(self.store, self._game_id, self._table)
+
     # -- the view ------------------------------------------------------------------------------
     def _build_view(self) -> ComplotView:
         table = self._table

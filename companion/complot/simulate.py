@@ -13,7 +13,9 @@ hands are back to 6 between turns (C14) and that scores come only from accepted 
 
 from __future__ import annotations
 
+import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,6 +26,7 @@ from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
 from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
+from .state import without
 
 NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 #: How often a simulated player announces a «Complot !» the cards do not make (C44).
@@ -67,10 +70,11 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
+    choose, table = Players(game, rng).choose, game.table
     for _ in range(MAX_ACTIONS):
-        if game.is_over:
+        if table.phase == "game_over":
             break
-        action = _choose(game, rng)
+        action = choose()
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
@@ -123,97 +127,228 @@ def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
 
 
 # -- the simulated players ----------------------------------------------------------------------
+# They read the referee's table directly (``Game.table``: cards as numbers, see .state) and
+# count hands through small per-deck tables (_Marks); their actions name cards by id. A
+# random number costs a simulated game about as much as a push's bookkeeping, so they draw
+# few: one sort key per card for a deal, the gaps between rare events (Chance), a tie broken
+# only when there is one.
 
-def _choose(game: Game, rng: random.Random) -> dict[str, Any]:
-    if game.phase in ("deal", "manche_over"):
-        order = list(game.in_play)
-        rng.shuffle(order)
-        return {"type": "deal", "order": order}
-    if game.phase == "attentat":
-        return _kill(game, rng)
-    claim = _claim(game, rng)
-    if claim is not None:
-        return claim
-    seat = game.current_player
-    assert seat is not None
-    if not game.drawn:
-        return {"type": "draw", "player": seat, "from": _pile(game, seat, rng)}
-    if game.level >= 2 and rng.random() < ACTION_RATE:
-        action = _action(game, seat, rng)
-        if action is not None:
-            return action
-    return {"type": "discard", "player": seat, "card": _worst_card(game, game.hand(seat), rng)}
+class Chance:
+    """Events that each happen with probability ``rate``, told one trial at a time, with one
+    random number per event instead of one per trial: the number of failures before the next
+    event is drawn from its geometric law (the same process as a coin tossed each time).
 
-
-def _kill(game: Game, rng: random.Random) -> dict[str, Any]:
-    victim = game.current_player
-    assert victim is not None
-    cards = [card for card in game.hand(victim) if game.deck[card].category != "AT"]
-    killer = game.killer
-    return {"type": "kill", "player": killer, "card": rng.choice(cards)}
-
-
-def _claim(game: Game, rng: random.Random) -> dict[str, Any] | None:
-    """Announce what the hand makes: the Élysée at a turn start, else at the claim window."""
-    seat = game.current_player
-    if (seat is not None and not game.drawn and game.turns_done(seat) > 0
-            and _announcements(game.deck, game.hand(seat))[0]):
-        return {"type": "claim", "player": seat, "claim": "complot_elysee"}
-    window = game.claim_window
-    if window is None:
-        return None
-    elysee, best = _announcements(game.deck, game.hand(window))
-    if best is not None and not elysee:
-        return {"type": "claim", "player": window, "claim": best}
-    if best is None and rng.random() < WRONG_CLAIM_RATE:
-        return {"type": "claim", "player": window, "claim": "complot"}
-    return None
-
-
-@lru_cache(maxsize=4096)
-def _announcements(deck: Deck, hand: tuple[str, ...]) -> tuple[bool, str | None]:
-    """Whether the hand makes the Élysée, and the best other announcement it makes (a hand is
-    looked at at its owner's claim window, then again at their next turn start: cached).
-    Most hands make nothing, and :func:`_may_announce` says so from a quick count."""
-    if not _may_announce(hand, _marks(deck)):
-        return False, None
-    cards = [deck[card] for card in hand]
-    best = best_claim(cards)
-    return made("complot_elysee", cards) is not None, None if best is None else best[0]
-
-
-def _may_announce(hand: Sequence[str], marks: _Marks) -> bool:
-    """False when the six cards can make no announcement: a quick necessary test, not the
-    rules (C31–C40 stay in :mod:`.combos`). Three Journalistes or Pompiers, five Alphas or
-    three Noé need their count plus the jokers; the Élysée's five names need the names present
-    plus the jokers; two trios and the sixes need no méchant (C20) and each card sharing its
-    category or first name with enough cards and jokers to make a trio (C21–C25).
-
-    >>> deck = default_deck()
-    >>> _may_announce(["leonard:emma", "duron:david", "empires:noe", "leonard:sally",
-    ...                "espions:karl", "alphas:naomie"], _marks(deck))
+    >>> rare = Chance(0.25, random.Random(1))
+    >>> sum(rare.happens() for _ in range(40_000))
+    10019
+    >>> any(Chance(0.0, random.Random(1)).happens() for _ in range(1000))
     False
-    >>> _may_announce(["leonard:emma", "duron:emma", "archange:igor", "leonard:sally",
-    ...                "leonard:sarah", "alphas:sally"], _marks(deck))
+    """
+
+    __slots__ = ("_log_miss", "_rng", "_wait")
+
+    def __init__(self, rate: float, rng: random.Random) -> None:
+        self._log_miss = math.log1p(-rate) if rate > 0 else 0.0
+        self._rng = rng
+        self._wait = self._gap()
+
+    def _gap(self) -> int:
+        if not self._log_miss:
+            return sys.maxsize  # never
+        return int(math.log1p(-self._rng.random()) / self._log_miss)
+
+    def happens(self) -> bool:
+        if self._wait:
+            self._wait -= 1
+            return False
+        self._wait = self._gap()
+        return True
+
+
+def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
+    """``cards`` in a random order: sorted by random 32-bit keys drawn in one call (``random
+    .shuffle`` draws a number per card, which costs more than the rest of the deal). Equal
+    keys, about one deal in a million, leave those cards in id order.
+
+    >>> shuffled(["a", "b", "c", "d"], random.Random(3))
+    ['d', 'a', 'c', 'b']
+    """
+    keys = memoryview(rng.randbytes(4 * len(cards))).cast("I")
+    return [card for _, card in sorted(zip(keys, cards, strict=True))]
+
+
+class Players:
+    """The simulated players of one game: keep the cards that go together, announce what the
+    hand makes, sometimes launch an action, now and then a wrong «Complot !» (C44).
+    :meth:`choose` is the next action, of whoever's move it is."""
+
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.game = game
+        self.table = game.table  # the referee keeps one State for the whole game
+        self.rng = rng
+        self.marks = _marks(game.deck)
+        self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
+        self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
+        # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
+        # kept up to date as cards come and go: see _counts.
+        nothing = ((), [0] * self.marks.size, 0)
+        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
+            game.players)
+
+    def choose(self) -> dict[str, Any]:
+        table, rng = self.table, self.rng
+        if table.phase in ("deal", "manche_over"):
+            return {"type": "deal", "order": shuffled(self.game.in_play, rng)}
+        if table.phase == "attentat":
+            return _kill(self.game, self.marks, rng)
+        claim = self._claim()
+        if claim is not None:
+            return claim
+        seat = table.current
+        if not table.drawn:
+            return {"type": "draw", "player": seat, "from": self._pile(seat)}
+        if self.action.happens():
+            action = _action(self.game, self.marks, seat, rng)
+            if action is not None:
+                return action
+        hand = table.hands[seat]
+        counts, jokers = self._counts(seat, hand)
+        card = _worst_card(self.marks, hand, rng, counts)
+        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
+                                                                  self.marks))
+        return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+
+    def _pile(self, seat: int) -> str:
+        """The «défausse» when its top card helps a lot, now and then (else the game could
+        loop on the same few cards passed around), the «pioche» otherwise."""
+        table = self.table
+        if not table.defausse or table.top_blocked:
+            return "pioche"
+        top = table.defausse[-1]
+        if self.marks.category[top] == "AT":
+            return "pioche"
+        counts, _ = self._counts(seat, table.hands[seat])
+        helps = _gain(top, counts, self.marks) >= 5
+        return "defausse" if helps and self.rng.random() < 0.5 else "pioche"
+
+    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
+        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
+        the last ones worked out for the seat when it holds the same hand, or that hand with a
+        card drawn at its end; counted afresh only when the hand changed otherwise (an action
+        or a new manche)."""
+        old, counts, jokers = self.counted[seat]
+        if hand != old:
+            if hand[:-1] == old:
+                counts, jokers = _counted_more(counts, jokers, hand[-1], self.marks)
+            else:
+                counts, jokers = _count_keys(hand, self.marks)
+            self.counted[seat] = (hand, counts, jokers)
+        return counts, jokers
+
+    def _announcement(self, seat: int) -> tuple[bool, str | None]:
+        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
+        makes. A hand is looked at at its owner's claim window, then again at their next turn
+        start: remembered (by deck, _ANNOUNCED_KEPT hands at most)."""
+        hand = self.table.hands[seat]
+        announced = self.marks.announced
+        known = announced.get(hand)
+        if known is None:
+            if len(announced) >= _ANNOUNCED_KEPT:
+                announced.clear()
+            known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
+        return known
+
+    def _claim(self) -> dict[str, Any] | None:
+        """Announce what the hand makes: the Élysée at a turn start, else at the claim
+        window."""
+        table = self.table
+        seat = table.current
+        if not table.drawn and table.turns_done[seat] > 0 and self._announcement(seat)[0]:
+            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+        window = None if table.window_used else table.window
+        if window is None:
+            return None
+        elysee, best = self._announcement(window)
+        if best is not None and not elysee:
+            return {"type": "claim", "player": window, "claim": best}
+        if best is None and self.wrong_claim.happens():
+            return {"type": "claim", "player": window, "claim": "complot"}
+        return None
+
+
+def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
+    table = game.table
+    category = marks.category
+    cards = [card for card in table.hands[table.current] if category[card] != "AT"]
+    return {"type": "kill", "player": table.previous_seat(table.current),
+            "card": game.card_ids[rng.choice(cards)]}
+
+
+_ANNOUNCED_KEPT = 4096
+"""At most this many hands are remembered per deck; then the memo starts again."""
+
+
+def _announced(marks: _Marks, hand: tuple[int, ...], counts: list[int],
+               jokers: int) -> tuple[bool, str | None]:
+    """Whether the hand makes the Élysée, and the best other announcement it makes; most
+    hands make nothing, and :func:`_near` says so from the hand's key ``counts``."""
+    near_elysee, near_other = _near(hand, marks, counts, jokers)
+    if not (near_elysee or near_other):
+        return False, None
+    cards = [marks.cards[card] for card in hand]
+    best = best_claim(cards) if near_other else None
+    elysee = near_elysee and made("complot_elysee", cards) is not None
+    return elysee, None if best is None else best[0]
+
+
+def _may_announce(hand: Sequence[int], marks: _Marks) -> bool:
+    """False when the six cards can make no announcement: a quick necessary test, not the
+    rules (C31–C40 stay in :mod:`.combos`); see :func:`_near`.
+
+    >>> marks = _marks(default_deck())
+    >>> _may_announce(marks.numbers("leonard:emma", "duron:david", "empires:noe",
+    ...                             "leonard:sally", "espions:karl", "alphas:naomie"), marks)
+    False
+    >>> _may_announce(marks.numbers("leonard:emma", "duron:emma", "archange:igor",
+    ...                             "leonard:sally", "leonard:sarah", "alphas:sally"), marks)
     True
     """
-    keys_of, at = marks.keys_of, marks.at
-    counts, jokers = _count_keys(hand, marks)
-    if (max(counts[at["JO"]], counts[at["PO"]], counts[at["/NO"]]) + jokers >= 3
-            or counts[at["AL"]] + jokers >= 5
-            or sum(1 for key in marks.elysee if counts[key]) + jokers >= 5):
-        return True
-    if counts[at["-"]]:
-        return False
+    return any(_near(hand, marks, *_count_keys(hand, marks)))
+
+
+#: The first keys of every _Marks, by their index: what _near counts (Noé is one of the
+#: Élysée's five names).
+_FIRST_KEYS = ("JO", "PO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES))
+_JO, _PO, _AL, _VILLAIN = range(4)
+_ELYSEE = slice(4, len(_FIRST_KEYS))
+_NOE = _FIRST_KEYS.index("/NO")
+
+
+def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
+          jokers: int) -> tuple[bool, bool]:
+    """Whether the six cards may make the Élysée, and any other announcement: quick necessary
+    tests. The Élysée needs three Noé, or the five names present, with the jokers (C40);
+    three Journalistes or Pompiers, five Alphas need their count plus the jokers (C32, C31);
+    two trios and the sixes need no méchant (C20) and each card sharing its category or first
+    name with enough cards and jokers to make a trio (C21–C25). ``counts`` and ``jokers``
+    are the hand's, as :func:`_count_keys` counts them."""
+    near_elysee = (counts[_NOE] + jokers >= 3
+                   or len(ELYSEE_NAMES) - counts[_ELYSEE].count(0) + jokers >= 5)
+    if (counts[_JO] + jokers >= 3 or counts[_PO] + jokers >= 3
+            or counts[_AL] + jokers >= 5):
+        return near_elysee, True
+    if counts[_VILLAIN]:
+        return near_elysee, False
     need = 3 - jokers
+    keys_of = marks.keys_of
     for card in hand:
         keys = keys_of[card]
         if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
-            return False
-    return True
+            return near_elysee, False
+    return near_elysee, True
 
 
-def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
+def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
     keys_of = marks.keys_of
     counts = [0] * marks.size
@@ -228,119 +363,142 @@ def _count_keys(hand: Sequence[str], marks: _Marks) -> tuple[list[int], int]:
     return counts, jokers
 
 
-class _Marks(NamedTuple):
-    """The deck as :func:`_may_announce` counts it: each card's keys (its category and its
-    first name ``/NO``; ``-`` for a méchant; None for a joker) as small ints, which count
-    in a list faster than strings in a dict."""
+def _counted_more(counts: list[int], jokers: int, card: int,
+                  marks: _Marks) -> tuple[list[int], int]:
+    """The counts and jokers of a hand with ``card`` more (new counts: others may hold the
+    old ones)."""
+    keys = marks.keys_of[card]
+    if keys is None:
+        return counts, jokers + 1
+    counts = counts.copy()
+    for key in keys:
+        counts[key] += 1
+    return counts, jokers
 
-    keys_of: dict[str, tuple[int, ...] | None]
-    at: dict[str, int]
+
+def _counted_less(counts: list[int], jokers: int, card: int,
+                  marks: _Marks) -> tuple[list[int], int]:
+    """The counts and jokers of a hand with ``card`` less (new counts)."""
+    keys = marks.keys_of[card]
+    if keys is None:
+        return counts, jokers - 1
+    counts = counts.copy()
+    for key in keys:
+        counts[key] -= 1
+    return counts, jokers
+
+
+class _Marks(NamedTuple):
+    """The deck as the simulated players count it, by card number (``Game.card_ids``):
+    each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
+    a joker) as small ints, which count in a list faster than strings in a dict; each card's
+    category; and the announcements of the hands seen so far."""
+
+    cards: tuple[Card, ...]
+    keys_of: tuple[tuple[int, ...] | None, ...]
+    category: tuple[str, ...]
     size: int
-    elysee: tuple[int, ...]
+    announced: dict[tuple[int, ...], tuple[bool, str | None]]
+    number_of: dict[str, int]
+    villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
+
+    def numbers(self, *card_ids: str) -> tuple[int, ...]:
+        """The cards' numbers, by id."""
+        return tuple(self.number_of[card_id] for card_id in card_ids)
 
 
 @lru_cache(maxsize=8)
 def _marks(deck: Deck) -> _Marks:
-    names = {card.id: None if card.is_joker else ("-",) if not card.is_character
-             else (card.category, f"/{card.name}") for card in deck}
-    keys = ["JO", "PO", "/NO", "AL", "-", *(f"/{name}" for name in ELYSEE_NAMES)]
-    keys += sorted({key for marks in names.values() if marks for key in marks} - set(keys))
+    names = [None if card.is_joker else ("-",) if not card.is_character
+             else (card.category, f"/{card.name}") for card in deck]
+    keys = [*_FIRST_KEYS]
+    keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
-    return _Marks({card: None if marks is None else tuple(at[key] for key in marks)
-                   for card, marks in names.items()},
-                  at, len(keys), tuple(at[f"/{name}"] for name in ELYSEE_NAMES))
+    villain = (at["-"],)
+    return _Marks(deck.cards,
+                  tuple(None if marks is None else villain if marks == ("-",)
+                        else tuple(at[key] for key in marks) for marks in names),
+                  tuple(card.category for card in deck), len(keys), {},
+                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
 
 
-def _pile(game: Game, seat: int, rng: random.Random) -> str:
-    """The «défausse» when its top card helps a lot, now and then (else the game could loop
-    on the same few cards passed around), the «pioche» otherwise."""
-    top = game.top_of_defausse
-    if top is None or game.top_blocked or game.deck[top].category == "AT":
-        return "pioche"
-    helps = _gain(game.deck[top], game.hand(seat), game.deck) >= 5
-    return "defausse" if helps and rng.random() < 0.5 else "pioche"
-
-
-def _gain(card: Card, hand: Sequence[str], deck: Deck) -> int:
-    """How much ``card`` adds to how well the hand's cards go together, where that is the sum
+def _gain(card: int, counts: list[int], marks: _Marks) -> int:
+    """How much ``card`` adds to how well a hand's cards go together, where that is the sum
     of the squares of the counts of each category and each first name among the characters,
     and 6 for each joker: a character adds ``2n + 1`` for each count ``n`` it raises.
+    ``counts``: the hand's key counts (:func:`_count_keys`).
 
-    >>> deck = default_deck()
-    >>> _gain(deck["leonard:emma"], ["leonard:sally", "espions:emma", "empires:noe"], deck)
+    >>> marks = _marks(default_deck())
+    >>> hand = marks.numbers("leonard:sally", "espions:emma", "empires:noe")
+    >>> _gain(*marks.numbers("leonard:emma"), _count_keys(hand, marks)[0], marks)
     6
     """
-    if card.is_joker:
+    keys = marks.keys_of[card]
+    if keys is None:
         return 6
-    if not card.is_character:
+    if keys is marks.villain:
         return 0
-    shared = 0
-    for card_id in hand:
-        other = deck[card_id]
-        if other.is_character:
-            shared += (other.category == card.category) + (other.name == card.name)
-    return 2 * shared + 2
+    return 2 * (counts[keys[0]] + counts[keys[1]]) + 2
 
 
-def _worst_card(game: Game, hand: Sequence[str], rng: random.Random) -> str:
+def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
+                counts: list[int] | None = None) -> int:
     """The least connected card (fewest others of its category or first name), a méchant
-    first; jokers are kept. Ties are broken at random."""
-    marks = _marks(game.deck)
-    counts, _ = _count_keys(hand, marks)
-    keys_of = marks.keys_of
-    best, choice = 1000.0, hand[0]
+    first; jokers are kept. Ties are broken at random. ``counts``: the hand's key counts, when
+    known (else counted here)."""
+    if counts is None:
+        counts, _ = _count_keys(hand, marks)
+    keys_of, villain = marks.keys_of, marks.villain
+    fewest, worst = 1000, [hand[0]]
     for card in hand:
         keys = keys_of[card]
         if keys is None:
-            links = 100.0  # a joker: kept
-        elif len(keys) == 1:
-            links = -1.0  # a méchant: thrown first
+            links = 100  # a joker: kept
+        elif keys is villain:
+            links = -1  # a méchant: thrown first
         else:
             links = counts[keys[0]] + counts[keys[1]]
-        links += rng.random()
-        if links < best:
-            best, choice = links, card
-    return choice
+        if links < fewest:
+            fewest, worst = links, [card]
+        elif links == fewest:
+            worst.append(card)
+    return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
-@lru_cache(maxsize=8)
-def _cards_by_id(deck: Deck) -> dict[str, Card]:
-    """The deck's cards by id, as a plain dict (the players look cards up all the time)."""
-    return {card.id: card for card in deck}
-
-
-def _action(game: Game, seat: int, rng: random.Random) -> dict[str, Any] | None:
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[str, Any] | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
-    hand = list(game.hand(seat))
-    opponents = [other for other in game.still_in if other != seat]
-    cards = _cards_by_id(game.deck)
+    table = game.table
+    hand = table.hands[seat]
+    opponents = [other for other in table.still_in() if other != seat]
+    category_of = marks.category
     held: dict[str, int] = {}
     for card in hand:
-        category = cards[card].category
-        held[category] = held.get(category, 0) + 1
+        held[category_of[card]] = held.get(category_of[card], 0) + 1
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
              if held.get(category, 0) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)
     category, count, target_count = ACTIONS[kind]
-    used = rng.sample([card for card in hand if game.deck[card].category == category], count)
+    used = rng.sample([card for card in hand if category_of[card] == category], count)
     targets = rng.sample(opponents, target_count)
     sources = targets if kind == "double_hameconnage" else [targets[0]]
-    take: list[str] = []
+    take: list[int] = []
     for source in sources:
-        take += rng.sample(list(game.hand(source)), TAKEN[kind] // len(sources))
-    action: dict[str, Any] = {"type": kind, "player": seat, "cards": used,
-                              "targets": targets, "take": take, "discard": []}
-    defence = _defence(game, kind, used, targets[0])
+        take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
+    ids = game.card_ids
+    action: dict[str, Any] = {"type": kind, "player": seat, "cards": [ids[c] for c in used],
+                              "targets": targets, "take": [ids[c] for c in take],
+                              "discard": []}
+    defence = _defence(game, kind, action["cards"], targets[0])
     if defence is not None:
         action["defence"] = defence
         return action
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
     for _ in range(DISCARDED[kind]):
-        worst = _worst_card(game, kept, rng)
+        worst = _worst_card(marks, kept, rng)
         kept.remove(worst)
-        action["discard"].append(worst)
+        action["discard"].append(ids[worst])
     return action
 
 

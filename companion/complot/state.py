@@ -1,113 +1,118 @@
 """The table as the Complot referee keeps it between two actions (known cards).
 
-Piles are lists whose **last** item is the top card. Every card in play is in exactly one place:
-the «pioche», the «défausse», a hand, or a claimant's laid-down hand (C17) — the invariant
-:meth:`State.missing_cards` checks.
+Cards are small ints inside the state: a card's position in its :class:`~.cards.Deck`
+(``deck.cards[n]``; the ids stay strings at the referee's API, in refusals and in the log).
+Piles are tuples whose **last** item is the top card. Every card in play is in exactly one
+place: the «pioche», the «défausse», a hand, or a claimant's laid-down hand (C17) — the
+invariant :meth:`State.missing_cards` checks.
 
-The referee judges each action on a :meth:`State.fork` of the table, which shares every list
-with it; the first write to a list copies it (copy-on-write: :meth:`State.writable`,
-:meth:`State.writable_hand`). An action touches two or three piles, so the state kept for
-``pop`` costs those few lists, not the whole table, and is never changed afterwards.
+Every field holds an immutable value (an int, a string, a tuple), and an action replaces the
+fields it changes instead of writing into them. So :meth:`State.save`, a shallow copy of the
+fields (one dict copy: the state has no ``__slots__`` for that reason), is a snapshot of the
+table, and :meth:`State.restore` brings it back exactly: the referee's ``pop`` and a refused
+action's way back, without copying a pile.
 
->>> table = State(2, [0, 0], 0, pioche=["a", "b"], hands=[["c"], ["d"]])
->>> turn = table.fork()
->>> turn.writable_hand(0).append(turn.writable("pioche").pop())
->>> turn.pioche, turn.hands, table.pioche, table.hands
-(['a'], [['c', 'b'], ['d']], ['a', 'b'], [['c'], ['d']])
->>> turn.hands[1] is table.hands[1]    # the hand not touched is shared
-True
+>>> table = State(2, (0, 0), 0, pioche=(1, 2), hands=((3,), (4,)))
+>>> saved = table.save()
+>>> table.take_top_of_pioche()
+2
+>>> table.give(0, 2)
+>>> table.pioche, table.hands
+((1,), ((3, 2), (4,)))
+>>> table.restore(saved)
+>>> table.pioche, table.hands
+((1, 2), ((3,), (4,)))
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from .judge import game_winners
 
-_new_state = object.__new__
+_Value = TypeVar("_Value")
 
 
-@dataclass(slots=True)
+def replaced(values: tuple[_Value, ...], seat: int, value: _Value) -> tuple[_Value, ...]:
+    """``values`` with item ``seat`` replaced by ``value`` (per-seat fields are tuples).
+
+    >>> replaced((0, 0, 0), 1, 5)
+    (0, 5, 0)
+    """
+    return (*values[:seat], value, *values[seat + 1:])
+
+
+def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``cards`` less the first ``card`` (ValueError when it holds none), order kept.
+
+    >>> without((4, 7, 9, 7), 7)
+    (4, 9, 7)
+    """
+    at = cards.index(card)
+    return cards[:at] + cards[at + 1:]
+
+
+@dataclass
 class State:
     """Everything :class:`~companion.complot.engine.Game` needs to judge the next action."""
 
     players: int
-    scores: list[int]
+    scores: tuple[int, ...]
     dealer: int
     manche: int = 0
     phase: str = "deal"  # deal, turn, attentat, manche_over, game_over
     current: int = 0
     drawn: bool = False
-    pioche: list[str] = field(default_factory=list)
-    defausse: list[str] = field(default_factory=list)
+    pioche: tuple[int, ...] = ()
+    defausse: tuple[int, ...] = ()
     top_blocked: bool = False  # C68: the top of the «défausse» served in an action
-    hands: list[list[str]] = field(default_factory=list)
-    laid: list[list[str]] = field(default_factory=list)
-    out: list[bool] = field(default_factory=list)
-    skip: list[bool] = field(default_factory=list)
-    turns_done: list[int] = field(default_factory=list)
+    hands: tuple[tuple[int, ...], ...] = ()
+    laid: tuple[tuple[int, ...], ...] = ()
+    out: tuple[bool, ...] = ()
+    skip: tuple[bool, ...] = ()
+    turns_done: tuple[int, ...] = ()
     window: int | None = None  # C30: the seat that just ended a turn and may still announce
     window_used: bool = False  # C45: that seat already made a wrong claim in this window
-    manche_points: list[int] = field(default_factory=list)
+    manche_points: tuple[int, ...] = ()
     end_reason: str | None = None
     reshuffles: int = 0
-    claims: list[tuple[int, str, int]] = field(default_factory=list)  # (seat, claim, points)
-    # The lists this state has copied since its fork (names, and seats for single hands).
-    _owned: set[str | int] = field(default_factory=set, repr=False, compare=False)
+    claims: tuple[tuple[int, str, int], ...] = ()  # (seat, claim, points)
 
-    def fork(self) -> State:
-        """A state equal to this one that shares all its lists until it writes to them.
+    def save(self) -> dict[str, Any]:
+        """The values of every field, for :meth:`restore` (the values are immutable: a
+        shallow copy of the fields is a snapshot of the table)."""
+        return self.__dict__.copy()
 
-        Made field by field without ``__init__``: the referee forks once per action, and
-        the dataclass's ``__init__`` with its 22 arguments costs about four times as much
-        (tests/complot/test_undo.py checks that every field is carried over)."""
-        twin: State = _new_state(State)
-        twin.players, twin.scores, twin.dealer = self.players, self.scores, self.dealer
-        twin.manche, twin.phase, twin.current = self.manche, self.phase, self.current
-        twin.drawn, twin.pioche, twin.defausse = self.drawn, self.pioche, self.defausse
-        twin.top_blocked, twin.hands, twin.laid = self.top_blocked, self.hands, self.laid
-        twin.out, twin.skip, twin.turns_done = self.out, self.skip, self.turns_done
-        twin.window, twin.window_used = self.window, self.window_used
-        twin.manche_points, twin.end_reason = self.manche_points, self.end_reason
-        twin.reshuffles, twin.claims, twin._owned = self.reshuffles, self.claims, set()
-        return twin
-
-    def writable(self, name: str) -> list[Any]:
-        """The list field ``name``, copied first if it may still be shared with another state
-        (``hands`` and ``laid``: the outer list only; a hand is :meth:`writable_hand`)."""
-        if name in self._owned:
-            return getattr(self, name)  # type: ignore[no-any-return]
-        own = list(getattr(self, name))
-        setattr(self, name, own)
-        self._owned.add(name)
-        return own
-
-    def writable_hand(self, seat: int) -> list[str]:
-        """The hand of ``seat``, this state's own to change."""
-        hands = self.writable("hands")
-        if seat not in self._owned:
-            hands[seat] = list(hands[seat])
-            self._owned.add(seat)
-        return hands[seat]  # type: ignore[no-any-return]
-
-    def replace_hand(self, seat: int, cards: list[str]) -> None:
-        """Give ``seat`` the new list ``cards`` as its hand."""
-        self.writable("hands")[seat] = cards
-        self._owned.add(seat)
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Every field back to the values :meth:`save` returned."""
+        self.__dict__.update(saved)
 
     def copy(self) -> State:
-        """An independent copy (the undo stack keeps one per accepted action)."""
-        return State(
-            self.players, list(self.scores), self.dealer, self.manche, self.phase, self.current,
-            self.drawn, list(self.pioche), list(self.defausse), self.top_blocked,
-            [list(hand) for hand in self.hands], [list(cards) for cards in self.laid],
-            list(self.out), list(self.skip), list(self.turns_done), self.window,
-            self.window_used, list(self.manche_points), self.end_reason, self.reshuffles,
-            list(self.claims),
-        )
+        """A state equal to this one (its values are immutable: they are shared)."""
+        twin = State(self.players, self.scores, self.dealer)
+        twin.restore(self.save())
+        return twin
+
+    def take_top_of_pioche(self) -> int:
+        """The top card of the «pioche», taken off it."""
+        pioche = self.pioche
+        self.pioche = pioche[:-1]
+        return pioche[-1]
+
+    def give(self, seat: int, card: int) -> None:
+        """Put ``card`` at the end of the hand of ``seat``."""
+        self.hands = replaced(self.hands, seat, self.hands[seat] + (card,))
+
+    def take(self, seat: int, card: int) -> None:
+        """Take ``card`` out of the hand of ``seat`` (ValueError when it is not there)."""
+        self.hands = replaced(self.hands, seat, without(self.hands[seat], card))
+
+    def discard(self, *cards: int) -> None:
+        """Put ``cards`` on the «défausse», the last one on top."""
+        self.defausse += cards
 
     def still_in(self) -> list[int]:
         return still_in(self.out)
@@ -124,7 +129,7 @@ class State:
                 return candidate
         return seat
 
-    def places(self) -> Iterable[str]:
+    def places(self) -> Iterator[int]:
         """Every card the table holds, wherever it is."""
         yield from self.pioche
         yield from self.defausse
@@ -133,20 +138,17 @@ class State:
         for cards in self.laid:
             yield from cards
 
-    def missing_cards(self, in_play: Iterable[str]) -> str | None:
-        """None when every card of ``in_play`` is in exactly one place; else what is wrong."""
+    def missing_cards(self, in_play: Sequence[int], ids: Sequence[str]) -> str | None:
+        """None when every card of ``in_play`` (sorted) is in exactly one place; else what is
+        wrong, with the cards' ``ids``."""
         if self.manche == 0:
             return None
-        expected_order = sorted(in_play)
-        cards = self.pioche + self.defausse
-        for pile in (*self.hands, *self.laid):
-            cards += pile
-        if sorted(cards) == expected_order:  # the usual answer, found quickly
+        cards = sorted(self.places())
+        if cards == in_play:  # the usual answer, found quickly
             return None
-        counts = Counter(self.places())
-        expected = Counter(expected_order)
-        lost = sorted((expected - counts).elements())
-        extra = sorted((counts - expected).elements())
+        counts, expected = Counter(cards), Counter(in_play)
+        lost = sorted(ids[card] for card in (expected - counts).elements())
+        extra = sorted(ids[card] for card in (counts - expected).elements())
         return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
 
 
@@ -184,9 +186,9 @@ class _Scored(Protocol):
     @property
     def window_used(self) -> bool: ...
     @property
-    def scores(self) -> list[int]: ...
+    def scores(self) -> Sequence[int]: ...
     @property
-    def manche_points(self) -> list[int]: ...
+    def manche_points(self) -> Sequence[int]: ...
     @property
     def end_reason(self) -> str | None: ...
     def still_in(self) -> list[int]: ...

@@ -5,7 +5,7 @@ header's ``Variant``; here :func:`find_kind` gives a :class:`GameKind` from a ta
 ``format`` (``noah-table-log``, ``complot-table-log``) or from the config's ``[game] kind``
 (``noah``, ``complot``). Everything above the rules engines that differs between games — the
 session class, the sticker codec, how a log is replayed on the command line, how a stored game
-is read for the history and the CSV export — is asked of the kind, never decided by an
+is read for the history, the CSV export and BG Stats — is asked of the kind, never decided by an
 ``if`` on the game's name.
 
 >>> find_kind("complot-table-log").name
@@ -35,6 +35,7 @@ from companion.game.errors import shown
 
 if TYPE_CHECKING:
     from companion.session.base import SessionBase
+    from companion.session.bgstats import PlayFacts
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
     from companion.tags.tagged_deck import StickeredDeck
@@ -99,9 +100,10 @@ class GameKind(Protocol):
         default deck."""
         ...
 
-    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
-        """The link that records a finished game in the BG Stats app (UserError when this
-        game has none)."""
+    def bgstats_facts(self, store: GameStore, entry: GameRecord) -> PlayFacts:
+        """What BG Stats needs of one stored game besides its players and scores: the game
+        as BG Stats names it, who started, the variant (companion/session/bgstats.py makes
+        the link, the same for every game; UserError when this game has none)."""
         ...
 
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,

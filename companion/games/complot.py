@@ -15,10 +15,11 @@ card known: ``complot simulate`` and ``demo`` write it) and a real table's, whos
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from companion.session.bgstats import BGStatsGame, PlayFacts
 from companion.session.record import Damage
 
 if TYPE_CHECKING:
@@ -29,6 +30,42 @@ if TYPE_CHECKING:
     from companion.session.history import GameSummary
     from companion.session.store import GameRecord, GameStore
     from companion.tags.tagged_deck import StickeredDeck
+
+
+#: «Noé, Complot à l'Élysée» in BG Stats: the highest total wins (C55).
+BGSTATS = BGStatsGame("Noé, Complot à l'Élysée", "complot", highest_wins=True,
+                      periods="Points per manche")
+
+
+def first_player(players: int, options: Mapping[str, Any]) -> int | None:
+    """The seat that played first in the game: on the first dealer's left (C12); None when
+    the header names no dealer a seat can be.
+
+    >>> first_player(3, {"dealer": 2}), first_player(3, {"dealer": 0}), first_player(3, {})
+    (0, 1, None)
+    """
+    from companion.complot.judge import is_int
+
+    dealer = options.get("dealer")
+    if not is_int(dealer) or not 0 <= dealer < players:
+        return None
+    return (dealer + 1) % players
+
+
+def board(options: Mapping[str, Any]) -> str:
+    """The way the game was played, in English, as BG Stats' ``board`` shows it: the level
+    (1-3; levels 2 and 3: C60-C92), and the target when the table chose another than 400 (C55).
+
+    >>> board({"level": 2, "target": 400}), board({"level": 1, "target": 300}), board({})
+    ('Level 2', 'Level 1, Play to 300', 'Level 1')
+    """
+    from companion.complot.judge import TARGET_SCORE, is_int
+
+    level, target = options.get("level", 1), options.get("target", TARGET_SCORE)
+    words = [f"Level {level}"] if is_int(level) else []
+    if is_int(target) and target != TARGET_SCORE:
+        words.append(f"Play to {target}")
+    return ", ".join(words)
 
 
 class ComplotKind:
@@ -78,12 +115,13 @@ class ComplotKind:
             reading.take(number, text)
         return reading.summary()
 
-    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
-        """None yet: companion/session/bgstats.py words a Noah play (fewest tears win)."""
-        from companion.errors import UserError
-
-        raise UserError("BG Stats links are made for Noah games only, for now.",
-                        "Export the scores instead: --format csv.")
+    def bgstats_facts(self, store: GameStore, entry: GameRecord) -> PlayFacts:
+        """Complot for BG Stats: the highest total wins (C55); the first manche's first
+        player, on the first dealer's left (C12); the level, and the target when it is not
+        the rulebook's 400, as the ``board``."""
+        options = entry.header.get("options") if isinstance(entry.header, dict) else None
+        return PlayFacts(BGSTATS, first_player(len(entry.players), options or {}),
+                         board(options or {}))
 
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:

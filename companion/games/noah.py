@@ -8,12 +8,13 @@ command line's replay of a ``noah-table-log``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from companion.errors import UserError
 from companion.game.errors import shown
 from companion.game.tablelog import FORMAT, animal_name
+from companion.session.bgstats import BGStatsGame, PlayFacts
 from companion.session.narrate import plural
 
 if TYPE_CHECKING:
@@ -25,6 +26,13 @@ if TYPE_CHECKING:
     from companion.session.session import Session
     from companion.session.store import GameRecord, GameStore
     from companion.tags.tagged_deck import StickeredDeck
+
+
+#: Noah in BG Stats: won with the fewest tears.
+BGSTATS = BGStatsGame("Noah", "noah", highest_wins=False, periods="Tears per round")
+#: The header's option flags named as BG Stats' ``board`` shows them (R6, R27, R47).
+VARIANTS = (("frog", "Frog"), ("crocodile", "Crocodile"), ("roommates", "Roommates"),
+            ("pair_mf", "Male-female pairs"))
 
 
 class NoahKind:
@@ -64,10 +72,12 @@ class NoahKind:
         box = deck if isinstance(deck, Deck) else default_deck()
         return summary_of(read_game(store, entry, box))
 
-    def bgstats_url(self, store: GameStore, summary: GameSummary) -> str:
-        from companion.session.bgstats import play_url
-
-        return play_url(summary.id, summary.players, summary.scores, summary.winners, store)
+    def bgstats_facts(self, store: GameStore, entry: GameRecord) -> PlayFacts:
+        """Noah for BG Stats: the fewest tears win; the first round's starter (its
+        ``round_start`` line); the promo animals and rules variants of the header."""
+        starter = next((line.get("starter") for line in store.lines(entry.id)
+                        if line.get("starter") is not None), None)
+        return PlayFacts(BGSTATS, starter, variant_name(entry.header.get("options") or {}))
 
     def replay(self, lines: Iterable[bytes], out: TextIO, *, name: str, json_mode: bool,
                states: bool, strict: bool) -> int:
@@ -100,6 +110,21 @@ class NoahKind:
                                "lines (see why above). Fix or remove them; the other lines "
                                "were judged as shown.")
         return 1 if strict and rejected else 0
+
+
+def variant_name(options: Mapping[str, Any]) -> str:
+    """The promo animals and rules variants in play, in English, as BG Stats' ``board`` shows
+    them ("" for a plain game).
+
+    >>> variant_name({"frog": True, "crocodile": True, "end_rule": "rounds"})
+    'Frog, Crocodile'
+    >>> variant_name({"roommates": True, "end_rule": "score26"})
+    'Roommates, Play to 26 tears'
+    """
+    names = [name for key, name in VARIANTS if options.get(key)]
+    if options.get("end_rule") == "score26":
+        names.append("Play to 26 tears")
+    return ", ".join(names)
 
 
 def summary_of(reading: GameReading) -> GameSummary:

@@ -12,7 +12,7 @@ session through ``app.act`` (a :class:`~companion.errors.UserError` is shown, no
 - ``complot_verdict``: the cards as drawn faces, accepted with the points, or refused with
   the one plain sentence;
 - ``complot_scores``: the score track (manches × players, a bar to the target), the manche's
-  end and the game's end with ties;
+  end and the game's end with ties and its BG Stats code;
 - ``complot_quick``: scores only, an announcement in two taps (player, combination).
 
 Card faces are drawn with canvas instructions (:class:`CardSymbol`): no picture files. The
@@ -57,7 +57,8 @@ from companion.complot.combos import CLAIMS, CLASSIC_POINTS, SPECIAL_POINTS
 from companion.complot.messages import category_name
 from companion.errors import UserError
 from companion.ui import theme
-from companion.ui.weblink import follow_on_page
+from companion.ui.weblink import PLACES as BADGE_PLACES
+from companion.ui.weblink import WebBadge, follow_on_page
 from companion.web.games.complot import defausse_caption
 
 HERE = Path(__file__).parent
@@ -334,6 +335,7 @@ class ComplotScreens:
                    ComplotVerdictScreen, ComplotScoresScreen, ComplotQuickScreen)
         for name, cls in zip(self.NAMES, classes, strict=True):
             app.root.sm.add_widget(cls(name=name))
+        self.screen("complot_scores").add_code(self.session)
         self._redraw = Clock.create_trigger(self._draw_current)
         self._cards_taken: tuple[str, ...] = ()  # the view's ``cards_read`` the picker has had
         self.session.subscribe(self._published)
@@ -958,6 +960,8 @@ def spoken(outcome: Any, language: str) -> str:
 
 #: The manches shown as columns (the older ones are in the total).
 SHOWN_MANCHES = 5
+#: At the game's end, beside the BG Stats code.
+END_MANCHES = 2
 
 
 class ScoreBar(BoxLayout):
@@ -980,16 +984,36 @@ class ComplotScoresScreen(ComplotScreen):
     title = StringProperty("")
     subtitle = StringProperty("")
     phase = StringProperty("manche")
+    #: The width the BG Stats code takes at the game's end (0: none), set by the code itself.
+    badge_room = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.code: WebBadge | None = None
+        self._code_for: tuple[Any, ...] = ()
+
+    def add_code(self, session: Any) -> None:
+        """The game's end's BG Stats code, as Noah's end screen has it (companion/ui/weblink:
+        the page's short link when the page is on, else the whole link; a touch shows it
+        big), for ``session``'s finished game."""
+        size, corner = BADGE_PLACES["game_end"]
+        self.code = WebBadge(kind="bgstats", session=session, size=size, pos_hint=corner)
+        self.add_widget(self.code)
 
     def draw(self, view: Any) -> None:
         app = App.get_running_app()
         if not view.players:
             return
         self.phase = view.phase
+        shown_for = (view.game_id, view.phase, view.scores, app.lang)
+        if self.code is not None and shown_for != self._code_for:  # a code made once per end
+            self._code_for = shown_for
+            self.code.refresh()  # hidden until the game is over
         self.title, self.subtitle = score_titles(app, view)
         grid = self.ids.track
         grid.clear_widgets()
-        shown = manche_columns(view)
+        # the game's end has the BG Stats code beside the track: room for fewer manches
+        shown = manche_columns(view, END_MANCHES if view.phase == "game_over" else SHOWN_MANCHES)
         grid.cols = len(shown) + 3
         self._header(app, grid, shown, view)
         for seat, name in enumerate(view.players):
@@ -1002,7 +1026,8 @@ class ComplotScoresScreen(ComplotScreen):
             grid.add_widget(ScoreCell(text=app.t("complot.scores.manche_col", n=number),
                                       strong=view.phase == "manche" and number == view.manche))
         grid.add_widget(ScoreCell(text=app.t("complot.scores.total")))
-        grid.add_widget(ScoreCell(text=f"→ {view.target}"))  # the bars' end
+        # the bars' end; at the game's end it is reached and the column is narrow (the code)
+        grid.add_widget(ScoreCell(text="" if view.phase == "game_over" else f"→ {view.target}"))
 
     @staticmethod
     def _row(grid: Any, seat: int, name: str, shown: list, view: Any) -> None:
@@ -1015,9 +1040,9 @@ class ComplotScoresScreen(ComplotScreen):
                                  winner=winner))
 
 
-def manche_columns(view: Any) -> list[tuple[int, tuple[int, ...]]]:
-    """The score track's columns: (manche number, points per seat) of the last
-    :data:`SHOWN_MANCHES` manches, the one in play included (the older ones are in the total).
+def manche_columns(view: Any, count: int = SHOWN_MANCHES) -> list[tuple[int, tuple[int, ...]]]:
+    """The score track's columns: (manche number, points per seat) of the last ``count``
+    manches, the one in play included (the older ones are in the total).
 
     >>> from companion.complot.session import ComplotView
     >>> manche_columns(ComplotView(manche=2, manches=((15, 0),), manche_points=(0, 50)))
@@ -1028,7 +1053,7 @@ def manche_columns(view: Any) -> list[tuple[int, tuple[int, ...]]]:
     columns = list(enumerate(view.manches, start=1))
     if view.phase == "manche":
         columns.append((view.manche, view.manche_points))
-    return columns[-SHOWN_MANCHES:]
+    return columns[-count:]
 
 
 def score_titles(app: Any, view: Any) -> tuple[str, str]:

@@ -6,7 +6,8 @@ screen with Complot chosen, the new game, play (the hand counts and the top of t
 «défausse»), the picker (an announcement, an action, a turn's discard), the
 verdicts (accepted, refused, an action, a defence), the manche's end, the score track after
 six manches, the game's end (shared between two players when more than two play), the
-scores-only entry and a damaged game's choices. The picker is taken with a card just read by
+scores-only entry (its end with BG Stats' code, the LAN page off and on) and a damaged game's
+choices. The picker is taken with a card just read by
 the hand camera. Each table size is taken (``-2p``, ``-6p`` by default), each language in
 its own folder (``en/``, ``fr/``, ``zh/``; one process each: Kivy has one window per process).
 
@@ -174,6 +175,23 @@ def _scores_only(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]
     screens.table()
     driver.pump()
     shoot("15-game-end")
+    _with_the_page_on(driver, screens, shoot)
+
+
+def _with_the_page_on(driver: Any, screens: Any, shoot: Shoot) -> None:
+    """The game's end as drawn when the LAN page is on: BG Stats' code is the page's short
+    link (an example address; no server is started for a picture)."""
+    from types import SimpleNamespace
+
+    app = driver.app
+    app.web_server = SimpleNamespace(host="192.168.1.23", port=8321, token="k3Vq9ZtL0aR7xWmN")
+    try:
+        screens.screen("complot_scores").code.refresh()
+        driver.pump()
+        shoot("19-game-end-page-on")
+    finally:
+        app.web_server = None
+        screens.screen("complot_scores").code.refresh()
 
 
 def _damaged(driver: Any, screens: Any, shoot: Shoot, players: Sequence[str]) -> None:

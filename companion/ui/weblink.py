@@ -7,7 +7,8 @@ home, round-end and game-end screens:
 
 * home and round end: the page's QR code and address (for networks that block discovery);
 * game end: BG Stats' import link — through the page when it is on (``/bgstats/N?token=…``:
-  a 50-character link whose code has big modules), else the whole link;
+  a 50-character link whose code has big modules), else the whole link; Complot's score
+  track puts the same badge beside its game's end (companion/ui/complot.py);
 
 a touch on the badge shows its code on a screen of its own (:class:`BigCode`, 440 px: about
 1 mm per module for BG Stats' 520-character link on the 7" panel, where the end screen's own
@@ -31,6 +32,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from companion.errors import UserError
+from companion.ui import theme
 
 log = logging.getLogger(__name__)
 SCREENS = ("home", "round_end", "game_end")
@@ -113,32 +115,38 @@ def qr_texture(text: str, scale: int = 8) -> Any:
     return CoreImage(buffer, ext="png").texture
 
 
-def bgstats_link(app: Any) -> str:
-    """The finished game's BG Stats link: through the page when it is on (short), else whole."""
-    url = app.session.bgstats_url()
+def bgstats_link(app: Any, session: Any = None) -> str:
+    """The finished game's BG Stats link: through the page when it is on (short), else whole.
+    ``session``: the game's session (Noah's, the app's own, by default)."""
+    session = session if session is not None else app.session
+    url = session.bgstats_url()
     server = getattr(app, "web_server", None)
     if not url or server is None:
         return url
-    game_id = app.session.view.game_id
+    game_id = session.view.game_id
     return f"http://{server.host}:{server.port}/bgstats/{game_id}?token={server.token}"
 
 
 class WebBadge(ButtonBehavior, BoxLayout):
-    """A QR code in a screen's top-right corner; a touch shows it big (see module text)."""
+    """A QR code in a screen's top-right corner; a touch shows it big (see module text). A
+    screen with a ``badge_room`` property is told how much of its width the badge takes (0
+    when hidden), to keep its own words out from under it."""
 
-    def __init__(self, kind: str, **kwargs: Any) -> None:
+    def __init__(self, kind: str, session: Any = None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", size_hint=(None, None), padding=4, spacing=2,
                          **kwargs)
         self.kind, self.link, self.caption = kind, "", ""
+        self.session = session  # whose finished game a "bgstats" badge shows (None: Noah's)
         with self.canvas.before:
             Color(1, 1, 1, 1)
             self._paper = Rectangle(pos=self.pos, size=self.size)
         self.bind(pos=self._move, size=self._move)
         self.code = Image(fit_mode="contain")
         big = kind == "bgstats"
-        self.words = Label(font_size=18 if big else 12, color=(0, 0, 0, 1), size_hint_y=None,
-                           height=100 if big else 22, halign="center", valign="middle",
-                           shorten=not big)
+        # BG Stats' caption is read by the players (theme.BODY); the page's address is copied
+        self.words = Label(font_size=theme.BODY if big else 12, color=(0, 0, 0, 1),
+                           size_hint_y=None, height=150 if big else 22, halign="center",
+                           valign="middle", shorten=not big)
         self.words.bind(size=lambda label, size: setattr(label, "text_size", size))
         self.add_widget(self.code)
         self.add_widget(self.words)
@@ -154,7 +162,7 @@ class WebBadge(ButtonBehavior, BoxLayout):
         app = App.get_running_app()
         server = getattr(app, "web_server", None)
         if self.kind == "bgstats":
-            self.link = bgstats_link(app) if app is not None else ""
+            self.link = bgstats_link(app, self.session) if app is not None else ""
             self.caption = app.t("web.bgstats_screen") if app is not None else ""
             shown = self.caption
         else:

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from companion.errors import UserError
 from companion.game.deck import Deck
-from companion.games import GameKind, kind_of
+from companion.games import GameKind
 from companion.i18n import Catalog
 from companion.web import snapshot
 
@@ -65,11 +65,12 @@ class RecordFollower:
     def _summary(self, entry: Any) -> tuple[Any, bool]:
         """A game's summary, and whether its kind makes it a BG Stats link (a finished game
         of a kind that has one)."""
+        from companion.session.bgstats import summary_url
         from companion.session.history import summarize
 
         summary = summarize(self.store, entry, self.deck)
         try:
-            bgstats = summary.finished and bool(kind_of(entry).bgstats_url(self.store, summary))
+            bgstats = summary.finished and bool(summary_url(self.store, summary))
         except UserError:  # this game's kind has no BG Stats link
             bgstats = False
         return summary, bgstats
@@ -93,7 +94,7 @@ class RecordFollower:
     def bgstats_link(self, game_id: int) -> str:
         """The https BG Stats link of a finished game ("" when it is not finished; a
         UserError when its game has no BG Stats link)."""
-        from companion.session.bgstats import web_link
+        from companion.session.bgstats import summary_url, web_link
         from companion.session.history import summarize
 
         with self._lock:
@@ -101,7 +102,8 @@ class RecordFollower:
             summary = summarize(self.store, entry, self.deck)
             if not summary.finished:
                 return ""
-            return web_link(kind_of(entry).bgstats_url(self.store, summary))
+            # a button, not a QR code: the scores per period fit in the comments
+            return web_link(summary_url(self.store, summary, rounds=True))
 
     def close(self) -> None:
         with self._lock:

@@ -336,15 +336,16 @@ def test_seeded_garbage_never_raises_and_refusals_change_nothing():
     import random
 
     from companion.complot.engine import ACTION_TYPES
-    from companion.complot.simulate import _choose
+    from companion.complot.simulate import Players
 
     rng = random.Random(5)
     game = Game(["a", "b", "c"], level=3, seed="fuzz")
+    choose = Players(game, random.Random(6)).choose
     ids = [*game.deck.ids(), "bad:id"]
     for _ in range(300):
         if game.is_over:
             break
-        action = _choose(game, rng) if rng.random() < 0.5 else {
+        action = choose() if rng.random() < 0.5 else {
             "type": rng.choice([*ACTION_TYPES, "zzz"]),
             "player": rng.choice([0, 1, 2, 9, True, None, "1"]),
             "from": rng.choice(["pioche", "defausse", None]),

@@ -10,10 +10,23 @@ import pytest
 from companion.complot import combos
 from companion.complot.cards import NOE, default_deck
 from companion.complot.engine import Game
-from companion.complot.simulate import _gain, _marks, _may_announce, _worst_card
+from companion.complot.simulate import (
+    _count_keys,
+    _gain,
+    _marks,
+    _may_announce,
+    _near,
+    _worst_card,
+)
 
 DECK = default_deck()
 CARDS = list(DECK)
+MARKS = _marks(DECK)
+
+
+def numbers(cards) -> tuple[int, ...]:
+    """The cards' numbers inside the referee's table (their places in the deck)."""
+    return MARKS.numbers(*(card.id for card in cards))
 
 
 def two_trios_plainly(slots) -> bool:
@@ -57,15 +70,15 @@ def test_the_simulated_players_gain_is_the_difference_of_values():
     for _ in range(2000):
         hand = rng.sample(CARDS, 7)
         top, rest = hand[0], hand[1:]
-        assert _gain(top, [card.id for card in rest], DECK) == (
+        assert _gain(*numbers([top]), _count_keys(numbers(rest), MARKS)[0], MARKS) == (
             value_plainly(hand) - value_plainly(rest))
 
 
 def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     """``_may_announce`` is only a necessary test: whenever it says no, no word of C33 is
-    made (a classic combination, Pulitzer, Étaré, either form of the Élysée)."""
+    made (a classic combination, Pulitzer, Étaré, either form of the Élysée); and each of
+    its two halves, the Élysée's and the other words', never hides its own words."""
     rng = random.Random("announce")
-    marks = _marks(DECK)
     leaning = [  # pools where combinations are near: Noé, the Élysée's names, Alphas
         [card for card in CARDS if card.name == NOE or card.is_joker],
         [card for card in CARDS if card.name in combos.ELYSEE_NAMES or card.is_joker],
@@ -74,15 +87,21 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     for index in range(1500):
         pool = CARDS if index % 4 == 0 else leaning[index % 4 - 1] + rng.sample(CARDS, 4)
         hand = rng.sample(pool, 6)
-        if not _may_announce([card.id for card in hand], marks):
+        near_elysee, near_other = _near(numbers(hand), MARKS, *_count_keys(numbers(hand), MARKS))
+        if not near_elysee:
+            assert combos.made("complot_elysee", hand) is None, hand
+        if not near_other:
+            assert all(combos.made(word, hand) is None for word in combos.CLAIMS
+                       if word != "complot_elysee"), hand
+        if not _may_announce(numbers(hand), MARKS):
             said_no += 1
             assert all(combos.made(word, hand) is None for word in combos.CLAIMS), hand
     assert said_no > 300  # the test is exercised, not vacuous
 
 
-def worst_plainly(hand, rng) -> str:
-    """The card with the fewest characters sharing its category or first name (itself
-    counted twice), a méchant first, a joker last, each with a random fraction for ties."""
+def worst_plainly(hand) -> list[str]:
+    """The cards with the fewest characters sharing their category or first name (itself
+    counted twice), a méchant first, a joker last."""
     characters = [card for card in hand if card.is_character]
     def links(card) -> float:
         if card.is_joker:
@@ -91,15 +110,39 @@ def worst_plainly(hand, rng) -> str:
             return -1.0
         return (sum(other.category == card.category for other in characters)
                 + sum(other.name == card.name for other in characters))
-    scored = [(links(card) + rng.random(), index) for index, card in enumerate(hand)]
-    return hand[min(scored)[1]].id
+    fewest = min(links(card) for card in hand)
+    return [card.id for card in hand if links(card) == fewest]
 
 
 def test_the_simulated_players_worst_card_is_the_least_connected():
-    game = Game(["Ana", "Ben"], level=3)
+    """Any of the least connected cards, each of them sometimes when they tie."""
     rng = random.Random("worst")
+    ties = 0
     for _ in range(500):
         hand = rng.sample(CARDS, rng.choice((6, 7, 8)))
-        seed = rng.random()
-        assert _worst_card(game, [card.id for card in hand], random.Random(seed)) == (
-            worst_plainly(hand, random.Random(seed))), hand
+        worst = worst_plainly(hand)
+        chosen = {MARKS.cards[_worst_card(MARKS, numbers(hand), random.Random(seed))].id
+                  for seed in range(8 * len(worst))}
+        assert chosen <= set(worst), hand
+        if len(worst) > 1:
+            ties += 1
+            assert len(chosen) > 1, hand  # a tie is broken at random
+    assert ties > 100
+
+
+def test_the_players_counts_kept_as_cards_come_and_go_are_the_counts_of_their_hands():
+    """``Players`` updates each seat's key counts by the card drawn or discarded instead of
+    counting the hand again: at every move of a level-3 game (actions, attentats, new
+    manches), the counts it keeps for a seat holding that hand are the hand's own."""
+    from companion.complot.simulate import Players
+
+    game = Game(["Ana", "Ben", "Chloé"], level=3, seed="counts")
+    players = Players(game, random.Random("counts"))
+    checked = 0
+    while not game.is_over:
+        for seat, (hand, counts, jokers) in enumerate(players.counted):
+            if game.table.hands and hand == game.table.hands[seat]:
+                assert (counts, jokers) == _count_keys(hand, MARKS), (seat, hand)
+                checked += 1
+        assert game.push(players.choose()).changed
+    assert checked > 1000

@@ -70,7 +70,7 @@ class Mirror:
 
 
 @pytest.mark.parametrize(("seed", "players", "level"),
-                         [(1, 2, 1), (2, 6, 2), (3, 4, 3), (4, 3, 3)])
+                         [(1, 2, 1), (2, 6, 2), (3, 4, 3), (4, 3, 3), (11, 3, 3)])
 def test_c14_counts_and_top_match_the_engines_hands_in_seeded_games(seed, players, level):
     """C14, C17, C62–C68, C82: between turns the table's counts are the engine's true hands
     (6, 0 once laid down), and the top of the «défausse» it was shown is the engine's, blocked

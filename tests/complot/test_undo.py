@@ -1,5 +1,5 @@
-"""``pop`` is an exact undo and ``check`` changes nothing, with the table shared copy-on-write
-between the states of the undo stack (companion/complot/state.py)."""
+"""``pop`` is an exact undo and ``check`` changes nothing, with the table's fields saved and
+restored (companion/complot/state.py)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_every_state_on_the_undo_stack_comes_back_exactly(seed, players, level):
     for action in actions:
         before.append(snapshot(game))
         for candidate in list(game._candidates(game._state))[:6]:
-            game.check(candidate)  # judged on a fork: nothing may leak into the table
+            game.check(candidate)  # judged and restored: nothing may leak into the table
         assert snapshot(game) == before[-1]
         assert game.push(action).changed
     assert game.is_over
@@ -46,19 +46,21 @@ def test_an_action_of_no_known_type_is_bad_input_and_changes_nothing(action):
     assert (verdict.code, verdict.changed, snapshot(game)) == ("bad_input", False, before)
 
 
-def test_a_fork_carries_every_field_of_the_state():
-    """``State.fork`` is written field by field (for speed): a field added to the dataclass
-    and forgotten there would make the fork differ from its parent."""
+def test_save_and_restore_carry_every_field_of_the_state():
+    """``State.save`` reads the fields by name (for speed): a field added to the dataclass and
+    left out there would not come back on ``pop``."""
     from dataclasses import fields
 
     from companion.complot.state import State
 
-    state = State(3, [1, 2, 3], 2)
+    state = State(3, (1, 2, 3), 2)
+    saved = state.save()
     for number, field in enumerate(fields(State)):
-        if field.name not in ("players", "scores", "dealer", "_owned"):
+        if field.name != "players":
             setattr(state, field.name, f"value {number}")  # every field told apart
-    twin = state.fork()
+    changed = state.copy()
+    state.restore(saved)
+    assert state == State(3, (1, 2, 3), 2)
     for field in fields(State):
-        if field.name != "_owned":
-            assert getattr(twin, field.name) is getattr(state, field.name), field.name
-    assert twin._owned == set() and twin._owned is not state._owned
+        assert getattr(changed, field.name) is not getattr(state, field.name) or \
+            field.name == "players", field.name

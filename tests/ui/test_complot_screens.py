@@ -172,9 +172,32 @@ def test_the_game_ends_at_the_target_with_a_shared_victory_c55(driver, complot):
     scores = complot.screen("complot_scores")
     assert driver.app.root.sm.current == "complot_scores"
     assert scores.title == "Ana and Ben share the victory with 100 points!"
+    _the_end_shows_the_bg_stats_code(driver, complot, scores)
     driver.press(buttons(scores, "Play again")[0])
     assert complot.view.phase == "manche" and complot.view.scores == (0, 0, 0)
     assert driver.app.root.sm.current == "complot_quick"
+    complot.go("complot_scores")  # the new game's track: no code until its end
+    driver.pump(2)
+    assert scores.code.opacity == 0 and scores.badge_room == 0
+
+
+def _the_end_shows_the_bg_stats_code(driver, complot, scores):
+    """As Noah's end screen: the whole BG Stats link when the LAN page is off (a touch shows
+    it big), the page's short link when it is on (companion/ui/weblink.py)."""
+    from types import SimpleNamespace
+
+    driver.pump(2)
+    code = scores.code
+    assert code.opacity == 1 and code.code.texture is not None and scores.badge_room > 0
+    assert code.link == complot.session.bgstats_url() and "highestWins" in code.link
+    app = driver.app
+    app.web_server = SimpleNamespace(host="192.168.1.5", port=8080, token="T")
+    try:
+        code.refresh()
+        driver.pump(2)
+        assert code.link == f"http://192.168.1.5:8080/bgstats/{complot.view.game_id}?token=T"
+    finally:
+        app.web_server = None
 
 
 @pytest.mark.parametrize(("language", "count"), [("fr", 6)])
@@ -200,7 +223,7 @@ def test_every_complot_screen_fits_and_reads(driver, language, count):
         driver.app.lang = "en"
         driver.app.go("home")
         driver.app.root.sm.get_screen("home").game = "noah"
-    assert len(visited) == 18
+    assert len(visited) == 19
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 

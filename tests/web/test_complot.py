@@ -5,8 +5,10 @@ end, the past games of both kinds and BG Stats asked of each game's kind."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -85,7 +87,7 @@ def test_the_end_names_the_winner_and_the_sheet_has_every_manche_C55(record):
     assert table["scores"] == [sum(points) for points in zip(*table["rounds"], strict=True)]
 
 
-def test_past_games_list_both_kinds_and_bgstats_is_asked_of_each_kind(record):
+def test_past_games_list_both_kinds_each_with_its_bgstats_link(record):
     store, session = record
     play_complot(session, PLAYERS, target=100)
     follower = RecordFollower(store.path, default_deck())
@@ -94,7 +96,7 @@ def test_past_games_list_both_kinds_and_bgstats_is_asked_of_each_kind(record):
         feed.take_games(follower.games())
         complot_game, noah_game = feed.games
         assert (complot_game["kind"], complot_game["finished"], complot_game["bgstats"]) == (
-            "complot", True, False)
+            "complot", True, True)
         assert (noah_game["kind"], noah_game["bgstats"]) == ("noah", True)
         assert follower.bgstats_link(noah_game["id"]).startswith("https://")
         assert feed.words["kinds"]["complot"]["round_short"] == "M{n}"
@@ -102,18 +104,32 @@ def test_past_games_list_both_kinds_and_bgstats_is_asked_of_each_kind(record):
         follower.close()
 
 
-def test_the_bgstats_route_says_why_a_complot_game_has_no_link(record):
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_args, **_kwargs):
+        return None  # the redirect itself is the answer under test
+
+
+def test_the_bgstats_route_sends_a_complot_game_to_bg_stats_with_its_manches_c55(record):
+    """The page's button: a redirect to BG Stats' import of the Complot play, the highest
+    total winning (C55) and the points per manche in the comments (a button has room)."""
     store, session = record
     play_complot(session, PLAYERS, target=100)
+    view = session.view
     with WebServer(store.path, default_deck(), settings=LOOPBACK, token=TOKEN) as server:
-        game = session.view.game_id
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{base(server)}/bgstats/{game}?token={TOKEN}", timeout=10)
-        assert refused.value.code == 404
-        assert b"Noah games only" in refused.value.read()
-        csv = urllib.request.urlopen(f"{base(server)}/download/{game}.csv?token={TOKEN}",
-                                     timeout=10).read().decode()
-        assert "Ana" in csv
+        opener = urllib.request.build_opener(_NoRedirect)
+        with pytest.raises(urllib.error.HTTPError) as redirected:
+            opener.open(f"{base(server)}/bgstats/{view.game_id}?token={TOKEN}", timeout=10)
+    assert redirected.value.code == 302
+    link = redirected.value.headers["Location"]
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    play = json.loads(urllib.parse.unquote(link.split("data=", 1)[1]))
+    assert play["game"] == {"name": "Noé, Complot à l'Élysée", "highestWins": True,
+                            "sourceGameId": "complot"}
+    assert [p["score"] for p in play["players"]] == list(view.scores)
+    assert [seat for seat, p in enumerate(play["players"]) if p.get("winner")] == list(
+        view.winners)
+    assert play["comments"] == "Points per manche: " + " | ".join(
+        "-".join(map(str, points)) for points in view.manches)
 
 
 def test_an_idle_session_of_another_game_does_not_hide_the_table_being_played(record):

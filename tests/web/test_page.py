@@ -92,8 +92,9 @@ def test_a_complot_table_shows_its_claims_cards_and_end_in_the_same_browser(tmp_
         play_complot(session, ("Ana", "Ben", "Chloé"), target=100)
         wait_for(lambda: _shown(browser, "end"), "the game's end")
         assert "gagne avec" in _text(browser, "winners")
-        wait_for(lambda: _shown(browser, "bgstats-none"), "the CSV instead of BG Stats")
-        assert not _shown(browser, "bgstats")
+        wait_for(lambda: _shown(browser, "bgstats"), "BG Stats' button (issue 21)")
+        assert not _shown(browser, "bgstats-none")
+        assert "/bgstats/" in browser.find_element(By.ID, "bgstats").get_attribute("href")
         assert "M2" in _text(browser, "sheet")
         past = _text(browser, "past")
         assert "Complot à l'Élysée" in past  # the first game, not finished, with its kind
