@@ -127,7 +127,8 @@ class Zygote:
     negative for a signal).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, hang_seconds: float = HANG_SECONDS) -> None:
+        self.hang_seconds = hang_seconds
         self.process = subprocess.Popen(
             [sys.executable, "-c", "from companion.sim.crashdrill import Zygote; Zygote.serve()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -144,8 +145,8 @@ class Zygote:
 
     def next(self) -> tuple[str, int]:
         """The next line: ``("said", N)``, ``("exit", S)``, ``("pid", P)``."""
-        if not select.select([self._stdout], [], [], HANG_SECONDS)[0]:
-            raise TimeoutError(f"the game said nothing for {HANG_SECONDS} s")
+        if not select.select([self._stdout], [], [], self.hang_seconds)[0]:
+            raise TimeoutError(f"the game said nothing for {self.hang_seconds:g} s")
         line = self._stdout.readline().decode()
         if not line:
             raise EOFError("the zygote ended")
@@ -154,7 +155,7 @@ class Zygote:
 
     def close(self) -> None:
         self._stdin.close()
-        self.process.wait(timeout=HANG_SECONDS)
+        self.process.wait(timeout=self.hang_seconds)
         self._stdout.close()
 
     @staticmethod
@@ -200,8 +201,10 @@ def check_record(db: Path, acknowledged: int, script: dict[str, Any]) -> tuple[i
     return len(lines), None
 
 
-def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> DrillReport:
-    """Kill the scripted game ``kills`` times at random moments and check every resume."""
+def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None,
+          hang_seconds: float = HANG_SECONDS) -> DrillReport:
+    """Kill the scripted game ``kills`` times at random moments and check every resume
+    (``hang_seconds``: how long a silent game is waited for before it counts as stuck)."""
     workdir = Path(workdir or tempfile.mkdtemp(prefix="noah-crash-"))
     script_path = workdir / "script.json"
     script = make_script(script_path, seed=seed, workdir=workdir)
@@ -210,7 +213,7 @@ def drill(kills: int = 50, *, seed: int = 1, workdir: Path | None = None) -> Dri
     started = time.monotonic()
     db = workdir / "game-0.sqlite"
     stored = 0  # lines the record held after the previous life: what a resume shows
-    zygote = Zygote()
+    zygote = Zygote(hang_seconds)
     while report.kills < kills:
         acknowledged, killed, early, status = _one_life(zygote, db, script_path, rng)
         if not killed and status != 0:
