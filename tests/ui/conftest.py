@@ -92,6 +92,11 @@ def clock(ui_driver):
 
     if not isinstance(Clock.time, ManualTime):
         Clock.time = ManualTime(Clock.time)
+    # A clock that stands still must not pace frames: Kivy reads `maxfps` once, when its clock
+    # is made, and a process whose clock was made before the tests' environment set it to 0
+    # would wait for ever for the next frame's time (a worker hung in `Clock.idle`).
+    paced, Clock._max_fps = Clock._max_fps, 0.0
     Clock.time.freeze()
     yield Clock.time
     Clock.time.thaw()
+    Clock._max_fps = paced
