@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from companion.errors import UserError
 from companion.session.base import SessionBase
@@ -47,6 +47,9 @@ from .messages import is_seat, table_sentence
 from .messages import sentence as refusal_sentence
 from .payload import DEFAULT_DECK_ID, Foreign, TagError, classify, is_ours
 from .table import FORMAT, Table, is_hidden_header, setup_problem
+
+if TYPE_CHECKING:
+    from companion.i18n import Catalog
 
 Phase = Literal["manche", "manche_over", "game_over"]
 #: How many recent outcomes the view keeps for the screen's history lines.
@@ -458,6 +461,18 @@ class ComplotSession(SessionBase[ComplotView, dict[str, Any]]):
         return {"unfinished": self._unfinished_ids(), "notices": tuple(self._notices),
                 "camera_ok": self._camera_ok, "camera_message": self._camera_message,
                 "foreign_codes": self._foreign_codes}
+
+
+def defausse_caption(catalog: Catalog, table: Any, *, unknown: bool = True) -> str:
+    """The words over the top of the «défausse» (the app's play screen's too): its name, and
+    that it may not be taken (C68) or (``unknown``) that the table has not shown it (never a
+    guess)."""
+    caption = catalog.text("complot.play.defausse")
+    if table.top_blocked:
+        return f"{caption} · {catalog.text('complot.play.top_blocked')}"
+    if unknown and table.top_of_defausse is None:
+        return f"{caption} · {catalog.text('complot.play.top_unknown')}"
+    return caption
 
 
 def summary(table: Table) -> dict[str, Any]:

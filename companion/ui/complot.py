@@ -55,11 +55,11 @@ from companion.complot.cards import (
 from companion.complot.claim_reader import ClaimReader, Reading
 from companion.complot.combos import CLAIMS, CLASSIC_POINTS, SPECIAL_POINTS
 from companion.complot.messages import category_name
+from companion.complot.session import defausse_caption
 from companion.errors import UserError
 from companion.ui import theme
 from companion.ui.weblink import PLACES as BADGE_PLACES
 from companion.ui.weblink import WebBadge, follow_on_page
-from companion.web.games.complot import defausse_caption
 
 HERE = Path(__file__).parent
 MAX_PLAYERS = 6

@@ -33,6 +33,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from companion.complot.session import defausse_caption
 from companion.web.games import NO_GAME
 
 if TYPE_CHECKING:
@@ -144,18 +145,6 @@ def _seat(catalog: Catalog, table: Any, seat: int) -> dict[str, Any]:
     return {"name": table.players[seat], "score": table.scores[seat], "points": points,
             "status": status, "state": state, "hand": held,
             "cards": "" if held is None else catalog.text("complot.play.cards", count=held)}
-
-
-def defausse_caption(catalog: Catalog, table: Any, *, unknown: bool = True) -> str:
-    """The words over the top of the «défausse» (the app's play screen's too): its name, and
-    that it may not be taken (C68) or (``unknown``) that the table has not shown it (never a
-    guess)."""
-    caption = catalog.text("complot.play.defausse")
-    if table.top_blocked:
-        return f"{caption} · {catalog.text('complot.play.top_blocked')}"
-    if unknown and table.top_of_defausse is None:
-        return f"{caption} · {catalog.text('complot.play.top_unknown')}"
-    return caption
 
 
 def _defausse(catalog: Catalog, table: Any) -> dict[str, Any] | None:
