@@ -32,7 +32,7 @@ FRAMES = (  # file name, variation, seed
 def main(folder: Path = FOLDER) -> None:
     import cv2
 
-    from vision.table import FERRIES
+    from vision.table_kit import FERRIES
     from vision.table_render import OverheadCamera, Variation, render_table, varied_scene
 
     camera = OverheadCamera(width=3072, height=1728)

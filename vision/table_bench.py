@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from vision.bench import _machine, _ms
-from vision.table import FERRIES, TableReader
+from vision.table import TableReader
+from vision.table_kit import FERRIES
 from vision.table_render import (
     SAMPLE_TEXTS,
     OverheadCamera,

@@ -33,18 +33,17 @@ from typing import Any
 
 import numpy as np
 
-from vision.table import (
+from vision.table import TableReader, TableReading
+from vision.table_kit import (
     CARD_ZONE_MM,
     FERRIES,
     MARKER_MM,
     MAT_MM,
     QR_MODULES_MM,
-    TableReader,
-    TableReading,
     marker_centre_mm,
     marker_ids,
-    nearest_ferry,
 )
+from vision.table_markers import nearest_ferry
 
 #: Pixels per sticker module: below the first the reader misses codes, below the second it has
 #: little margin (a soft focus, a tilt); from the second on it reads well (docs/table-view.md).

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from vision.table import Box
+from vision.table_kit import Box
 
 MOTION_LEVEL = 18  # grey levels: a change larger than noise and flicker
 STILL_FRACTION = 0.002  # of a small frame: more changed than this is motion

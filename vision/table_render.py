@@ -1,10 +1,11 @@
 """A synthetic overhead camera: renders a whole Noah table as the table view's camera sees it.
 
 Frames the product never sees are checked against frames rendered to ``TABLE-KIT.md``: the five
-ferry mats with their real ArUco markers (OpenCV's dictionary, :func:`vision.table.marker_cells`),
-stacks of cards carrying real QR stickers (segno: version 1, level Q, 20 mm), the Noah marker
-disc, hands, glare, a tilted camera, soft focus, sensor noise and dim light. No game rules: a
-card is the text of its sticker. Everything is deterministic for a given seed.
+ferry mats with their real ArUco markers (OpenCV's dictionary,
+:func:`vision.table_kit.marker_cells`), stacks of cards carrying real QR stickers (segno: version 1,
+level Q, 20 mm), the Noah marker disc, hands, glare, a tilted camera, soft focus, sensor noise and
+dim light. No game rules: a card is the text of its sticker. Everything is deterministic for a given
+seed.
 
 Coordinates: table millimetres, origin under the camera, x to the right and y down the frame.
 :class:`OverheadCamera` fixes the scale (Camera Module 3: 66° across; 4608 px at 75 cm give
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from vision.synthetic import focal_px
-from vision.table import (
+from vision.table_kit import (
     CARD_ZONE_MM,
     FERRIES,
     MARKER_MM,

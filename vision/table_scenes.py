@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from vision.table import FERRIES, MAT_MM, NOAH_DISC_MM, marker_centre_mm, marker_ids
+from vision.table_kit import FERRIES, MAT_MM, NOAH_DISC_MM, marker_centre_mm, marker_ids
 
 Point = tuple[float, float]
 

@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from vision.bench import _ms
-from vision.table import FERRIES, TableReader, TableReading
+from vision.table import TableReader, TableReading
 from vision.table_bench import _pct
+from vision.table_kit import FERRIES
 from vision.table_scenes import FOREIGN_TEXTS, Scene, scene_for_seed, scene_set
 from vision.table_scenes_render import render_scene
 from vision.table_scenes_truth import SceneTruth, truth_json

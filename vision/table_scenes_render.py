@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.table import (
+from vision.table_kit import (
     CARD_ZONE_MM,
     MARKER_MM,
     MAT_MM,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.table import FERRIES, MARKER_MM, marker_corners_mm, marker_ids
+from vision.table_kit import FERRIES, MARKER_MM, marker_corners_mm, marker_ids
 from vision.table_scenes import MAT_THICK_MM, Card, Scene
 
 if TYPE_CHECKING:

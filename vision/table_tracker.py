@@ -5,10 +5,10 @@ ferries that changed read again.
 of one table, which changes only where someone touched it: :class:`TableTracker` keeps, from
 one reading to the next,
 
-* each mat's pose (:class:`vision.table.MatPose`): mats move only when touched, so a mat whose
-  markers did not change keeps its place, even when a frame's search misses them (TABLE-KIT.md:
-  such a mat still counts for "nearest" when placing Noah); a mat one of whose markers changed
-  (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
+* each mat's pose (:class:`vision.table_markers.MatPose`): mats move only when touched, so a mat
+  whose markers did not change keeps its place, even when a frame's search misses them (TABLE-
+  KIT.md: such a mat still counts for "nearest" when placing Noah); a mat one of whose markers
+  changed (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
   card zone leaves it in place;
 * each ferry's view (:class:`vision.table.FerryView`): an unchanged ferry keeps its reading;
 * Noah's marker, unless the change covers where it was.
@@ -42,28 +42,19 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.table import (
+from vision.table import FerryView, LooseCode, TableReader, TableReading, _gray, merge_boxes
+from vision.table_kit import (
     FERRIES,
     MARKER_MM,
     MARKER_WHITE_MM,
     NOAH_MARKER,
     SEARCH_ZONE_MM,
     Box,
-    FerryView,
-    LooseCode,
-    Marker,
-    MatPose,
     Point,
-    TableReader,
-    TableReading,
-    _gray,
     marker_centre_mm,
     marker_ids,
-    mat_poses,
-    merge_boxes,
-    noah_ferry,
-    noah_marker,
 )
+from vision.table_markers import Marker, MatPose, mat_poses, noah_ferry, noah_marker
 from vision.table_motion import Quad, changed_boxes, motion, occluded_ferries, thumbnail
 
 RETRIES = 2  # still frames on which a ferry showing a code but no top card is read again

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from companion.errors import UserError
 from companion.tags.sheet import CUT_GREY, PAPERS, _draw_scale_bar, _new_pdf
-from vision.table import (
+from vision.table_kit import (
     CARD_ZONE_MM,
     FERRIES,
     MARKER_MM,

@@ -10,13 +10,13 @@ import zxingcpp
 
 from tests.table.test_fit import PX, code_image
 from tests.table.test_view import BURIED, READER, SWEEP_CAMERA, overlap_positions
-from vision.table import visibility
+from vision.table_codes import visibility
 from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
 
 
 def _overshoot(image: np.ndarray) -> np.ndarray:
     """The code's light modules lifted above the paper of its quiet zone, as a cubic
-    enlargement of a 2.2 px-per-module code lifts them (:func:`vision.table.enlarged`)."""
+    enlargement of a 2.2 px-per-module code lifts them (:func:`vision.table_codes.enlarged`)."""
     lifted = image.copy()
     code = lifted[4 * PX:-4 * PX, 4 * PX:-4 * PX]
     code[code > 150] = 250

@@ -8,14 +8,9 @@ import numpy as np
 import pytest
 import segno
 
-from vision.table import (
-    EDGE_DIP,
-    _expected_modules,
-    _fitted_corners,
-    edge_dips,
-    has_dark_border,
-    marker_cells,
-)
+from vision.table_codes import EDGE_DIP, _expected_modules, _fitted_corners, edge_dips
+from vision.table_kit import marker_cells
+from vision.table_markers import has_dark_border
 
 PX = 4  # pixels per module: the kit's 75 cm
 

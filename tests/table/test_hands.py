@@ -29,7 +29,8 @@ from companion.session.table_observer import (
 from companion.sim.autoplay import SimulatedTable
 from companion.sim.table_demo import OverheadTable
 from tests.table.test_observer import DECK, frame, text_of
-from vision.table import FERRIES, FerryView, LooseCode, TableReader, TableReading
+from vision.table import FerryView, LooseCode, TableReader, TableReading
+from vision.table_kit import FERRIES
 from vision.table_render import (
     CardOnMat,
     CardOnTable,

@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from companion.tags.kit import render_kit
-from vision.table import MARKER_MM, NOAH_MARKER, find_markers
+from vision.table_kit import MARKER_MM, NOAH_MARKER
+from vision.table_markers import find_markers
 
 DPI = 100
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None,

@@ -29,7 +29,8 @@ from companion.session.table_observer import (
     sight_of,
 )
 from companion.tags.payload import TagOk, classify, encode
-from vision.table import FERRIES, FerryView, TableReading
+from vision.table import FerryView, TableReading
+from vision.table_kit import FERRIES
 
 EMPTY = (True,) * 5
 NONE5: tuple[str | None, ...] = (None,) * 5

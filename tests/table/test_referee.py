@@ -28,7 +28,8 @@ from companion.table_referee import (
     question,
 )
 from companion.wiring import assemble
-from vision.table import FERRIES, FerryView, LooseCode, TableReading
+from vision.table import FerryView, LooseCode, TableReading
+from vision.table_kit import FERRIES
 
 pytestmark = pytest.mark.usefixtures("no_user_config")
 

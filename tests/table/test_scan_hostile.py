@@ -14,7 +14,8 @@ import pytest
 
 from companion.cli import main
 from companion.commands.table import _json_line, describe
-from vision.table import FERRIES, FerryView, LooseCode, TableReading
+from vision.table import FerryView, LooseCode, TableReading
+from vision.table_kit import FERRIES
 
 pytestmark = pytest.mark.usefixtures("no_user_config")
 

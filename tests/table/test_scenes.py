@@ -9,7 +9,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.table import FERRIES, FerryView, TableReading, find_markers
+from vision.table import FerryView, TableReading
+from vision.table_kit import FERRIES
+from vision.table_markers import find_markers
 from vision.table_scenes import (
     HELDOUT_SEEDS,
     Card,

@@ -12,7 +12,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.table import FERRIES, TableReader, find_markers, marker_ids, mat_poses
+from vision.table import TableReader
+from vision.table_kit import FERRIES, marker_ids
+from vision.table_markers import find_markers, mat_poses
 from vision.table_render import (
     CardOnMat,
     Glare,
@@ -190,7 +192,8 @@ def test_a_mats_other_marker_is_found_where_one_marker_mispredicts_it():
     be off by a few cells, and the dark-border test (made for the rejected candidates, mostly
     stickers' codes) then fails where the marker is. The other marker is looked for all the
     same (issue 19: two DEV frames, 1004 and 1175, lost a marker that way)."""
-    from vision.table import has_dark_border, look_again, marker_corners_mm
+    from vision.table_kit import marker_corners_mm
+    from vision.table_markers import has_dark_border, look_again
 
     gray = frame(scene())
     markers = find_markers(gray)

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.table import FERRIES, QR_MODULES_MM, TableReader
+from vision.table import TableReader
+from vision.table_kit import FERRIES, QR_MODULES_MM
 from vision.table_motion import motion, occluded_ferries, still
 from vision.table_render import (
     CARD_MM,
@@ -316,7 +317,8 @@ def test_table_scan_line_says_when_noah_is_seen_but_his_ferry_not_sure():
     """TABLE-KIT.md: Noah's marker seen while a mat whose place is not known could be nearer
     gives no ferry; the scan's line says that, not that Noah was not seen."""
     from companion.commands.table import describe
-    from vision.table import FERRIES, FerryView, TableReading
+    from vision.table import FerryView, TableReading
+    from vision.table_kit import FERRIES
 
     ferries = {k: FerryView() for k in FERRIES}
     unsure = TableReading(ferries, noah=None, noah_at=(10.0, 20.0))

@@ -1,0 +1,606 @@
+"""Codes and the top card: whether a QR code read in a ferry's zone is *whole* (its modules
+and its quiet zone intact: the top card's) or covered, and the second looks at ferries without
+a top card (docs/table-view.md; the reader is :mod:`vision.table`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from vision.table_kit import Point, Quad
+
+# -- codes and the top card ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Code:
+    """One QR code read in a crop: its text, its corners in frame pixels and whether it is
+    fully visible (see :func:`fully_visible`)."""
+
+    text: str
+    corners: Quad
+    fully_visible: bool
+    readable: bool = True
+    """False for a symbol zxing-cpp located but could not decode (glare, a hand, a card)."""
+    unsure: bool = False
+    """Read, but neither whole nor clearly covered (see :func:`visibility`)."""
+
+    @property
+    def centre(self) -> Point:
+        return (sum(x for x, _ in self.corners) / 4, sum(y for _, y in self.corners) / 4)
+
+
+def top_card(codes: Sequence[Code]) -> str | None:
+    """The text of the top card's code among the codes read in one ferry's zone, or ``None``.
+
+    Exactly one text among the whole codes, and nothing else in the zone that could be the top
+    card's: an unreadable symbol may be the true top card's (under glare, say), and so may a
+    code read with a few too many errors (soft); then even a single whole-looking code could
+    be a buried card's, so the answer is ``None``: the referee never guesses.
+
+    >>> square = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    >>> top_card([Code("A", square, True), Code("B", square, False)])
+    'A'
+    >>> top_card([Code("A", square, True), Code("", square, False, readable=False)]) is None
+    True
+    """
+    visible = {c.text for c in codes if c.fully_visible}
+    unsure = any(not c.readable or c.unsure for c in codes)
+    return next(iter(visible)) if len(visible) == 1 and not unsure else None
+
+
+MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft focus
+MAX_ERROR_CLUSTER = 3  # 4-connected wrong modules: a larger patch is something lying on the code
+COVERED_BIT_ERRORS = 16  # more wrong modules than this: surely covered
+COVERED_CLUSTER = 5  # a patch larger than this: surely covered
+RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 276)
+RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
+OUTER_RING = 3.0  # modules out: the third ring, a module inside the sticker's 4-module quiet zone
+
+
+def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
+    """Whether a code zxing-cpp read in ``gray`` is whole, with nothing lying over it
+    (:func:`visibility` is ``"whole"``)."""
+    return visibility(barcode, gray) == "whole"
+
+
+def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
+    """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
+    ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
+    sampling errors than a whole code shows, e.g. a soft code of 3 px per module).
+
+    A buried card's code that still decodes is partly covered by the card above: zxing-cpp's
+    error correction fills in the hidden modules, but they show up (1) as modules that differ
+    from the code re-encoded from its text with its own version, level and mask in a
+    connected patch (finder, timing and format patterns included, which the error correction
+    does not cover), or (2) as a quiet zone that is not light all round (the edge of the card
+    above crosses it), or (3) as the card's straight edge running along one of the code's sides
+    past both its ends (:func:`edge_dips`: a card a fraction of a module over the code, whose
+    outline passes for the finder patterns' ring). The modules and the quiet zone are sampled
+    here, not taken from zxing-cpp (one pixel per module, on corners it estimates): on a grid
+    fitted to the code (:func:`sample_modules`), a top card's code, even tilted, blurred, dim
+    and noisy, shows at most a few scattered wrong modules and a clean quiet zone. Checked by
+    the overlap sweeps of tests/table/test_view.py and docs/table-view.md: no covered code
+    passes.
+
+    ``plain``: the same pixels as ``gray`` without its sharpening, where ``gray`` is a crop
+    enlarged by cubic interpolation for zxing-cpp (:func:`enlarged`): the modules are sampled
+    on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
+    zone is compared with the light modules on ``plain``, where no overshoot lifts them above
+    the paper. ``gray`` itself by default.
+    """
+    extra = barcode.extra if isinstance(barcode.extra, dict) else {}
+    expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
+                                 str(extra.get("Version", "")), extra.get("DataMask"))
+    if expected is None:
+        return "unsure"
+    # zxing-cpp samples one pixel per module on a grid estimated from three finder patterns:
+    # at 3 px per module under tilt, soft focus or dim light a few of a whole code's modules
+    # come out wrong, and a card edge over a fraction of the outer modules may not. The
+    # modules are sampled again here, each one's middle averaged: first on zxing-cpp's own
+    # corners (a sharp code is whole there already), else on a grid fitted to the code.
+    # Fitting only raises the contrast with the expected code, so a code already whole on
+    # the first grid would be whole on the fitted one too; but the fitted grid may reach a
+    # card's corner in the quiet zone that zxing-cpp's stops short of (issue 19's dim sweep),
+    # or miss a card's edge that zxing-cpp's grid shows (a card ¾ of a module over the code at
+    # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
+    # showed its modules whole.
+    corners = code_corners(barcode)
+    verdict = _verdict(gray, gray if plain is None else plain, corners, expected)
+    if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
+        return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
+    return verdict
+
+
+def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
+             ) -> str:
+    """:func:`visibility`'s verdict from the code's modules (on ``gray``) and its quiet zone
+    (on ``plain``)."""
+    if _too_noisy(gray, corners, expected):
+        return _noisy_verdict(gray, plain, corners, expected)
+    light_there = _quiet_zone_is_light(plain, corners, expected)
+    if light_there and _module_errors(
+            sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
+        fitted = _fitted_corners(gray, corners, expected)
+        return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
+    fitted = _fitted_corners(gray, corners, expected)
+    if not _quiet_zone_is_light(plain, fitted, expected):
+        return "covered"
+    verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
+    return "unsure" if verdict == "whole" and not light_there else verdict
+
+
+EDGE_DIP = 0.25  # of the code's contrast: a dip this deep along a side, beyond both its ends
+EDGE_REACH = 2.0  # modules: how far either side of the code's edge a card's outline is looked for
+EDGE_DEPTH = (0.6, 2.4)  # modules beyond the code's corners: the strips where it is looked for
+EDGE_PX = 4  # grid pixels per module for that look
+
+
+def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """How deep a dark line runs along each of the code's four sides (left, top, right,
+    bottom) beyond both its ends, as a fraction of the code's contrast.
+
+    A card laid a fraction of a module over a code has a straight edge, far longer than the
+    code: its thin dark outline runs on past the code's corners, through the quiet zone on
+    both sides. A top card's quiet zone (a sticker's paper, 4 modules wide) holds no line
+    there. For each side, the two strips beyond its ends (``EDGE_DEPTH`` modules out) are
+    averaged across their depth into profiles along the side's normal (±``EDGE_REACH``
+    modules round the code's edge); a dip is how far a point lies below the lighter of its two
+    neighbourhoods' brightest (so a shadow's slope is no dip), and a side's dip is the smaller
+    of its two strips' deepest (a line must cross both).
+    """
+    import cv2
+
+    n, k, margin = expected.shape[0], EDGE_PX, math.ceil(EDGE_DEPTH[1] + EDGE_REACH)
+    size = (n + 2 * margin) * k
+    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
+    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+    grid = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
+        np.asarray(corners, np.float32), square), (size, size), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    means = _module_means(gray, corners, n)
+    contrast = max(float(np.median(means[~expected]) - np.median(means[expected])), 1.0)
+    near, far = (round((margin - d) * k) for d in EDGE_DEPTH)  # rows above the code
+    near_b, far_b = (round((margin + n + d) * k) for d in EDGE_DEPTH)
+    reach = round(EDGE_REACH * k)
+    dips = []
+    for side in range(4):
+        turned = np.rot90(grid, side)  # the side looked at becomes the left one
+        edge = margin * k
+        columns = slice(edge - reach, edge + reach + 1)
+        strips = (turned[far:near, columns], turned[near_b:far_b, columns])
+        dips.append(min(_deepest_dip(strip.mean(axis=0), k) for strip in strips) / contrast)
+    return np.array(dips)
+
+
+def _deepest_dip(profile: np.ndarray, k: int) -> float:
+    """The deepest narrow dip of a profile: each point's depth below the lighter of the
+    brightest points a module or more away on its left and on its right."""
+    left = np.maximum.accumulate(profile)[: len(profile) - 2 * k]
+    right = np.maximum.accumulate(profile[::-1])[::-1][2 * k:]
+    middle = profile[k: len(profile) - k]
+    return max(float((np.minimum(left, right) - middle).max()), 0.0)
+
+
+def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                   expected: np.ndarray) -> str:
+    """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
+    of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
+    zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
+    one corner without a finder pattern holds a dark module.
+
+    Where the noise may hide a card's edge in the quiet zone, the code itself must show no
+    trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
+    the four dim sweep positions of tests/table/test_view.py), its quiet zone light on both
+    grids (the grid fitted to a buried code may reach past the edge zxing-cpp's stops at, or
+    the other way round), and a dark module in the fourth corner (a light card over a corner
+    without one would flip nothing). Issue 19: the dev frames' dim, one-side-lit, shadowed or
+    binned top cards that were unsure (docs/benchmarks.md); a dim overlap sweep at light
+    0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it.
+    """
+    if not expected[-2:, -2:].any():
+        return "unsure"
+    n = expected.shape[0]
+    grids = (corners, lambda: _fitted_corners(gray, corners, expected))
+    for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
+        if not _quiet_zone_is_light(plain, grid, expected) or bool(
+                (sample_modules(gray, grid, n) != expected).any()):
+            return "unsure"
+    return "whole"
+
+
+def _module_errors(sampled: np.ndarray, expected: np.ndarray) -> str:
+    """``"whole"``, ``"covered"`` or ``"unsure"`` from the modules that differ from the code's."""
+    wrong = sampled != expected
+    errors, cluster = int(wrong.sum()), _largest_cluster(wrong)
+    if errors <= MAX_BIT_ERRORS and cluster <= MAX_ERROR_CLUSTER:
+        return "whole"
+    if errors > COVERED_BIT_ERRORS or cluster > COVERED_CLUSTER:
+        return "covered"
+    return "unsure"
+
+
+@functools.cache
+def _expected_modules(text: str, level: str, version: str, mask: Any) -> np.ndarray | None:
+    """The code's modules (True = dark) re-encoded from its text with its own version, level
+    and mask; ``None`` when it cannot be (a symbol this product never prints)."""
+    import segno
+
+    try:
+        qr = segno.make_qr(text, error=level.lower(), version=int(version), mask=int(mask),
+                           boost_error=False)
+    except (ValueError, TypeError, segno.DataOverflowError):
+        return None
+    matrix = np.array(qr.matrix, dtype=bool)
+    matrix.setflags(write=False)
+    return matrix
+
+
+MODULE_GRID_PX = 5  # each module warped onto 5 × 5 pixels; its middle 3 × 3 are averaged
+
+
+def sample_modules(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The code's n × n modules as read from ``gray`` (True = dark): the code's quadrilateral
+    (``corners``: its outer corners, top left first, clockwise) warped onto a grid, each module's
+    middle averaged, and the means split by Otsu's threshold.
+
+    zxing-cpp samples one pixel per module, which at 3 px per module under soft focus, tilt or
+    dim light flips a few modules of a whole code; a window's mean does not. A covered module
+    shows what covers it (a card's border or artwork), which the split still tells from the
+    code's own ink and paper where it differs from the re-encoded code.
+
+    >>> code = np.kron(np.eye(3, dtype=np.uint8), np.ones((4, 4), np.uint8))
+    >>> gray = np.pad(np.where(code > 0, 30, 220).astype(np.uint8), 8, constant_values=220)
+    >>> corners = np.array([(8, 8), (20, 8), (20, 20), (8, 20)], np.float32)
+    >>> sample_modules(gray, corners, 3).astype(int).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    """
+    means = _module_means(gray, corners, n)
+    threshold = _otsu(means)
+    return np.asarray(means < threshold)
+
+
+FIT_LIMIT = 0.6  # modules: how far a corner of zxing-cpp's may move when the grid is fitted
+FIT_STEPS = (0.2, 0.1)  # modules: the fit's moves, coarse then fine
+FIT_ROUNDS = 12  # rounds per step at most (a fit moves each corner by a few steps)
+
+
+def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """The code's corners moved (each by at most ``FIT_LIMIT`` modules along x and y) so that
+    the modules' contrast with the expected code is greatest.
+
+    zxing-cpp's corners of a version 1 code are estimated (its fourth corner has no finder
+    pattern) and may be a pixel off under tilt; at 3 px per module that shifts the outer
+    modules' windows onto their neighbours. Moving the grid cannot make a covered code look
+    whole: what covers it does not match the code at any alignment.
+
+    Each round tries the 16 moves (each corner's x or y by one step either way) at once, on one
+    batch of samples (:class:`_GridFit`), and takes every move that raises the contrast when
+    together they raise it more than the best one alone (corners far apart barely interact),
+    else the best one: a few rounds, where trying the moves one at a time took about a hundred
+    samplings of the grid (issue 19: the fit was most of a reading's time).
+    """
+    fit = _GridFit(gray, corners, expected)
+    start = fit.start
+    best, best_score = start, float(fit.scores(start[None])[0])
+    for step in FIT_STEPS:
+        step_px = step * fit.module_px
+        for _ in range(FIT_ROUNDS):
+            moves = np.concatenate([np.eye(8), -np.eye(8)]) * step_px
+            trials = best.reshape(1, 8) + moves
+            allowed = np.all(np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4, axis=1)
+            if not allowed.any():
+                break
+            scores = np.where(allowed, fit.scores(trials.reshape(-1, 4, 2)), -np.inf)
+            if scores.max() <= best_score:
+                break
+            gains = (scores - best_score).reshape(2, 8)  # + moves, then − moves, per coordinate
+            sign = np.where(gains[0] >= gains[1], 1.0, -1.0)
+            improving = gains.max(axis=0) > 0
+            together = best.reshape(8) + np.where(improving, sign * step_px, 0.0)
+            single = trials[int(np.argmax(scores))]
+            together_score = float(fit.scores(together.reshape(1, 4, 2))[0]) \
+                if improving.sum() > 1 else -np.inf
+            if together_score > scores.max():
+                best, best_score = together.reshape(4, 2), together_score
+            else:
+                best, best_score = single.reshape(4, 2), float(scores.max())
+    fitted: np.ndarray = (best + fit.origin).astype(np.float32)
+    return fitted
+
+
+class _GridFit:
+    """The contrast of a code's modules with the expected code, for many placings of its grid
+    at once: four points in each module's middle (a quarter of a module from its centre),
+    sampled on a copy of the code's neighbourhood."""
+
+    def __init__(self, gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> None:
+        self.n = n = expected.shape[0]
+        self.module_px = float(np.linalg.norm(corners[1] - corners[0])) / n
+        self.limit = FIT_LIMIT * self.module_px
+        margin = 2 * self.module_px + 1
+        left, top = np.maximum(np.floor(corners.min(axis=0) - margin), 0).astype(int)
+        right, bottom = np.ceil(corners.max(axis=0) + margin).astype(int)
+        self.patch = np.ascontiguousarray(gray[top:bottom, left:right])
+        self.origin = np.array([left, top], np.float64)
+        self.start = np.asarray(corners, np.float64) - self.origin
+        offsets = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
+        centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
+        unit = (centres.reshape(-1, 1, 2) + offsets).reshape(-1, 2) / n
+        self.points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
+        self.weights = np.repeat(np.where(expected, -1.0, 1.0).ravel() / (n * n),
+                                 len(offsets)).astype(np.float32)
+
+    def scores(self, quads: np.ndarray) -> np.ndarray:
+        """The contrast for each of ``quads`` (T × 4 × 2 corners in the patch's pixels)."""
+        import cv2
+
+        x, y = _square_to_quad(quads, self.points)
+        rows = (-1, 4 * self.n)  # remap's maps: fewer than 32767 columns, whatever the version
+        values = cv2.remap(self.patch, x.reshape(rows), y.reshape(rows), cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        result: np.ndarray = values.reshape(len(quads), -1).astype(np.float32) @ self.weights
+        return result.astype(np.float64)
+
+
+def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points of the unit square (3 × N: u, v, 1) mapped onto each quad (T × 4 × 2, corners
+    from the square's (0, 0) clockwise) by the projective map between them (Heckbert's closed
+    form, so that many quads take one pass): T × N arrays of x and y (float32).
+
+    >>> square = np.array([[(0, 0), (2, 0), (2, 2), (0, 2)]], float)
+    >>> x, y = _square_to_quad(square, np.array([[0.5], [0.25], [1.0]]))
+    >>> float(x[0, 0]), float(y[0, 0])
+    (1.0, 0.5)
+    """
+    x0, x1, x2, x3 = (quads[:, i, 0] for i in range(4))
+    y0, y1, y2, y3 = (quads[:, i, 1] for i in range(4))
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    det = dx1 * dy2 - dy1 * dx2
+    g = (dx3 * dy2 - dy3 * dx2) / det
+    h = (dx1 * dy3 - dy1 * dx3) / det
+    one = np.ones_like(g)
+    rows = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
+                     y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, one], axis=1)
+    mapped = (rows.reshape(-1, 3).astype(np.float32) @ points.astype(np.float32)
+              ).reshape(len(quads), 3, -1)  # one product: many small ones are slower
+    return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
+
+
+def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The mean grey level in the middle of each of the code's n × n modules (float32)."""
+    import cv2
+
+    k = MODULE_GRID_PX
+    edge = n * k - 0.5  # pixel centres: the grid's pixel (0, 0) covers the code's corner
+    square = np.array([(-0.5, -0.5), (edge, -0.5), (edge, edge), (-0.5, edge)], np.float32)
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), square)
+    grid = cv2.warpPerspective(gray, to_grid, (n * k, n * k), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    cells = grid.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].astype(np.float32)
+    means: np.ndarray = cells.mean(axis=(1, 3))
+    return means
+
+
+def _otsu(values: np.ndarray) -> float:
+    """Otsu's threshold of a set of grey levels (the level that best splits them in two)."""
+    import cv2
+
+    levels = np.clip(np.round(values), 0, 255).astype(np.uint8).reshape(1, -1)
+    threshold, _ = cv2.threshold(levels, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(threshold) + 0.5
+
+
+def _largest_cluster(wrong: np.ndarray) -> int:
+    import cv2
+
+    if not wrong.any():
+        return 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(wrong.astype(np.uint8), connectivity=4)
+    return int(stats[1:count, cv2.CC_STAT_AREA].max())
+
+
+def code_corners(barcode: Any) -> np.ndarray:
+    p = barcode.position
+    return np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right,
+                                          p.bottom_left)], np.float32)
+
+
+def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """The three rings of the quiet zone (1.2, 2.4 and :data:`OUTER_RING` modules out) are as
+    light as the code's light modules.
+
+    The third ring, a module inside the sticker's edge, sees a card laid over the quiet zone
+    alone whose outline passes between the other two (issue 19: a card 1 to 2.2 modules from
+    a buried code, at the binned mode's 2.3 px per module, was taken for whole in 60 of 720
+    scenes with it, 99 without; docs/benchmarks.md)."""
+    n = expected.shape[0]
+    values = _sampled(gray, corners, _code_and_rings(n), n)
+    code, outside = values[: n * n], values[n * n:]
+    dark = expected.ravel()
+    light_level, dark_level = np.median(code[~dark]), np.median(code[dark])
+    if light_level - dark_level < 20:  # no contrast: washed out, or not a code at all
+        return False
+    threshold = dark_level + RING_LEVEL * (light_level - dark_level)
+    return int((outside < threshold).sum()) <= RING_TOLERANCE
+
+
+@functools.cache
+def _code_and_rings(n: int) -> np.ndarray:
+    """Where :func:`_quiet_zone_is_light` samples an n-module code, in module units (N × 1 × 2):
+    each module's centre, then the quiet-zone rings (:func:`_rings`, then :data:`OUTER_RING`)."""
+    inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+    outer = np.array(_ring(n, -OUTER_RING), np.float32)
+    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2), outer])
+    points = points.reshape(-1, 1, 2)
+    points.setflags(write=False)
+    return points
+
+
+@functools.cache
+def _rings(n: int) -> np.ndarray:
+    """The two quiet-zone rings' sample points, 1.2 and 2.4 modules outside an n-module code,
+    in module units (N × 1 × 2): the inner ring's, then the outer one's at the same places."""
+    ring = np.array([(u, v) for d in (-1.2, -2.4) for u, v in _ring(n, d)], np.float32)
+    ring = ring.reshape(-1, 1, 2)
+    ring.setflags(write=False)
+    return ring
+
+
+def _sampled(gray: np.ndarray, corners: np.ndarray, points: np.ndarray, n: int
+             ) -> np.ndarray:
+    """Grey levels (bilinear, float) at ``points`` of an n-module code (module units, N × 1 ×
+    2) whose outer corners in ``gray`` are ``corners``."""
+    import cv2
+
+    square = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
+    to_frame = cv2.getPerspectiveTransform(square, np.asarray(corners, np.float32))
+    xy = cv2.perspectiveTransform(points, to_frame).reshape(-1, 2)
+    values = cv2.remap(gray, xy[:, 0].reshape(-1, 1), xy[:, 1].reshape(-1, 1),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(values).ravel().astype(float)
+
+
+MIN_SNR = 18.0  # the code's contrast over the sensor noise below which no edge can be seen
+
+
+def _too_noisy(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the frame is too dim and noisy round the code for its quiet zone to show the
+    edge of a card laid over it: the code's contrast (light modules' level minus dark ones')
+    under :data:`MIN_SNR` times the sensor noise measured on the quiet zone. Such a code may
+    be whole or covered: it is *unsure*. An overlap sweep in a dim room (light 0.35–0.6,
+    sensor noise σ 4–8, blur σ 0.7–1.5: 378 scenes, 100 buried codes decoded) let a buried
+    code pass the other tests 4 times without this guard, once with a bound of 15, never with
+    18; on the dev frames 5 % of codes lie under 17.
+    """
+    n = expected.shape[0]
+    means = _module_means(gray, corners, n)
+    contrast = float(np.median(means[~expected]) - np.median(means[expected]))
+    return contrast < MIN_SNR * _ring_noise(_ring_values(gray, corners, n))
+
+
+def _ring_values(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """The grey levels on the two quiet-zone rings of :func:`_quiet_zone_is_light` (the inner
+    ring's samples, then the outer one's, at the same places along the sides)."""
+    return _sampled(gray, corners, _rings(n), n)
+
+
+def _ring_noise(outside: np.ndarray) -> float:
+    """The sensor noise on the quiet zone (a standard deviation in grey levels): from the
+    differences between the two rings' samples at the same places along the code's sides
+    (the paper's level and its slow gradients cancel out; a card edge touches few samples,
+    which the median leaves out).
+
+    >>> rng = np.random.default_rng(1)
+    >>> round(_ring_noise(200 + rng.normal(0, 5, 400)))
+    5
+    """
+    inner, outer = np.split(np.asarray(outside, float), 2)
+    differences = inner - outer
+    spread = np.median(np.abs(differences - np.median(differences)))
+    return float(1.4826 * spread / math.sqrt(2))
+
+
+def _ring(n: int, d: float) -> list[Point]:
+    """Sample points along a square ring at distance ``-d`` outside an n-module code."""
+    low, high = d, n - d
+    steps = np.linspace(low, high, 2 * n + 4)
+    return ([(float(s), low) for s in steps] + [(float(s), high) for s in steps]
+            + [(low, float(s)) for s in steps[1:-1]] + [(high, float(s)) for s in steps[1:-1]])
+
+
+# -- a second look -------------------------------------------------------------------------------
+
+_HIGHLIGHTS_DOWN = np.clip(255.0 * (np.arange(256) / 255.0) ** 2.2, 0, 255).astype(np.uint8)
+
+
+def highlights_down(crop: np.ndarray) -> np.ndarray:
+    """The crop under a tone curve that spreads the light levels (a gamma of 2.2): a sticker's
+    dark modules lifted by a glossy highlight part from its light ones again."""
+    import cv2
+
+    return np.asarray(cv2.LUT(np.ascontiguousarray(crop), _HIGHLIGHTS_DOWN))
+
+
+def as_it_is(crop: np.ndarray) -> np.ndarray:
+    """The crop unchanged (with :data:`SECOND_LOOKS`' enlargement: a soft or small code)."""
+    return crop
+
+
+#: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
+#: enlarged (on top of the reader's own enlargement, at most 2× in all). Local contrast
+#: (CLAHE) was tried first and read nothing more on the dev frames: left out.
+SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0))
+
+
+def moved_by(corners: Quad, dx: float, dy: float) -> Quad:
+    (ax, ay), (bx, by), (cx, cy), (ex, ey) = corners
+    return (ax + dx, ay + dy), (bx + dx, by + dy), (cx + dx, cy + dy), (ex + dx, ey + dy)
+
+
+def merge_looks(looks: Sequence[Sequence[Code]], half_code_px: float) -> list[Code]:
+    """The codes of several looks at one zone as one list, one code per place: a symbol
+    unreadable in one look and read in another at the same place is that code; a code judged
+    covered in any look is covered, else whole if whole in any look, else unsure.
+
+    >>> a = ((0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0))
+    >>> merged = merge_looks([[Code("", a, False, readable=False)], [Code("X", a, True)]], 10)
+    >>> [(c.text, c.fully_visible) for c in merged]
+    [('X', True)]
+    """
+    places: list[list[Code]] = []
+    for code in (c for look in looks for c in look):
+        place = next((p for p in places if math.dist(p[0].centre, code.centre) < half_code_px),
+                     None)
+        if place is None:
+            places.append([code])
+        else:
+            place.append(code)
+    return [_one_code(place) for place in places]
+
+
+def _one_code(place: Sequence[Code]) -> Code:
+    read = [c for c in place if c.readable]
+    if not read:
+        return place[0]
+    if len({c.text for c in read}) > 1:  # two texts at one place: not sure of either
+        return replace(read[0], fully_visible=False, unsure=True)
+    covered = any(not c.fully_visible and not c.unsure for c in read)
+    whole = not covered and any(c.fully_visible for c in read)
+    return replace(read[0], fully_visible=whole, unsure=not covered and not whole)
+
+
+def enlarged(crop: np.ndarray, factor: float, *, sharp: bool) -> np.ndarray:
+    """A crop enlarged ``factor`` times (contiguous; the crop itself when ``factor`` is 1):
+    ``sharp`` by cubic interpolation, for zxing-cpp, else by linear interpolation, for judging
+    a code (:func:`visibility`).
+
+    Cubic interpolation overshoots at edges: at the 2.2 px per module of the binned mode it
+    lifts a light module's middle between dark ones above the plain paper of the quiet zone,
+    by up to a tenth of the code's contrast, and whole codes failed the quiet-zone test (issue
+    19: 64 of the 138 DEV top cards missed, 41 binned, 23 dim ones that the second look
+    enlarges; docs/benchmarks.md). Linear interpolation never
+    overshoots, but zxing-cpp decodes fewer small codes on it (291 against 502 in a binned
+    overlap sweep) and a soft code's modules blur into their neighbours: a code is decoded
+    and its modules judged on the sharp copy, its quiet zone on the plain one
+    (:func:`visibility`).
+
+    >>> module = np.array([[40, 40, 40, 220, 220, 40, 40, 40]], np.uint8)  # one light module
+    >>> int(enlarged(module, 2.0, sharp=True).max()), int(enlarged(module, 2.0, sharp=False).max())
+    (245, 220)
+    >>> enlarged(module, 1.0, sharp=True) is module
+    True
+    """
+    import cv2
+
+    if factor == 1.0:
+        return np.ascontiguousarray(crop)
+    interpolation = cv2.INTER_CUBIC if sharp else cv2.INTER_LINEAR
+    return np.ascontiguousarray(cv2.resize(crop, None, fx=factor, fy=factor,
+                                           interpolation=interpolation))
