@@ -46,6 +46,7 @@ from vision.table_render import (
     render_table,
     varied_scene,
 )
+from vision.table_scenes import SCENE_SETS
 
 VARIATIONS = {
     "plain": Variation(),
@@ -67,11 +68,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--renderer", choices=("scenes", "ours"), default="scenes",
                         help="scenes: varied 3D tables (vision.table_scenes, by condition); "
                              "ours: the layouts of vision.table_render")
-    parser.add_argument("--set", choices=("dev", "heldout", "heldout2", "heldout3", "heldout4"),
+    parser.add_argument("--set", choices=tuple(SCENE_SETS),
                         default="dev", dest="set_name",
                         help="with --renderer scenes: the development set (seeds 1000–1199) "
                              "or a held-out set (900000–900119, 910000–910119, 920000–920119, "
-                             "930000–930119: "
+                             "930000–930119, 940000–940119: "
                              "report it, never tune on it)")
     parser.add_argument("--frames", type=_count(1), default=None,
                         help="with --renderer scenes: only the set's first N seeds")

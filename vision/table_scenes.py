@@ -47,6 +47,12 @@ run once at the end of that work, never looked into frame by frame."""
 HELDOUT4_SEEDS = range(930000, 930120)
 """A fourth held-out set, drawn once the third had been run twice: the figures of a set nobody
 has seen for the last round of issue 19's work, run by the lead once the branches are merged."""
+HELDOUT5_SEEDS = range(940000, 940120)
+"""A fifth held-out set, drawn once the fourth had been run (2026-11-26): run by the lead once
+the next round's branches are merged, never looked into frame by frame."""
+SCENE_SETS = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
+              "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS, "heldout5": HELDOUT5_SEEDS}
+"""Every named set of seeds: the development set, then the held-out ones, oldest first."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
 """Each scene has exactly one of these (the camera clause of TABLE-KIT.md)."""
@@ -286,17 +292,15 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 # -- drawing a scene from a seed ------------------------------------------------------------------
 
 def scene_set(name: str) -> range:
-    """The seeds of a named set: ``"dev"``, or a held-out set ``"heldout"``, ``"heldout2"``,
-    ``"heldout3"`` or ``"heldout4"``.
+    """The seeds of a named set (:data:`SCENE_SETS`): ``"dev"``, or a held-out set ``"heldout"``,
+    ``"heldout2"``, … ``"heldout5"``.
 
-    >>> len(scene_set("heldout")), scene_set("dev")[0]
-    (120, 1000)
+    >>> len(scene_set("heldout")), scene_set("dev")[0], scene_set("heldout5")[0]
+    (120, 1000, 940000)
     """
-    sets = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
-            "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS}
-    if name not in sets:
-        raise ValueError(f"unknown set {name!r}: dev, heldout, heldout2, heldout3 or heldout4")
-    return sets[name]
+    if name not in SCENE_SETS:
+        raise ValueError(f"unknown set {name!r}: {', '.join(SCENE_SETS)}")
+    return SCENE_SETS[name]
 
 
 def scene_for_seed(seed: int, texts: Sequence[str]) -> Scene:

@@ -14,6 +14,7 @@ from vision.table_kit import FERRIES
 from vision.table_markers import find_markers
 from vision.table_scenes import (
     HELDOUT_SEEDS,
+    SCENE_SETS,
     Card,
     Highlight,
     Scene,
@@ -57,16 +58,14 @@ def test_a_seed_always_gives_the_same_scene_and_frame() -> None:
     assert fresh.truth.ferries == one.truth.ferries
 
 
-def test_the_held_out_set_is_apart_from_the_development_set() -> None:
-    assert not set(scene_set("dev")) & set(HELDOUT_SEEDS)
+def test_the_held_out_sets_are_apart_from_each_other_and_from_the_development_set() -> None:
     assert scene_set("heldout") == HELDOUT_SEEDS
-    assert not set(scene_set("heldout2")) & (set(HELDOUT_SEEDS) | set(scene_set("dev")))
-    assert not set(scene_set("heldout3")) & (
-        set(HELDOUT_SEEDS) | set(scene_set("heldout2")) | set(scene_set("dev")))
-    assert not set(scene_set("heldout4")) & (
-        set(HELDOUT_SEEDS) | set(scene_set("heldout2")) | set(scene_set("heldout3"))
-        | set(scene_set("dev")))
-    with pytest.raises(ValueError, match="dev, heldout, heldout2, heldout3 or heldout4"):
+    names = list(SCENE_SETS)
+    assert names[0] == "dev" and len(names) == 6
+    for i, name in enumerate(names):
+        for other in names[:i]:
+            assert not set(scene_set(name)) & set(scene_set(other)), (name, other)
+    with pytest.raises(ValueError, match="dev, heldout, heldout2, heldout3, heldout4, heldout5"):
         scene_set("test")
 
 
