@@ -267,19 +267,21 @@ class TableReader:
     def _codes(self, gray: np.ndarray, poses: Mapping[int, MatPose], which: Sequence[int]
                ) -> dict[int, list[Code]]:
         """Every code read in the zones of the mats ``which``, each given to the mat it lies on
-        (among all of ``poses``)."""
+        (among all of ``poses``); only those are judged (:class:`_Symbols`)."""
         zones = [np.array(poses[k].search_zone(), np.float32) for k in which]
         boxes = merge_boxes([_box(zone, gray.shape) for zone in zones])
         enlarge = self._enlargement(poses)
         found: dict[int, list[Code]] = {}
         seen: set[tuple[str, int, int]] = set()
         for left, top, right, bottom in boxes:
-            for code in self._decode_crop(gray, left, top, right, bottom, enlarge):
-                key = (code.text, round(code.centre[0] / 16), round(code.centre[1] / 16))
-                ferry = _zone_of(code.centre, poses)
+            symbols = self._decode_crop(gray, left, top, right, bottom, enlarge)
+            for index, symbol in enumerate(symbols.unjudged):
+                x, y = symbol.centre
+                key = (symbol.text, round(x / 16), round(y / 16))
+                ferry = _zone_of(symbol.centre, poses)
                 if ferry is not None and ferry in which and key not in seen:
                     seen.add(key)
-                    found.setdefault(ferry, []).append(code)
+                    found.setdefault(ferry, []).append(symbols.judged(index))
         return found
 
     def _look_closer(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
@@ -301,10 +303,13 @@ class TableReader:
             if enlarge * more > 2.0:
                 continue
             image = enhance(crop)
-            found = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                      enlarge * more, read=self._read_closer)
-            shifted = [replace(c, corners=moved_by(c.corners, left, top)) for c in found]
-            looks.append([c for c in shifted if _zone_of(c.centre, poses) == ferry])
+            symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
+                                        enlarge * more, read=self._read_closer)
+            shifted = [replace(c, corners=moved_by(c.corners, left, top))
+                       for c in symbols.unjudged]
+            looks.append([replace(symbols.judged(index), corners=code.corners)
+                          for index, code in enumerate(shifted)
+                          if _zone_of(code.centre, poses) == ferry])
             merged = merge_looks(looks, pose.px_per_mm * QR_MODULES_MM * 10.5)
             if top_card(merged) is not None:
                 return self._ferry_view(pose, merged)
@@ -332,34 +337,57 @@ class TableReader:
         height, width = gray.shape
         centres = {k: pose.centre for k, pose in poses.items()}
         found: dict[str, LooseCode] = {}
-        for code in self._decode_crop(beside, 0, 0, width, height, self._enlargement(poses),
-                                      judge=False):
+        symbols = self._decode_crop(beside, 0, 0, width, height, self._enlargement(poses))
+        for code in symbols.unjudged:  # a card beside the mats need not show whole
             if code.readable and not any(p.holds(code.centre) for p in poses.values()):
                 near = min(centres, key=lambda k: math.dist(code.centre, centres[k]))
                 found.setdefault(code.text, LooseCode(code.text, code.centre, near))
         return tuple(sorted(found.values(), key=lambda c: c.text))
 
     def _decode_crop(self, gray: np.ndarray, left: int, top: int, right: int, bottom: int,
-                     enlarge: float, *, judge: bool = True, read: Any = None) -> list[Code]:
-        """The codes in a crop, corners in frame pixels; ``judge``: classify each one as whole,
-        covered or unsure (:func:`visibility`; only a top card needs it); ``read``: zxing-cpp
-        with other options than the reader's own."""
+                     enlarge: float, *, read: Any = None) -> _Symbols:
+        """The symbols zxing-cpp finds in a crop (``read``: zxing-cpp with other options than
+        the reader's own), corners in frame pixels, each judged only when asked for."""
         source = gray[top:bottom, left:right]
-        crop = enlarged(source, enlarge, sharp=True)
-        plain: np.ndarray | None = None  # the unsharpened copy, made when a code is judged
-        codes = []
-        for barcode in (read or self._read)(crop):
-            corners = code_corners(barcode) / enlarge + np.array([left, top], np.float32)
-            quad = tuple((float(x), float(y)) for x, y in corners)
-            if not barcode.valid:
-                codes.append(Code("", quad, False, readable=False))  # type: ignore[arg-type]
-                continue
-            if judge and plain is None:
-                plain = enlarged(source, enlarge, sharp=False)
-            seen = visibility(barcode, crop, plain) if judge else "whole"
-            codes.append(Code(barcode.text, quad, seen == "whole",  # type: ignore[arg-type]
-                              unsure=seen == "unsure"))
-        return codes
+        # zxing-cpp and OpenCV read a strided view as it is: a crop that is not enlarged is
+        # not copied (two copies of each zone once, a millisecond of a 12 MP frame's reading)
+        crop = source if enlarge == 1.0 else enlarged(source, enlarge, sharp=True)
+        return _Symbols(list((read or self._read)(crop)), crop, source, enlarge, (left, top))
+
+
+class _Symbols:
+    """The symbols zxing-cpp found in one crop: :attr:`unjudged` gives each one as a
+    :class:`Code` not judged yet (text, corners in frame pixels, readable; never whole),
+    :meth:`judged` the same one judged whole, covered or unsure (:func:`visibility`).
+
+    Judging is most of a reading's time (a few milliseconds a code): a reading judges only
+    the codes whose verdict it uses, those in the zones it was asked for, once each (a second
+    look's crop also holds its neighbours' codes); the codes beside the mats are never judged.
+    """
+
+    def __init__(self, barcodes: list[Any], crop: np.ndarray, source: np.ndarray,
+                 enlarge: float, offset: tuple[int, int]) -> None:
+        self._barcodes = barcodes
+        self._crop, self._source, self._enlarge = crop, source, enlarge
+        self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
+        shift = np.array(offset, np.float32)
+        self.unjudged: list[Code] = []
+        for barcode in barcodes:
+            corners = code_corners(barcode) / enlarge + shift
+            quad: Quad = tuple((float(x), float(y)) for x, y in corners)  # type: ignore[assignment]
+            self.unjudged.append(Code(barcode.text if barcode.valid else "", quad, False,
+                                      readable=bool(barcode.valid)))
+
+    def judged(self, index: int) -> Code:
+        """The ``index``-th symbol of :attr:`unjudged`, judged whole, covered or unsure."""
+        barcode, code = self._barcodes[index], self.unjudged[index]
+        if not code.readable:
+            return code
+        if self._plain is None:
+            self._plain = (self._crop if self._enlarge == 1.0
+                           else enlarged(self._source, self._enlarge, sharp=False))
+        seen = visibility(barcode, self._crop, self._plain)
+        return replace(code, fully_visible=seen == "whole", unsure=seen == "unsure")
 
 
 def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
