@@ -14,7 +14,9 @@ core, against bare whole-frame zxing-cpp on the same frames:
 * wrong top cards (a reading that names a code that is not the ferry's visible top card);
 * Noah at the right ferry, over frames where his marker is visible;
 * the median time per frame and its ratio to zxing-cpp's (paired, same frame, back to back),
-  and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES;
+  and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES: CPU time
+  of the reading thread (:class:`Clocks`: on a shared machine wall time also counts the other
+  jobs' turns), the wall time ratio beside it;
 * the round end (``read(frame, loose=True)``, asked for only during the hand scan), on frames
   of every layout with six cards of a hand laid face up beside the mats: the share of those
   cards read, codes wrongly reported beside the mats (a ferry's card, or a code not lying
@@ -30,7 +32,8 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +65,30 @@ ROUND_END = {
     "tilt 10°": Variation(beside=6, tilt_deg=10.0),
     "dim, noisy": Variation(beside=6, light=0.5, noise=5.0),
 }
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The two clocks a benchmark's timing reads: ``cpu``, the CPU time of the calling thread
+    (a reading's own work, whatever else the machine runs: the figures' first column; the
+    command turns OpenCV's threads off, and zxing-cpp and numpy start none here) and ``wall``,
+    elapsed time (the second). Tests give fake ones."""
+
+    cpu: Callable[[], float] = field(default=time.thread_time)
+    wall: Callable[[], float] = field(default=time.perf_counter)
+
+
+def timed(function: Callable[[Any], Any], frame: Any, clocks: Clocks
+          ) -> tuple[Any, tuple[float, float]]:
+    """``function(frame)`` and the (CPU, wall) seconds it took.
+
+    >>> ticks = iter([1.0, 1.5]), iter([10.0, 12.0])
+    >>> timed(len, "abc", Clocks(cpu=lambda: next(ticks[0]), wall=lambda: next(ticks[1])))
+    (3, (0.5, 2.0))
+    """
+    cpu, wall = clocks.cpu(), clocks.wall()
+    result = function(frame)
+    return result, (clocks.cpu() - cpu, clocks.wall() - wall)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -153,25 +180,28 @@ def versions() -> dict[str, str]:
     return found
 
 
-def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
+def measure(seeds: int, camera: OverheadCamera | None = None,
+            clocks: Clocks | None = None) -> dict[str, Any]:
     import zxingcpp
 
-    camera = camera or OverheadCamera()
+    camera, clocks = camera or OverheadCamera(), clocks or Clocks()
     reader = TableReader()
     totals = {"frames": 0, "visible_tops": 0, "read": 0, "zxing_read": 0, "wrong": 0,
               "noah_visible": 0, "noah_right": 0}
     by_difficulty: dict[str, dict[str, int]] = {}
     times: list[float] = []
     bare: list[float] = []
+    walls: list[float] = []
+    formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
     for label, _scene, shot in _shots(VARIATIONS, seeds, camera):
         row = by_difficulty.setdefault(label, {"visible_tops": 0, "read": 0, "zxing_read": 0})
-        started = time.perf_counter()
-        reading = reader.read(shot.frame)
-        times.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        texts = {b.text for b in zxingcpp.read_barcodes(
-            shot.frame, formats=zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode))}
-        bare.append(time.perf_counter() - started)
+        reading, took = timed(reader.read, shot.frame, clocks)
+        found, bare_took = timed(lambda frame: zxingcpp.read_barcodes(frame, formats=formats),
+                                 shot.frame, clocks)
+        texts = {b.text for b in found}
+        times.append(took[0])
+        bare.append(bare_took[0])
+        walls.append(took[1] / bare_took[1])
         totals["frames"] += 1
         for k in FERRIES:
             truth, top = shot.truth.ferries[k], reading.ferries[k].top
@@ -195,26 +225,25 @@ def measure(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
         "noah_right_pct": _pct(totals["noah_right"], totals["noah_visible"]),
         "median_ms": _ms(median), "zxing_median_ms": _ms(statistics.median(bare)),
         "ratio_to_zxing": round(statistics.median(ratios), 2),
+        "wall_ratio_to_zxing": round(statistics.median(walls), 2),
         "pi_estimate_ms": {name: [_ms(median * low), _ms(median * high)]
                            for name, (low, high) in PI_FACTORS.items()},
     }
 
 
-def measure_round_end(seeds: int, camera: OverheadCamera | None = None) -> dict[str, Any]:
+def measure_round_end(seeds: int, camera: OverheadCamera | None = None,
+                      clocks: Clocks | None = None) -> dict[str, Any]:
     """The codes beside the mats (the round-end hand scan): read, wrong, and the time of a
     reading that asks for them against an ordinary reading of the same frame."""
-    camera = camera or OverheadCamera()
+    camera, clocks = camera or OverheadCamera(), clocks or Clocks()
     reader = TableReader()
     counts = {"frames": 0, "visible": 0, "read": 0, "wrong": 0, "not_read": 0}
     plain: list[float] = []
     beside: list[float] = []
     for _label, scene, shot in _shots(ROUND_END, seeds, camera):
-        started = time.perf_counter()
-        reader.read(shot.frame)
-        plain.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        reading = reader.read(shot.frame, loose=True)
-        beside.append(time.perf_counter() - started)
+        plain.append(timed(reader.read, shot.frame, clocks)[1][0])
+        reading, took = timed(lambda frame: reader.read(frame, loose=True), shot.frame, clocks)
+        beside.append(took[0])
         visible = set(shot.truth.loose_visible)
         read: frozenset[str] = reading.loose_texts or frozenset()
         counts["frames"] += 1
@@ -263,8 +292,9 @@ def _text(r: dict[str, Any]) -> str:
         f"(bare whole-frame zxing-cpp finds the text in {r['zxing_read_pct']} %)",
         f"Wrong top cards: {c['wrong']}",
         f"Noah at the right ferry: {r['noah_right_pct']} % of {c['noah_visible']} frames",
-        f"Median time per frame: {r['median_ms']} ms; bare zxing-cpp {r['zxing_median_ms']} ms; "
-        f"ratio {r['ratio_to_zxing']}× (median of per-frame ratios)",
+        f"Median time per frame (CPU of the reading thread): {r['median_ms']} ms; bare "
+        f"zxing-cpp {r['zxing_median_ms']} ms; ratio {r['ratio_to_zxing']}× (median of "
+        f"per-frame ratios; wall time {r['wall_ratio_to_zxing']}×)",
     ]
     for name, (low, high) in r["pi_estimate_ms"].items():
         factors = PI_FACTORS[name]

@@ -17,7 +17,14 @@ same frame, back to back, on one core. Counted, overall and for each condition:
 * **time**: the reader's time per frame over bare zxing-cpp's on the same frame, the median of
   these paired ratios; and, when the reader has a frame-to-frame API
   (:class:`vision.table_tracker.TableTracker`), the same for a **one-ferry change**: the table
-  read once, then the same table with one card played (fresh sensor noise).
+  read once, then the same table with one card played (fresh sensor noise). Each is given for
+  all frames, by resolution (full, binned) and by condition (:func:`time_groups`).
+
+Time is first the **CPU time of the reading thread** (``time.thread_time``; the command turns
+OpenCV's threads off, and zxing-cpp and numpy use none here): on a machine shared with other
+jobs a reading's wall time counts the others' turns too, its CPU time only its own work. Each
+frame's reader and bare zxing-cpp run back to back in the same process, so the ratio is paired
+frame by frame; wall time is the second column, what one would wait on an idle machine.
 
 Rendering is not timed. Benchmarks report; they never pass or fail.
 """
@@ -28,8 +35,7 @@ import importlib
 import json
 import random
 import statistics
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -38,7 +44,7 @@ import numpy as np
 
 from vision.bench import _ms
 from vision.table import TableReader, TableReading
-from vision.table_bench import _pct
+from vision.table_bench import Clocks, _pct, timed
 from vision.table_kit import FERRIES
 from vision.table_scenes import FOREIGN_TEXTS, Scene, scene_for_seed, scene_set
 from vision.table_scenes_render import render_scene
@@ -162,15 +168,16 @@ def _tracker() -> Any | None:
 
 def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
             changes: int = 0, save: Path | None = None, log: Path | None = None,
-            scale: float = 1.0) -> dict[str, Any]:
+            scale: float = 1.0, clocks: Clocks | None = None) -> dict[str, Any]:
     """The figures of one set (its first ``frames`` seeds), with ``changes`` one-ferry changes
     timed (when the reader has a frame-to-frame API); ``save``: also write each frame (PNG) and
     its truth (``truth.jsonl``) there; ``log``: also append each frame's figures to this JSON
     lines file as they come (a run cut short keeps them: :func:`summarise` them); ``scale``: a
-    smaller sensor, same field (tests only: the stickers then get too few pixels to be read)."""
+    smaller sensor, same field (tests only: the stickers then get too few pixels to be read);
+    ``clocks``: what times the readings (:class:`Clocks`)."""
     records = []
     for record in frame_records(set_name, texts, frames=frames, changes=changes, save=save,
-                                scale=scale):
+                                scale=scale, clocks=clocks or Clocks()):
         records.append(record)
         if log is not None:
             with log.open("a", encoding="utf-8") as out:
@@ -179,10 +186,12 @@ def measure(set_name: str, texts: Sequence[str], *, frames: int | None = None,
 
 
 def frame_records(set_name: str, texts: Sequence[str], *, frames: int | None = None,
-                  changes: int = 0, save: Path | None = None, scale: float = 1.0
-                  ) -> Iterator[dict[str, Any]]:
+                  changes: int = 0, save: Path | None = None, scale: float = 1.0,
+                  clocks: Clocks | None = None) -> Iterator[dict[str, Any]]:
     """Each frame's figures, in the order of the set's seeds: its seed, conditions, counts
-    (:class:`Tally`), the reader's and bare zxing-cpp's seconds, and the one-ferry change's."""
+    (:class:`Tally`), the reader's and bare zxing-cpp's seconds (CPU; ``wall_``: wall time),
+    and the one-ferry change's."""
+    clocks = clocks or Clocks()
     reader, bare = TableReader(), bare_zxing()
     for index, seed in enumerate(list(scene_set(set_name))[:frames]):
         scene = scene_for_seed(seed, texts)
@@ -190,24 +199,22 @@ def frame_records(set_name: str, texts: Sequence[str], *, frames: int | None = N
         if index == 0:  # warm up (lazy imports, the decoders' first allocations): not timed
             reader.read(shot.frame)
             bare(shot.frame)
-        reading, seconds = _timed(reader.read, shot.frame)
-        texts_found, bare_seconds = _timed(bare, shot.frame)
+        reading, took = timed(reader.read, shot.frame, clocks)
+        texts_found, bare_took = timed(bare, shot.frame, clocks)
         if save is not None:
             _save(save, seed, shot.frame, shot.truth)
-        changed = _one_ferry_change(scene, texts, shot.frame, bare, scale) \
+        changed = _one_ferry_change(scene, texts, shot.frame, bare, scale, clocks) \
             if index < changes else None
         yield {"seed": seed, "conditions": list(shot.truth.conditions),
                "tally": asdict(score(shot.truth, reading, texts_found)),
-               "seconds": seconds, "bare_seconds": bare_seconds,
-               "change": None if changed is None else {"ratio": changed[0],
-                                                       "tally": asdict(changed[1])}}
+               **_seconds(took, bare_took), "change": changed}
 
 
 def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
               ) -> dict[str, Any]:
     """The report of a set from its frames' figures (:func:`frame_records`)."""
     total, by_condition = Tally(), dict[str, Tally]()
-    change_tally, change_ratios = Tally(), []
+    change_tally = Tally()
     for record in records:
         tally = Tally(**record["tally"])
         total += tally
@@ -215,29 +222,74 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
             by_condition.setdefault(condition, Tally())
             by_condition[condition] += tally
         if record["change"] is not None:
-            change_ratios.append(record["change"]["ratio"])
             change_tally += Tally(**record["change"]["tally"])
-    times = [r["seconds"] for r in records]
-    bare_times = [r["bare_seconds"] for r in records]
-    ratios = [t / b for t, b in zip(times, bare_times, strict=True)]
+    cold = time_groups([(r["conditions"], r) for r in records])
+    plays = time_groups([(r["conditions"], r["change"]) for r in records
+                         if r["change"] is not None])
     seeds = [r["seed"] for r in records]
+    overall = cold.get(ALL, {})
     return {
         "set": set_name, "seeds": [seeds[0], seeds[-1]] if seeds else [],
         "total": asdict(total), "rates": total.rates(),
         "by_condition": {c: {**asdict(t), "rates": t.rates()}
                          for c, t in sorted(by_condition.items())},
-        "median_ms": _ms(statistics.median(times)) if times else None,
-        "bare_median_ms": _ms(statistics.median(bare_times)) if times else None,
-        "ratio_to_bare": round(statistics.median(ratios), 2) if ratios else None,
-        "one_ferry_change": _change_report(change_ratios, change_tally, changes),
+        "median_ms": overall.get("cpu_ms"), "bare_median_ms": overall.get("bare_cpu_ms"),
+        "ratio_to_bare": overall.get("cpu_ratio"),
+        "wall_ratio_to_bare": overall.get("wall_ratio"),
+        "time": {"cold": cold, "one_ferry": plays},
+        "one_ferry_change": _change_report(plays.get(ALL), change_tally, changes),
     }
 
 
+ALL, FULL, BINNED = "all", "full resolution", "binned"
+
+
+def time_groups(samples: Sequence[tuple[Sequence[str], Mapping[str, float]]]
+                ) -> dict[str, dict[str, Any]]:
+    """Readings' times against bare zxing-cpp's, for all readings, by resolution (full, or the
+    binned mode) and by condition: the number of frames, the median of the per-frame ratios in
+    CPU time (``cpu_ratio``) and in wall time (``wall_ratio``), and the medians of the
+    reader's and bare zxing-cpp's CPU milliseconds. ``samples``: each reading's conditions and
+    seconds (``seconds``, ``bare_seconds``, ``wall_seconds``, ``bare_wall_seconds``).
+
+    >>> fast = {"seconds": 0.01, "bare_seconds": 0.02, "wall_seconds": 0.03,
+    ...         "bare_wall_seconds": 0.02}
+    >>> slow = dict(fast, seconds=0.04, bare_seconds=0.01)
+    >>> groups = time_groups([(["binned", "jpeg"], slow), (["70-80 cm", "jpeg"], fast)])
+    >>> list(groups)
+    ['all', 'full resolution', 'binned', '70-80 cm', 'jpeg']
+    >>> groups["binned"]["cpu_ratio"], groups["full resolution"]["cpu_ratio"]
+    (4.0, 0.5)
+    >>> groups["jpeg"]["frames"], groups["jpeg"]["cpu_ratio"], groups["jpeg"]["wall_ratio"]
+    (2, 2.25, 1.5)
+    """
+    groups: dict[str, list[Mapping[str, float]]] = {ALL: [], FULL: [], BINNED: []}
+    for conditions, seconds in samples:
+        groups[ALL].append(seconds)
+        groups[BINNED if BINNED in conditions else FULL].append(seconds)
+        for condition in sorted(set(conditions) - {BINNED}):
+            groups.setdefault(condition, []).append(seconds)
+    named = sorted(set(groups) - {ALL, FULL, BINNED})
+    return {name: _time_group(groups[name]) for name in [ALL, FULL, BINNED, *named]
+            if groups[name]}
+
+
+def _time_group(times: Sequence[Mapping[str, float]]) -> dict[str, Any]:
+    def median_ratio(reader: str, bare: str) -> float:
+        return round(statistics.median(t[reader] / t[bare] for t in times), 2)
+
+    return {"frames": len(times),
+            "cpu_ratio": median_ratio("seconds", "bare_seconds"),
+            "wall_ratio": median_ratio("wall_seconds", "bare_wall_seconds"),
+            "cpu_ms": _ms(statistics.median(t["seconds"] for t in times)),
+            "bare_cpu_ms": _ms(statistics.median(t["bare_seconds"] for t in times))}
+
+
 def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
-                      bare: Callable[[np.ndarray], set[str]], scale: float
-                      ) -> tuple[float, Tally] | None:
-    """(reader time / bare zxing-cpp time, counts) for the same table with one card played,
-    read by the frame-to-frame reader after it read the table before the play."""
+                      bare: Callable[[np.ndarray], set[str]], scale: float, clocks: Clocks
+                      ) -> dict[str, Any] | None:
+    """The seconds (as in :func:`frame_records`) and counts of the same table with one card
+    played, read by the frame-to-frame reader after it read the table before the play."""
     tracker_class = _tracker()
     if tracker_class is None:
         return None
@@ -250,26 +302,43 @@ def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
                          noise_seed=scene.seed + 1)
     tracker = tracker_class()
     tracker.read(before)
-    reading, seconds = _timed(tracker.read, after.frame)
-    found, bare_seconds = _timed(bare, after.frame)
-    return seconds / bare_seconds, score(after.truth, reading, found)
+    reading, took = timed(tracker.read, after.frame, clocks)
+    found, bare_took = timed(bare, after.frame, clocks)
+    return {**_seconds(took, bare_took), "tally": asdict(score(after.truth, reading, found))}
 
 
-def _change_report(ratios: list[float], tally: Tally, asked: int) -> dict[str, Any]:
+def _change_report(timed: dict[str, Any] | None, tally: Tally, asked: int) -> dict[str, Any]:
     if not asked:
         return {"measured": 0}
-    if not ratios:
+    if timed is None:
         return {"measured": 0, "why": "the reader has no frame-to-frame API "
                                       "(vision.table_tracker.TableTracker)"}
-    return {"measured": len(ratios), "ratio_to_bare": round(statistics.median(ratios), 2),
+    return {"measured": timed["frames"], "ratio_to_bare": timed["cpu_ratio"],
+            "wall_ratio_to_bare": timed["wall_ratio"],
             "read": tally.read, "visible": tally.visible, "wrong": tally.wrong,
             "noah_wrong_any": tally.noah_wrong_any}
 
 
-def _timed(function: Callable[[np.ndarray], Any], frame: np.ndarray) -> tuple[Any, float]:
-    started = time.perf_counter()
-    result = function(frame)
-    return result, time.perf_counter() - started
+def _seconds(took: tuple[float, float], bare_took: tuple[float, float]) -> dict[str, float]:
+    """A record's times: the reader's and bare zxing-cpp's, CPU and wall."""
+    return {"seconds": took[0], "bare_seconds": bare_took[0],
+            "wall_seconds": took[1], "bare_wall_seconds": bare_took[1]}
+
+
+def _time_lines(time_report: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """The time table: a cold frame and a one-ferry change over bare zxing-cpp, by resolution
+    and condition (CPU ratio, then wall ratio)."""
+    cold, plays = time_report["cold"], time_report["one_ferry"]
+    lines = ["Time over bare zxing-cpp, median of per-frame ratios, CPU / wall (frames; a "
+             "cold frame, then a one-ferry change):"]
+    for name, row in cold.items():
+        play = plays.get(name)
+        played = (f"{play['cpu_ratio']}× / {play['wall_ratio']}× ({play['frames']})"
+                  if play else "-")
+        lines.append(f"  {name:<18} cold {row['cpu_ratio']}× / {row['wall_ratio']}× "
+                     f"({row['frames']}, {row['cpu_ms']} ms against {row['bare_cpu_ms']})  "
+                     f"one ferry {played}")
+    return lines
 
 
 def _save(folder: Path, seed: int, frame: np.ndarray, truth: SceneTruth) -> None:
@@ -302,17 +371,19 @@ def text(report: dict[str, Any]) -> str:
         f"Noah (his marker and mat visible, {t['noah_frames']} frames): right {t['noah_right']}, "
         f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']}; wrong on any frame: "
         f"{t['noah_wrong_any']}",
-        f"Time per frame: reader {report['median_ms']} ms, bare zxing-cpp "
-        f"{report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median of "
-        "per-frame ratios)",
+        f"Time per frame (CPU of the reading thread): reader {report['median_ms']} ms, bare "
+        f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
+        f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",
     ]
     change = report["one_ferry_change"]
     if change.get("measured"):
         lines.append(f"One-ferry change ({change['measured']} plays): ratio "
-                     f"{change['ratio_to_bare']}× bare zxing-cpp; read {change['read']}/"
+                     f"{change['ratio_to_bare']}× bare zxing-cpp (wall time "
+                     f"{change['wall_ratio_to_bare']}×); read {change['read']}/"
                      f"{change['visible']}, wrong {change['wrong']}")
     elif "why" in change:
         lines.append(f"One-ferry change: not measured ({change['why']})")
+    lines += _time_lines(report["time"])
     lines.append("By condition (top cards read / visible, bare; no strong highlight; wrong; "
                  "Noah right/wrong/silent; wrong on any frame):")
     for condition, c in report["by_condition"].items():
