@@ -44,7 +44,7 @@ import numpy as np
 
 from vision.bench import _ms
 from vision.table import TableReader, TableReading
-from vision.table_bench import Clocks, _pct, timed
+from vision.table_bench import PI_FACTORS, Clocks, _pct, timed
 from vision.table_kit import FERRIES
 from vision.table_scenes import FOREIGN_TEXTS, Scene, scene_for_seed, scene_set
 from vision.table_scenes_render import render_scene
@@ -237,11 +237,39 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
         "ratio_to_bare": overall.get("cpu_ratio"),
         "wall_ratio_to_bare": overall.get("wall_ratio"),
         "time": {"cold": cold, "one_ferry": plays},
-        "one_ferry_change": _change_report(plays.get(ALL), change_tally, changes),
+        "one_ferry_change": _change_report(plays.get(ALL), _still_ms(records), change_tally,
+                                           changes),
     }
 
 
 ALL, FULL, BINNED = "all", "full resolution", "binned"
+#: The full-resolution stream's frame period on a Pi: the Camera Module 3's 4608 × 2592 mode
+#: runs at up to 14.35 frames a second (``rpicam-hello --list-cameras``)
+FULL_FRAME_S = 1 / 14.35
+
+
+def pi4_settle_ms(play_ms: float, still_ms: float | None) -> list[float] | None:
+    """The reading's share of *still table to verdict* on a Raspberry Pi 4, from this
+    machine's CPU milliseconds of a one-ferry change and of the still frame after it: the
+    referee reads both once the second frame has come (:class:`companion.session.
+    table_observer.StillTable`), so one frame period, then both readings at a Pi 4 core's
+    3–5× (PLATFORM-NOTES). The session's verdict comes on top (docs/benchmarks.md).
+
+    >>> pi4_settle_ms(7.0, 1.0)
+    [93.69, 109.69]
+    """
+    if still_ms is None:
+        return None
+    low, high = PI_FACTORS["Pi 4"]
+    return [_ms(FULL_FRAME_S + low * (play_ms + still_ms) / 1000),
+            _ms(FULL_FRAME_S + high * (play_ms + still_ms) / 1000)]
+
+
+def _still_ms(records: Sequence[dict[str, Any]]) -> float | None:
+    """The median CPU milliseconds of reading the still frame after a play."""
+    still = [r["change"]["still_seconds"] for r in records
+             if r["change"] is not None and "still_seconds" in r["change"]]
+    return _ms(statistics.median(still)) if still else None
 
 
 def time_groups(samples: Sequence[tuple[Sequence[str], Mapping[str, float]]]
@@ -304,17 +332,22 @@ def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
     tracker.read(before)
     reading, took = timed(tracker.read, after.frame, clocks)
     found, bare_took = timed(bare, after.frame, clocks)
-    return {**_seconds(took, bare_took), "tally": asdict(score(after.truth, reading, found))}
+    # the next frame of a still table, which the referee reads too before it settles
+    _, still_took = timed(tracker.read, after.frame, clocks)
+    return {**_seconds(took, bare_took), "still_seconds": still_took[0],
+            "tally": asdict(score(after.truth, reading, found))}
 
 
-def _change_report(timed: dict[str, Any] | None, tally: Tally, asked: int) -> dict[str, Any]:
+def _change_report(timed: dict[str, Any] | None, still_ms: float | None, tally: Tally,
+                   asked: int) -> dict[str, Any]:
     if not asked:
         return {"measured": 0}
     if timed is None:
         return {"measured": 0, "why": "the reader has no frame-to-frame API "
                                       "(vision.table_tracker.TableTracker)"}
     return {"measured": timed["frames"], "ratio_to_bare": timed["cpu_ratio"],
-            "wall_ratio_to_bare": timed["wall_ratio"],
+            "wall_ratio_to_bare": timed["wall_ratio"], "cpu_ms": timed["cpu_ms"],
+            "still_cpu_ms": still_ms, "pi4_ms": pi4_settle_ms(timed["cpu_ms"], still_ms),
             "read": tally.read, "visible": tally.visible, "wrong": tally.wrong,
             "noah_wrong_any": tally.noah_wrong_any}
 
@@ -381,6 +414,11 @@ def text(report: dict[str, Any]) -> str:
                      f"{change['ratio_to_bare']}× bare zxing-cpp (wall time "
                      f"{change['wall_ratio_to_bare']}×); read {change['read']}/"
                      f"{change['visible']}, wrong {change['wrong']}")
+        if change.get("pi4_ms"):
+            low, high = change["pi4_ms"]
+            lines.append(f"  the still frame after it: {change['still_cpu_ms']} ms; on a Pi 4, "
+                         f"one frame period and both readings: {low}–{high} ms (estimate, "
+                         "the session's verdict on top)")
     elif "why" in change:
         lines.append(f"One-ferry change: not measured ({change['why']})")
     lines += _time_lines(report["time"])

@@ -25,7 +25,8 @@ def record(seed: int, conditions: list[str], cpu: tuple[float, float],
     """One frame's figures as `frame_records` writes them (reader, bare zxing-cpp)."""
     played = None if change is None else {
         "seconds": change[0], "bare_seconds": change[1], "wall_seconds": change[0] * 3,
-        "bare_wall_seconds": change[1], "tally": asdict(Tally(frames=1, visible=1, read=1))}
+        "bare_wall_seconds": change[1], "still_seconds": change[0] / 10,
+        "tally": asdict(Tally(frames=1, visible=1, read=1))}
     return {"seed": seed, "conditions": conditions, "tally": asdict(Tally(frames=1)),
             "seconds": cpu[0], "bare_seconds": cpu[1], "wall_seconds": wall[0],
             "bare_wall_seconds": wall[1], "change": played}
@@ -68,6 +69,11 @@ def test_ratios_are_paired_frame_by_frame_and_split_by_resolution_and_condition(
     assert (report["ratio_to_bare"], report["wall_ratio_to_bare"]) == (0.9, 1.2)
     assert report["one_ferry_change"]["ratio_to_bare"] == 0.4
     assert report["one_ferry_change"]["wall_ratio_to_bare"] == 1.2
+    # a Pi 4: one frame period (1/14.35 s) and the play's and the still frame's readings
+    # (medians 10 and 1 ms here) at 3–5× this machine's CPU time
+    change = report["one_ferry_change"]
+    assert (change["cpu_ms"], change["still_cpu_ms"]) == (10.0, 1.0)
+    assert change["pi4_ms"] == [102.69, 124.69]
     lines = text(report)
     assert "cold 0.9× / 1.2× (4, 40.0 ms against 40.0)  one ferry 0.4× / 1.2× (3)" in lines
     assert "binned             cold 4.0× / 8.0× (1" in lines
