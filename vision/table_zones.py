@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -42,8 +43,33 @@ def zone_is_blank(gray: np.ndarray, zone: Sequence[tuple[float, float]],
     right, bottom = np.clip(inner.max(axis=0) + 1, 0, (width, height))
     mask = np.zeros((bottom - top, right - left), np.uint8)
     cv2.fillConvexPoly(mask, inner - np.array([left, top], np.int32), 1)
-    values = gray[top:bottom, left:right][mask > 0]
-    if values.size == 0:
+    if not mask.any():
         return False
-    paper = float(np.quantile(values, PAPER_SHARE))
-    return bool(float((values < DARK * paper).mean()) <= max_dark)
+    # the zone's grey levels counted (a fifth of the time of sorting a few hundred thousand
+    # of them: the referee asks this of every ferry without a top card)
+    counts = cv2.calcHist([gray[top:bottom, left:right]], [0], mask, [256], [0, 256])
+    levels = np.cumsum(counts.ravel().astype(np.int64))
+    paper = level_quantile(levels, PAPER_SHARE)
+    below = math.ceil(DARK * paper)  # the levels darker than DARK × paper: 0 … below − 1
+    dark = int(levels[below - 1]) if below > 0 else 0
+    return bool(dark / int(levels[-1]) <= max_dark)
+
+
+def level_quantile(cumulative: np.ndarray, share: float) -> float:
+    """The ``share`` quantile of 8-bit grey levels given by their cumulative counts
+    (``cumulative[v]``: how many are ``v`` or darker), exactly as ``numpy.quantile`` gives it
+    from the levels themselves (its default, linear method: between the two nearest ranks).
+
+    >>> values = np.array([10, 10, 20, 200, 30], np.uint8)
+    >>> cumulative = np.cumsum(np.bincount(values, minlength=256))
+    >>> level_quantile(cumulative, 0.9) == float(np.quantile(values, 0.9))
+    True
+    """
+    total = int(cumulative[-1])
+    rank = (total - 1) * share
+    below = math.floor(rank)
+    weight = rank - below
+    low, high = (int(np.searchsorted(cumulative, i, side="right"))
+                 for i in (below, min(below + 1, total - 1)))
+    step = float(high - low)
+    return low + step * weight if weight < 0.5 else high - step * (1 - weight)
