@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import random
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -303,8 +304,9 @@ def time_groups(samples: Sequence[tuple[Sequence[str], Mapping[str, float]]]
 
 
 def _time_group(times: Sequence[Mapping[str, float]]) -> dict[str, Any]:
-    def median_ratio(reader: str, bare: str) -> float:
-        return round(statistics.median(t[reader] / t[bare] for t in times), 2)
+    def median_ratio(reader: str, bare: str) -> float:  # a clock too coarse to see bare: ∞
+        return round(statistics.median(t[reader] / t[bare] if t[bare] > 0 else math.inf
+                                       for t in times), 2)
 
     return {"frames": len(times),
             "cpu_ratio": median_ratio("seconds", "bare_seconds"),
