@@ -22,7 +22,7 @@ from vision.table_noah_sweep import (
 )
 from vision.table_scenes import scene_for_seed
 
-SEEDS = range(2000, 2024)  # fresh seeds (the DEV set is 1000-1199); 3 of them lean 20-25°
+SEEDS = range(2000, 2016)  # fresh seeds (DEV is 1000-1199): 4 lean 20-25°, 3 binned
 
 
 @pytest.mark.parametrize(("hidden", "within"), [(0.4, 25.0), (1.0, 120.0)])
