@@ -217,6 +217,12 @@ def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
 #: the margins are set by that, not by the frames we have.
 NOAH_TIE_MM = 10.0
 NOAH_TIE_ONE_MARKER_MM = 15.0
+#: The margins hold for mats up to this far from Noah; farther, they grow as the square of the
+#: distance. Issue 19's Noah sweep (docs/benchmarks.md, branch ``tnoah``; two-marker mats,
+#: twice the measured corner noise) put Noah's lead of one mat over another off by at most
+#: 6.0 mm where the farther mat lies 100-120 mm from Noah, 7.6 at 120-140, 10.5 at 140-160,
+#: 12.0 at 160-200: a flat 10 mm once named a wrong ferry 148 mm from both mats.
+NOAH_TIE_REACH_MM = 120.0
 #: The margin when no mat shows both markers (every pose a similarity, none through the table
 #: plane: :func:`_table_plane_known`). Issue 19's Noah sweep (docs/benchmarks.md, branch
 #: ``tnoah``: every mat placed by one marker, 6,000 Noah spots on 300 scene cameras up to 25° of
@@ -404,21 +410,31 @@ def _table_plane_known(poses: Mapping[int, MatPose]) -> bool:
 
 def _nearest_clearly(noah_at: Point, poses: Mapping[int, MatPose]) -> int | None:
     """The ferry whose mat centre is nearest to ``noah_at`` (millimetres in each mat's plane)
-    by the tie margins, else ``None`` (:func:`noah_ferry`)."""
+    by the tie margins from every other mat, else ``None`` (:func:`noah_ferry`)."""
     centre = np.array(MAT_MM) / 2
     distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
                        for k, pose in poses.items())
-    (nearest, ferry), (second, other) = distances[0], distances[1]
-    return ferry if second - nearest >= _tie_margin(poses, ferry, other) else None
+    nearest, ferry = distances[0]
+    clear = all(farther - nearest >= _tie_margin(poses, ferry, other, farther)
+                for farther, other in distances[1:])
+    return ferry if clear else None
 
 
-def _tie_margin(poses: Mapping[int, MatPose], ferry: int, other: int) -> float:
-    """How much nearer ``ferry``'s mat must be than ``other``'s for Noah to be placed there
-    (millimetres): by how exactly the poses are known."""
+def _tie_margin(poses: Mapping[int, MatPose], ferry: int, other: int, farther: float) -> float:
+    """How much nearer ``ferry``'s mat must be than ``other``'s, ``farther`` mm from Noah, for
+    Noah to be placed there (millimetres): by how exactly the poses are known, and wider with
+    the distance beyond :data:`NOAH_TIE_REACH_MM` (a pose's error grows as the square of how
+    far past its markers it is carried).
+
+    >>> two = {k: MatPose(k, np.eye(3), 1.0) for k in (1, 2)}
+    >>> _tie_margin(two, 1, 2, 100.0), _tie_margin(two, 1, 2, 180.0)
+    (10.0, 22.5)
+    """
     if not _table_plane_known(poses):
         return NOAH_TIE_NO_PLANE_MM
     exact = poses[ferry].markers == 2 and poses[other].markers == 2
-    return NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM
+    margin = NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM
+    return margin * max(1.0, farther / NOAH_TIE_REACH_MM) ** 2
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
