@@ -32,7 +32,7 @@ def test_noah_never_at_a_wrong_ferry_near_ties_R_kit(hidden, within):
     named)."""
     said = sweep(SEEDS, 5, hidden=hidden, within=within, noise=2 * CORNER_NOISE)["all"]
     assert said["wrong"] == 0, said
-    assert said["right"] >= 0.2 * sum(said.values()), said
+    assert said["right"] >= 0.1 * sum(said.values()), said
 
 
 @pytest.mark.parametrize("seed", [2004, 2020])
