@@ -363,7 +363,9 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
     leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
     Two mats within :data:`NOAH_TIE_MM` of the same distance (:data:`NOAH_TIE_ONE_MARKER_MM`
-    when one of them is placed by a single marker, less exactly): not clear, ``None``. A mat
+    when one of them is placed by a single marker, less exactly; wider for mats farther than
+    :data:`NOAH_TIE_REACH_MM`, and :data:`NOAH_TIE_NO_PLANE_MM` when no mat shows both
+    markers): not clear, ``None``. A mat
     placed by one marker has two estimates of its pose (:attr:`MatPose.through_table`): the
     answer must be the same with either, else ``None``.
 
