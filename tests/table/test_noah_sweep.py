@@ -26,7 +26,7 @@ SEEDS = range(2000, 2016)  # fresh seeds (DEV is 1000-1199): 4 lean 20-25°, 3 b
 
 
 @pytest.mark.parametrize(("hidden", "within"), [(0.4, 25.0), (1.0, 120.0)])
-def test_noah_never_at_a_wrong_ferry_near_ties_R_kit(hidden, within):
+def test_noah_never_at_a_wrong_ferry_near_ties(hidden, within):
     """Near ties, tilted cameras, one-marker mats (all of them at ``hidden`` = 1, where only a
     wide gap names Noah): never wrong, and not all silence (Noah clearly nearer one mat is
     named)."""
