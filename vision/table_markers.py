@@ -217,6 +217,18 @@ def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
 #: the margins are set by that, not by the frames we have.
 NOAH_TIE_MM = 10.0
 NOAH_TIE_ONE_MARKER_MM = 15.0
+#: The margins hold for mats up to this far from Noah; farther, they grow as the square of the
+#: distance. Issue 19's Noah sweep (docs/benchmarks.md, branch ``tnoah``; two-marker mats,
+#: twice the measured corner noise) put Noah's lead of one mat over another off by at most
+#: 6.0 mm where the farther mat lies 100-120 mm from Noah, 7.6 at 120-140, 10.5 at 140-160,
+#: 12.0 at 160-200: a flat 10 mm once named a wrong ferry 148 mm from both mats.
+NOAH_TIE_REACH_MM = 120.0
+#: The margin when no mat shows both markers (every pose a similarity, none through the table
+#: plane: :func:`_table_plane_known`). Issue 19's Noah sweep (docs/benchmarks.md, branch
+#: ``tnoah``: every mat placed by one marker, 6,000 Noah spots on 300 scene cameras up to 25° of
+#: lean, twice the measured corner noise) found a wrong mat looking nearer by up to 30-40 mm,
+#: never 40: 60 leaves half as much again.
+NOAH_TIE_NO_PLANE_MM = 60.0
 LOOK_AGAIN_LIMIT = 10  # places looked at again, at most, per frame
 
 
@@ -351,7 +363,9 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     table, in millimetres (each mat's pose maps the marker into that mat's own plane): a
     leaning camera shrinks the far side of the frame, so pixels would favour the far mats.
     Two mats within :data:`NOAH_TIE_MM` of the same distance (:data:`NOAH_TIE_ONE_MARKER_MM`
-    when one of them is placed by a single marker, less exactly): not clear, ``None``. A mat
+    when one of them is placed by a single marker, less exactly; wider for mats farther than
+    :data:`NOAH_TIE_REACH_MM`, and :data:`NOAH_TIE_NO_PLANE_MM` when no mat shows both
+    markers): not clear, ``None``. A mat
     placed by one marker has two estimates of its pose (:attr:`MatPose.through_table`): the
     answer must be the same with either, else ``None``.
 
@@ -384,16 +398,45 @@ def noah_ferry(noah_at: Point | None, poses: Mapping[int, MatPose]) -> int | Non
     return ferry
 
 
+def _table_plane_known(poses: Mapping[int, MatPose]) -> bool:
+    """Whether every mat placed by one marker has its second estimate through the table plane
+    (:attr:`MatPose.through_table`): not so when no mat shows both markers.
+
+    A similarity alone cannot follow the camera's lean: with every mat placed by one marker,
+    a camera leaning 25° put Noah 21 mm off his distance to a mat, beyond the 15 mm margin, and
+    at a wrong ferry (issue 19's Noah sweep, docs/benchmarks.md, branch ``tnoah``); such a
+    table gets the wide margin :data:`NOAH_TIE_NO_PLANE_MM`.
+    """
+    return all(pose.markers == 2 or pose.through_table is not None for pose in poses.values())
+
+
 def _nearest_clearly(noah_at: Point, poses: Mapping[int, MatPose]) -> int | None:
     """The ferry whose mat centre is nearest to ``noah_at`` (millimetres in each mat's plane)
-    by the tie margins, else ``None`` (:func:`noah_ferry`)."""
+    by the tie margins from every other mat, else ``None`` (:func:`noah_ferry`)."""
     centre = np.array(MAT_MM) / 2
     distances = sorted((float(np.linalg.norm(pose.to_mat(np.array([noah_at]))[0] - centre)), k)
                        for k, pose in poses.items())
-    (nearest, ferry), (second, other) = distances[0], distances[1]
+    nearest, ferry = distances[0]
+    clear = all(farther - nearest >= _tie_margin(poses, ferry, other, farther)
+                for farther, other in distances[1:])
+    return ferry if clear else None
+
+
+def _tie_margin(poses: Mapping[int, MatPose], ferry: int, other: int, farther: float) -> float:
+    """How much nearer ``ferry``'s mat must be than ``other``'s, ``farther`` mm from Noah, for
+    Noah to be placed there (millimetres): by how exactly the poses are known, and wider with
+    the distance beyond :data:`NOAH_TIE_REACH_MM` (a pose's error grows as the square of how
+    far past its markers it is carried).
+
+    >>> two = {k: MatPose(k, np.eye(3), 1.0) for k in (1, 2)}
+    >>> _tie_margin(two, 1, 2, 100.0), _tie_margin(two, 1, 2, 180.0)
+    (10.0, 22.5)
+    """
+    if not _table_plane_known(poses):
+        return NOAH_TIE_NO_PLANE_MM
     exact = poses[ferry].markers == 2 and poses[other].markers == 2
-    return ferry if second - nearest >= (NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM) \
-        else None
+    margin = NOAH_TIE_MM if exact else NOAH_TIE_ONE_MARKER_MM
+    return margin * max(1.0, farther / NOAH_TIE_REACH_MM) ** 2
 
 
 def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
@@ -428,12 +471,15 @@ def _aruco_detector(scaled: bool = False) -> Any:
     return cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
 
 
-def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
+def mat_poses(markers: Iterable[Marker], table: Iterable[MatPose] = ()
+              ) -> dict[int, MatPose]:
     """Each located mat's pose, from one or both of its markers.
 
     Two markers give a homography (tilt included); one gives a similarity (rotation, scale,
     position), accurate to a millimetre or two over the mat at 10° of tilt. Two markers that
-    disagree with the mat's geometry (123 mm apart) leave that mat unlocated.
+    disagree with the mat's geometry (123 mm apart) leave that mat unlocated. ``table``: poses
+    of this frame's other mats, known already (a tracker's kept ones), whose table plane a mat
+    placed by one marker may be fitted in too (:attr:`MatPose.through_table`).
     """
     import cv2
 
@@ -458,14 +504,15 @@ def mat_poses(markers: Iterable[Marker]) -> dict[int, MatPose]:
                 continue
             matrix = np.vstack([affine, [0.0, 0.0, 1.0]])
         poses[ferry] = MatPose(ferry, matrix.astype(np.float64), px_per_mm, len(found))
-    return _with_table_plane(poses, by_id)
+    return _with_table_plane(poses, by_id, table)
 
 
-def _with_table_plane(poses: dict[int, MatPose], by_id: Mapping[int, Marker]
-                      ) -> dict[int, MatPose]:
+def _with_table_plane(poses: dict[int, MatPose], by_id: Mapping[int, Marker],
+                      table: Iterable[MatPose] = ()) -> dict[int, MatPose]:
     """``poses`` with each one-marker mat's second estimate (:attr:`MatPose.through_table`),
-    when some mat is placed by two markers."""
-    two = [pose for pose in poses.values() if pose.markers == 2]
+    when some mat (of ``poses`` or ``table``) is placed by two markers."""
+    others = [pose for pose in table if pose.ferry not in poses]  # placed now: the new pose
+    two = [pose for pose in itertools.chain(poses.values(), others) if pose.markers == 2]
     if not two:
         return poses
     result = dict(poses)

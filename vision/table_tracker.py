@@ -174,8 +174,8 @@ class TableTracker:
             kept.append(NOAH_MARKER)
         markers = [] if _nothing_to_find(kept, search) else reader.find_markers(
             gray, search, kept)
-        found = mat_poses(markers)
         poses = {k: p for k, p in known.items() if k not in moved}
+        found = mat_poses(markers, table=poses.values())
         poses.update({k: found[k] for k in moved if k in found})
         for k, pose in found.items():
             poses.setdefault(k, pose)  # a mat not known before

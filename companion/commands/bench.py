@@ -20,6 +20,7 @@ TARGETS = {
     "app": ("companion.ui.bench", "touchscreen app: launch time, frame rate, peak memory"),
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
     "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),
+    "noah": ("vision.table_noah_sweep", "table view: Noah's ferry, a sweep of spots round mats"),
     "complot": ("companion.complot.bench", "Complot referee: claim checks and games per second"),
     "web": ("companion.web.bench", "LAN page: 50 phones following a game, latency and memory"),
 }
