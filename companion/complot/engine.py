@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
+from .actions import Action, Discard, Draw, moves, parse, to_dict
 from .cards import ATTENTAT, Deck, default_deck
 from .combos import CLAIMS
 from .judge import (
@@ -104,7 +105,9 @@ class Game(RefereeReads):
     events, :meth:`hand` and :meth:`state` speak in card ids."""
 
     _state: State
-    _undo: list[tuple[dict[str, Any], dict[str, Any]]]
+    #: (the saved fields, the action) per applied action: the fields saved are all of them
+    #: (a dict) for a judged action, only those a typed draw or discard changes otherwise.
+    _undo: list[tuple[Any, Any]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
@@ -125,6 +128,7 @@ class Game(RefereeReads):
         self._in_play = sorted(self.card_numbers[card_id] for card_id in self.in_play)
         self.is_attentat = tuple(card.category == ATTENTAT for card in self.deck)
         self._seats = len(players)
+        self.moves = moves(len(players), len(self.deck))
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -222,8 +226,88 @@ class Game(RefereeReads):
     def pop(self) -> dict[str, Any]:
         """Take back the last applied action (exact undo); IndexError when there is none."""
         saved, action = self._undo.pop()
-        self._state.restore(saved)
-        return action
+        s = self._state
+        if type(saved) is dict:
+            s.restore(saved)
+        elif type(action) is Draw:
+            (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
+             s.phase) = saved
+        else:
+            (s.hands, s.defausse, s.top_blocked, s.turns_done, s.window_used, s.drawn,
+             s.current, s.skip, s.window) = saved
+        return action if type(action) is dict else to_dict(action, self.card_ids)
+
+    # -- typed actions (python-chess's Move: see .actions) ----------------------------------------
+    def push_legal(self, action: Action) -> None:
+        """Apply ``action``, a typed action the referee accepts now (one of
+        :meth:`legal_draws`, :meth:`legal_discards`, or one :meth:`check` accepts in its dict
+        form), without judging it and without a :class:`Verdict`: python-chess's
+        ``Board.push``, whose legality is the caller's. ``pop`` takes it back exactly.
+
+        A draw and a discard save only the fields they change; the rarer actions (deal,
+        claim, kill, action cards, a draw that empties the «pioche») take the judged path.
+
+        >>> from companion.complot.actions import Deal
+        >>> game = Game(["Ana", "Ben"], level=1, dealer=1)
+        >>> game.push_legal(Deal(tuple(range(79))))
+        >>> draw = game.legal_draws()[0]
+        >>> game.push_legal(draw)
+        >>> game.push_legal(game.legal_discards()[2])
+        >>> game.history[-1], game.current_player
+        ({'type': 'discard', 'player': 0, 'card': 'etat-major:karl'}, 1)
+        >>> game.pop()["type"], game.pop() == to_dict(draw, game.card_ids)
+        ('discard', True)
+        """
+        s = self._state
+        saved: Any
+        if type(action) is Discard:
+            saved = (s.hands, s.defausse, s.top_blocked, s.turns_done, s.window_used,
+                     s.drawn, s.current, s.skip, s.window)
+            self._discarded(s, action.seat, action.card)
+        elif type(action) is Draw and (s.pioche or action.pile == "defausse"):
+            saved = (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
+                     s.phase)
+            self._drawn(s, action.seat, action.pile)
+        else:
+            saved = s.__dict__.copy()
+            if not self._judge(s, to_dict(action, self.card_ids)).changed:
+                s.restore(saved)
+                raise ValueError(f"push_legal: {action} is not legal here")
+        self._undo.append((saved, action))
+
+    def legal_draws(self) -> tuple[Draw, ...]:
+        """The draws of the current player: from the «pioche», then (when its top card may
+        be taken, C13, C68, C83) from the «défausse»; none once they have drawn."""
+        s = self._state
+        if s.phase != "turn" or s.drawn:
+            return ()
+        draws = self.moves.draws[s.current]
+        defausse = s.defausse
+        if not defausse or s.top_blocked or self.is_attentat[defausse[-1]]:
+            return draws[:1]
+        return draws
+
+    def legal_discards(self) -> tuple[Discard, ...]:
+        """The discards of the current player once they have drawn, in the hand's order."""
+        s = self._state
+        if s.phase != "turn" or not s.drawn:
+            return ()
+        return tuple(map(self.moves.discards[s.current].__getitem__, s.hands[s.current]))
+
+    def parse(self, line: Any) -> Action | None:
+        """The typed form of a table log's line (its shape only; see :func:`.actions.parse`)."""
+        return parse(line, self.card_numbers)
+
+    def action_dict(self, action: Action) -> dict[str, Any]:
+        """The table log's line of a typed action."""
+        return to_dict(action, self.card_ids)
+
+    @property
+    def history(self) -> tuple[dict[str, Any], ...]:
+        """The applied actions, first first (the table log's lines after the header)."""
+        ids = self.card_ids
+        return tuple(action if type(action) is dict else to_dict(action, ids)
+                     for _, action in self._undo)
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same history (undo included)."""
@@ -371,11 +455,21 @@ class Game(RefereeReads):
         if s.drawn:
             raise _Refused("already_drawn")
         if source == "defausse":
-            defausse = s.defausse
-            if not defausse:
+            if not s.defausse:
                 raise _Refused("discard_empty")
-            if s.top_blocked or self.is_attentat[defausse[-1]]:
+            if s.top_blocked or self.is_attentat[s.defausse[-1]]:
                 raise _Refused("discard_top_blocked")
+        card = self._drawn(s, seat, source)
+        events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
+        if card is not None and self.is_attentat[card]:
+            events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
+        return Verdict(True, None, True, 0, None, events)
+
+    def _drawn(self, s: State, seat: int, source: str) -> int | None:
+        """Apply a legal draw; the card drawn, or None when the manche ended for want of one
+        (C51c). An Attentat drawn waits for its kill (C82)."""
+        if source == "defausse":
+            defausse = s.defausse
             card: int | None = defausse[-1]
             s.defausse, s.top_blocked = defausse[:-1], False
         elif s.pioche:
@@ -384,14 +478,11 @@ class Game(RefereeReads):
         else:
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
-        events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
-        if card is None:
-            return Verdict(True, None, True, 0, None, events)
-        s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
-        if self.is_attentat[card]:  # C82: an assassin kills one of the player's characters
-            s.phase = "attentat"
-            events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
-        return Verdict(True, None, True, 0, None, events)
+        if card is not None:
+            s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
+            if self.is_attentat[card]:
+                s.phase = "attentat"
+        return card
 
     def _kill(self, s: State, action: dict[str, Any]) -> Verdict:
         """C82: the previous player takes one card blind from the victim's hand."""
@@ -434,12 +525,16 @@ class Game(RefereeReads):
         hand = s.hands[seat]
         if card not in hand:
             raise _Refused("card_not_in_hand")
-        s.hands = replaced(s.hands, seat, without(hand, card))
+        self._discarded(s, seat, card)
+        return Verdict(True, None, True, 0, None,
+                       [("discarded", {"player": seat, "card": card_id})])
+
+    def _discarded(self, s: State, seat: int, card: int) -> None:
+        """Apply a legal discard: the card on the «défausse», the turn to the next player."""
+        s.hands = replaced(s.hands, seat, without(s.hands[seat], card))
         s.defausse += (card,)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
-        return Verdict(True, None, True, 0, None,
-                       [("discarded", {"player": seat, "card": card_id})])
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""

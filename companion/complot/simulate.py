@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
@@ -70,28 +71,69 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    choose, table = Players(game, rng).choose, game.table
+    choose = Players(game, rng).choose
+    if narrate_in is None and read_cards is None:
+        _play_fast(game, choose, report, earned, check)
+    else:
+        _play_told(game, choose, report, earned, check, narrate_in, read_cards, tell)
+    report.scores, report.winners = game.scores, game.winners
+    report.game = game
+    return report
+
+
+def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+               check: bool) -> None:
+    """The players' typed actions pushed with :meth:`Game.push_legal` (no verdicts built):
+    the players choose only among the referee's legal actions (tests/complot replays these
+    games through the judged dict path)."""
+    table, push_legal = game.table, game.push_legal
     for _ in range(MAX_ACTIONS):
         if table.phase == "game_over":
-            break
+            return
         action = choose()
+        if type(action) is Claim:
+            claims = len(table.claims)
+            push_legal(action)
+            if len(table.claims) > claims:  # accepted: its points are the last claim's
+                report.claims += 1
+                earned[action.seat] += table.claims[-1][2]
+        else:
+            push_legal(action)
+            kind = type(action)
+            if kind is Deal:
+                report.manches += 1
+            elif kind is not Draw:
+                report.turns += 1  # a discard, a kill or an action card ends a turn
+        if check and (problem := _invariant_problem(game, earned)) is not None:
+            report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
+            return
+    report.problem = "the game did not end"
+
+
+def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+               check: bool, narrate_in: str | None,
+               read_cards: Callable[[Sequence[str]], list[str]] | None,
+               tell: Callable[[str], object] | None) -> None:
+    """The same game through the judged path, each action as the table log's line: for a
+    narration (from the verdicts' events) or a claim's cards read through ``read_cards``."""
+    table = game.table
+    for _ in range(MAX_ACTIONS):
+        if table.phase == "game_over":
+            return
+        action = game.action_dict(choose())
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
         if not verdict.changed:
             report.problem = f"the player's action {action} was refused: {verdict.code}"
-            break
+            return
         _count(report, action, verdict, earned)
         if narrate_in is not None:
             _tell(narrate(game, action, verdict, narrate_in), report, tell)
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
-            break
-    else:
-        report.problem = "the game did not end"
-    report.scores, report.winners = game.scores, game.winners
-    report.game = game
-    return report
+            return
+    report.problem = "the game did not end"
 
 
 def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
@@ -195,10 +237,11 @@ class Players:
         self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
             game.players)
 
-    def choose(self) -> dict[str, Any]:
+    def choose(self) -> Action:
         table, rng = self.table, self.rng
         if table.phase in ("deal", "manche_over"):
-            return {"type": "deal", "order": shuffled(self.game.in_play, rng)}
+            numbers = self.marks.number_of
+            return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, rng)]))
         if table.phase == "attentat":
             return _kill(self.game, self.marks, rng)
         claim = self._claim()
@@ -206,30 +249,31 @@ class Players:
             return claim
         seat = table.current
         if not table.drawn:
-            return {"type": "draw", "player": seat, "from": self._pile(seat)}
+            return self._draw(seat)
         if self.action.happens():
             action = _action(self.game, self.marks, seat, rng)
             if action is not None:
                 return action
-        hand = table.hands[seat]
-        counts, jokers = self._counts(seat, hand)
-        card = _worst_card(self.marks, hand, rng, counts)
-        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
-                                                                  self.marks))
-        return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+        return self._discard(seat)
 
-    def _pile(self, seat: int) -> str:
+    def _draw(self, seat: int) -> Draw:
         """The «défausse» when its top card helps a lot, now and then (else the game could
         loop on the same few cards passed around), the «pioche» otherwise."""
-        table = self.table
-        if not table.defausse or table.top_blocked:
-            return "pioche"
-        top = table.defausse[-1]
-        if self.marks.category[top] == "AT":
-            return "pioche"
-        counts, _ = self._counts(seat, table.hands[seat])
-        helps = _gain(top, counts, self.marks) >= 5
-        return "defausse" if helps and self.rng.random() < 0.5 else "pioche"
+        draws = self.game.legal_draws()
+        if len(draws) == 1:
+            return draws[0]
+        counts, _ = self._counts(seat, self.table.hands[seat])
+        helps = _gain(self.table.defausse[-1], counts, self.marks) >= 5
+        return draws[1] if helps and self.rng.random() < 0.5 else draws[0]
+
+    def _discard(self, seat: int) -> Discard:
+        """The least connected card of the hand (:func:`_worst_card`)."""
+        hand = self.table.hands[seat]
+        counts, jokers = self._counts(seat, hand)
+        card = _worst_card(self.marks, hand, self.rng, counts)
+        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
+                                                                  self.marks))
+        return self.game.moves.discards[seat][card]
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
         """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
@@ -258,30 +302,29 @@ class Players:
             known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
         return known
 
-    def _claim(self) -> dict[str, Any] | None:
+    def _claim(self) -> Claim | None:
         """Announce what the hand makes: the Élysée at a turn start, else at the claim
         window."""
         table = self.table
         seat = table.current
         if not table.drawn and table.turns_done[seat] > 0 and self._announcement(seat)[0]:
-            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+            return Claim(seat, "complot_elysee")
         window = None if table.window_used else table.window
         if window is None:
             return None
         elysee, best = self._announcement(window)
         if best is not None and not elysee:
-            return {"type": "claim", "player": window, "claim": best}
+            return Claim(window, best)
         if best is None and self.wrong_claim.happens():
-            return {"type": "claim", "player": window, "claim": "complot"}
+            return Claim(window, "complot")
         return None
 
 
-def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
+def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
     table = game.table
     category = marks.category
     cards = [card for card in table.hands[table.current] if category[card] != "AT"]
-    return {"type": "kill", "player": table.previous_seat(table.current),
-            "card": game.card_ids[rng.choice(cards)]}
+    return Kill(table.previous_seat(table.current), rng.choice(cards))
 
 
 _ANNOUNCED_KEPT = 4096
@@ -465,7 +508,7 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
-def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[str, Any] | None:
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
     table = game.table
     hand = table.hands[seat]
@@ -486,20 +529,17 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[st
     take: list[int] = []
     for source in sources:
         take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
-    ids = game.card_ids
-    action: dict[str, Any] = {"type": kind, "player": seat, "cards": [ids[c] for c in used],
-                              "targets": targets, "take": [ids[c] for c in take],
-                              "discard": []}
-    defence = _defence(game, kind, action["cards"], targets[0])
+    defence = _defence(game, kind, [game.card_ids[card] for card in used], targets[0])
     if defence is not None:
-        action["defence"] = defence
-        return action
+        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (),
+                          marks.number_of[defence])
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
+    discard = []
     for _ in range(DISCARDED[kind]):
         worst = _worst_card(marks, kept, rng)
         kept.remove(worst)
-        action["discard"].append(ids[worst])
-    return action
+        discard.append(worst)
+    return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), tuple(discard))
 
 
 def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
