@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
-from .actions import Action, Discard, Draw, moves, parse, to_dict
+from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill, moves, parse, to_dict
 from .cards import ATTENTAT, Deck, default_deck
 from .combos import CLAIMS
 from .judge import (
@@ -270,10 +270,39 @@ class Game(RefereeReads):
             self._drawn(s, action.seat, action.pile)
         else:
             saved = s.__dict__.copy()
-            if not self._judge(s, to_dict(action, self.card_ids)).changed:
-                s.restore(saved)
-                raise ValueError(f"push_legal: {action} is not legal here")
+            _LEGAL.get(type(action), Game._legal_by_judge)(self, s, action)
         self._undo.append((saved, action))
+
+    def _legal_by_judge(self, s: State, action: Action) -> None:
+        """A typed action with no path of its own (a draw that empties the «pioche»): judged
+        in its dict form; ValueError, nothing changed, when it is refused."""
+        saved = s.save()
+        if not self._judge(s, to_dict(action, self.card_ids)).changed:
+            s.restore(saved)
+            raise ValueError(f"push_legal: {action} is not legal here")
+
+    def _legal_deal(self, s: State, action: Deal) -> None:
+        self._start_manche(s, list(action.order))
+
+    def _legal_kill(self, s: State, action: Kill) -> None:
+        self._killed(s, action.card, [])
+
+    def _legal_claim(self, s: State, action: Claim) -> None:
+        seat, word = action
+        moment = self._moment(s, seat, word)
+        if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
+            self._wrong_claim(s, seat, moment, "elysee_must_wait")
+        else:
+            verdict = self._claim_verdict(s, seat, word, moment, self._ids_of(s.hands[seat]))
+            self._settle_claim(s, seat, word, moment, verdict)
+
+    def _legal_card_action(self, s: State, action: CardAction) -> None:
+        kind, seat, cards, targets, take, discard, defence = action
+        used = list(self._ids_of(cards))
+        if defence is not None:
+            self._defended(s, seat, kind, used, targets[0], self.card_ids[defence])
+        else:
+            self._carry_out(s, seat, kind, used, list(targets), list(take), list(discard))
 
     def legal_draws(self) -> tuple[Draw, ...]:
         """The draws of the current player: from the «pioche», then (when its top card may
@@ -499,18 +528,24 @@ class Game(RefereeReads):
         hand = s.hands[victim]
         if card not in hand or self.is_attentat[card]:
             raise _Refused("card_not_in_hand")
-        attentat = next(held for held in hand if self.is_attentat[held])
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("killed", {"player": victim, "by": seat, "card": card_id})]
+        self._killed(s, card, events)
+        return Verdict(True, changed=True, events=events)
+
+    def _killed(self, s: State, card: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Apply a legal kill of ``card``: it and the Attentat to the «défausse», the victim
+        back to 6 cards, their turn over (C82, C83)."""
+        victim = s.current
+        attentat = next(held for held in s.hands[victim] if self.is_attentat[held])
         s.take(victim, card)
         s.take(victim, attentat)
         s.discard(card, attentat)
         s.top_blocked = True
         s.phase = "turn"
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("killed", {"player": victim, "by": seat, "card": card_id})]
         self._refill(s, victim, events)
         if s.phase == "turn":
             self._end_turn(s, victim, window=False)
-        return Verdict(True, changed=True, events=events)
 
     def _discard(self, s: State, action: dict[str, Any]) -> Verdict:
         seat = self._gate(s, action)
@@ -568,17 +603,28 @@ class Game(RefereeReads):
             cards, ids = list(s.hands[seat]), list(self._ids_of(s.hands[seat]))
         if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
             return self._wrong_claim(s, seat, moment, "elysee_must_wait")
-        verdict = claim_verdict(self.level, ids, str(word),
-                                "turn_start" if moment == "turn_start" else "discard",
-                                s.turns_done[seat] == 0 and moment != "window", self.deck)
+        verdict = self._claim_verdict(s, seat, str(word), moment, ids)
         code = verdict["code"]
         if code is not None and code not in WRONG_CLAIM:
             raise _Refused(code)
         if sorted(cards) != sorted(s.hands[seat]):
             raise _Refused("card_not_in_hand")
+        return self._settle_claim(s, seat, str(word), moment, verdict)
+
+    def _claim_verdict(self, s: State, seat: int, word: str, moment: str,
+                       ids: Sequence[str]) -> dict[str, Any]:
+        """C90 on the laid-down cards ``ids`` at ``moment`` (``window`` or ``turn_start``)."""
+        return claim_verdict(self.level, ids, word,
+                             "turn_start" if moment == "turn_start" else "discard",
+                             s.turns_done[seat] == 0 and moment != "window", self.deck)
+
+    def _settle_claim(self, s: State, seat: int, word: str, moment: str,
+                      verdict: dict[str, Any]) -> Verdict:
+        """Apply a judged claim: accepted, or a wrong claim (its code one of WRONG_CLAIM)."""
+        code = verdict["code"]
         if code is not None:
             return self._wrong_claim(s, seat, moment, code)
-        return self._accept_claim(s, seat, str(word), verdict)
+        return self._accept_claim(s, seat, word, verdict)
 
     def _claimant(self, s: State, action: dict[str, Any]) -> int:
         """The claiming seat, after C47's referee checks, which come before ``bad_input``
@@ -670,6 +716,7 @@ class Game(RefereeReads):
         discard = self._card_list(action, "discard")
         defence = action.get("defence")
         if defence is not None:
+            self._check_defence(s, kind, action["cards"], targets[0], defence)
             return self._defended(s, seat, kind, action["cards"], targets[0], defence)
         self._check_taking(s, kind, targets, take)
         kept = [card for card in s.hands[seat] if card not in used] + take
@@ -686,8 +733,8 @@ class Game(RefereeReads):
         if any(card not in s.hands[source] for card, source in zip(take, sources, strict=True)):
             raise _Refused("card_not_in_hand")
 
-    def _defended(self, s: State, seat: int, kind: str, used: list[str], target: int,
-                  defence: Any) -> Verdict:
+    def _check_defence(self, s: State, kind: str, used: list[str], target: int,
+                       defence: Any) -> None:
         """C65–C67: the target shows an État-Major card of a strictly higher grade."""
         if not isinstance(defence, str):
             raise _Refused("bad_input")
@@ -696,6 +743,10 @@ class Game(RefereeReads):
             code = "card_not_in_hand"
         if code is not None:
             raise _Refused(code)
+
+    def _defended(self, s: State, seat: int, kind: str, used: list[str], target: int,
+                  defence: str) -> Verdict:
+        """Apply a legal defence: the action's cards discarded, nothing taken (C65–C67)."""
         numbers = [self.card_numbers[card] for card in used]
         for card in numbers:
             s.take(seat, card)
@@ -833,4 +884,10 @@ class Game(RefereeReads):
 _HANDLERS = {
     "deal": Game._deal, "draw": Game._draw, "kill": Game._kill, "discard": Game._discard,
     "claim": Game._claim, **{kind: Game._action for kind in ACTIONS},
+}
+#: The typed actions :meth:`Game.push_legal` applies through a path of their own, the fields
+#: saved whole (the draw and the discard, most pushes, are written out in push_legal).
+_LEGAL: dict[type, Callable[[Game, State, Any], None]] = {
+    Deal: Game._legal_deal, Kill: Game._legal_kill, Claim: Game._legal_claim,
+    CardAction: Game._legal_card_action,
 }
