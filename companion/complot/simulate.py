@@ -233,7 +233,7 @@ class Players:
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
         # kept up to date as cards come and go: see _counts.
-        nothing = ((), [0] * self.marks.size, 0)
+        nothing = ((), self.marks.blank, 0)
         self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
             game.players)
 
@@ -394,7 +394,7 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
     keys_of = marks.keys_of
-    counts = [0] * marks.size
+    counts = marks.blank.copy()
     jokers = 0
     for card in hand:
         keys = keys_of[card]
@@ -444,6 +444,13 @@ class _Marks(NamedTuple):
     announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
+    #: The counts of an empty hand: 0 for every key, then three constants that
+    #: :func:`_worst_card` reads through ``pairs``: 50 (twice: a joker, kept), -1 and 0 (a
+    #: méchant, thrown first).
+    blank: list[int]
+    #: Per card, the two counts whose sum says how well it goes with the hand: its category
+    #: and first name's, or the constants of ``blank`` for a joker and a méchant.
+    pairs: tuple[tuple[int, int], ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -458,11 +465,14 @@ def _marks(deck: Deck) -> _Marks:
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
     villain = (at["-"],)
-    return _Marks(deck.cards,
-                  tuple(None if marks is None else villain if marks == ("-",)
-                        else tuple(at[key] for key in marks) for marks in names),
-                  tuple(card.category for card in deck), len(keys), {},
-                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
+    keys_of = tuple(None if marks is None else villain if marks == ("-",)
+                    else tuple(at[key] for key in marks) for marks in names)
+    joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
+    pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
+                  else (marks[0], marks[1]) for marks in keys_of)
+    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
+                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
+                  [0] * len(keys) + [50, -1, 0], pairs)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -491,21 +501,12 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     known (else counted here)."""
     if counts is None:
         counts, _ = _count_keys(hand, marks)
-    keys_of, villain = marks.keys_of, marks.villain
-    fewest, worst = 1000, [hand[0]]
-    for card in hand:
-        keys = keys_of[card]
-        if keys is None:
-            links = 100  # a joker: kept
-        elif keys is villain:
-            links = -1  # a méchant: thrown first
-        else:
-            links = counts[keys[0]] + counts[keys[1]]
-        if links < fewest:
-            fewest, worst = links, [card]
-        elif links == fewest:
-            worst.append(card)
-    return worst[0] if len(worst) == 1 else rng.choice(worst)
+    # A card's links: 100 for a joker, -1 for a méchant (see _Marks.blank).
+    links = [counts[key] + counts[name] for key, name in map(marks.pairs.__getitem__, hand)]
+    fewest = min(links)
+    if links.count(fewest) == 1:
+        return hand[links.index(fewest)]
+    return rng.choice([card for card, link in zip(hand, links, strict=True) if link == fewest])
 
 
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
