@@ -47,10 +47,11 @@ from .judge import (
     claim_verdict,
     defence_problem,
     game_winners,
+    hand_verdict,
     is_int,
 )
 from .messages import sentence
-from .state import RefereeReads, State, replaced, without
+from .state import RefereeReads, State, replaced
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -292,8 +293,11 @@ class Game(RefereeReads):
         moment = self._moment(s, seat, word)
         if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
             self._wrong_claim(s, seat, moment, "elysee_must_wait")
-        else:
-            verdict = self._claim_verdict(s, seat, word, moment, self._ids_of(s.hands[seat]))
+        else:  # the hand the referee knows: C47's card checks hold at a legal claim
+            cards = self.deck.cards
+            verdict = hand_verdict(self.level, [cards[card] for card in s.hands[seat]], word,
+                                   "turn_start" if moment == "turn_start" else "discard",
+                                   s.turns_done[seat] == 0 and moment != "window")
             self._settle_claim(s, seat, word, moment, verdict)
 
     def _legal_card_action(self, s: State, action: CardAction) -> None:
@@ -508,7 +512,8 @@ class Game(RefereeReads):
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
         if card is not None:
-            s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
+            hands = s.hands  # replaced(...), written out: half the pushes come here
+            s.hands = (*hands[:seat], hands[seat] + (card,), *hands[seat + 1:])
             if self.is_attentat[card]:
                 s.phase = "attentat"
         return card
@@ -566,7 +571,10 @@ class Game(RefereeReads):
 
     def _discarded(self, s: State, seat: int, card: int) -> None:
         """Apply a legal discard: the card on the «défausse», the turn to the next player."""
-        s.hands = replaced(s.hands, seat, without(s.hands[seat], card))
+        hands = s.hands
+        hand = hands[seat]
+        at = hand.index(card)  # replaced(hands, seat, without(hand, card)), written out
+        s.hands = (*hands[:seat], hand[:at] + hand[at + 1:], *hands[seat + 1:])
         s.defausse += (card,)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
@@ -582,6 +590,9 @@ class Game(RefereeReads):
         s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
+        following = (seat + 1) % s.players
+        if not (s.out[following] or s.skip[following]):
+            return following  # the usual answer, without a call
         following = s.next_seat(seat)
         while s.skip[following]:
             s.skip = replaced(s.skip, following, False)
