@@ -91,7 +91,10 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
         if table.phase == "game_over":
             return
         action = choose()
-        if type(action) is Claim:
+        kind = type(action)
+        if kind is Draw:
+            push_legal(action)
+        elif type(action) is Claim:
             claims = len(table.claims)
             push_legal(action)
             if len(table.claims) > claims:  # accepted: its points are the last claim's
@@ -99,10 +102,9 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
                 earned[action.seat] += table.claims[-1][2]
         else:
             push_legal(action)
-            kind = type(action)
             if kind is Deal:
                 report.manches += 1
-            elif kind is not Draw:
+            else:
                 report.turns += 1  # a discard, a kill or an action card ends a turn
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
@@ -238,23 +240,24 @@ class Players:
             game.players)
 
     def choose(self) -> Action:
-        table, rng = self.table, self.rng
-        if table.phase in ("deal", "manche_over"):
-            numbers = self.marks.number_of
-            return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, rng)]))
-        if table.phase == "attentat":
-            return _kill(self.game, self.marks, rng)
-        claim = self._claim()
-        if claim is not None:
-            return claim
+        table = self.table
+        if table.phase != "turn":
+            return self._between_turns()
         seat = table.current
-        if not table.drawn:
-            return self._draw(seat)
-        if self.action.happens():
-            action = _action(self.game, self.marks, seat, rng)
-            if action is not None:
-                return action
-        return self._discard(seat)
+        if table.drawn:  # the draw closed the claim window (C30): an action or a discard
+            if self.action.happens():
+                action = _action(self.game, self.marks, seat, self.rng)
+                if action is not None:
+                    return action
+            return self._discard(seat)
+        return self._claim(seat) or self._draw(seat)
+
+    def _between_turns(self) -> Deal | Kill:
+        """The victim's previous player kills (C82), or the dealer deals a new manche."""
+        if self.table.phase == "attentat":
+            return _kill(self.game, self.marks, self.rng)
+        numbers = self.marks.number_of
+        return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, self.rng)]))
 
     def _draw(self, seat: int) -> Draw:
         """The «défausse» when its top card helps a lot, now and then (else the game could
@@ -302,12 +305,11 @@ class Players:
             known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
         return known
 
-    def _claim(self) -> Claim | None:
-        """Announce what the hand makes: the Élysée at a turn start, else at the claim
-        window."""
+    def _claim(self, seat: int) -> Claim | None:
+        """At the start of the turn of ``seat``: announce what the hand makes, the Élysée
+        for ``seat`` itself, else what the claim window's hand makes."""
         table = self.table
-        seat = table.current
-        if not table.drawn and table.turns_done[seat] > 0 and self._announcement(seat)[0]:
+        if table.turns_done[seat] > 0 and self._announcement(seat)[0]:
             return Claim(seat, "complot_elysee")
         window = None if table.window_used else table.window
         if window is None:
@@ -515,11 +517,9 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAct
     hand = table.hands[seat]
     opponents = [other for other in table.still_in() if other != seat]
     category_of = marks.category
-    held: dict[str, int] = {}
-    for card in hand:
-        held[category_of[card]] = held.get(category_of[card], 0) + 1
+    held = list(map(category_of.__getitem__, hand))
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if held.get(category, 0) >= count and len(opponents) >= target_count]
+             if held.count(category) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)
