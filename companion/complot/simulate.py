@@ -503,12 +503,16 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     known (else counted here)."""
     if counts is None:
         counts, _ = _count_keys(hand, marks)
-    # A card's links: 100 for a joker, -1 for a méchant (see _Marks.blank).
-    links = [counts[key] + counts[name] for key, name in map(marks.pairs.__getitem__, hand)]
-    fewest = min(links)
-    if links.count(fewest) == 1:
-        return hand[links.index(fewest)]
-    return rng.choice([card for card, link in zip(hand, links, strict=True) if link == fewest])
+    pairs = marks.pairs  # a card's links: 100 for a joker, -1 for a méchant (_Marks.blank)
+    fewest, worst = 1000, [hand[0]]
+    for card in hand:
+        key, name = pairs[card]
+        links = counts[key] + counts[name]
+        if links < fewest:
+            fewest, worst = links, [card]
+        elif links == fewest:
+            worst.append(card)
+    return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
