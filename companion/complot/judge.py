@@ -114,7 +114,7 @@ def hand_verdict(level: int, laid: Sequence[Card], claim: str, moment: str,
     >>> six = [deck[f"leonard:{name}"] for name in ("amelie", "arthur", "clara", "emma",
     ...                                             "sally", "sarah")]
     >>> hand_verdict(1, six, "complot", "discard", False)["combination"]
-    'six_leonard'
+    'six_leonards'
     """
     code = _moment_problem(claim, moment, first_turn)
     if code is not None:
