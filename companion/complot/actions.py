@@ -12,7 +12,7 @@ referee's to say), :func:`to_dict` writes it back:
 >>> numbers = {card_id: number for number, card_id in enumerate(ids)}
 >>> action = parse({"type": "discard", "player": 1, "card": "leonard:emma"}, numbers)
 >>> action
-Discard(seat=1, card=30)
+Discard(seat=1, card=36)
 >>> to_dict(action, ids)
 {'type': 'discard', 'player': 1, 'card': 'leonard:emma'}
 >>> parse({"type": "discard", "player": 1, "card": "joker"}, numbers) is None
