@@ -241,12 +241,13 @@ class Game(RefereeReads):
     # -- typed actions (python-chess's Move: see .actions) ----------------------------------------
     def push_legal(self, action: Action) -> None:
         """Apply ``action``, a typed action the referee accepts now (one of
-        :meth:`legal_draws`, :meth:`legal_discards`, or one :meth:`check` accepts in its dict
-        form), without judging it and without a :class:`Verdict`: python-chess's
-        ``Board.push``, whose legality is the caller's. ``pop`` takes it back exactly.
+        :meth:`legal_draws` or :meth:`legal_discards`, or one :meth:`is_legal` says so of),
+        without judging it and without a :class:`Verdict`: python-chess's ``Board.push``,
+        whose legality is the caller's. ``pop`` takes it back exactly.
 
-        A draw and a discard save only the fields they change; the rarer actions (deal,
-        claim, kill, action cards, a draw that empties the «pioche») take the judged path.
+        A draw and a discard (nine pushes in ten) save only the fields they change; the
+        other actions save the whole table and apply through the same code as the judged
+        path (a draw from an empty «pioche» is judged in its dict form).
 
         >>> from companion.complot.actions import Deal
         >>> game = Game(["Ana", "Ben"], level=1, dealer=1)
@@ -307,6 +308,16 @@ class Game(RefereeReads):
             self._defended(s, seat, kind, used, targets[0], self.card_ids[defence])
         else:
             self._carry_out(s, seat, kind, used, list(targets), list(take), list(discard))
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the referee would apply ``action`` now (a wrong claim included: it
+        costs a turn, C44), judged in its dict form.
+
+        >>> from companion.complot.actions import Claim
+        >>> Game(["Ana", "Ben"]).is_legal(Claim(0, "complot"))    # nothing dealt yet
+        False
+        """
+        return self.check(to_dict(action, self.card_ids)).changed
 
     def legal_draws(self) -> tuple[Draw, ...]:
         """The draws of the current player: from the «pioche», then (when its top card may
