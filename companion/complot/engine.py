@@ -240,10 +240,10 @@ class Game(RefereeReads):
 
     # -- typed actions (python-chess's Move: see .actions) ----------------------------------------
     def push_legal(self, action: Action) -> None:
-        """Apply ``action``, a typed action the referee accepts now (one of
-        :meth:`legal_draws` or :meth:`legal_discards`, or one :meth:`is_legal` says so of),
-        without judging it and without a :class:`Verdict`: python-chess's ``Board.push``,
-        whose legality is the caller's. ``pop`` takes it back exactly.
+        """Apply ``action``, a typed action the referee accepts now (from :meth:`legal_draws`
+        or :meth:`legal_discards`, or one that :meth:`is_legal` accepts), without judging it
+        and without a :class:`Verdict`: python-chess's ``Board.push``, whose legality is the
+        caller's. ``pop`` takes it back exactly.
 
         A draw and a discard (nine pushes in ten) save only the fields they change; the
         other actions save the whole table and apply through the same code as the judged
@@ -297,8 +297,7 @@ class Game(RefereeReads):
         else:  # the hand the referee knows: C47's card checks hold at a legal claim
             cards = self.deck.cards
             verdict = hand_verdict(self.level, [cards[card] for card in s.hands[seat]], word,
-                                   "turn_start" if moment == "turn_start" else "discard",
-                                   s.turns_done[seat] == 0 and moment != "window")
+                                   *self._claim_moment(s, seat, moment))
             self._settle_claim(s, seat, word, moment, verdict)
 
     def _legal_card_action(self, s: State, action: CardAction) -> None:
@@ -636,9 +635,14 @@ class Game(RefereeReads):
     def _claim_verdict(self, s: State, seat: int, word: str, moment: str,
                        ids: Sequence[str]) -> dict[str, Any]:
         """C90 on the laid-down cards ``ids`` at ``moment`` (``window`` or ``turn_start``)."""
-        return claim_verdict(self.level, ids, word,
-                             "turn_start" if moment == "turn_start" else "discard",
-                             s.turns_done[seat] == 0 and moment != "window", self.deck)
+        return claim_verdict(self.level, ids, word, *self._claim_moment(s, seat, moment),
+                             deck=self.deck)
+
+    @staticmethod
+    def _claim_moment(s: State, seat: int, moment: str) -> tuple[str, bool]:
+        """C90's ``moment`` and ``first_turn`` of a claim by ``seat`` at ``moment``."""
+        return ("turn_start" if moment == "turn_start" else "discard",
+                s.turns_done[seat] == 0 and moment != "window")
 
     def _settle_claim(self, s: State, seat: int, word: str, moment: str,
                       verdict: dict[str, Any]) -> Verdict:
