@@ -2,9 +2,13 @@
 
 Game ``seed`` depends only on its seed text. The players are plain heuristics (keep the cards
 that go together, announce what the hand makes, sometimes launch an action, now and then a
-wrong «Complot !» to exercise C44); every move goes through :meth:`Game.push`, and after each
-one :func:`play_game` checks that all cards in play are accounted for once (C1, C5a, C17), that
-hands are back to 6 between turns (C14) and that scores come only from accepted claims (C52).
+wrong «Complot !» to exercise C44). They choose typed actions (:mod:`.actions`), a draw or a
+discard among the referee's own ``legal_draws`` / ``legal_discards``, and each is pushed with
+:meth:`Game.push_legal` (no verdict built); a narrated game, or one whose claims are read by a
+camera, pushes the same actions' table log lines through the judged :meth:`Game.push`. After
+each move :func:`play_game` checks that all cards in play are accounted for once (C1, C5a,
+C17), that hands are back to 6 between turns (C14) and that scores come only from accepted
+claims (C52).
 
 >>> report = play_game("7", players=3, level=3, target=100)
 >>> report.problem is None, max(report.scores) >= 100, report.manches > 1
@@ -92,9 +96,9 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
             return
         action = choose()
         kind = type(action)
-        if kind is Draw:
+        if kind is Draw:  # nearly half the pushes: tested first
             push_legal(action)
-        elif type(action) is Claim:
+        elif type(action) is Claim:  # (type(...) again: mypy narrows on it)
             claims = len(table.claims)
             push_legal(action)
             if len(table.claims) > claims:  # accepted: its points are the last claim's
