@@ -155,7 +155,7 @@ def measure_games(seed: str, count: int, rounds: int) -> dict[str, Any]:
     logs = [report.log.splitlines() for report in reports]
     lines = sum(len(log) for log in logs)
     replayed = _best_rate(lines, rounds, lambda _: [list(replay(log)) for log in logs])
-    typed = [(report.game, [action for _, action in report.game._undo])
+    typed = [(report.game, [report.game.parse(line) for line in report.game.history])
              for report in reports if report.game is not None]
     pushes = sum(len(actions) for _, actions in typed)
     pushed = _best_rate(pushes, rounds, lambda _: [_push_legal_all(*game) for game in typed])
@@ -167,11 +167,12 @@ def measure_games(seed: str, count: int, rounds: int) -> dict[str, Any]:
             "replay_lines_per_s": round(replayed), "typed_pushes_per_s": round(pushed)}
 
 
-def _push_legal_all(game: Game, actions: list[Action]) -> Game:
+def _push_legal_all(game: Game, actions: list[Action | None]) -> Game:
     """A fresh game with ``game``'s options, every typed action pushed unchecked."""
     fresh = Game(game.players, game.level, game.first_dealer, game.seed, game.deck,
                  game.target)
     for action in actions:
+        assert action is not None  # every line of a simulated game has a typed form
         fresh.push_legal(action)
     return fresh
 

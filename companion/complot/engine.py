@@ -107,7 +107,7 @@ class Game(RefereeReads):
 
     _state: State
     #: (the saved fields, the action) per applied action: the fields saved are all of them
-    #: (a dict) for a judged action, only those a typed draw or discard changes otherwise.
+    #: (State.save) but for a typed draw or discard, which saves only those it changes.
     _undo: list[tuple[Any, Any]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
@@ -208,7 +208,7 @@ class Game(RefereeReads):
         The table's fields are saved first (immutable values, see :mod:`.state`): a refusal
         puts them back, and the saved values are kept for :meth:`pop`."""
         state = self._state
-        saved = state.__dict__.copy()  # state.save(), without a call: every push comes here
+        saved = state.save()
         verdict = self._judge(state, action)
         if verdict.changed:
             self._undo.append((saved, dict(action)))
@@ -228,14 +228,14 @@ class Game(RefereeReads):
         """Take back the last applied action (exact undo); IndexError when there is none."""
         saved, action = self._undo.pop()
         s = self._state
-        if type(saved) is dict:
-            s.restore(saved)
-        elif type(action) is Draw:
+        if type(action) is Draw:  # pushed by push_legal: the fields a draw changes
             (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
              s.phase) = saved
-        else:
+        elif type(action) is Discard:  # likewise for a discard
             (s.hands, s.defausse, s.top_blocked, s.turns_done, s.window_used, s.drawn,
              s.current, s.skip, s.window) = saved
+        else:
+            s.restore(saved)
         return action if type(action) is dict else to_dict(action, self.card_ids)
 
     # -- typed actions (python-chess's Move: see .actions) ----------------------------------------
@@ -270,18 +270,18 @@ class Game(RefereeReads):
             saved = (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
                      s.phase)
             self._drawn(s, action.seat, action.pile)
-        else:
-            saved = s.__dict__.copy()
-            _LEGAL.get(type(action), Game._legal_by_judge)(self, s, action)
+        elif type(action) in _LEGAL:
+            saved = s.save()
+            _LEGAL[type(action)](self, s, action)
+        else:  # a draw from an empty «pioche» (C16, C51c): judged, logged as its line
+            self._push_judged(to_dict(action, self.card_ids))
+            return
         self._undo.append((saved, action))
 
-    def _legal_by_judge(self, s: State, action: Action) -> None:
-        """A typed action with no path of its own (a draw that empties the «pioche»): judged
-        in its dict form; ValueError, nothing changed, when it is refused."""
-        saved = s.save()
-        if not self._judge(s, to_dict(action, self.card_ids)).changed:
-            s.restore(saved)
-            raise ValueError(f"push_legal: {action} is not legal here")
+    def _push_judged(self, line: dict[str, Any]) -> None:
+        """``push(line)``, which must apply it (ValueError, nothing changed, otherwise)."""
+        if not self.push(line).changed:
+            raise ValueError(f"push_legal: {line} is not legal here")
 
     def _legal_deal(self, s: State, action: Deal) -> None:
         self._start_manche(s, list(action.order))

@@ -41,8 +41,8 @@ def twin(game: Game) -> Game:
 def typed_actions(seed: str, players: int, level: int, target: int) -> tuple[Game, list]:
     """A seeded simulated game (fast path, invariants checked) and its typed actions."""
     report = play_game(seed, players, level, check=True, target=target)
-    assert report.problem is None
-    return report.game, [action for _, action in report.game._undo]
+    assert report.problem is None and report.game is not None
+    return report.game, [report.game.parse(line) for line in report.game.history]
 
 
 @pytest.mark.parametrize(("level", "players"), [(1, 2), (1, 6), (2, 4), (2, 6), (3, 2),
