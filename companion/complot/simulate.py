@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
@@ -437,7 +437,8 @@ def _counted_less(counts: list[int], jokers: int, card: int,
     return counts, jokers
 
 
-class _Marks(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class _Marks:
     """The deck as the simulated players count it, by card number (``Game.card_ids``):
     each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
     a joker) as small ints, which count in a list faster than strings in a dict; each card's
