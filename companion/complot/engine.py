@@ -591,7 +591,8 @@ class Game(RefereeReads):
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
-        s.turns_done = replaced(s.turns_done, seat, s.turns_done[seat] + 1)
+        done = s.turns_done  # replaced(...), written out: every turn comes here
+        s.turns_done = (*done[:seat], done[seat] + 1, *done[seat + 1:])
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
         s.current = self._next_player(s, seat)
