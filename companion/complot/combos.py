@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from operator import itemgetter
 from typing import NamedTuple
 
 from .cards import (
@@ -213,7 +214,23 @@ def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:
 
 
 def _best_classic(slots: list[_Slot], tally: _Tally | None = None) -> Made | None:
-    tally = tally or _tally(slots)
+    """:func:`_classic`, remembered by the six slots' numbers in order (the answer does not
+    depend on the cards' order): a simulated player asks about the hand it then announces,
+    and the referee judges that same hand."""
+    key = tuple(sorted(map(_SLOT_NUMBER, slots)))
+    known = _CLASSICS.get(key)
+    if known is None:
+        if len(_CLASSICS) >= _TRIOS_KEPT:
+            _CLASSICS.clear()
+        known = _CLASSICS[key] = (_classic(slots, tally or _tally(slots)),)
+    return known[0]
+
+
+_CLASSICS: dict[tuple[int, ...], tuple[Made | None]] = {}
+_SLOT_NUMBER = itemgetter(4)
+
+
+def _classic(slots: list[_Slot], tally: _Tally) -> Made | None:
     counts, jokers = tally.counts, tally.jokers  # _count(tally, …), written out
     if counts.get("AL", 0) + jokers >= 5:
         return Made("five_alphas", 75)

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
+from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill, moves, parse, to_dict
 from .cards import ATTENTAT, Deck, default_deck
 from .combos import CLAIMS
 from .judge import (
@@ -46,10 +47,11 @@ from .judge import (
     claim_verdict,
     defence_problem,
     game_winners,
+    hand_verdict,
     is_int,
 )
 from .messages import sentence
-from .state import RefereeReads, State, replaced, without
+from .state import RefereeReads, State, replaced
 
 HAND = 6
 #: Refusal codes of a claim that are a wrong claim: the player showed their hand (C44a).
@@ -104,7 +106,9 @@ class Game(RefereeReads):
     events, :meth:`hand` and :meth:`state` speak in card ids."""
 
     _state: State
-    _undo: list[tuple[dict[str, Any], dict[str, Any]]]
+    #: (the saved fields, the action) per applied action: the fields saved are all of them
+    #: (State.save) but for a typed draw or discard, which saves only those it changes.
+    _undo: list[tuple[Any, Any]]
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,
@@ -125,6 +129,7 @@ class Game(RefereeReads):
         self._in_play = sorted(self.card_numbers[card_id] for card_id in self.in_play)
         self.is_attentat = tuple(card.category == ATTENTAT for card in self.deck)
         self._seats = len(players)
+        self.moves = moves(len(players), len(self.deck))
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
         if dealt < HAND * len(players) + 1:
             from companion.game.errors import InputError
@@ -203,7 +208,7 @@ class Game(RefereeReads):
         The table's fields are saved first (immutable values, see :mod:`.state`): a refusal
         puts them back, and the saved values are kept for :meth:`pop`."""
         state = self._state
-        saved = state.__dict__.copy()  # state.save(), without a call: every push comes here
+        saved = state.save()
         verdict = self._judge(state, action)
         if verdict.changed:
             self._undo.append((saved, dict(action)))
@@ -222,8 +227,130 @@ class Game(RefereeReads):
     def pop(self) -> dict[str, Any]:
         """Take back the last applied action (exact undo); IndexError when there is none."""
         saved, action = self._undo.pop()
-        self._state.restore(saved)
-        return action
+        s = self._state
+        if type(action) is Draw:  # pushed by push_legal: the fields a draw changes
+            (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
+             s.phase) = saved
+        elif type(action) is Discard:  # likewise for a discard
+            (s.hands, s.defausse, s.top_blocked, s.turns_done, s.window_used, s.drawn,
+             s.current, s.skip, s.window) = saved
+        else:
+            s.restore(saved)
+        return action if type(action) is dict else to_dict(action, self.card_ids)
+
+    # -- typed actions (python-chess's Move: see .actions) ----------------------------------------
+    def push_legal(self, action: Action) -> None:
+        """Apply ``action``, a typed action the referee accepts now (from :meth:`legal_draws`
+        or :meth:`legal_discards`, or one that :meth:`is_legal` accepts), without judging it
+        and without a :class:`Verdict`: python-chess's ``Board.push``, whose legality is the
+        caller's. ``pop`` takes it back exactly.
+
+        A draw and a discard (nine pushes in ten) save only the fields they change; the
+        other actions save the whole table and apply through the same code as the judged
+        path (a draw from an empty «pioche» is judged in its dict form).
+
+        >>> from companion.complot.actions import Deal
+        >>> game = Game(["Ana", "Ben"], level=1, dealer=1)
+        >>> game.push_legal(Deal(tuple(range(79))))
+        >>> draw = game.legal_draws()[0]
+        >>> game.push_legal(draw)
+        >>> game.push_legal(game.legal_discards()[2])
+        >>> game.history[-1], game.current_player
+        ({'type': 'discard', 'player': 0, 'card': 'etat-major:karl'}, 1)
+        >>> game.pop()["type"], game.pop() == to_dict(draw, game.card_ids)
+        ('discard', True)
+        """
+        s = self._state
+        saved: Any
+        if type(action) is Discard:
+            saved = (s.hands, s.defausse, s.top_blocked, s.turns_done, s.window_used,
+                     s.drawn, s.current, s.skip, s.window)
+            self._discarded(s, action.seat, action.card)
+        elif type(action) is Draw and (s.pioche or action.pile == "defausse"):
+            saved = (s.pioche, s.defausse, s.top_blocked, s.hands, s.window, s.drawn,
+                     s.phase)
+            self._drawn(s, action.seat, action.pile)
+        elif type(action) in _LEGAL:
+            saved = s.save()
+            _LEGAL[type(action)](self, s, action)
+        else:  # a draw from an empty «pioche» (C16, C51c): judged, logged as its line
+            self._push_judged(to_dict(action, self.card_ids))
+            return
+        self._undo.append((saved, action))
+
+    def _push_judged(self, line: dict[str, Any]) -> None:
+        """``push(line)``, which must apply it (ValueError, nothing changed, otherwise)."""
+        if not self.push(line).changed:
+            raise ValueError(f"push_legal: {line} is not legal here")
+
+    def _legal_deal(self, s: State, action: Deal) -> None:
+        self._start_manche(s, list(action.order))
+
+    def _legal_kill(self, s: State, action: Kill) -> None:
+        self._killed(s, action.card, [])
+
+    def _legal_claim(self, s: State, action: Claim) -> None:
+        seat, word = action
+        moment = self._moment(s, seat, word)
+        if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
+            self._wrong_claim(s, seat, moment, "elysee_must_wait")
+        else:  # the hand the referee knows: C47's card checks hold at a legal claim
+            cards = self.deck.cards
+            verdict = hand_verdict(self.level, [cards[card] for card in s.hands[seat]], word,
+                                   *self._claim_moment(s, seat, moment))
+            self._settle_claim(s, seat, word, moment, verdict)
+
+    def _legal_card_action(self, s: State, action: CardAction) -> None:
+        kind, seat, cards, targets, take, discard, defence = action
+        used = list(self._ids_of(cards))
+        if defence is not None:
+            self._defended(s, seat, kind, used, targets[0], self.card_ids[defence])
+        else:
+            self._carry_out(s, seat, kind, used, list(targets), list(take), list(discard))
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether the referee would apply ``action`` now (a wrong claim included: it
+        costs a turn, C44), judged in its dict form.
+
+        >>> from companion.complot.actions import Claim
+        >>> Game(["Ana", "Ben"]).is_legal(Claim(0, "complot"))    # nothing dealt yet
+        False
+        """
+        return self.check(to_dict(action, self.card_ids)).changed
+
+    def legal_draws(self) -> tuple[Draw, ...]:
+        """The draws of the current player: from the «pioche», then (when its top card may
+        be taken, C13, C68, C83) from the «défausse»; none once they have drawn."""
+        s = self._state
+        if s.phase != "turn" or s.drawn:
+            return ()
+        draws = self.moves.draws[s.current]
+        defausse = s.defausse
+        if not defausse or s.top_blocked or self.is_attentat[defausse[-1]]:
+            return draws[:1]
+        return draws
+
+    def legal_discards(self) -> tuple[Discard, ...]:
+        """The discards of the current player once they have drawn, in the hand's order."""
+        s = self._state
+        if s.phase != "turn" or not s.drawn:
+            return ()
+        return tuple(map(self.moves.discards[s.current].__getitem__, s.hands[s.current]))
+
+    def parse(self, line: Any) -> Action | None:
+        """The typed form of a table log's line (its shape only; see :func:`.actions.parse`)."""
+        return parse(line, self.card_numbers)
+
+    def action_dict(self, action: Action) -> dict[str, Any]:
+        """The table log's line of a typed action."""
+        return to_dict(action, self.card_ids)
+
+    @property
+    def history(self) -> tuple[dict[str, Any], ...]:
+        """The applied actions, first first (the table log's lines after the header)."""
+        ids = self.card_ids
+        return tuple(action if type(action) is dict else to_dict(action, ids)
+                     for _, action in self._undo)
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same history (undo included)."""
@@ -371,11 +498,21 @@ class Game(RefereeReads):
         if s.drawn:
             raise _Refused("already_drawn")
         if source == "defausse":
-            defausse = s.defausse
-            if not defausse:
+            if not s.defausse:
                 raise _Refused("discard_empty")
-            if s.top_blocked or self.is_attentat[defausse[-1]]:
+            if s.top_blocked or self.is_attentat[s.defausse[-1]]:
                 raise _Refused("discard_top_blocked")
+        card = self._drawn(s, seat, source)
+        events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
+        if card is not None and self.is_attentat[card]:
+            events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
+        return Verdict(True, None, True, 0, None, events)
+
+    def _drawn(self, s: State, seat: int, source: str) -> int | None:
+        """Apply a legal draw; the card drawn, or None when the manche ended for want of one
+        (C51c). An Attentat drawn waits for its kill (C82)."""
+        if source == "defausse":
+            defausse = s.defausse
             card: int | None = defausse[-1]
             s.defausse, s.top_blocked = defausse[:-1], False
         elif s.pioche:
@@ -384,14 +521,12 @@ class Game(RefereeReads):
         else:
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
-        events: list[tuple[str, dict[str, Any]]] = [("drew", {"player": seat, "from": source})]
-        if card is None:
-            return Verdict(True, None, True, 0, None, events)
-        s.hands = replaced(s.hands, seat, s.hands[seat] + (card,))
-        if self.is_attentat[card]:  # C82: an assassin kills one of the player's characters
-            s.phase = "attentat"
-            events.append(("attentat", {"player": seat, "by": s.previous_seat(seat)}))
-        return Verdict(True, None, True, 0, None, events)
+        if card is not None:
+            hands = s.hands  # replaced(...), written out: half the pushes come here
+            s.hands = (*hands[:seat], hands[seat] + (card,), *hands[seat + 1:])
+            if self.is_attentat[card]:
+                s.phase = "attentat"
+        return card
 
     def _kill(self, s: State, action: dict[str, Any]) -> Verdict:
         """C82: the previous player takes one card blind from the victim's hand."""
@@ -408,18 +543,24 @@ class Game(RefereeReads):
         hand = s.hands[victim]
         if card not in hand or self.is_attentat[card]:
             raise _Refused("card_not_in_hand")
-        attentat = next(held for held in hand if self.is_attentat[held])
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("killed", {"player": victim, "by": seat, "card": card_id})]
+        self._killed(s, card, events)
+        return Verdict(True, changed=True, events=events)
+
+    def _killed(self, s: State, card: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Apply a legal kill of ``card``: it and the Attentat to the «défausse», the victim
+        back to 6 cards, their turn over (C82, C83)."""
+        victim = s.current
+        attentat = next(held for held in s.hands[victim] if self.is_attentat[held])
         s.take(victim, card)
         s.take(victim, attentat)
         s.discard(card, attentat)
         s.top_blocked = True
         s.phase = "turn"
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("killed", {"player": victim, "by": seat, "card": card_id})]
         self._refill(s, victim, events)
         if s.phase == "turn":
             self._end_turn(s, victim, window=False)
-        return Verdict(True, changed=True, events=events)
 
     def _discard(self, s: State, action: dict[str, Any]) -> Verdict:
         seat = self._gate(s, action)
@@ -434,16 +575,24 @@ class Game(RefereeReads):
         hand = s.hands[seat]
         if card not in hand:
             raise _Refused("card_not_in_hand")
-        s.hands = replaced(s.hands, seat, without(hand, card))
-        s.defausse += (card,)
-        s.top_blocked = False
-        self._end_turn(s, seat, window=True)
+        self._discarded(s, seat, card)
         return Verdict(True, None, True, 0, None,
                        [("discarded", {"player": seat, "card": card_id})])
 
+    def _discarded(self, s: State, seat: int, card: int) -> None:
+        """Apply a legal discard: the card on the «défausse», the turn to the next player."""
+        hands = s.hands
+        hand = hands[seat]
+        at = hand.index(card)  # replaced(hands, seat, without(hand, card)), written out
+        s.hands = (*hands[:seat], hand[:at] + hand[at + 1:], *hands[seat + 1:])
+        s.defausse += (card,)
+        s.top_blocked = False
+        self._end_turn(s, seat, window=True)
+
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
-        s.turns_done = replaced(s.turns_done, seat, s.turns_done[seat] + 1)
+        done = s.turns_done  # replaced(...), written out: every turn comes here
+        s.turns_done = (*done[:seat], done[seat] + 1, *done[seat + 1:])
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
         s.current = self._next_player(s, seat)
@@ -452,6 +601,9 @@ class Game(RefereeReads):
         s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
+        following = (seat + 1) % s.players
+        if not (s.out[following] or s.skip[following]):
+            return following  # the usual answer, without a call
         following = s.next_seat(seat)
         while s.skip[following]:
             s.skip = replaced(s.skip, following, False)
@@ -473,17 +625,33 @@ class Game(RefereeReads):
             cards, ids = list(s.hands[seat]), list(self._ids_of(s.hands[seat]))
         if moment == "mid_turn":  # an Élysée after drawing (C41): a wrong claim
             return self._wrong_claim(s, seat, moment, "elysee_must_wait")
-        verdict = claim_verdict(self.level, ids, str(word),
-                                "turn_start" if moment == "turn_start" else "discard",
-                                s.turns_done[seat] == 0 and moment != "window", self.deck)
+        verdict = self._claim_verdict(s, seat, str(word), moment, ids)
         code = verdict["code"]
         if code is not None and code not in WRONG_CLAIM:
             raise _Refused(code)
         if sorted(cards) != sorted(s.hands[seat]):
             raise _Refused("card_not_in_hand")
+        return self._settle_claim(s, seat, str(word), moment, verdict)
+
+    def _claim_verdict(self, s: State, seat: int, word: str, moment: str,
+                       ids: Sequence[str]) -> dict[str, Any]:
+        """C90 on the laid-down cards ``ids`` at ``moment`` (``window`` or ``turn_start``)."""
+        return claim_verdict(self.level, ids, word, *self._claim_moment(s, seat, moment),
+                             deck=self.deck)
+
+    @staticmethod
+    def _claim_moment(s: State, seat: int, moment: str) -> tuple[str, bool]:
+        """C90's ``moment`` and ``first_turn`` of a claim by ``seat`` at ``moment``."""
+        return ("turn_start" if moment == "turn_start" else "discard",
+                s.turns_done[seat] == 0 and moment != "window")
+
+    def _settle_claim(self, s: State, seat: int, word: str, moment: str,
+                      verdict: dict[str, Any]) -> Verdict:
+        """Apply a judged claim: accepted, or a wrong claim (its code one of WRONG_CLAIM)."""
+        code = verdict["code"]
         if code is not None:
             return self._wrong_claim(s, seat, moment, code)
-        return self._accept_claim(s, seat, str(word), verdict)
+        return self._accept_claim(s, seat, word, verdict)
 
     def _claimant(self, s: State, action: dict[str, Any]) -> int:
         """The claiming seat, after C47's referee checks, which come before ``bad_input``
@@ -575,6 +743,7 @@ class Game(RefereeReads):
         discard = self._card_list(action, "discard")
         defence = action.get("defence")
         if defence is not None:
+            self._check_defence(s, kind, action["cards"], targets[0], defence)
             return self._defended(s, seat, kind, action["cards"], targets[0], defence)
         self._check_taking(s, kind, targets, take)
         kept = [card for card in s.hands[seat] if card not in used] + take
@@ -591,8 +760,8 @@ class Game(RefereeReads):
         if any(card not in s.hands[source] for card, source in zip(take, sources, strict=True)):
             raise _Refused("card_not_in_hand")
 
-    def _defended(self, s: State, seat: int, kind: str, used: list[str], target: int,
-                  defence: Any) -> Verdict:
+    def _check_defence(self, s: State, kind: str, used: list[str], target: int,
+                       defence: Any) -> None:
         """C65–C67: the target shows an État-Major card of a strictly higher grade."""
         if not isinstance(defence, str):
             raise _Refused("bad_input")
@@ -601,6 +770,10 @@ class Game(RefereeReads):
             code = "card_not_in_hand"
         if code is not None:
             raise _Refused(code)
+
+    def _defended(self, s: State, seat: int, kind: str, used: list[str], target: int,
+                  defence: str) -> Verdict:
+        """Apply a legal defence: the action's cards discarded, nothing taken (C65–C67)."""
         numbers = [self.card_numbers[card] for card in used]
         for card in numbers:
             s.take(seat, card)
@@ -738,4 +911,10 @@ class Game(RefereeReads):
 _HANDLERS = {
     "deal": Game._deal, "draw": Game._draw, "kill": Game._kill, "discard": Game._discard,
     "claim": Game._claim, **{kind: Game._action for kind in ACTIONS},
+}
+#: The typed actions :meth:`Game.push_legal` applies through a path of their own, the fields
+#: saved whole (the draw and the discard, most pushes, are written out in push_legal).
+_LEGAL: dict[type, Callable[[Game, State, Any], None]] = {
+    Deal: Game._legal_deal, Kill: Game._legal_kill, Claim: Game._legal_claim,
+    CardAction: Game._legal_card_action,
 }

@@ -97,10 +97,28 @@ def claim_verdict(level: int, ids: Sequence[str], claim: str, moment: str, first
                   deck: Deck) -> dict[str, Any]:
     """C90 on well-formed fields, checks in C47's order."""
     cards = [deck.get(card_id) for card_id in ids]
-    code = _cards_problem(level, cards, ids) or _moment_problem(claim, moment, first_turn)
+    code = _cards_problem(level, cards, ids)
     if code is not None:
         return refused(code)
-    laid = [card for card in cards if card is not None]
+    return hand_verdict(level, [card for card in cards if card is not None], claim, moment,
+                        first_turn)
+
+
+def hand_verdict(level: int, laid: Sequence[Card], claim: str, moment: str,
+                 first_turn: bool) -> dict[str, Any]:
+    """C90 for six cards that pass C47's card checks (known, distinct, of the level, no
+    Attentat): what a referee that knows the hand asks.
+
+    >>> from companion.complot.cards import default_deck
+    >>> deck = default_deck()
+    >>> six = [deck[f"leonard:{name}"] for name in ("amelie", "arthur", "clara", "emma",
+    ...                                             "sally", "sarah")]
+    >>> hand_verdict(1, six, "complot", "discard", False)["combination"]
+    'six_leonards'
+    """
+    code = _moment_problem(claim, moment, first_turn)
+    if code is not None:
+        return refused(code)
     result = made(claim, laid)
     if result is None:
         return refused(why_not(claim, laid, level))

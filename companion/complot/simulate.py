@@ -2,9 +2,13 @@
 
 Game ``seed`` depends only on its seed text. The players are plain heuristics (keep the cards
 that go together, announce what the hand makes, sometimes launch an action, now and then a
-wrong «Complot !» to exercise C44); every move goes through :meth:`Game.push`, and after each
-one :func:`play_game` checks that all cards in play are accounted for once (C1, C5a, C17), that
-hands are back to 6 between turns (C14) and that scores come only from accepted claims (C52).
+wrong «Complot !» to exercise C44). They choose typed actions (:mod:`.actions`), a draw or a
+discard among the referee's own ``legal_draws`` / ``legal_discards``, and each is pushed with
+:meth:`Game.push_legal` (no verdict built); a narrated game, or one whose claims are read by a
+camera, pushes the same actions' table log lines through the judged :meth:`Game.push`. After
+each move :func:`play_game` checks that all cards in play are accounted for once (C1, C5a,
+C17), that hands are back to 6 between turns (C14) and that scores come only from accepted
+claims (C52).
 
 >>> report = play_game("7", players=3, level=3, target=100)
 >>> report.problem is None, max(report.scores) >= 100, report.manches > 1
@@ -19,8 +23,9 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
+from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
@@ -70,28 +75,71 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    choose, table = Players(game, rng).choose, game.table
+    choose = Players(game, rng).choose
+    if narrate_in is None and read_cards is None:
+        _play_fast(game, choose, report, earned, check)
+    else:
+        _play_told(game, choose, report, earned, check, narrate_in, read_cards, tell)
+    report.scores, report.winners = game.scores, game.winners
+    report.game = game
+    return report
+
+
+def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+               check: bool) -> None:
+    """The players' typed actions pushed with :meth:`Game.push_legal` (no verdicts built):
+    the players choose only among the referee's legal actions (tests/complot replays these
+    games through the judged dict path)."""
+    table, push_legal = game.table, game.push_legal
     for _ in range(MAX_ACTIONS):
         if table.phase == "game_over":
-            break
+            return
         action = choose()
+        kind = type(action)
+        if kind is Draw:  # nearly half the pushes: tested first
+            push_legal(action)
+        elif type(action) is Claim:  # (type(...) again: mypy narrows on it)
+            claims = len(table.claims)
+            push_legal(action)
+            if len(table.claims) > claims:  # accepted: its points are the last claim's
+                report.claims += 1
+                earned[action.seat] += table.claims[-1][2]
+        else:
+            push_legal(action)
+            if kind is Deal:
+                report.manches += 1
+            else:
+                report.turns += 1  # a discard, a kill or an action card ends a turn
+        if check and (problem := _invariant_problem(game, earned)) is not None:
+            report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
+            return
+    report.problem = "the game did not end"
+
+
+def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+               check: bool, narrate_in: str | None,
+               read_cards: Callable[[Sequence[str]], list[str]] | None,
+               tell: Callable[[str], object] | None) -> None:
+    """The same game through the judged path, each action as the table log's line: for a
+    narration (from the verdicts' events) or a claim's cards read through ``read_cards``."""
+    table = game.table
+    for _ in range(MAX_ACTIONS):
+        if table.phase == "game_over":
+            return
+        action = game.action_dict(choose())
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
         if not verdict.changed:
             report.problem = f"the player's action {action} was refused: {verdict.code}"
-            break
+            return
         _count(report, action, verdict, earned)
         if narrate_in is not None:
             _tell(narrate(game, action, verdict, narrate_in), report, tell)
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
-            break
-    else:
-        report.problem = "the game did not end"
-    report.scores, report.winners = game.scores, game.winners
-    report.game = game
-    return report
+            return
+    report.problem = "the game did not end"
 
 
 def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
@@ -191,45 +239,48 @@ class Players:
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
         # kept up to date as cards come and go: see _counts.
-        nothing = ((), [0] * self.marks.size, 0)
+        nothing = ((), self.marks.blank, 0)
         self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
             game.players)
 
-    def choose(self) -> dict[str, Any]:
-        table, rng = self.table, self.rng
-        if table.phase in ("deal", "manche_over"):
-            return {"type": "deal", "order": shuffled(self.game.in_play, rng)}
-        if table.phase == "attentat":
-            return _kill(self.game, self.marks, rng)
-        claim = self._claim()
-        if claim is not None:
-            return claim
+    def choose(self) -> Action:
+        table = self.table
+        if table.phase != "turn":
+            return self._between_turns()
         seat = table.current
-        if not table.drawn:
-            return {"type": "draw", "player": seat, "from": self._pile(seat)}
-        if self.action.happens():
-            action = _action(self.game, self.marks, seat, rng)
-            if action is not None:
-                return action
-        hand = table.hands[seat]
-        counts, jokers = self._counts(seat, hand)
-        card = _worst_card(self.marks, hand, rng, counts)
-        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
-                                                                  self.marks))
-        return {"type": "discard", "player": seat, "card": self.game.card_ids[card]}
+        if table.drawn:  # the draw closed the claim window (C30): an action or a discard
+            if self.action.happens():
+                action = _action(self.game, self.marks, seat, self.rng)
+                if action is not None:
+                    return action
+            return self._discard(seat)
+        return self._claim(seat) or self._draw(seat)
 
-    def _pile(self, seat: int) -> str:
+    def _between_turns(self) -> Deal | Kill:
+        """The victim's previous player kills (C82), or the dealer deals a new manche."""
+        if self.table.phase == "attentat":
+            return _kill(self.game, self.marks, self.rng)
+        numbers = self.marks.number_of
+        return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, self.rng)]))
+
+    def _draw(self, seat: int) -> Draw:
         """The «défausse» when its top card helps a lot, now and then (else the game could
         loop on the same few cards passed around), the «pioche» otherwise."""
-        table = self.table
-        if not table.defausse or table.top_blocked:
-            return "pioche"
-        top = table.defausse[-1]
-        if self.marks.category[top] == "AT":
-            return "pioche"
-        counts, _ = self._counts(seat, table.hands[seat])
-        helps = _gain(top, counts, self.marks) >= 5
-        return "defausse" if helps and self.rng.random() < 0.5 else "pioche"
+        draws = self.game.legal_draws()
+        if len(draws) == 1:
+            return draws[0]
+        counts, _ = self._counts(seat, self.table.hands[seat])
+        helps = _gain(self.table.defausse[-1], counts, self.marks) >= 5
+        return draws[1] if helps and self.rng.random() < 0.5 else draws[0]
+
+    def _discard(self, seat: int) -> Discard:
+        """The least connected card of the hand (:func:`_worst_card`)."""
+        hand = self.table.hands[seat]
+        counts, jokers = self._counts(seat, hand)
+        card = _worst_card(self.marks, hand, self.rng, counts)
+        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
+                                                                  self.marks))
+        return self.game.moves.discards[seat][card]
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
         """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
@@ -258,30 +309,28 @@ class Players:
             known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
         return known
 
-    def _claim(self) -> dict[str, Any] | None:
-        """Announce what the hand makes: the Élysée at a turn start, else at the claim
-        window."""
+    def _claim(self, seat: int) -> Claim | None:
+        """At the start of the turn of ``seat``: announce what the hand makes, the Élysée
+        for ``seat`` itself, else what the claim window's hand makes."""
         table = self.table
-        seat = table.current
-        if not table.drawn and table.turns_done[seat] > 0 and self._announcement(seat)[0]:
-            return {"type": "claim", "player": seat, "claim": "complot_elysee"}
+        if table.turns_done[seat] > 0 and self._announcement(seat)[0]:
+            return Claim(seat, "complot_elysee")
         window = None if table.window_used else table.window
         if window is None:
             return None
         elysee, best = self._announcement(window)
         if best is not None and not elysee:
-            return {"type": "claim", "player": window, "claim": best}
+            return Claim(window, best)
         if best is None and self.wrong_claim.happens():
-            return {"type": "claim", "player": window, "claim": "complot"}
+            return Claim(window, "complot")
         return None
 
 
-def _kill(game: Game, marks: _Marks, rng: random.Random) -> dict[str, Any]:
+def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
     table = game.table
     category = marks.category
     cards = [card for card in table.hands[table.current] if category[card] != "AT"]
-    return {"type": "kill", "player": table.previous_seat(table.current),
-            "card": game.card_ids[rng.choice(cards)]}
+    return Kill(table.previous_seat(table.current), rng.choice(cards))
 
 
 _ANNOUNCED_KEPT = 4096
@@ -351,7 +400,7 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
     keys_of = marks.keys_of
-    counts = [0] * marks.size
+    counts = marks.blank.copy()
     jokers = 0
     for card in hand:
         keys = keys_of[card]
@@ -388,7 +437,8 @@ def _counted_less(counts: list[int], jokers: int, card: int,
     return counts, jokers
 
 
-class _Marks(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class _Marks:
     """The deck as the simulated players count it, by card number (``Game.card_ids``):
     each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
     a joker) as small ints, which count in a list faster than strings in a dict; each card's
@@ -401,6 +451,13 @@ class _Marks(NamedTuple):
     announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
+    #: The counts of an empty hand: 0 for every key, then three constants that
+    #: :func:`_worst_card` reads through ``pairs``: 50 (twice: a joker, kept), -1 and 0 (a
+    #: méchant, thrown first).
+    blank: list[int]
+    #: Per card, the two counts whose sum says how well it goes with the hand: its category
+    #: and first name's, or the constants of ``blank`` for a joker and a méchant.
+    pairs: tuple[tuple[int, int], ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -415,11 +472,14 @@ def _marks(deck: Deck) -> _Marks:
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
     villain = (at["-"],)
-    return _Marks(deck.cards,
-                  tuple(None if marks is None else villain if marks == ("-",)
-                        else tuple(at[key] for key in marks) for marks in names),
-                  tuple(card.category for card in deck), len(keys), {},
-                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain)
+    keys_of = tuple(None if marks is None else villain if marks == ("-",)
+                    else tuple(at[key] for key in marks) for marks in names)
+    joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
+    pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
+                  else (marks[0], marks[1]) for marks in keys_of)
+    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
+                  {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
+                  [0] * len(keys) + [50, -1, 0], pairs)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -448,16 +508,11 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     known (else counted here)."""
     if counts is None:
         counts, _ = _count_keys(hand, marks)
-    keys_of, villain = marks.keys_of, marks.villain
+    pairs = marks.pairs  # a card's links: 100 for a joker, -1 for a méchant (_Marks.blank)
     fewest, worst = 1000, [hand[0]]
     for card in hand:
-        keys = keys_of[card]
-        if keys is None:
-            links = 100  # a joker: kept
-        elif keys is villain:
-            links = -1  # a méchant: thrown first
-        else:
-            links = counts[keys[0]] + counts[keys[1]]
+        key, name = pairs[card]
+        links = counts[key] + counts[name]
         if links < fewest:
             fewest, worst = links, [card]
         elif links == fewest:
@@ -465,17 +520,15 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
-def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[str, Any] | None:
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
     table = game.table
     hand = table.hands[seat]
     opponents = [other for other in table.still_in() if other != seat]
     category_of = marks.category
-    held: dict[str, int] = {}
-    for card in hand:
-        held[category_of[card]] = held.get(category_of[card], 0) + 1
+    held = list(map(category_of.__getitem__, hand))
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if held.get(category, 0) >= count and len(opponents) >= target_count]
+             if held.count(category) >= count and len(opponents) >= target_count]
     if not kinds:
         return None
     kind = rng.choice(kinds)
@@ -486,20 +539,17 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> dict[st
     take: list[int] = []
     for source in sources:
         take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
-    ids = game.card_ids
-    action: dict[str, Any] = {"type": kind, "player": seat, "cards": [ids[c] for c in used],
-                              "targets": targets, "take": [ids[c] for c in take],
-                              "discard": []}
-    defence = _defence(game, kind, action["cards"], targets[0])
+    defence = _defence(game, kind, [game.card_ids[card] for card in used], targets[0])
     if defence is not None:
-        action["defence"] = defence
-        return action
+        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (),
+                          marks.number_of[defence])
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
+    discard = []
     for _ in range(DISCARDED[kind]):
         worst = _worst_card(marks, kept, rng)
         kept.remove(worst)
-        action["discard"].append(ids[worst])
-    return action
+        discard.append(worst)
+    return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), tuple(discard))
 
 
 def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:

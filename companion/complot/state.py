@@ -7,10 +7,11 @@ place: the «pioche», the «défausse», a hand, or a claimant's laid-down hand
 invariant :meth:`State.missing_cards` checks.
 
 Every field holds an immutable value (an int, a string, a tuple), and an action replaces the
-fields it changes instead of writing into them. So :meth:`State.save`, a shallow copy of the
-fields (one dict copy: the state has no ``__slots__`` for that reason), is a snapshot of the
-table, and :meth:`State.restore` brings it back exactly: the referee's ``pop`` and a refused
-action's way back, without copying a pile.
+fields it changes instead of writing into them. So :meth:`State.save`, the fields' values read
+by name into one tuple, is a snapshot of the table, and :meth:`State.restore` brings it back
+exactly: the referee's ``pop`` and a refused action's way back, without copying a pile. The
+state has ``__slots__``: its fields are read and written at fixed places (an instance
+``__dict__``, once a snapshot copied it, is read through hashed lookups).
 
 >>> table = State(2, (0, 0), 0, pioche=(1, 2), hands=((3,), (4,)))
 >>> saved = table.save()
@@ -55,7 +56,7 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return cards[:at] + cards[at + 1:]
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     """Everything :class:`~companion.complot.engine.Game` needs to judge the next action."""
 
@@ -81,14 +82,23 @@ class State:
     reshuffles: int = 0
     claims: tuple[tuple[int, str, int], ...] = ()  # (seat, claim, points)
 
-    def save(self) -> dict[str, Any]:
-        """The values of every field, for :meth:`restore` (the values are immutable: a
-        shallow copy of the fields is a snapshot of the table)."""
-        return self.__dict__.copy()
+    def save(self) -> tuple[Any, ...]:
+        """The values of every field, for :meth:`restore` (the values are immutable: the
+        tuple is a snapshot of the table). Written out by name, as is :meth:`restore`
+        (tests/complot/test_undo.py checks that no field is left out)."""
+        return (self.players, self.scores, self.dealer, self.manche, self.phase, self.current,
+                self.drawn, self.pioche, self.defausse, self.top_blocked, self.hands,
+                self.laid, self.out, self.skip, self.turns_done, self.window,
+                self.window_used, self.manche_points, self.end_reason, self.reshuffles,
+                self.claims)
 
-    def restore(self, saved: dict[str, Any]) -> None:
+    def restore(self, saved: tuple[Any, ...]) -> None:
         """Every field back to the values :meth:`save` returned."""
-        self.__dict__.update(saved)
+        (self.players, self.scores, self.dealer, self.manche, self.phase, self.current,
+         self.drawn, self.pioche, self.defausse, self.top_blocked, self.hands,
+         self.laid, self.out, self.skip, self.turns_done, self.window,
+         self.window_used, self.manche_points, self.end_reason, self.reshuffles,
+         self.claims) = saved
 
     def copy(self) -> State:
         """A state equal to this one (its values are immutable: they are shared)."""
@@ -202,7 +212,7 @@ class RefereeReads:
 
     __slots__ = ()
     _state: _Scored
-    _undo: Sequence[tuple[object, dict[str, Any]]]
+    _undo: Sequence[tuple[object, Any]]
     players: tuple[str, ...]
     level: int
     target: int

@@ -144,5 +144,5 @@ def test_the_players_counts_kept_as_cards_come_and_go_are_the_counts_of_their_ha
             if game.table.hands and hand == game.table.hands[seat]:
                 assert (counts, jokers) == _count_keys(hand, MARKS), (seat, hand)
                 checked += 1
-        assert game.push(players.choose()).changed
+        assert game.push(game.action_dict(players.choose())).changed
     assert checked > 1000
