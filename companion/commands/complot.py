@@ -2,7 +2,8 @@
 
 - ``complot judge FILE.jsonl [--json]``: RULINGS-COMPLOT C94, one verdict per non-blank line.
 - ``complot replay LOG [--json]``: judge a Complot table log line by line.
-- ``complot simulate``: seeded random games with invariant checks.
+- ``complot simulate``: seeded random games with invariant checks (game ``i`` depends only on
+  ``--seed`` and ``i``: the same games whatever ``--jobs`` was).
 - ``complot demo``: a whole seeded game to 400, narrated.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from companion.commands._options import (
     progress_bar,
     shows_progress,
 )
+from companion.commands._pool import batches, in_order, job_count
 from companion.errors import UserError
 
 #: A judge line longer than this (1 MB) is judged bad_input without being parsed.
@@ -61,6 +64,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_out(simulate, "write every game as a Complot table log in the folder DIR",
             metavar="DIR", type=Path)
     _add_deck(simulate)
+    simulate.add_argument("--jobs", type=_positive, default=None,
+                          help="processes to use (default: one per core)")
     add_quiet(simulate)
     simulate.set_defaults(func=run_simulate)
 
@@ -186,30 +191,51 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from companion.complot.cards import load_deck_file
-    from companion.complot.simulate import play_game
 
-    deck = load_deck_file(args.deck)
-    failures = 0
-    totals = {"manches": 0, "turns": 0, "claims": 0}
+    load_deck_file(args.deck)  # a bad deck file is told before any game is played
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
+    jobs = job_count(args.jobs, args.games)
+    tasks = [(start, games, args.seed, args.players, args.level, args.target, args.deck,
+              args.out is not None) for start, games in batches(0, args.games, jobs)]
+    failures = 0
+    totals = {"manches": 0, "turns": 0, "claims": 0}
+    started = time.perf_counter()
     with progress_bar(args.games, "Games", "game", shows_progress(args.quiet)) as bar:
-        for index in range(args.games):
-            report = play_game(f"{args.seed}/{index}", args.players, args.level, check=True,
-                               target=args.target, deck=deck)
+        for index, game in enumerate(in_order(_play_complot_batch, tasks, jobs)):
             if args.out is not None:
-                (args.out / f"complot-{index:05d}.jsonl").write_text(
-                    report.log, encoding="utf-8")
+                (args.out / f"complot-{index:05d}.jsonl").write_text(game["log"],
+                                                                     encoding="utf-8")
             for key in totals:
-                totals[key] += getattr(report, key)
-            if report.problem is not None:
+                totals[key] += game[key]
+            if game["problem"] is not None:
                 failures += 1
-                print(f"game {index}: {report.problem}", file=sys.stderr)
+                print(f"game {index}: {game['problem']}", file=sys.stderr)
             bar.update()
+    elapsed = time.perf_counter() - started
     print(f"{args.games} games, {totals['manches']} manches, {totals['turns']} turns, "
           f"{totals['claims']} accepted claims; "
           + ("every invariant held." if failures == 0 else f"{failures} games FAILED."))
+    print(f"{elapsed:.1f} s with {jobs} {'process' if jobs == 1 else 'processes'}: "
+          f"{args.games / elapsed:.0f} games/s.")
     return 0 if failures == 0 else 1
+
+
+def _play_complot_batch(task: tuple) -> list[dict[str, Any]]:
+    """Games ``start`` … of a run, each as a small picklable summary (its log when asked)."""
+    from companion.complot.cards import load_deck_file
+    from companion.complot.simulate import play_game
+
+    start, count, seed, players, level, target, deck_file, with_log = task
+    deck = load_deck_file(deck_file)
+    games = []
+    for index in range(start, start + count):
+        report = play_game(f"{seed}/{index}", players, level, check=True, target=target,
+                           deck=deck)
+        games.append({"manches": report.manches, "turns": report.turns,
+                      "claims": report.claims, "problem": report.problem,
+                      "log": report.log if with_log else ""})
+    return games
 
 
 def run_demo(args: argparse.Namespace) -> int:

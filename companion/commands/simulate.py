@@ -7,7 +7,6 @@ with ``--game i`` whatever ``--jobs`` was. Exit status: 0 when every game held, 
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,9 @@ from companion.commands._options import (
     progress_bar,
     shows_progress,
 )
+from companion.commands._pool import batches, in_order, job_count
 from companion.errors import UserError
 from companion.session.narrate import plural
-
-#: Games handed to a worker process at a time (fewer round trips, still balanced).
-CHUNK = 25
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     first, count = (args.game, 1) if args.game is not None else (0, args.games)
     if args.out:
         _make_directory(args.out)
-    jobs = min(args.jobs or os.cpu_count() or 1, max(1, count // CHUNK))
+    jobs = job_count(args.jobs, count)
     started = time.perf_counter()
     tally = _Tally()
     with progress_bar(count, "Games", "game", shows_progress(args.quiet)) as bar:
@@ -113,21 +110,10 @@ def _make_directory(path: Path) -> None:
 
 def _results(first: int, count: int, args: argparse.Namespace, options: Any, jobs: int):
     """Game summaries in order; with several jobs, played by worker processes."""
-    from companion.game.simulate import simulate
-
     log_kind = None if not args.out else "table" if args.table_view else "full"
-    seats = args.players
-    if jobs == 1:
-        for result in simulate(count, seats, options, args.seed, not args.no_check, first):
-            yield _summary(result, log_kind)
-        return
-    import multiprocessing
-
-    tasks = [(start, min(CHUNK, first + count - start), seats, options, args.seed,
-              not args.no_check, log_kind) for start in range(first, first + count, CHUNK)]
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for batch in pool.imap(_play_batch, tasks):
-            yield from batch
+    tasks = [(start, games, args.players, options, args.seed, not args.no_check, log_kind)
+             for start, games in batches(first, count, jobs)]
+    return in_order(_play_batch, tasks, jobs)
 
 
 def _play_batch(task: tuple) -> list[dict[str, Any]]:
