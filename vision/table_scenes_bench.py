@@ -412,14 +412,15 @@ def text(report: dict[str, Any]) -> str:
     ]
     change = report["one_ferry_change"]
     if change.get("measured"):
-        lines.append(f"One-ferry change ({change['measured']} plays): ratio "
+        plays = f"{change['measured']} play{'' if change['measured'] == 1 else 's'}"
+        lines.append(f"One-ferry change ({plays}): ratio "
                      f"{change['ratio_to_bare']}× bare zxing-cpp (wall time "
                      f"{change['wall_ratio_to_bare']}×); read {change['read']}/"
                      f"{change['visible']}, wrong {change['wrong']}")
         if change.get("pi4_ms"):
             low, high = change["pi4_ms"]
             lines.append(f"  the still frame after it: {change['still_cpu_ms']} ms; on a Pi 4, "
-                         f"one frame period and both readings: {low}–{high} ms (estimate, "
+                         f"one frame period and both readings: {low:.0f}–{high:.0f} ms (estimate, "
                          "the session's verdict on top)")
     elif "why" in change:
         lines.append(f"One-ferry change: not measured ({change['why']})")
