@@ -1,0 +1,123 @@
+"""A code's quiet zone judged against the light where it lies: whether anything darker than
+the sticker's paper shows in the band round a code, under a side light's gradient and a dim
+room's sensor noise (issue 19; the top-card test is :func:`vision.table_codes.visibility`).
+
+The quiet zone tells a top card's code from a buried one whose modules all show but over whose
+sticker a covering card's edge passes. Point samples compared with one light level for the
+whole code fail a top card under a light from one side (the paper on the far side is darker
+than the code's median light module) and under noise (at a contrast of 8–18 times the noise a
+tenth of the samples fall below any useful threshold). Here the band is looked at as the
+sticker's paper lit as the code is lit: the code's own light and dark modules give the light
+over the code as smooth surfaces (a side light is a slow gradient over 30 modules), extended
+over the band, and the band's levels are taken as a share of the way from the dark surface to
+the light one; each point of the band is then the mean of a module round it (noise divided by
+the pixels a module holds, a card's thin outline still darker than the paper), and a patch
+below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+BAND = (0.7, 3.3)  # modules out from the code's edge: the sticker's quiet zone is 4 modules
+BAND_PX = 4  # grid pixels per module
+PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
+MAX_DARK_AREA = 1.0  # module²: a darker patch than this in the band is a card's edge or corner
+MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
+
+
+def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the band :data:`BAND` modules round the code (``corners``: its outer corners in
+    ``gray``, top left first, clockwise; ``expected``: its modules, True = dark) shows only
+    paper, judged against the light where it lies (see the module's docstring).
+
+    >>> n, k = 21, 6
+    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
+    >>> code = np.pad(np.where(modules, 40, 230), 5, constant_values=230).astype(float)
+    >>> ramp = np.linspace(0.55, 1.0, code.shape[1])  # light from the right
+    >>> lit = np.kron(code * ramp, np.ones((k, k))).astype(np.uint8)
+    >>> corners = np.array([(5 * k, 5 * k), (26 * k, 5 * k), (26 * k, 26 * k), (5 * k, 26 * k)],
+    ...                    np.float32) - 0.5
+    >>> quiet_zone_is_clear(lit, corners, modules)
+    True
+    >>> lit[:, 3 * k:3 * k + 3] = 60  # a card's outline two modules left of the code
+    >>> quiet_zone_is_clear(lit, corners, modules)
+    False
+    """
+    shares = paper_shares(gray, corners, expected)
+    if shares is None:
+        return False
+    dark = (shares < PAPER_SHARE) & _band_mask(expected.shape[0])
+    return float(dark.sum()) / BAND_PX ** 2 <= MAX_DARK_AREA
+
+
+def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
+                 ) -> np.ndarray | None:
+    """The code and its band on a grid of :data:`BAND_PX` pixels per module, each point's level
+    as a share of the way from the dark surface to the light one (0: the code's ink, 1: its
+    paper, lit where the point lies), averaged over a module round it; ``None`` when the code
+    shows too little contrast to judge (washed out, or not a code at all)."""
+    import cv2
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    size = (n + 2 * margin) * k
+    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
+    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+    grid = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
+        np.asarray(corners, np.float32), square), (size, size), flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    if float(np.median(means[~expected]) - np.median(means[expected])) < MIN_CONTRAST:
+        return None
+    light, dark = (_surface(means, mask, n, margin) for mask in (~expected, expected))
+    shares = (grid - dark) / np.maximum(light - dark, MIN_CONTRAST / 2)
+    return np.asarray(cv2.blur(shares, (k, k)))
+
+
+def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.ndarray:
+    """A quadratic surface fitted to the module means where ``mask`` holds, over the whole
+    grid (code and band, :data:`BAND_PX` pixels per module)."""
+    rows, cols = np.nonzero(mask)
+    terms = _terms((cols + 0.5) / n, (rows + 0.5) / n)
+    coefficients, *_ = np.linalg.lstsq(terms, means[mask].astype(np.float64), rcond=None)
+    return (_grid_terms(n, margin) @ coefficients).astype(np.float32)
+
+
+def _terms(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The quadratic's terms at points (u, v) in code widths (0–1 across the code)."""
+    u, v = u - 0.5, v - 0.5
+    return np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+
+
+@functools.cache
+def _grid_terms(n: int, margin: int) -> np.ndarray:
+    """:func:`_terms` at every pixel of the grid (H × W × 6, read-only)."""
+    k = BAND_PX
+    size = (n + 2 * margin) * k
+    at = ((np.arange(size) + 0.5) / k - margin) / n
+    u, v = np.meshgrid(at, at)
+    terms = _terms(u, v)
+    terms.setflags(write=False)
+    return terms
+
+
+@functools.cache
+def _band_mask(n: int) -> np.ndarray:
+    """The grid's pixels :data:`BAND` modules out from an n-module code (Chebyshev distance:
+    the band is a square ring)."""
+    k, margin = BAND_PX, _margin()
+    size = (n + 2 * margin) * k
+    at = (np.arange(size) + 0.5) / k - margin  # module units from the code's corner
+    out = np.maximum(-at, at - n)  # how far outside the code, along one axis
+    distance = np.maximum.outer(out, out)
+    mask = (distance >= BAND[0]) & (distance <= BAND[1])
+    mask.setflags(write=False)
+    return mask
+
+
+def _margin() -> int:
+    return math.ceil(BAND[1] + 0.5)
