@@ -82,27 +82,22 @@ def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.nda
     """A quadratic surface fitted to the module means where ``mask`` holds, over the whole
     grid (code and band, :data:`BAND_PX` pixels per module)."""
     rows, cols = np.nonzero(mask)
-    terms = _terms((cols + 0.5) / n, (rows + 0.5) / n)
-    coefficients, *_ = np.linalg.lstsq(terms, means[mask].astype(np.float64), rcond=None)
-    return (_grid_terms(n, margin) @ coefficients).astype(np.float32)
-
-
-def _terms(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """The quadratic's terms at points (u, v) in code widths (0–1 across the code)."""
-    u, v = u - 0.5, v - 0.5
-    return np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+    u, v = (cols + 0.5) / n - 0.5, (rows + 0.5) / n - 0.5
+    terms = np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+    c = np.linalg.solve(terms.T @ terms, terms.T @ means[mask].astype(np.float64))
+    at = _grid_axis(n, margin)  # the same along x and y: the grid is square
+    across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
+    down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
+    return (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
 
 
 @functools.cache
-def _grid_terms(n: int, margin: int) -> np.ndarray:
-    """:func:`_terms` at every pixel of the grid (H × W × 6, read-only)."""
+def _grid_axis(n: int, margin: int) -> np.ndarray:
+    """The grid's pixel centres along one axis, in code widths from the code's middle."""
     k = BAND_PX
-    size = (n + 2 * margin) * k
-    at = ((np.arange(size) + 0.5) / k - margin) / n
-    u, v = np.meshgrid(at, at)
-    terms = _terms(u, v)
-    terms.setflags(write=False)
-    return terms
+    at = ((np.arange((n + 2 * margin) * k) + 0.5) / k - margin) / n - 0.5
+    at.setflags(write=False)
+    return at
 
 
 @functools.cache
