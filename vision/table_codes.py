@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.table_edges import quiet_zone_is_clear
+from vision.table_edges import code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
 
 # -- codes and the top card ----------------------------------------------------------------------
@@ -152,15 +152,8 @@ def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np
     neighbourhoods' brightest (so a shadow's slope is no dip), and a side's dip is the smaller
     of its two strips' deepest (a line must cross both).
     """
-    import cv2
-
     n, k, margin = expected.shape[0], EDGE_PX, math.ceil(EDGE_DEPTH[1] + EDGE_REACH)
-    size = (n + 2 * margin) * k
-    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
-    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
-    grid = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
-        np.asarray(corners, np.float32), square), (size, size), flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    grid = code_grid(gray, corners, n, k, margin)
     means = _module_means(gray, corners, n)
     contrast = max(float(np.median(means[~expected]) - np.median(means[expected])), 1.0)
     near, far = (round((margin - d) * k) for d in EDGE_DEPTH)  # rows above the code

@@ -63,12 +63,7 @@ def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     import cv2
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
-    size = (n + 2 * margin) * k
-    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
-    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
-    grid = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
-        np.asarray(corners, np.float32), square), (size, size), flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    grid = code_grid(gray, corners, n, k, margin)
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
     means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
     if float(np.median(means[~expected]) - np.median(means[expected])) < MIN_CONTRAST:
@@ -76,6 +71,29 @@ def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     light, dark = (_surface(means, mask, n, margin) for mask in (~expected, expected))
     shares = (grid - dark) / np.maximum(light - dark, MIN_CONTRAST / 2)
     return np.asarray(cv2.blur(shares, (k, k)))
+
+
+def code_grid(gray: np.ndarray, corners: np.ndarray, n: int, k: int, margin: int
+              ) -> np.ndarray:
+    """An n-module code and ``margin`` modules round it warped onto a square grid of ``k``
+    pixels per module (float32; the code's outer corners ``corners`` land on the edges of the
+    grid's pixels ``margin * k`` and ``(margin + n) * k - 1``).
+
+    >>> image = np.zeros((40, 40), np.uint8); image[10:30, 10:30] = 200
+    >>> square = np.array([(9.5, 9.5), (29.5, 9.5), (29.5, 29.5), (9.5, 29.5)], np.float32)
+    >>> grid = code_grid(image, square, 4, 5, 1)
+    >>> grid.shape, float(grid[5, 5]), float(grid[4, 4])
+    ((30, 30), 200.0, 0.0)
+    """
+    import cv2
+
+    size = (n + 2 * margin) * k
+    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
+    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), square)
+    grid = cv2.warpPerspective(gray, to_grid, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(grid, np.float32)
 
 
 def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.ndarray:
@@ -88,7 +106,8 @@ def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.nda
     at = _grid_axis(n, margin)  # the same along x and y: the grid is square
     across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
     down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
-    return (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
+    surface: np.ndarray = (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
+    return surface
 
 
 @functools.cache
