@@ -404,7 +404,7 @@ def code_corners(barcode: Any) -> np.ndarray:
 
 
 def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """The band 0.7–3.3 modules round the code shows only paper, judged against the light
+    """The band 0.7–3 modules round the code shows only paper, judged against the light
     where it lies (:func:`vision.table_edges.quiet_zone_is_clear`).
 
     Point samples on three rings compared with the code's median light level were the test

@@ -22,7 +22,10 @@ import math
 
 import numpy as np
 
-BAND = (0.7, 3.3)  # modules out from the code's edge: the sticker's quiet zone is 4 modules
+BAND = (0.7, 3.0)
+"""Modules out from the code's edge. The sticker's quiet zone is 4 modules wide and its label
+starts right after it: averaged over a module, a band reaching 3.3 modules touched the label's
+first line on a grid a fifth of a module off (the examples' recording, a DEV frame)."""
 BAND_PX = 4  # grid pixels per module
 PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
 MAX_DARK_AREA = 1.0  # module²: a darker patch than this in the band is a card's edge or corner
