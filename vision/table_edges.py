@@ -102,15 +102,25 @@ def code_grid(gray: np.ndarray, corners: np.ndarray, n: int, k: int, margin: int
 def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.ndarray:
     """A quadratic surface fitted to the module means where ``mask`` holds, over the whole
     grid (code and band, :data:`BAND_PX` pixels per module)."""
-    rows, cols = np.nonzero(mask)
-    u, v = (cols + 0.5) / n - 0.5, (rows + 0.5) / n - 0.5
-    terms = np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
-    c = np.linalg.solve(terms.T @ terms, terms.T @ means[mask].astype(np.float64))
+    c = _least_squares(mask.tobytes(), n) @ means[mask].astype(np.float64)
     at = _grid_axis(n, margin)  # the same along x and y: the grid is square
     across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
     down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
     surface: np.ndarray = (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
     return surface
+
+
+@functools.lru_cache(maxsize=256)
+def _least_squares(mask: bytes, n: int) -> np.ndarray:
+    """The matrix taking the module means where an n × n ``mask`` (its bytes) holds to the
+    quadratic's six coefficients, by least squares (a code's light or dark modules: the same
+    for every reading of one sticker)."""
+    rows, cols = np.nonzero(np.frombuffer(mask, bool).reshape(n, n))
+    u, v = (cols + 0.5) / n - 0.5, (rows + 0.5) / n - 0.5
+    terms = np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+    solution: np.ndarray = np.linalg.solve(terms.T @ terms, terms.T)
+    solution.setflags(write=False)
+    return solution
 
 
 @functools.cache
