@@ -28,7 +28,7 @@ starts right after it: averaged over a module, a band reaching 3.3 modules touch
 first line on a grid a fifth of a module off (the examples' recording, a DEV frame)."""
 BAND_PX = 4  # grid pixels per module
 PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
-MAX_DARK_AREA = 1.0  # module²: a darker patch than this in the band is a card's edge or corner
+MAX_DARK_AREA = 0.5  # module²: more of the band darker than paper is a card's edge or corner
 MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
 
 
