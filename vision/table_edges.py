@@ -1,0 +1,150 @@
+"""A code's quiet zone judged against the light where it lies: whether anything darker than
+the sticker's paper shows in the band round a code, under a side light's gradient and a dim
+room's sensor noise (issue 19; the top-card test is :func:`vision.table_codes.visibility`).
+
+The quiet zone tells a top card's code from a buried one whose modules all show but over whose
+sticker a covering card's edge passes. Point samples compared with one light level for the
+whole code fail a top card under a light from one side (the paper on the far side is darker
+than the code's median light module) and under noise (at a contrast of 8–18 times the noise a
+tenth of the samples fall below any useful threshold). Here the band is looked at as the
+sticker's paper lit as the code is lit: the code's own light and dark modules give the light
+over the code as smooth surfaces (a side light is a slow gradient over 30 modules), extended
+over the band, and the band's levels are taken as a share of the way from the dark surface to
+the light one; each point of the band is then the mean of a module round it (noise divided by
+the pixels a module holds, a card's thin outline still darker than the paper), and a patch
+below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+BAND = (0.7, 3.0)
+"""Modules out from the code's edge. The sticker's quiet zone is 4 modules wide and its label
+starts right after it: averaged over a module, a band reaching 3.3 modules touched the label's
+first line on a grid a fifth of a module off (the examples' recording, a DEV frame)."""
+BAND_PX = 4  # grid pixels per module
+PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
+MAX_DARK_AREA = 0.5  # module²: more of the band darker than paper is a card's edge or corner
+MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
+
+
+def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the band :data:`BAND` modules round the code (``corners``: its outer corners in
+    ``gray``, top left first, clockwise; ``expected``: its modules, True = dark) shows only
+    paper, judged against the light where it lies (see the module's docstring).
+
+    >>> n, k = 21, 6
+    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
+    >>> code = np.pad(np.where(modules, 40, 230), 5, constant_values=230).astype(float)
+    >>> ramp = np.linspace(0.55, 1.0, code.shape[1])  # light from the right
+    >>> lit = np.kron(code * ramp, np.ones((k, k))).astype(np.uint8)
+    >>> corners = np.array([(5 * k, 5 * k), (26 * k, 5 * k), (26 * k, 26 * k), (5 * k, 26 * k)],
+    ...                    np.float32) - 0.5
+    >>> quiet_zone_is_clear(lit, corners, modules)
+    True
+    >>> lit[:, 3 * k:3 * k + 3] = 60  # a card's outline two modules left of the code
+    >>> quiet_zone_is_clear(lit, corners, modules)
+    False
+    """
+    shares = paper_shares(gray, corners, expected)
+    if shares is None:
+        return False
+    dark = (shares < PAPER_SHARE) & _band_mask(expected.shape[0])
+    return float(dark.sum()) / BAND_PX ** 2 <= MAX_DARK_AREA
+
+
+def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
+                 ) -> np.ndarray | None:
+    """The code and its band on a grid of :data:`BAND_PX` pixels per module, each point's level
+    as a share of the way from the dark surface to the light one (0: the code's ink, 1: its
+    paper, lit where the point lies), averaged over a module round it; ``None`` when the code
+    shows too little contrast to judge (washed out, or not a code at all)."""
+    import cv2
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    grid = code_grid(gray, corners, n, k, margin)
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    if float(np.median(means[~expected]) - np.median(means[expected])) < MIN_CONTRAST:
+        return None
+    light, dark = (_surface(means, mask, n, margin) for mask in (~expected, expected))
+    shares = (grid - dark) / np.maximum(light - dark, MIN_CONTRAST / 2)
+    return np.asarray(cv2.blur(shares, (k, k)))
+
+
+def code_grid(gray: np.ndarray, corners: np.ndarray, n: int, k: int, margin: int
+              ) -> np.ndarray:
+    """An n-module code and ``margin`` modules round it warped onto a square grid of ``k``
+    pixels per module (float32; the code's outer corners ``corners`` land on the edges of the
+    grid's pixels ``margin * k`` and ``(margin + n) * k - 1``).
+
+    >>> image = np.zeros((40, 40), np.uint8); image[10:30, 10:30] = 200
+    >>> square = np.array([(9.5, 9.5), (29.5, 9.5), (29.5, 29.5), (9.5, 29.5)], np.float32)
+    >>> grid = code_grid(image, square, 4, 5, 1)
+    >>> grid.shape, float(grid[5, 5]), float(grid[4, 4])
+    ((30, 30), 200.0, 0.0)
+    """
+    import cv2
+
+    size = (n + 2 * margin) * k
+    lo, hi = margin * k - 0.5, (margin + n) * k - 0.5
+    square = np.array([(lo, lo), (hi, lo), (hi, hi), (lo, hi)], np.float32)
+    to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), square)
+    grid = cv2.warpPerspective(gray, to_grid, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(grid, np.float32)
+
+
+def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.ndarray:
+    """A quadratic surface fitted to the module means where ``mask`` holds, over the whole
+    grid (code and band, :data:`BAND_PX` pixels per module)."""
+    c = _least_squares(mask.tobytes(), n) @ means[mask].astype(np.float64)
+    at = _grid_axis(n, margin)  # the same along x and y: the grid is square
+    across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
+    down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
+    surface: np.ndarray = (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
+    return surface
+
+
+@functools.lru_cache(maxsize=256)
+def _least_squares(mask: bytes, n: int) -> np.ndarray:
+    """The matrix taking the module means where an n × n ``mask`` (its bytes) holds to the
+    quadratic's six coefficients, by least squares (a code's light or dark modules: the same
+    for every reading of one sticker)."""
+    rows, cols = np.nonzero(np.frombuffer(mask, bool).reshape(n, n))
+    u, v = (cols + 0.5) / n - 0.5, (rows + 0.5) / n - 0.5
+    terms = np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+    solution: np.ndarray = np.linalg.solve(terms.T @ terms, terms.T)
+    solution.setflags(write=False)
+    return solution
+
+
+@functools.cache
+def _grid_axis(n: int, margin: int) -> np.ndarray:
+    """The grid's pixel centres along one axis, in code widths from the code's middle."""
+    k = BAND_PX
+    at = ((np.arange((n + 2 * margin) * k) + 0.5) / k - margin) / n - 0.5
+    at.setflags(write=False)
+    return at
+
+
+@functools.cache
+def _band_mask(n: int) -> np.ndarray:
+    """The grid's pixels :data:`BAND` modules out from an n-module code (Chebyshev distance:
+    the band is a square ring)."""
+    k, margin = BAND_PX, _margin()
+    size = (n + 2 * margin) * k
+    at = (np.arange(size) + 0.5) / k - margin  # module units from the code's corner
+    out = np.maximum(-at, at - n)  # how far outside the code, along one axis
+    distance = np.maximum.outer(out, out)
+    mask = (distance >= BAND[0]) & (distance <= BAND[1])
+    mask.setflags(write=False)
+    return mask
+
+
+def _margin() -> int:
+    return math.ceil(BAND[1] + 0.5)
