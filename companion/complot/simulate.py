@@ -23,6 +23,8 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
+from operator import add, itemgetter
 from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
@@ -237,6 +239,11 @@ class Players:
         self.marks = _marks(game.deck)
         self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
+        # A deal sorts (random key, rank of the card's id) pairs: the ranks in play order, and
+        # the card numbers by rank (an itemgetter picks a whole deal's in one call).
+        by_id = sorted(game.in_play)
+        self.id_ranks = [by_id.index(card) for card in game.in_play]
+        self.numbers_by_id = tuple(self.marks.number_of[card] for card in by_id)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
         # kept up to date as cards come and go: see _counts.
         nothing = ((), self.marks.blank, 0)
@@ -260,8 +267,14 @@ class Players:
         """The victim's previous player kills (C82), or the dealer deals a new manche."""
         if self.table.phase == "attentat":
             return _kill(self.game, self.marks, self.rng)
-        numbers = self.marks.number_of
-        return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, self.rng)]))
+        return Deal(self._shuffled())
+
+    def _shuffled(self) -> tuple[int, ...]:
+        """The game's cards as :func:`shuffled` orders their ids (the same random keys, ties
+        in id order), as numbers, sorted and picked in C: no Python loop over the 93 cards."""
+        keys = memoryview(self.rng.randbytes(4 * len(self.id_ranks))).cast("I")
+        _, ranks = zip(*sorted(zip(keys, self.id_ranks, strict=True)), strict=True)
+        return itemgetter(*ranks)(self.numbers_by_id)  # type: ignore[no-any-return]
 
     def _draw(self, seat: int) -> Draw:
         """The «défausse» when its top card helps a lot, now and then (else the game could
@@ -458,6 +471,9 @@ class _Marks:
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
+    #: The first and the second of each card's ``pairs``.
+    firsts: tuple[int, ...]
+    seconds: tuple[int, ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -479,7 +495,8 @@ def _marks(deck: Deck) -> _Marks:
                   else (marks[0], marks[1]) for marks in keys_of)
     return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0], pairs)
+                  [0] * len(keys) + [50, -1, 0], pairs, tuple(first for first, _ in pairs),
+                  tuple(second for _, second in pairs))
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -508,16 +525,15 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     known (else counted here)."""
     if counts is None:
         counts, _ = _count_keys(hand, marks)
-    pairs = marks.pairs  # a card's links: 100 for a joker, -1 for a méchant (_Marks.blank)
-    fewest, worst = 1000, [hand[0]]
-    for card in hand:
-        key, name = pairs[card]
-        links = counts[key] + counts[name]
-        if links < fewest:
-            fewest, worst = links, [card]
-        elif links == fewest:
-            worst.append(card)
-    return worst[0] if len(worst) == 1 else rng.choice(worst)
+    # Each card's links, the sum of two counts (100 for a joker, -1 for a méchant: see
+    # _Marks.blank), worked out in C by map (a Python loop over the hand cost four times more).
+    count = counts.__getitem__
+    links = list(map(add, map(count, map(marks.firsts.__getitem__, hand)),
+                     map(count, map(marks.seconds.__getitem__, hand))))
+    fewest = min(links)
+    if links.count(fewest) == 1:
+        return hand[links.index(fewest)]
+    return rng.choice(list(compress(hand, map(fewest.__eq__, links))))
 
 
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
