@@ -23,8 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import compress
-from operator import add, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
@@ -471,9 +470,6 @@ class _Marks:
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
-    #: The first and the second of each card's ``pairs``.
-    firsts: tuple[int, ...]
-    seconds: tuple[int, ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -495,8 +491,7 @@ def _marks(deck: Deck) -> _Marks:
                   else (marks[0], marks[1]) for marks in keys_of)
     return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0], pairs, tuple(first for first, _ in pairs),
-                  tuple(second for _, second in pairs))
+                  [0] * len(keys) + [50, -1, 0], pairs)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -525,15 +520,16 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     known (else counted here)."""
     if counts is None:
         counts, _ = _count_keys(hand, marks)
-    # Each card's links, the sum of two counts (100 for a joker, -1 for a méchant: see
-    # _Marks.blank), worked out in C by map (a Python loop over the hand cost four times more).
-    count = counts.__getitem__
-    links = list(map(add, map(count, map(marks.firsts.__getitem__, hand)),
-                     map(count, map(marks.seconds.__getitem__, hand))))
-    fewest = min(links)
-    if links.count(fewest) == 1:
-        return hand[links.index(fewest)]
-    return rng.choice(list(compress(hand, map(fewest.__eq__, links))))
+    pairs = marks.pairs  # a card's links: 100 for a joker, -1 for a méchant (_Marks.blank)
+    fewest, worst = 1000, [hand[0]]
+    for card in hand:
+        key, name = pairs[card]
+        links = counts[key] + counts[name]
+        if links < fewest:
+            fewest, worst = links, [card]
+        elif links == fewest:
+            worst.append(card)
+    return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
