@@ -290,8 +290,8 @@ class Players:
         hand = self.table.hands[seat]
         counts, jokers = self._counts(seat, hand)
         card = _worst_card(self.marks, hand, self.rng, counts)
-        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
-                                                                  self.marks))
+        self.counted[seat] = (without(hand, card), counts,
+                              _counted_less(counts, jokers, card, self.marks))
         return self.game.moves.discards[seat][card]
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
@@ -301,8 +301,8 @@ class Players:
         or a new manche)."""
         old, counts, jokers = self.counted[seat]
         if hand != old:
-            if hand[:-1] == old:
-                counts, jokers = _counted_more(counts, jokers, hand[-1], self.marks)
+            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
+                jokers = _counted_more(counts, jokers, hand[-1], self.marks)
             else:
                 counts, jokers = _count_keys(hand, self.marks)
             self.counted[seat] = (hand, counts, jokers)
@@ -424,29 +424,26 @@ def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     return counts, jokers
 
 
-def _counted_more(counts: list[int], jokers: int, card: int,
-                  marks: _Marks) -> tuple[list[int], int]:
-    """The counts and jokers of a hand with ``card`` more (new counts: others may hold the
-    old ones)."""
+def _counted_more(counts: list[int], jokers: int, card: int, marks: _Marks) -> int:
+    """``counts`` (a hand's, :func:`_count_keys`) with ``card`` more, changed in place: the
+    hand's jokers are returned. In place, because a turn's two copies of a list of every key
+    count were a tenth of the players' allocations."""
     keys = marks.keys_of[card]
     if keys is None:
-        return counts, jokers + 1
-    counts = counts.copy()
+        return jokers + 1
     for key in keys:
         counts[key] += 1
-    return counts, jokers
+    return jokers
 
 
-def _counted_less(counts: list[int], jokers: int, card: int,
-                  marks: _Marks) -> tuple[list[int], int]:
-    """The counts and jokers of a hand with ``card`` less (new counts)."""
+def _counted_less(counts: list[int], jokers: int, card: int, marks: _Marks) -> int:
+    """``counts`` with ``card`` less, changed in place; the hand's jokers are returned."""
     keys = marks.keys_of[card]
     if keys is None:
-        return counts, jokers - 1
-    counts = counts.copy()
+        return jokers - 1
     for key in keys:
         counts[key] -= 1
-    return counts, jokers
+    return jokers
 
 
 @dataclass(frozen=True, slots=True, eq=False)
