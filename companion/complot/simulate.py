@@ -238,11 +238,7 @@ class Players:
         self.marks = _marks(game.deck)
         self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
-        # A deal sorts (random key, rank of the card's id) pairs: the ranks in play order, and
-        # the card numbers by rank (an itemgetter picks a whole deal's in one call).
-        by_id = sorted(game.in_play)
-        self.id_ranks = [by_id.index(card) for card in game.in_play]
-        self.numbers_by_id = tuple(self.marks.number_of[card] for card in by_id)
+        self.id_ranks, self.numbers_by_id = _deal_order(self.marks, game.in_play)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
         # kept up to date as cards come and go: see _counts.
         nothing = ((), self.marks.blank, 0)
@@ -336,6 +332,16 @@ class Players:
         if best is None and self.wrong_claim.happens():
             return Claim(window, "complot")
         return None
+
+
+@lru_cache(maxsize=8)
+def _deal_order(marks: _Marks, in_play: tuple[str, ...]) -> tuple[list[int], tuple[int, ...]]:
+    """What a deal sorts: the rank of each card's id, in play order, with random keys (ties
+    by id, as :func:`shuffled`); and the card numbers by rank, which an itemgetter picks in
+    one call (worked out once per deck and level: the ranks cost more than a few deals)."""
+    by_id = sorted(in_play)
+    rank = {card: at for at, card in enumerate(by_id)}
+    return [rank[card] for card in in_play], tuple(marks.number_of[card] for card in by_id)
 
 
 def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
