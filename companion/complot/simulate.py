@@ -284,10 +284,10 @@ class Players:
     def _discard(self, seat: int) -> Discard:
         """The least connected card of the hand (:func:`_worst_card`)."""
         hand = self.table.hands[seat]
-        counts, jokers = self._counts(seat, hand)
+        counts, _ = self._counts(seat, hand)
         card = _worst_card(self.marks, hand, self.rng, counts)
         self.counted[seat] = (without(hand, card), counts,
-                              _counted_less(counts, jokers, card, self.marks))
+                              _counted_less(counts, card, self.marks))
         return self.game.moves.discards[seat][card]
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
@@ -298,7 +298,7 @@ class Players:
         old, counts, jokers = self.counted[seat]
         if hand != old:
             if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
-                jokers = _counted_more(counts, jokers, hand[-1], self.marks)
+                jokers = _counted_more(counts, hand[-1], self.marks)
             else:
                 counts, jokers = _count_keys(hand, self.marks)
             self.counted[seat] = (hand, counts, jokers)
@@ -417,39 +417,31 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
 
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
-    keys_of = marks.keys_of
+    counted_at = marks.counted_at
     counts = marks.blank.copy()
-    jokers = 0
-    for card in hand:
-        keys = keys_of[card]
-        if keys is None:
-            jokers += 1
-            continue
-        for key in keys:
-            counts[key] += 1
-    return counts, jokers
+    for card in hand:  # two slots a card, whatever it is: no test in the loop
+        first, second = counted_at[card]
+        counts[first] += 1
+        counts[second] += 1
+    return counts, counts[marks.jokers]
 
 
-def _counted_more(counts: list[int], jokers: int, card: int, marks: _Marks) -> int:
+def _counted_more(counts: list[int], card: int, marks: _Marks) -> int:
     """``counts`` (a hand's, :func:`_count_keys`) with ``card`` more, changed in place: the
     hand's jokers are returned. In place, because a turn's two copies of a list of every key
     count were a tenth of the players' allocations."""
-    keys = marks.keys_of[card]
-    if keys is None:
-        return jokers + 1
-    for key in keys:
-        counts[key] += 1
-    return jokers
+    first, second = marks.counted_at[card]
+    counts[first] += 1
+    counts[second] += 1
+    return counts[marks.jokers]
 
 
-def _counted_less(counts: list[int], jokers: int, card: int, marks: _Marks) -> int:
+def _counted_less(counts: list[int], card: int, marks: _Marks) -> int:
     """``counts`` with ``card`` less, changed in place; the hand's jokers are returned."""
-    keys = marks.keys_of[card]
-    if keys is None:
-        return jokers - 1
-    for key in keys:
-        counts[key] -= 1
-    return jokers
+    first, second = marks.counted_at[card]
+    counts[first] -= 1
+    counts[second] -= 1
+    return counts[marks.jokers]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -468,11 +460,15 @@ class _Marks:
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
     #: The counts of an empty hand: 0 for every key, then three constants that
     #: :func:`_worst_card` reads through ``pairs``: 50 (twice: a joker, kept), -1 and 0 (a
-    #: méchant, thrown first).
+    #: méchant, thrown first); then the jokers' count and the spare one (``counted_at``).
     blank: list[int]
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
+    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and a joker's
+    #: count, each with a spare count that nothing reads (see _count_keys).
+    counted_at: tuple[tuple[int, int], ...]
+    jokers: int  # where the jokers are counted
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -492,9 +488,12 @@ def _marks(deck: Deck) -> _Marks:
     joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
     pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
                   else (marks[0], marks[1]) for marks in keys_of)
+    jokers, spare = len(keys) + 3, len(keys) + 4
+    counted_at = tuple((jokers, spare) if marks is None else (marks[0], spare)
+                       if marks is villain else (marks[0], marks[1]) for marks in keys_of)
     return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0], pairs)
+                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
