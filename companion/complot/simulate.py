@@ -407,10 +407,10 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
     if counts[_VILLAIN]:
         return near_elysee, False
     need = 3 - jokers
-    keys_of = marks.keys_of
+    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the test)
     for card in hand:
-        keys = keys_of[card]
-        if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
+        first, second = pairs[card]
+        if counts[first] < need and counts[second] < need:
             return near_elysee, False
     return near_elysee, True
 
