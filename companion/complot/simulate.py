@@ -240,10 +240,10 @@ class Players:
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
         self.id_ranks, self.numbers_by_id = _deal_order(self.marks, game.in_play)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
-        # kept up to date as cards come and go: see _counts.
-        nothing = ((), self.marks.blank, 0)
-        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
-            game.players)
+        # kept up to date as cards come and go, in place: see _counts. (Each seat its own
+        # list from the start: the deck's blank counts are shared by every game.)
+        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [
+            ((), self.marks.blank.copy(), 0) for _ in game.players]
 
     def choose(self) -> Action:
         table = self.table
@@ -428,8 +428,8 @@ def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
 
 def _counted_more(counts: list[int], card: int, marks: _Marks) -> int:
     """``counts`` (a hand's, :func:`_count_keys`) with ``card`` more, changed in place: the
-    hand's jokers are returned. In place, because a turn's two copies of a list of every key
-    count were a tenth of the players' allocations."""
+    hand's jokers are returned. In place: a turn's two copies of a list of every key count
+    cost 1.2 M instructions a game (docs/benchmarks.md, "sixth round")."""
     first, second = marks.counted_at[card]
     counts[first] += 1
     counts[second] += 1
