@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
@@ -237,11 +238,12 @@ class Players:
         self.marks = _marks(game.deck)
         self.wrong_claim = Chance(WRONG_CLAIM_RATE, rng)
         self.action = Chance(ACTION_RATE if game.level >= 2 else 0.0, rng)
+        self.id_ranks, self.numbers_by_id = _deal_order(self.marks, game.in_play)
         # Each seat's hand as last counted, with its key counts and jokers (_count_keys),
-        # kept up to date as cards come and go: see _counts.
-        nothing = ((), self.marks.blank, 0)
-        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [nothing] * len(
-            game.players)
+        # kept up to date as cards come and go, in place: see _counts. (Each seat its own
+        # list from the start: the deck's blank counts are shared by every game.)
+        self.counted: list[tuple[tuple[int, ...], list[int], int]] = [
+            ((), self.marks.blank.copy(), 0) for _ in game.players]
 
     def choose(self) -> Action:
         table = self.table
@@ -260,8 +262,14 @@ class Players:
         """The victim's previous player kills (C82), or the dealer deals a new manche."""
         if self.table.phase == "attentat":
             return _kill(self.game, self.marks, self.rng)
-        numbers = self.marks.number_of
-        return Deal(tuple([numbers[card] for card in shuffled(self.game.in_play, self.rng)]))
+        return Deal(self._shuffled())
+
+    def _shuffled(self) -> tuple[int, ...]:
+        """The game's cards as :func:`shuffled` orders their ids (the same random keys, ties
+        in id order), as numbers, sorted and picked in C: no Python loop over the 93 cards."""
+        keys = memoryview(self.rng.randbytes(4 * len(self.id_ranks))).cast("I")
+        _, ranks = zip(*sorted(zip(keys, self.id_ranks, strict=True)), strict=True)
+        return itemgetter(*ranks)(self.numbers_by_id)  # type: ignore[no-any-return]
 
     def _draw(self, seat: int) -> Draw:
         """The «défausse» when its top card helps a lot, now and then (else the game could
@@ -276,10 +284,10 @@ class Players:
     def _discard(self, seat: int) -> Discard:
         """The least connected card of the hand (:func:`_worst_card`)."""
         hand = self.table.hands[seat]
-        counts, jokers = self._counts(seat, hand)
+        counts, _ = self._counts(seat, hand)
         card = _worst_card(self.marks, hand, self.rng, counts)
-        self.counted[seat] = (without(hand, card), *_counted_less(counts, jokers, card,
-                                                                  self.marks))
+        self.counted[seat] = (without(hand, card), counts,
+                              _counted_less(counts, card, self.marks))
         return self.game.moves.discards[seat][card]
 
     def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
@@ -289,8 +297,8 @@ class Players:
         or a new manche)."""
         old, counts, jokers = self.counted[seat]
         if hand != old:
-            if hand[:-1] == old:
-                counts, jokers = _counted_more(counts, jokers, hand[-1], self.marks)
+            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
+                jokers = _counted_more(counts, hand[-1], self.marks)
             else:
                 counts, jokers = _count_keys(hand, self.marks)
             self.counted[seat] = (hand, counts, jokers)
@@ -324,6 +332,16 @@ class Players:
         if best is None and self.wrong_claim.happens():
             return Claim(window, "complot")
         return None
+
+
+@lru_cache(maxsize=8)
+def _deal_order(marks: _Marks, in_play: tuple[str, ...]) -> tuple[list[int], tuple[int, ...]]:
+    """What a deal sorts: the rank of each card's id, in play order, with random keys (ties
+    by id, as :func:`shuffled`); and the card numbers by rank, which an itemgetter picks in
+    one call (worked out once per deck and level: the ranks cost more than a few deals)."""
+    by_id = sorted(in_play)
+    rank = {card: at for at, card in enumerate(by_id)}
+    return [rank[card] for card in in_play], tuple(marks.number_of[card] for card in by_id)
 
 
 def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
@@ -389,52 +407,41 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
     if counts[_VILLAIN]:
         return near_elysee, False
     need = 3 - jokers
-    keys_of = marks.keys_of
+    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the test)
     for card in hand:
-        keys = keys_of[card]
-        if keys is not None and counts[keys[0]] < need and counts[keys[1]] < need:
+        first, second = pairs[card]
+        if counts[first] < need and counts[second] < need:
             return near_elysee, False
     return near_elysee, True
 
 
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
     """How many of the cards have each key (by its index in ``marks``), and the jokers."""
-    keys_of = marks.keys_of
+    counted_at = marks.counted_at
     counts = marks.blank.copy()
-    jokers = 0
-    for card in hand:
-        keys = keys_of[card]
-        if keys is None:
-            jokers += 1
-            continue
-        for key in keys:
-            counts[key] += 1
-    return counts, jokers
+    for card in hand:  # two slots a card, whatever it is: no test in the loop
+        first, second = counted_at[card]
+        counts[first] += 1
+        counts[second] += 1
+    return counts, counts[marks.jokers]
 
 
-def _counted_more(counts: list[int], jokers: int, card: int,
-                  marks: _Marks) -> tuple[list[int], int]:
-    """The counts and jokers of a hand with ``card`` more (new counts: others may hold the
-    old ones)."""
-    keys = marks.keys_of[card]
-    if keys is None:
-        return counts, jokers + 1
-    counts = counts.copy()
-    for key in keys:
-        counts[key] += 1
-    return counts, jokers
+def _counted_more(counts: list[int], card: int, marks: _Marks) -> int:
+    """``counts`` (a hand's, :func:`_count_keys`) with ``card`` more, changed in place: the
+    hand's jokers are returned. In place: a turn's two copies of a list of every key count
+    cost 1.2 M instructions a game (docs/benchmarks.md, "sixth round")."""
+    first, second = marks.counted_at[card]
+    counts[first] += 1
+    counts[second] += 1
+    return counts[marks.jokers]
 
 
-def _counted_less(counts: list[int], jokers: int, card: int,
-                  marks: _Marks) -> tuple[list[int], int]:
-    """The counts and jokers of a hand with ``card`` less (new counts)."""
-    keys = marks.keys_of[card]
-    if keys is None:
-        return counts, jokers - 1
-    counts = counts.copy()
-    for key in keys:
-        counts[key] -= 1
-    return counts, jokers
+def _counted_less(counts: list[int], card: int, marks: _Marks) -> int:
+    """``counts`` with ``card`` less, changed in place; the hand's jokers are returned."""
+    first, second = marks.counted_at[card]
+    counts[first] -= 1
+    counts[second] -= 1
+    return counts[marks.jokers]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -453,11 +460,15 @@ class _Marks:
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
     #: The counts of an empty hand: 0 for every key, then three constants that
     #: :func:`_worst_card` reads through ``pairs``: 50 (twice: a joker, kept), -1 and 0 (a
-    #: méchant, thrown first).
+    #: méchant, thrown first); then the jokers' count and the spare one (``counted_at``).
     blank: list[int]
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
+    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and a joker's
+    #: count, each with a spare count that nothing reads (see _count_keys).
+    counted_at: tuple[tuple[int, int], ...]
+    jokers: int  # where the jokers are counted
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -477,9 +488,12 @@ def _marks(deck: Deck) -> _Marks:
     joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
     pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
                   else (marks[0], marks[1]) for marks in keys_of)
+    jokers, spare = len(keys) + 3, len(keys) + 4
+    counted_at = tuple((jokers, spare) if marks is None else (marks[0], spare)
+                       if marks is villain else (marks[0], marks[1]) for marks in keys_of)
     return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0], pairs)
+                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:

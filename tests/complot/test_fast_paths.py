@@ -146,3 +146,28 @@ def test_the_players_counts_kept_as_cards_come_and_go_are_the_counts_of_their_ha
                 checked += 1
         assert game.push(game.action_dict(players.choose())).changed
     assert checked > 1000
+
+
+class _TiedKeys(random.Random):
+    """A generator whose random bytes are all zero: every card of a deal gets the same key."""
+
+    def randbytes(self, n: int) -> bytes:
+        return bytes(n)
+
+
+@pytest.mark.parametrize("rng", [random.Random("deal"), _TiedKeys("deal")],
+                         ids=["random keys", "all keys tied"])
+def test_the_players_deal_is_shuffled_s_order_of_the_cards_as_numbers(rng):
+    """The players' deal (sorted and picked in C) is :func:`shuffled`'s order of the game's
+    card ids, as numbers, from the same random bytes: equal keys leave the cards in id order
+    (not the deck's order, which differs), so seeded games stay those of ``shuffled``."""
+    from companion.complot.simulate import Players, shuffled
+
+    game = Game(["Ana", "Ben", "Chloé", "David"], level=3, seed="deal")
+    players = Players(game, rng)  # (its Chances draw their first gaps)
+    state = rng.getstate()
+    dealt = players._shuffled()
+    rng.setstate(state)
+    expected = tuple(MARKS.number_of[card] for card in shuffled(game.in_play, rng))
+    assert dealt == expected
+    assert sorted(dealt) == sorted(MARKS.numbers(*game.in_play))
