@@ -7,13 +7,40 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+import threading
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
 from vision.table_kit import Point, Quad
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+_KeptMeans = dict[tuple[int, bytes, int], tuple["weakref.ref[np.ndarray]", np.ndarray]]
+_kept = threading.local()  # per thread: the module means sampled in the judgement under way
+
+
+def _means_kept_during(judge: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``judge`` with each grid's module means (:func:`_module_means`) sampled once during a
+    call: a code's noise, modules and edges are measured on zxing-cpp's corners, each of them
+    sampling the same grid (issue 19: a third of the samplings). The means are kept only until
+    ``judge`` returns, so an image changed between two calls is sampled again."""
+
+    @functools.wraps(judge)
+    def kept(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        outer = getattr(_kept, "means", None)
+        _kept.means = {} if outer is None else outer  # a nested call shares its caller's
+        try:
+            return judge(*args, **kwargs)
+        finally:
+            _kept.means = outer
+
+    return kept
+
 
 # -- codes and the top card ----------------------------------------------------------------------
 
@@ -69,6 +96,7 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     return visibility(barcode, gray) == "whole"
 
 
+@_means_kept_during
 def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
     """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
     ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
@@ -288,10 +316,11 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
     fit = _GridFit(gray, corners, expected)
     start = fit.start
     best, best_score = start, float(fit.scores(start[None])[0])
+    unit_moves = np.concatenate([np.eye(8), -np.eye(8)])
     for step in FIT_STEPS:
         step_px = step * fit.module_px
+        moves = unit_moves * step_px
         for _ in range(FIT_ROUNDS):
-            moves = np.concatenate([np.eye(8), -np.eye(8)]) * step_px
             trials = best.reshape(1, 8) + moves
             allowed = np.all(np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4, axis=1)
             if not allowed.any():
@@ -329,12 +358,10 @@ class _GridFit:
         self.patch = np.ascontiguousarray(gray[top:bottom, left:right])
         self.origin = np.array([left, top], np.float64)
         self.start = np.asarray(corners, np.float64) - self.origin
-        offsets = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
-        centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
-        unit = (centres.reshape(-1, 1, 2) + offsets).reshape(-1, 2) / n
-        self.points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
-        self.weights = np.repeat(np.where(expected, -1.0, 1.0).ravel() / (n * n),
-                                 len(offsets)).astype(np.float32)
+        # A copy of the shared points: the fit measured 40 % slower on the shared array itself
+        # than on a copy of it (issue 19, branch tfit; same results, a cache effect).
+        self.points = _fit_points(n).copy()
+        self.weights = _fit_weights(expected.tobytes(), n)
 
     def scores(self, quads: np.ndarray) -> np.ndarray:
         """The contrast for each of ``quads`` (T × 4 × 2 corners in the patch's pixels)."""
@@ -346,6 +373,42 @@ class _GridFit:
                            borderMode=cv2.BORDER_REPLICATE)
         result: np.ndarray = values.reshape(len(quads), -1).astype(np.float32) @ self.weights
         return result.astype(np.float64)
+
+
+FIT_OFFSETS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # of a module
+
+
+@functools.cache
+def _fit_points(n: int) -> np.ndarray:
+    """:class:`_GridFit`'s points on the unit square (3 × 4n²: u, v, 1; float32): four in each
+    module's middle, a quarter of a module from its centre, row by row. The same for every
+    code of a version: made once (read-only).
+
+    >>> _fit_points(1).tolist()
+    [[0.25, 0.75, 0.25, 0.75], [0.25, 0.25, 0.75, 0.75], [1.0, 1.0, 1.0, 1.0]]
+    """
+    centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
+    unit = (centres.reshape(-1, 1, 2) + np.array(FIT_OFFSETS)).reshape(-1, 2) / n
+    points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
+    points.setflags(write=False)
+    return points
+
+
+@functools.cache
+def _fit_weights(modules: bytes, n: int) -> np.ndarray:
+    """:class:`_GridFit`'s weight of each of its points (4n², float32): −1/n² on the expected
+    code's dark modules, +1/n² on its light ones, so that the weighted sum is the contrast.
+    ``modules``: the expected n × n modules' bytes (a key a cache can keep; the codes of one
+    table are few). Read-only.
+
+    >>> _fit_weights(np.array([[True, False], [False, False]]).tobytes(), 2)[::4].tolist()
+    [-0.25, 0.25, 0.25, 0.25]
+    """
+    expected = np.frombuffer(modules, dtype=bool)
+    weights = np.repeat(np.where(expected, -1.0, 1.0) / (n * n), len(FIT_OFFSETS)
+                        ).astype(np.float32)
+    weights.setflags(write=False)
+    return weights
 
 
 def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -368,13 +431,28 @@ def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, 
     one = np.ones_like(g)
     rows = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
                      y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, one], axis=1)
-    mapped = (rows.reshape(-1, 3).astype(np.float32) @ points.astype(np.float32)
+    mapped = (rows.reshape(-1, 3).astype(np.float32) @ np.asarray(points, np.float32)
               ).reshape(len(quads), 3, -1)  # one product: many small ones are slower
     return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
 
 
 def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
-    """The mean grey level in the middle of each of the code's n × n modules (float32)."""
+    """The mean grey level in the middle of each of the code's n × n modules (float32,
+    read-only): sampled once per grid during a judgement (:func:`_means_kept_during`)."""
+    kept: _KeptMeans | None = getattr(_kept, "means", None)
+    if kept is None:
+        return _warped_module_means(gray, corners, n)
+    key = (id(gray), np.asarray(corners, np.float32).tobytes(), n)
+    if key in kept and kept[key][0]() is gray:  # not a new image under an old one's id
+        return kept[key][1]
+    means = _warped_module_means(gray, corners, n)
+    kept[key] = (weakref.ref(gray), means)
+    return means
+
+
+def _warped_module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """:func:`_module_means` sampled: the code warped onto ``MODULE_GRID_PX`` pixels a module,
+    each module's middle averaged."""
     import cv2
 
     k = MODULE_GRID_PX
@@ -385,6 +463,7 @@ def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
     cells = grid.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].astype(np.float32)
     means: np.ndarray = cells.mean(axis=(1, 3))
+    means.setflags(write=False)  # kept: shared by the judgement's samplings
     return means
 
 
