@@ -421,17 +421,17 @@ def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, 
     >>> float(x[0, 0]), float(y[0, 0])
     (1.0, 0.5)
     """
-    x0, x1, x2, x3 = (quads[:, i, 0] for i in range(4))
-    y0, y1, y2, y3 = (quads[:, i, 1] for i in range(4))
-    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
-    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
-    det = dx1 * dy2 - dy1 * dx2
-    g = (dx3 * dy2 - dy3 * dx2) / det
-    h = (dx1 * dy3 - dy1 * dx3) / det
-    one = np.ones_like(g)
-    rows = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
-                     y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, one], axis=1)
-    mapped = (rows.reshape(-1, 3).astype(np.float32) @ np.asarray(points, np.float32)
+    q0, q1, q2, q3 = (quads[:, i] for i in range(4))  # T × 2: x and y in one pass
+    d1, d2, d3 = q1 - q2, q3 - q2, q0 - q1 + q2 - q3
+    det = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    g = (d3[:, 0] * d2[:, 1] - d3[:, 1] * d2[:, 0]) / det
+    h = (d1[:, 0] * d3[:, 1] - d1[:, 1] * d3[:, 0]) / det
+    rows = np.empty((len(quads), 3, 3), np.float32)  # each quad's map: x row, y row, w row
+    rows[:, :2, 0] = q1 - q0 + g[:, None] * q1
+    rows[:, :2, 1] = q3 - q0 + h[:, None] * q3
+    rows[:, :2, 2] = q0
+    rows[:, 2, 0], rows[:, 2, 1], rows[:, 2, 2] = g, h, 1.0
+    mapped = (rows.reshape(-1, 3) @ np.asarray(points, np.float32)
               ).reshape(len(quads), 3, -1)  # one product: many small ones are slower
     return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
 

@@ -17,6 +17,7 @@ from vision.table_codes import (
     _GridFit,
     _means_kept_during,
     _module_means,
+    _square_to_quad,
     _warped_module_means,
     visibility,
 )
@@ -34,6 +35,23 @@ def reference_points_and_weights(expected: np.ndarray) -> tuple[np.ndarray, np.n
     weights = np.repeat(np.where(expected, -1.0, 1.0).ravel() / (n * n),
                         len(offsets)).astype(np.float32)
     return points, weights
+
+
+def reference_square_to_quad(quads: np.ndarray, points: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray]:
+    """The fit's projective maps as they were written before, coordinate by coordinate."""
+    x0, x1, x2, x3 = (quads[:, i, 0] for i in range(4))
+    y0, y1, y2, y3 = (quads[:, i, 1] for i in range(4))
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    det = dx1 * dy2 - dy1 * dx2
+    g = (dx3 * dy2 - dy3 * dx2) / det
+    h = (dx1 * dy3 - dy1 * dx3) / det
+    rows = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
+                     y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, np.ones_like(g)], axis=1)
+    mapped = (rows.reshape(-1, 3).astype(np.float32) @ points.astype(np.float32)
+              ).reshape(len(quads), 3, -1)
+    return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
 
 
 def random_code(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, SimpleNamespace]:
@@ -78,6 +96,20 @@ def test_the_fits_kept_points_and_weights_are_the_straightforward_ones(seed):
     assert np.array_equal(fit.weights, weights) and fit.weights.dtype == weights.dtype
     assert _fit_points(expected.shape[0]) is _fit_points(expected.shape[0])
     assert _fit_weights(expected.tobytes(), expected.shape[0]).flags.writeable is False
+
+
+@pytest.mark.parametrize("trials", [1, 16])
+def test_the_fits_maps_are_bit_for_bit_the_straightforward_ones(trials):
+    """The fit's maps computed for x and y together are, bit for bit, the ones computed
+    coordinate by coordinate (the fit compares contrasts: a last bit could change a move)."""
+    rng = np.random.default_rng(trials)
+    square = np.array([(0, 0), (84, 0), (84, 84), (0, 84)], float)
+    points = _fit_points(21)
+    for _ in range(50):
+        quads = square + rng.normal(0, 6, (trials, 4, 2)) + rng.uniform(0, 400, (1, 1, 2))
+        for ours, theirs in zip(_square_to_quad(quads, points),
+                                reference_square_to_quad(quads, points), strict=True):
+            assert np.array_equal(ours, theirs) and ours.dtype == theirs.dtype
 
 
 @pytest.mark.parametrize("seed", range(4))
