@@ -322,11 +322,13 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
         moves = unit_moves * step_px
         for _ in range(FIT_ROUNDS):
             trials = best.reshape(1, 8) + moves
-            allowed = np.all(np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4, axis=1)
+            allowed = (np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4).all(axis=1)
             if not allowed.any():
                 break
-            scores = np.where(allowed, fit.scores(trials.reshape(-1, 4, 2)), -np.inf)
-            if scores.max() <= best_score:
+            scores = fit.scores(trials.reshape(-1, 4, 2))
+            scores[~allowed] = -np.inf
+            top = float(scores.max())
+            if top <= best_score:
                 break
             gains = (scores - best_score).reshape(2, 8)  # + moves, then − moves, per coordinate
             sign = np.where(gains[0] >= gains[1], 1.0, -1.0)
@@ -335,10 +337,10 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
             single = trials[int(np.argmax(scores))]
             together_score = float(fit.scores(together.reshape(1, 4, 2))[0]) \
                 if improving.sum() > 1 else -np.inf
-            if together_score > scores.max():
+            if together_score > top:
                 best, best_score = together.reshape(4, 2), together_score
             else:
-                best, best_score = single.reshape(4, 2), float(scores.max())
+                best, best_score = single.reshape(4, 2), top
     fitted: np.ndarray = (best + fit.origin).astype(np.float32)
     return fitted
 
