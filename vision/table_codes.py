@@ -7,14 +7,41 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+import threading
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
 from vision.table_edges import code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+_KeptMeans = dict[tuple[int, bytes, int], tuple["weakref.ref[np.ndarray]", np.ndarray]]
+_kept = threading.local()  # per thread: the module means sampled in the judgement under way
+
+
+def _means_kept_during(judge: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``judge`` with each grid's module means (:func:`_module_means`) sampled once during a
+    call: a code's noise, modules and edges are measured on zxing-cpp's corners, each of them
+    sampling the same grid (issue 19: a third of the samplings). The means are kept only until
+    ``judge`` returns, so an image changed between two calls is sampled again."""
+
+    @functools.wraps(judge)
+    def kept(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        outer = getattr(_kept, "means", None)
+        _kept.means = {} if outer is None else outer  # a nested call shares its caller's
+        try:
+            return judge(*args, **kwargs)
+        finally:
+            _kept.means = outer
+
+    return kept
+
 
 # -- codes and the top card ----------------------------------------------------------------------
 
@@ -67,6 +94,7 @@ def fully_visible(barcode: Any, gray: np.ndarray) -> bool:
     return visibility(barcode, gray) == "whole"
 
 
+@_means_kept_during
 def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
     """``"whole"``: a code zxing-cpp read in ``gray`` shows whole, with nothing lying over it;
     ``"covered"``: something clearly lies over part of it; ``"unsure"``: neither (a few more
@@ -279,16 +307,19 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
     fit = _GridFit(gray, corners, expected)
     start = fit.start
     best, best_score = start, float(fit.scores(start[None])[0])
+    unit_moves = np.concatenate([np.eye(8), -np.eye(8)])
     for step in FIT_STEPS:
         step_px = step * fit.module_px
+        moves = unit_moves * step_px
         for _ in range(FIT_ROUNDS):
-            moves = np.concatenate([np.eye(8), -np.eye(8)]) * step_px
             trials = best.reshape(1, 8) + moves
-            allowed = np.all(np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4, axis=1)
+            allowed = (np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4).all(axis=1)
             if not allowed.any():
                 break
-            scores = np.where(allowed, fit.scores(trials.reshape(-1, 4, 2)), -np.inf)
-            if scores.max() <= best_score:
+            scores = fit.scores(trials.reshape(-1, 4, 2))
+            scores[~allowed] = -np.inf
+            top = float(scores.max())
+            if top <= best_score:
                 break
             gains = (scores - best_score).reshape(2, 8)  # + moves, then − moves, per coordinate
             sign = np.where(gains[0] >= gains[1], 1.0, -1.0)
@@ -297,10 +328,10 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
             single = trials[int(np.argmax(scores))]
             together_score = float(fit.scores(together.reshape(1, 4, 2))[0]) \
                 if improving.sum() > 1 else -np.inf
-            if together_score > scores.max():
+            if together_score > top:
                 best, best_score = together.reshape(4, 2), together_score
             else:
-                best, best_score = single.reshape(4, 2), float(scores.max())
+                best, best_score = single.reshape(4, 2), top
     fitted: np.ndarray = (best + fit.origin).astype(np.float32)
     return fitted
 
@@ -320,12 +351,10 @@ class _GridFit:
         self.patch = np.ascontiguousarray(gray[top:bottom, left:right])
         self.origin = np.array([left, top], np.float64)
         self.start = np.asarray(corners, np.float64) - self.origin
-        offsets = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
-        centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
-        unit = (centres.reshape(-1, 1, 2) + offsets).reshape(-1, 2) / n
-        self.points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
-        self.weights = np.repeat(np.where(expected, -1.0, 1.0).ravel() / (n * n),
-                                 len(offsets)).astype(np.float32)
+        # A copy of the shared points: the fits of 40 DEV frames took 1.4× main's time on the
+        # shared array itself, 0.86× on a copy (same results; cause not found: docs/benchmarks).
+        self.points = _fit_points(n).copy()
+        self.weights = _fit_weights(expected.tobytes(), n)
 
     def scores(self, quads: np.ndarray) -> np.ndarray:
         """The contrast for each of ``quads`` (T × 4 × 2 corners in the patch's pixels)."""
@@ -339,6 +368,42 @@ class _GridFit:
         return result.astype(np.float64)
 
 
+FIT_OFFSETS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # of a module
+
+
+@functools.cache
+def _fit_points(n: int) -> np.ndarray:
+    """:class:`_GridFit`'s points on the unit square (3 × 4n²: u, v, 1; float32): four in each
+    module's middle, a quarter of a module from its centre, row by row. The same for every
+    code of a version: made once (read-only).
+
+    >>> _fit_points(1).tolist()
+    [[0.25, 0.75, 0.25, 0.75], [0.25, 0.25, 0.75, 0.75], [1.0, 1.0, 1.0, 1.0]]
+    """
+    centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
+    unit = (centres.reshape(-1, 1, 2) + np.array(FIT_OFFSETS)).reshape(-1, 2) / n
+    points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
+    points.setflags(write=False)
+    return points
+
+
+@functools.cache
+def _fit_weights(modules: bytes, n: int) -> np.ndarray:
+    """:class:`_GridFit`'s weight of each of its points (4n², float32): −1/n² on the expected
+    code's dark modules, +1/n² on its light ones, so that the weighted sum is the contrast.
+    ``modules``: the expected n × n modules' bytes (a key a cache can keep; the codes of one
+    table are few). Read-only.
+
+    >>> _fit_weights(np.array([[True, False], [False, False]]).tobytes(), 2)[::4].tolist()
+    [-0.25, 0.25, 0.25, 0.25]
+    """
+    expected = np.frombuffer(modules, dtype=bool)
+    weights = np.repeat(np.where(expected, -1.0, 1.0) / (n * n), len(FIT_OFFSETS)
+                        ).astype(np.float32)
+    weights.setflags(write=False)
+    return weights
+
+
 def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Points of the unit square (3 × N: u, v, 1) mapped onto each quad (T × 4 × 2, corners
     from the square's (0, 0) clockwise) by the projective map between them (Heckbert's closed
@@ -349,23 +414,38 @@ def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, 
     >>> float(x[0, 0]), float(y[0, 0])
     (1.0, 0.5)
     """
-    x0, x1, x2, x3 = (quads[:, i, 0] for i in range(4))
-    y0, y1, y2, y3 = (quads[:, i, 1] for i in range(4))
-    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
-    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
-    det = dx1 * dy2 - dy1 * dx2
-    g = (dx3 * dy2 - dy3 * dx2) / det
-    h = (dx1 * dy3 - dy1 * dx3) / det
-    one = np.ones_like(g)
-    rows = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
-                     y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, one], axis=1)
-    mapped = (rows.reshape(-1, 3).astype(np.float32) @ points.astype(np.float32)
+    q0, q1, q2, q3 = (quads[:, i] for i in range(4))  # T × 2: x and y in one pass
+    d1, d2, d3 = q1 - q2, q3 - q2, q0 - q1 + q2 - q3
+    det = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    g = (d3[:, 0] * d2[:, 1] - d3[:, 1] * d2[:, 0]) / det
+    h = (d1[:, 0] * d3[:, 1] - d1[:, 1] * d3[:, 0]) / det
+    rows = np.empty((len(quads), 3, 3), np.float32)  # each quad's map: x row, y row, w row
+    rows[:, :2, 0] = q1 - q0 + g[:, None] * q1
+    rows[:, :2, 1] = q3 - q0 + h[:, None] * q3
+    rows[:, :2, 2] = q0
+    rows[:, 2, 0], rows[:, 2, 1], rows[:, 2, 2] = g, h, 1.0
+    mapped = (rows.reshape(-1, 3) @ np.asarray(points, np.float32)
               ).reshape(len(quads), 3, -1)  # one product: many small ones are slower
     return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
 
 
 def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
-    """The mean grey level in the middle of each of the code's n × n modules (float32)."""
+    """The mean grey level in the middle of each of the code's n × n modules (float32,
+    read-only): sampled once per grid during a judgement (:func:`_means_kept_during`)."""
+    kept: _KeptMeans | None = getattr(_kept, "means", None)
+    if kept is None:
+        return _warped_module_means(gray, corners, n)
+    key = (id(gray), np.asarray(corners, np.float32).tobytes(), n)
+    if key in kept and kept[key][0]() is gray:  # not a new image under an old one's id
+        return kept[key][1]
+    means = _warped_module_means(gray, corners, n)
+    kept[key] = (weakref.ref(gray), means)
+    return means
+
+
+def _warped_module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
+    """:func:`_module_means` sampled: the code warped onto ``MODULE_GRID_PX`` pixels a module,
+    each module's middle averaged."""
     import cv2
 
     k = MODULE_GRID_PX
@@ -376,6 +456,7 @@ def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
     cells = grid.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].astype(np.float32)
     means: np.ndarray = cells.mean(axis=(1, 3))
+    means.setflags(write=False)  # kept: shared by the judgement's samplings
     return means
 
 
