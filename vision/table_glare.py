@@ -65,8 +65,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if 255.0 - paper < MIN_HEADROOM:
         return None  # a bright room's paper near full scale: a highlight cannot stand out
     bright_level = paper + GLARE_RISE * (255.0 - paper)
-    bright = means > bright_level
-    if not bright.any():
+    bright, lit_ring = means > bright_level, ring > bright_level
+    if not (bright.any() or lit_ring.any()):
         return None
     lifted = _grown(bright, GLARE_REACH)
     calm = ~lifted
@@ -76,10 +76,12 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
                    float(np.median(means[calm & expected])))
     if light - dark < 20:
         return None
+    if lit_ring.any() and _outline_in_light(ring, n, paper, light - dark):
+        return "unsure"  # a card's outline, lifted by the highlight, crosses the quiet zone
+    if not bright.any():
+        return None
     wrong, washed = _glare_errors(means, expected, lifted, light - dark)
-    lit_ring = bool((ring > bright_level).any())
-    if lit_ring and (bool((lifted & (wrong | washed)).any())
-                     or _outline_in_light(ring, n, paper, light - dark)):
+    if lit_ring.any() and bool((lifted & (wrong | washed)).any()):
         return "unsure"  # the highlight reaches the quiet zone, where a card's edge could hide
     if module_errors(wrong | (washed & ~bright)) != "whole":
         return None
