@@ -16,12 +16,17 @@ bright blob without a card's dark outline":
   neighbours (the expected code's light and dark ones within :data:`LOCAL_WINDOW` modules):
   a lifted dark module is still darker than the saturated light ones round it. A card's
   white has no such pattern: its modules come out wrong as they do anywhere else;
-* a module with no contrast left round it is *washed out*: excused only when it is bright,
-  and only when the washed-out modules lie inside the code, away from its quiet zone's outer
-  ring, so that a card's edge hidden in the highlight would still have to cross the quiet
-  zone where it shows;
+* a module with no contrast left round it is *washed out*: excused only when it is bright;
 * everything else is judged as without glare: a few scattered wrong modules at most, the quiet
-  zone light (against the levels of the modules away from the highlight), and the edge test.
+  zone light (against the levels of the modules away from the highlight), and the edge test
+  (``edge_dips``, a line beyond either end of a side: one end may be washed out);
+* the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
+  module round the highlight differs or is washed out, or a card's outline dips across the lit
+  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole; and a
+  quiet zone washed out to full scale is *unsure* (a white-out hides any outline).
+
+The glare sweep of issue 19 (docs/benchmarks.md, branch ``tglare``) checks it: a highlight of
+the scenes renderer's kind laid across a buried code and a covering card's edge.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from vision.table_codes import (
 
 GLARE_RISE = 0.35  # of the headroom from the paper's level to full scale: a bright module
 MIN_HEADROOM = 20.0  # grey levels above the paper: less, and glare cannot be told from paper
+SATURATED = 250.0  # a grey level at full scale, give or take the sensor's noise
+WASHED_RING = 0.1  # of the quiet zone's samples at full scale: a white-out over the quiet zone
 GLARE_REACH = 1  # modules round a bright one that a highlight's soft rim may lift
 LOCAL_WINDOW = 2  # modules either side: the neighbours a module is read against
 LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washed out
@@ -50,9 +57,10 @@ OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' 
 
 def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
                   expected: np.ndarray) -> str | None:
-    """``"whole"`` when the code's only differences from the expected code are a highlight's
-    (see the module's docstring), ``None`` when there is no highlight over it or something
-    else differs: the top-card test's own verdict stands.
+    """``"whole"`` when the code's only differences from the expected code are a highlight's,
+    ``"unsure"`` when a highlight over its quiet zone could hide a card's edge (see the
+    module's docstring), ``None`` when there is no highlight over it or something else
+    differs: the top-card test's own verdict stands.
 
     Modules are sampled on ``gray``, the quiet zone on ``plain`` (as in
     :func:`vision.table_codes.visibility`).
@@ -62,8 +70,9 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     values = _sampled(plain, corners, _code_and_rings(n), n)
     ring = values[n * n:]
     paper = float(np.median(np.concatenate([means[~expected], ring])))
-    if 255.0 - paper < MIN_HEADROOM:
-        return None  # a bright room's paper near full scale: a highlight cannot stand out
+    if 255.0 - paper < MIN_HEADROOM:  # the paper near full scale: no highlight stands out
+        washed_out = float(np.mean(ring >= SATURATED)) > WASHED_RING
+        return "unsure" if washed_out else None  # a white-out can hide a card's outline
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     if not (bright.any() or lit_ring.any()):
