@@ -93,6 +93,10 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
     zone is compared with the light modules on ``plain``, where no overshoot lifts them above
     the paper. ``gray`` itself by default.
+
+    Under a glossy sleeve's highlight the modules are read again against their neighbours
+    (:func:`vision.table_glare.glare_verdict`): whole when only the highlight changed them,
+    unsure when it lies over the quiet zone where it could hide a card's edge.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
