@@ -22,8 +22,13 @@ bright blob without a card's dark outline":
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
   module round the highlight differs or is washed out, or a card's outline dips across the lit
-  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole; and a
-  quiet zone washed out to full scale is *unsure* (a white-out hides any outline).
+  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole.
+
+Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
+leaves no room for a highlight to stand out: the rule then says nothing either way. A
+quiet zone washed out to full scale was tried as *unsure* (a white-out can hide a card's
+outline: two glare-sweep scenes that main names too) and dropped: it made the first
+renderer's clean, bright top cards unsure.
 
 The glare sweep of issue 19 (docs/benchmarks.md, branch ``tglare``) checks it: a highlight of
 the scenes renderer's kind laid across a buried code and a covering card's edge.
@@ -45,8 +50,6 @@ from vision.table_codes import (
 
 GLARE_RISE = 0.35  # of the headroom from the paper's level to full scale: a bright module
 MIN_HEADROOM = 20.0  # grey levels above the paper: less, and glare cannot be told from paper
-SATURATED = 250.0  # a grey level at full scale, give or take the sensor's noise
-WASHED_RING = 0.1  # of the quiet zone's samples at full scale: a white-out over the quiet zone
 GLARE_REACH = 1  # modules round a bright one that a highlight's soft rim may lift
 LOCAL_WINDOW = 2  # modules either side: the neighbours a module is read against
 LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washed out
@@ -70,9 +73,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     values = _sampled(plain, corners, _code_and_rings(n), n)
     ring = values[n * n:]
     paper = float(np.median(np.concatenate([means[~expected], ring])))
-    if 255.0 - paper < MIN_HEADROOM:  # the paper near full scale: no highlight stands out
-        washed_out = float(np.mean(ring >= SATURATED)) > WASHED_RING
-        return "unsure" if washed_out else None  # a white-out can hide a card's outline
+    if 255.0 - paper < MIN_HEADROOM:
+        return None  # a bright room's paper near full scale: a highlight cannot stand out
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     if not (bright.any() or lit_ring.any()):
