@@ -50,6 +50,8 @@ from vision.table_codes import (
 
 GLARE_RISE = 0.35  # of the headroom from the paper's level to full scale: a bright module
 MIN_HEADROOM = 20.0  # grey levels above the paper: less, and glare cannot be told from paper
+EDGE_BAND = 2  # modules: the code's outer band, next to its quiet zone
+LIFTED_AT_EDGE = 4  # dark modules lifted there: a white-out reaching the quiet zone
 GLARE_REACH = 1  # modules round a bright one that a highlight's soft rim may lift
 LOCAL_WINDOW = 2  # modules either side: the neighbours a module is read against
 LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washed out
@@ -73,8 +75,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     values = _sampled(plain, corners, _code_and_rings(n), n)
     ring = values[n * n:]
     paper = float(np.median(np.concatenate([means[~expected], ring])))
-    if 255.0 - paper < MIN_HEADROOM:
-        return None  # a bright room's paper near full scale: a highlight cannot stand out
+    if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
+        return "unsure" if _lifted_at_the_edge(means, expected) else None
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     if not (bright.any() or lit_ring.any()):
@@ -134,6 +136,18 @@ def _ring_runs(ring: np.ndarray, n: int) -> list[np.ndarray]:
     for one in np.split(ring, len(ring) // (2 * across + 2 * down)):
         runs += np.split(one, np.cumsum([across, across, down]))
     return runs
+
+
+def _lifted_at_the_edge(means: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether dark modules along the code's edge (its outer :data:`EDGE_BAND` modules) are
+    lifted past half-way to the paper: with the paper near full scale a highlight shows only
+    there, and one that reaches the edge reaches the quiet zone, which it washes out with
+    any card's outline in it."""
+    light, dark = float(np.median(means[~expected])), float(np.median(means[expected]))
+    band = np.ones(expected.shape, bool)
+    band[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
+    lifted = expected & band & (means > (light + dark) / 2)
+    return int(lifted.sum()) >= LIFTED_AT_EDGE
 
 
 def _glare_errors(means: np.ndarray, expected: np.ndarray, lifted: np.ndarray,
