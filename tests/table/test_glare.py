@@ -98,3 +98,20 @@ def test_the_outline_test_sees_a_dip_in_light_not_a_highlights_slope():
     ring[:across] = 200.0
     ring[across + 5] = 150.0  # an unlit dip: the quiet-zone test's own business
     assert not _outline_in_light(ring, n, 200.0, 150.0)
+
+
+def _bright(image: np.ndarray) -> np.ndarray:
+    """The sticker in a bright room: its paper at 248 of 255, 7 levels short of full scale."""
+    return np.clip(image.astype(np.float64) * 248 / PAPER, 0, 255).astype(np.uint8)
+
+
+def test_a_bright_rooms_clean_code_is_whole_and_a_white_out_at_its_edge_is_not():
+    """Paper near full scale leaves a highlight no room to show on it (the first renderer's
+    frames, a bright day): a clean code is judged as without the rule, whole. A highlight
+    washing out the code's corner there lifts its dark edge modules and would hide a card's
+    outline in the quiet zone beyond (the glare sweep: a card's corner 1½ modules into the
+    code under a white-out passed as whole on main): unsure."""
+    assert _judged(_bright(_sticker())) == ("whole", None)
+    corner = 8 + 4 + 20.0  # the code's last module, from the image's top left
+    image = _bright(_with_highlight(_sticker(), (corner, corner), (3.0, 3.0), 0.6))
+    assert _judged(image) == ("unsure", "unsure")
