@@ -25,10 +25,11 @@ bright blob without a card's dark outline":
   quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole.
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
-leaves no room for a highlight to stand out: the rule then says nothing either way. A
-quiet zone washed out to full scale was tried as *unsure* (a white-out can hide a card's
-outline: two glare-sweep scenes that main names too) and dropped: it made the first
-renderer's clean, bright top cards unsure.
+leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
+lifts, and a code is *unsure* when several along its edge are lifted (a white-out reaching the
+quiet zone: :func:`_lifted_at_the_edge`); otherwise the rule says nothing. A quiet zone washed
+out to full scale was tried as *unsure* instead and dropped: the first renderer's clean,
+bright top cards have one.
 
 The glare sweep of issue 19 (docs/benchmarks.md, branch ``tglare``) checks it: a highlight of
 the scenes renderer's kind laid across a buried code and a covering card's edge.
