@@ -140,11 +140,13 @@ def _ring_runs(ring: np.ndarray, n: int) -> list[np.ndarray]:
 
 
 def _lifted_at_the_edge(means: np.ndarray, expected: np.ndarray) -> bool:
-    """Whether dark modules along the code's edge (its outer :data:`EDGE_BAND` modules) are
-    lifted past half-way to the paper: with the paper near full scale a highlight shows only
-    there, and one that reaches the edge reaches the quiet zone, which it washes out with
-    any card's outline in it."""
+    """Whether, the code's light modules near full scale too, dark modules along its edge (its
+    outer :data:`EDGE_BAND` modules) are lifted past half-way to the paper: with the paper near
+    full scale a highlight shows only there, and one that reaches the edge reaches the quiet
+    zone, which it washes out with any card's outline in it."""
     light, dark = float(np.median(means[~expected])), float(np.median(means[expected]))
+    if 255.0 - light >= 2 * MIN_HEADROOM:
+        return False  # the light modules well below full scale: no white-out (a binned code)
     band = np.ones(expected.shape, bool)
     band[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
     lifted = expected & band & (means > (light + dark) / 2)
