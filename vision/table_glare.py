@@ -1,4 +1,5 @@
-"""A code under a glossy sleeve's highlight: whole or covered (docs/table-view.md, "Glare").
+"""A code under a glossy sleeve's highlight: whole or not (docs/table-view.md, "How a table is
+read", "Under a glossy sleeve's highlight").
 
 A lamp's reflection in a sleeve *adds* light: it lifts the code's dark modules toward grey and
 saturates its light ones, with soft edges and no outline. A card laid over a code is paper,
@@ -26,8 +27,9 @@ bright blob without a card's dark outline":
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
-lifts, and a code is *unsure* when several along its edge are lifted (a white-out reaching the
-quiet zone: :func:`_lifted_at_the_edge`); otherwise the rule says nothing. A quiet zone washed
+lifts, and a code whose light modules are near full scale too is *unsure* when several dark
+modules along its edge are lifted (a white-out reaching the quiet zone:
+:func:`_lifted_at_the_edge`); otherwise the rule says nothing. A quiet zone washed
 out to full scale was tried as *unsure* instead and dropped: the first renderer's clean,
 bright top cards have one.
 
