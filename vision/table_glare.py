@@ -101,7 +101,9 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
         return "unsure"  # the highlight reaches the quiet zone, where a card's edge could hide
     if module_errors(wrong | (washed & ~bright)) != "whole":
         return None
-    threshold = dark + RING_LEVEL * (light - dark)
+    # The quiet zone against the lighter of the calm modules and its own paper: a soft code's
+    # light modules may lie below its paper, and a card's corner in the quiet zone with them.
+    threshold = dark + RING_LEVEL * (max(light, float(np.median(ring))) - dark)
     if int((ring < threshold).sum()) > RING_TOLERANCE:
         return None
     return "whole"
