@@ -119,6 +119,10 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     on ``gray``, whose sharper modules a soft code of 2.2 px per module needs, and the quiet
     zone is compared with the light modules on ``plain``, where no overshoot lifts them above
     the paper. ``gray`` itself by default.
+
+    Under a glossy sleeve's highlight the modules are read again against their neighbours
+    (:func:`vision.table_glare.glare_verdict`): whole when only the highlight changed them,
+    unsure when it lies over the quiet zone where it could hide a card's edge.
     """
     extra = barcode.extra if isinstance(barcode.extra, dict) else {}
     expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
@@ -137,8 +141,17 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     # sensor noise σ 0–3): a whole code's quiet zone must be light on both, whichever grid
     # showed its modules whole.
     corners = code_corners(barcode)
-    verdict = _verdict(gray, gray if plain is None else plain, corners, expected)
-    if verdict == "whole" and bool((edge_dips(gray, corners, expected) > EDGE_DIP).any()):
+    plain = gray if plain is None else plain
+    verdict = _verdict(gray, plain, corners, expected)
+    from vision.table_glare import glare_verdict  # it builds on this module's sampling
+
+    glare = glare_verdict(gray, plain, corners, expected)
+    under_glare = glare == "whole" and verdict != "whole"
+    if under_glare or (glare == "unsure" and verdict == "whole"):
+        verdict = str(glare)
+    dips = edge_dips(gray, corners, expected, both_ends=not under_glare) if verdict == "whole" \
+        else None
+    if dips is not None and bool((dips > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
     return verdict
 
@@ -150,14 +163,14 @@ def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected:
     if _too_noisy(gray, corners, expected):
         return _noisy_verdict(gray, plain, corners, expected)
     light_there = _quiet_zone_is_light(plain, corners, expected)
-    if light_there and _module_errors(
-            sample_modules(gray, corners, expected.shape[0]), expected) == "whole":
+    if light_there and module_errors(
+            sample_modules(gray, corners, expected.shape[0]) != expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
         return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
     fitted = _fitted_corners(gray, corners, expected)
     if not _quiet_zone_is_light(plain, fitted, expected):
         return "covered"
-    verdict = _module_errors(sample_modules(gray, fitted, expected.shape[0]), expected)
+    verdict = module_errors(sample_modules(gray, fitted, expected.shape[0]) != expected)
     return "unsure" if verdict == "whole" and not light_there else verdict
 
 
@@ -167,7 +180,8 @@ EDGE_DEPTH = (0.6, 2.4)  # modules beyond the code's corners: the strips where i
 EDGE_PX = 4  # grid pixels per module for that look
 
 
-def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
+              both_ends: bool = True) -> np.ndarray:
     """How deep a dark line runs along each of the code's four sides (left, top, right,
     bottom) beyond both its ends, as a fraction of the code's contrast.
 
@@ -193,7 +207,8 @@ def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np
         edge = margin * k
         columns = slice(edge - reach, edge + reach + 1)
         strips = (turned[far:near, columns], turned[near_b:far_b, columns])
-        dips.append(min(_deepest_dip(strip.mean(axis=0), k) for strip in strips) / contrast)
+        ends = [_deepest_dip(strip.mean(axis=0), k) for strip in strips]
+        dips.append((min(ends) if both_ends else max(ends)) / contrast)
     return np.array(dips)
 
 
@@ -233,9 +248,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     return "whole"
 
 
-def _module_errors(sampled: np.ndarray, expected: np.ndarray) -> str:
-    """``"whole"``, ``"covered"`` or ``"unsure"`` from the modules that differ from the code's."""
-    wrong = sampled != expected
+def module_errors(wrong: np.ndarray) -> str:
+    """``"whole"``, ``"covered"`` or ``"unsure"`` from the modules that differ from the code's
+    (``wrong``: n × n, True where a module differs)."""
     errors, cluster = int(wrong.sum()), _largest_cluster(wrong)
     if errors <= MAX_BIT_ERRORS and cluster <= MAX_ERROR_CLUSTER:
         return "whole"

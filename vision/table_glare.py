@@ -1,0 +1,199 @@
+"""A code under a glossy sleeve's highlight: whole or not (docs/table-view.md, "How a table is
+read", "Under a glossy sleeve's highlight").
+
+A lamp's reflection in a sleeve *adds* light: it lifts the code's dark modules toward grey and
+saturates its light ones, with soft edges and no outline. A card laid over a code is paper,
+at the paper's level or below, with a straight edge. zxing-cpp decodes many codes under a
+highlight (level Q corrects a quarter of the codewords), but the top-card test
+(:func:`vision.table_codes.visibility`), which splits all modules at one threshold, finds a
+patch of wrong modules and calls them covered (issue 19: none of 48 DEV top cards under a
+strong highlight was read; bare zxing-cpp found 19). The rule here, issue 19's "glare is a
+bright blob without a card's dark outline":
+
+* the code's *paper level* is its light modules' and quiet zone's median; a module is
+  *bright* when it is well above it (:data:`GLARE_RISE` of the headroom to full scale): no
+  paper, no card's white, is brighter than the paper beside it under the same light;
+* round the bright modules (:data:`GLARE_REACH` modules), each module is read against its own
+  neighbours (the expected code's light and dark ones within :data:`LOCAL_WINDOW` modules):
+  a lifted dark module is still darker than the saturated light ones round it. A card's
+  white has no such pattern: its modules come out wrong as they do anywhere else;
+* a module with no contrast left round it is *washed out*: excused only when it is bright;
+* everything else is judged as without glare: a few scattered wrong modules at most, the quiet
+  zone light (against the levels of the modules away from the highlight), and the edge test
+  (``edge_dips``, a line beyond either end of a side: one end may be washed out);
+* the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
+  module round the highlight differs or is washed out, or a card's outline dips across the lit
+  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole.
+
+Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
+leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
+lifts, and a code whose light modules are near full scale too is *unsure* when several dark
+modules along its edge are lifted (a white-out reaching the quiet zone:
+:func:`_lifted_at_the_edge`); otherwise the rule says nothing. A quiet zone washed
+out to full scale was tried as *unsure* instead and dropped: the first renderer's clean,
+bright top cards have one.
+
+The glare sweep of issue 19 (docs/benchmarks.md, branch ``tglare``) checks it: a highlight of
+the scenes renderer's kind laid across a buried code and a covering card's edge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.table_codes import (
+    RING_LEVEL,
+    RING_TOLERANCE,
+    _code_and_rings,
+    _module_means,
+    _otsu,
+    _sampled,
+    module_errors,
+)
+
+GLARE_RISE = 0.35  # of the headroom from the paper's level to full scale: a bright module
+MIN_HEADROOM = 20.0  # grey levels above the paper: less, and glare cannot be told from paper
+EDGE_BAND = 2  # modules: the code's outer band, next to its quiet zone
+LIFTED_AT_EDGE = 4  # dark modules lifted there: a white-out reaching the quiet zone
+GLARE_REACH = 1  # modules round a bright one that a highlight's soft rim may lift
+LOCAL_WINDOW = 2  # modules either side: the neighbours a module is read against
+LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washed out
+MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's own levels
+OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
+OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
+
+
+def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                  expected: np.ndarray) -> str | None:
+    """``"whole"`` when the code's only differences from the expected code are a highlight's,
+    ``"unsure"`` when a highlight over its quiet zone could hide a card's edge (see the
+    module's docstring), ``None`` when there is no highlight over it or something else
+    differs: the top-card test's own verdict stands.
+
+    Modules are sampled on ``gray``, the quiet zone on ``plain`` (as in
+    :func:`vision.table_codes.visibility`).
+    """
+    n = expected.shape[0]
+    means = _module_means(gray, corners, n)
+    values = _sampled(plain, corners, _code_and_rings(n), n)
+    ring = values[n * n:]
+    paper = float(np.median(np.concatenate([means[~expected], ring])))
+    if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
+        return "unsure" if _lifted_at_the_edge(means, expected) else None
+    bright_level = paper + GLARE_RISE * (255.0 - paper)
+    bright, lit_ring = means > bright_level, ring > bright_level
+    if not (bright.any() or lit_ring.any()):
+        return None
+    lifted = _grown(bright, GLARE_REACH)
+    calm = ~lifted
+    if min(int((calm & ~expected).sum()), int((calm & expected).sum())) < MIN_CALM:
+        return None  # the whole code under the highlight: no level to judge it by
+    light, dark = (float(np.median(means[calm & ~expected])),
+                   float(np.median(means[calm & expected])))
+    if light - dark < 20:
+        return None
+    if lit_ring.any() and _outline_in_light(ring, n, paper, light - dark):
+        return "unsure"  # a card's outline, lifted by the highlight, crosses the quiet zone
+    if not bright.any():
+        return None
+    wrong, washed = _glare_errors(means, expected, lifted, light - dark)
+    if lit_ring.any() and bool((lifted & (wrong | washed)).any()):
+        return "unsure"  # the highlight reaches the quiet zone, where a card's edge could hide
+    if module_errors(wrong | (washed & ~bright)) != "whole":
+        return None
+    # The quiet zone against the lighter of the calm modules and its own paper: a soft code's
+    # light modules may lie below its paper, and a card's corner in the quiet zone with them.
+    threshold = dark + RING_LEVEL * (max(light, float(np.median(ring))) - dark)
+    if int((ring < threshold).sum()) > RING_TOLERANCE:
+        return None
+    return "whole"
+
+
+def _outline_in_light(ring: np.ndarray, n: int, paper: float, contrast: float) -> bool:
+    """Whether a thin dark line crosses the quiet zone where a highlight lifts it above the
+    paper: a card's outline, lifted by the highlight above the quiet-zone test's threshold,
+    still dips below the light on both sides of it (a highlight's own slope does not).
+
+    ``ring``: the quiet-zone samples (:func:`vision.table_codes._code_and_rings`), each ring
+    as four straight runs (top, bottom, left, right).
+    """
+    r = OUTLINE_REACH
+    for run in _ring_runs(ring, n):
+        padded = np.pad(run, r, mode="edge")
+        windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * r + 1)
+        left, right = windows[:, :r].max(axis=1), windows[:, r + 1:].max(axis=1)
+        shoulder = np.minimum(left, right)
+        if bool(((shoulder - run > OUTLINE_DIP * contrast) & (shoulder > paper)).any()):
+            return True
+    return False
+
+
+def _ring_runs(ring: np.ndarray, n: int) -> list[np.ndarray]:
+    """The quiet-zone rings' samples cut into straight runs along the code's sides: each ring
+    of :func:`vision.table_codes._ring` has 2n + 4 points along the top, as many along the
+    bottom, 2n + 2 down the left and as many down the right.
+
+    >>> [len(run) for run in _ring_runs(np.zeros(2 * (8 * 21 + 12)), 21)][:4]
+    [46, 46, 44, 44]
+    """
+    across, down = 2 * n + 4, 2 * n + 2
+    runs = []
+    for one in np.split(ring, len(ring) // (2 * across + 2 * down)):
+        runs += np.split(one, np.cumsum([across, across, down]))
+    return runs
+
+
+def _lifted_at_the_edge(means: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether, the code's light modules near full scale too, dark modules along its edge (its
+    outer :data:`EDGE_BAND` modules) are lifted past half-way to the paper: with the paper near
+    full scale a highlight shows only there, and one that reaches the edge reaches the quiet
+    zone, which it washes out with any card's outline in it."""
+    light, dark = float(np.median(means[~expected])), float(np.median(means[expected]))
+    if 255.0 - light >= 2 * MIN_HEADROOM:
+        return False  # the light modules well below full scale: no white-out (a binned code)
+    band = np.ones(expected.shape, bool)
+    band[EDGE_BAND:-EDGE_BAND, EDGE_BAND:-EDGE_BAND] = False
+    lifted = expected & band & (means > (light + dark) / 2)
+    return int(lifted.sum()) >= LIFTED_AT_EDGE
+
+
+def _glare_errors(means: np.ndarray, expected: np.ndarray, lifted: np.ndarray,
+                  contrast: float) -> tuple[np.ndarray, np.ndarray]:
+    """The modules read wrong, and those washed out (no contrast left round them): away from
+    the highlight against the code's own threshold, under it against the neighbours."""
+    wrong = (means < _otsu(means[~lifted])) != expected
+    light_ref = _window_median(means, ~expected)
+    dark_ref = _window_median(means, expected)
+    local = light_ref - dark_ref
+    washed = lifted & ~(local >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
+    locally_dark = means < (light_ref + dark_ref) / 2
+    wrong = np.where(lifted, (locally_dark != expected) & ~washed, wrong)
+    return wrong, washed
+
+
+def _window_median(means: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """Each module's median of the ``which`` modules within :data:`LOCAL_WINDOW` of it (NaN
+    where there is none).
+
+    >>> means = np.arange(5, dtype=np.float32).reshape(1, 5)
+    >>> _window_median(means, means % 2 == 0).tolist()
+    [[1.0, 1.0, 2.0, 3.0, 3.0]]
+    """
+    r = LOCAL_WINDOW
+    padded = np.pad(np.where(which, means, np.nan), r, constant_values=np.nan)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * r + 1, 2 * r + 1))
+    flat = windows.reshape(*means.shape, -1)
+    result = np.full(means.shape, np.nan, np.float32)
+    has = ~np.isnan(flat).all(axis=-1)
+    result[has] = np.nanmedian(flat[has], axis=-1)
+    return result
+
+
+def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
+    """``mask`` grown by ``reach`` modules in every direction (a square neighbourhood)."""
+    import cv2
+
+    size = 2 * reach + 1
+    kernel = np.ones((size, size), np.uint8)
+    return np.asarray(cv2.dilate(mask.astype(np.uint8), kernel), bool)
+
