@@ -39,18 +39,20 @@ the scenes renderer's kind laid across a buried code and a covering card's edge.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from vision.table_codes import (
-    RING_LEVEL,
-    RING_TOLERANCE,
-    _code_and_rings,
-    _module_means,
-    _otsu,
-    _sampled,
-    module_errors,
-)
+from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, module_errors
 
+# The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
+# out (:func:`_code_and_rings`): the highlight's lifted paper is compared, sample by sample,
+# with the lighter of the calm modules and the zone's own paper, and an outline is looked for
+# along each ring's runs (:func:`_ring_runs`). Away from highlights the quiet zone is judged on
+# the whole band instead (:func:`vision.table_edges.quiet_zone_is_clear`).
+RING_TOLERANCE = 3  # quiet-zone samples allowed below RING_LEVEL (of 276)
+RING_LEVEL = 0.85  # from the code's dark level to its light one: a card's edge dips below
+OUTER_RING = 3.0  # modules out: the third ring, a module inside the sticker's 4-module quiet zone
 GLARE_RISE = 0.35  # of the headroom from the paper's level to full scale: a bright module
 MIN_HEADROOM = 20.0  # grey levels above the paper: less, and glare cannot be told from paper
 EDGE_BAND = 2  # modules: the code's outer band, next to its quiet zone
@@ -114,7 +116,7 @@ def _outline_in_light(ring: np.ndarray, n: int, paper: float, contrast: float) -
     paper: a card's outline, lifted by the highlight above the quiet-zone test's threshold,
     still dips below the light on both sides of it (a highlight's own slope does not).
 
-    ``ring``: the quiet-zone samples (:func:`vision.table_codes._code_and_rings`), each ring
+    ``ring``: the quiet-zone samples (:func:`_code_and_rings`), each ring
     as four straight runs (top, bottom, left, right).
     """
     r = OUTLINE_REACH
@@ -197,3 +199,15 @@ def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
     kernel = np.ones((size, size), np.uint8)
     return np.asarray(cv2.dilate(mask.astype(np.uint8), kernel), bool)
 
+
+@functools.cache
+def _code_and_rings(n: int) -> np.ndarray:
+    """Where an n-module code and its quiet zone are sampled under a highlight, in module units
+    (N × 1 × 2): each module's centre, then the quiet-zone rings (``vision.table_codes._rings``,
+    then :data:`OUTER_RING`)."""
+    inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+    outer = np.array(_ring(n, -OUTER_RING), np.float32)
+    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2), outer])
+    points = points.reshape(-1, 1, 2)
+    points.setflags(write=False)
+    return points
