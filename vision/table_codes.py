@@ -146,7 +146,11 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     from vision.table_glare import glare_verdict  # it builds on this module's sampling
 
     glare = glare_verdict(gray, plain, corners, expected)
-    under_glare = glare == "whole" and verdict != "whole"
+    # The glare rule excuses modules a highlight washed out; it never excuses a quiet zone
+    # that the band test sees darkened (a card's corner a module off the code's, issue 19's
+    # glare sweep on the merged reader: 10 buried codes named through the rule alone).
+    under_glare = (glare == "whole" and verdict != "whole"
+                   and _quiet_zone_is_light(plain, corners, expected))
     if under_glare or (glare == "unsure" and verdict == "whole"):
         verdict = str(glare)
     dips = edge_dips(gray, corners, expected, both_ends=not under_glare) if verdict == "whole" \
