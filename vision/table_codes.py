@@ -175,7 +175,33 @@ def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected:
     if not _quiet_zone_is_light(plain, fitted, expected):
         return "covered"
     verdict = module_errors(sample_modules(gray, fitted, expected.shape[0]) != expected)
-    return "unsure" if verdict == "whole" and not light_there else verdict
+    if verdict == "whole" and not light_there:
+        # zxing-cpp estimates the corner without a finder pattern from the other three: under
+        # tilt, dim light or binning it may lie half a module or more off the code's, and its
+        # band then reaches the sticker's label. Such corners are taken from the fitted grid;
+        # the others stay zxing-cpp's, whose band sees the card's edge the fitted grid may miss
+        # (issue 19, branch tgrid).
+        agreed = agreed_corners(corners, fitted, expected.shape[0])
+        return "whole" if _quiet_zone_is_light(plain, agreed, expected) else "unsure"
+    return verdict
+
+
+GRIDS_AGREE = 0.3  # modules: zxing-cpp's corner is kept when the fitted one lies this close
+
+
+def agreed_corners(corners: np.ndarray, fitted: np.ndarray, n: int) -> np.ndarray:
+    """zxing-cpp's corners of an n-module code, except those more than :data:`GRIDS_AGREE`
+    modules (the code's mean side over ``n``) from the fitted grid's, taken from that grid.
+
+    >>> square = np.array([(0, 0), (21, 0), (21, 21), (0, 21)], np.float32) * 3
+    >>> fitted = square + np.array([(0.6, 0), (0, 0), (-2.4, -1.8), (0, 0)], np.float32)
+    >>> agreed_corners(square, fitted, 21)[[0, 2]].astype(float).round(1).tolist()
+    [[0.0, 0.0], [60.6, 61.2]]
+    """
+    corners, fitted = np.asarray(corners, np.float32), np.asarray(fitted, np.float32)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    apart = np.linalg.norm(corners - fitted, axis=1) / (float(sides.mean()) / n)
+    return np.where((apart > GRIDS_AGREE)[:, np.newaxis], fitted, corners)
 
 
 EDGE_DIP = 0.25  # of the code's contrast: a dip this deep along a side, beyond both its ends
@@ -229,8 +255,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
                    expected: np.ndarray) -> str:
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
-    zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
-    one corner without a finder pattern holds a dark module.
+    zxing-cpp's grid (its corners more than :data:`GRIDS_AGREE` modules off the fitted grid's
+    taken from that grid: :func:`agreed_corners`) and on the fitted one, with the quiet zone
+    light on both, and the code's one corner without a finder pattern holds a dark module.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -239,13 +266,15 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     the other way round), and a dark module in the fourth corner (a light card over a corner
     without one would flip nothing). Issue 19: the dev frames' dim, one-side-lit, shadowed or
     binned top cards that were unsure (docs/benchmarks.md); a dim overlap sweep at light
-    0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it.
+    0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it. zxing-cpp
+    estimates the corner without a finder pattern from the other three; half a module off, it
+    showed a few wrong modules on dim whole codes (DEV: 14 top cards unsure, branch tgrid).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
     n = expected.shape[0]
-    grids = (corners, lambda: _fitted_corners(gray, corners, expected))
-    for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
+    fitted = _fitted_corners(gray, corners, expected)
+    for grid in (agreed_corners(corners, fitted, n), fitted):
         if not _quiet_zone_is_light(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
