@@ -255,9 +255,8 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
                    expected: np.ndarray) -> str:
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
-    zxing-cpp's grid (its corners more than :data:`GRIDS_AGREE` modules off the fitted grid's
-    taken from that grid: :func:`agreed_corners`) and on the fitted one, with the quiet zone
-    light on both, and the code's one corner without a finder pattern holds a dark module.
+    zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
+    one corner without a finder pattern holds a dark module.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -266,15 +265,16 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     the other way round), and a dark module in the fourth corner (a light card over a corner
     without one would flip nothing). Issue 19: the dev frames' dim, one-side-lit, shadowed or
     binned top cards that were unsure (docs/benchmarks.md); a dim overlap sweep at light
-    0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it. zxing-cpp
-    estimates the corner without a finder pattern from the other three; half a module off, it
-    showed a few wrong modules on dim whole codes (DEV: 14 top cards unsure, branch tgrid).
+    0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it. Taking
+    zxing-cpp's corners that lie off the fitted grid's from it (:func:`agreed_corners`) would
+    make 14 more DEV top cards whole, but named a code of the quiet-zone sweep with a card 3–4
+    modules beside it, which the noise hides from the band (branch tgrid): not done.
     """
     if not expected[-2:, -2:].any():
         return "unsure"
     n = expected.shape[0]
-    fitted = _fitted_corners(gray, corners, expected)
-    for grid in (agreed_corners(corners, fitted, n), fitted):
+    grids = (corners, lambda: _fitted_corners(gray, corners, expected))
+    for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
         if not _quiet_zone_is_light(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
