@@ -178,30 +178,35 @@ def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected:
     if verdict == "whole" and not light_there:
         # zxing-cpp estimates the corner without a finder pattern from the other three: under
         # tilt, dim light or binning it may lie half a module or more off the code's, and its
-        # band then reaches the sticker's label. Such corners are taken from the fitted grid;
-        # the others stay zxing-cpp's, whose band sees the card's edge the fitted grid may miss
-        # (issue 19, branch tgrid).
+        # band then lies over the code's own modules. That corner is taken from the fitted
+        # grid; the others stay zxing-cpp's, whose band sees the card's edge the fitted grid
+        # may miss (issue 19, branch tgrid).
         agreed = agreed_corners(corners, fitted, expected.shape[0])
         return "whole" if _quiet_zone_is_light(plain, agreed, expected) else "unsure"
     return verdict
 
 
-GRIDS_AGREE = 0.3  # modules: zxing-cpp's corner is kept when the fitted one lies this close
+GRIDS_AGREE = 0.3  # modules: zxing-cpp's fourth corner is kept when the fitted one lies this close
 
 
 def agreed_corners(corners: np.ndarray, fitted: np.ndarray, n: int) -> np.ndarray:
-    """zxing-cpp's corners of an n-module code, except those more than :data:`GRIDS_AGREE`
-    modules (the code's mean side over ``n``) from the fitted grid's, taken from that grid.
+    """zxing-cpp's corners of an n-module code, the fourth (bottom right, without a finder
+    pattern: zxing-cpp estimates it from the other three) taken from the fitted grid when it
+    lies more than :data:`GRIDS_AGREE` modules (the code's mean side over ``n``) from it. The
+    three finder patterns' corners stay zxing-cpp's: taking those from the fitted grid too
+    named a buried code in the glare sweep (a card 3–4 modules beside it, branch tgrid).
 
     >>> square = np.array([(0, 0), (21, 0), (21, 21), (0, 21)], np.float32) * 3
-    >>> fitted = square + np.array([(0.6, 0), (0, 0), (-2.4, -1.8), (0, 0)], np.float32)
+    >>> fitted = square + np.array([(1.8, 0), (0, 0), (-2.4, -1.8), (0, 0)], np.float32)
     >>> agreed_corners(square, fitted, 21)[[0, 2]].astype(float).round(1).tolist()
     [[0.0, 0.0], [60.6, 61.2]]
     """
-    corners, fitted = np.asarray(corners, np.float32), np.asarray(fitted, np.float32)
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    apart = np.linalg.norm(corners - fitted, axis=1) / (float(sides.mean()) / n)
-    return np.where((apart > GRIDS_AGREE)[:, np.newaxis], fitted, corners)
+    agreed = np.array(corners, np.float32)
+    sides = np.linalg.norm(agreed - np.roll(agreed, -1, axis=0), axis=1)
+    apart = float(np.linalg.norm(agreed[2] - fitted[2])) / (float(sides.mean()) / n)
+    if apart > GRIDS_AGREE:
+        agreed[2] = fitted[2]
+    return agreed
 
 
 EDGE_DIP = 0.25  # of the code's contrast: a dip this deep along a side, beyond both its ends
