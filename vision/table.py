@@ -395,8 +395,9 @@ class _Symbols:
 
     def _plain_round(self, barcode: Any) -> np.ndarray:
         """The unsharpened copy of the crop (:func:`enlarged`, ``sharp=False``), exact round
-        ``barcode``: a judgement samples a code and a few modules round it (the band reaches
-        3 modules out, the edge strips 4.4, the fit moves a corner 0.6), so the copy is made
+        ``barcode``: a judgement samples a code and a few modules round it (the band's grid
+        reaches 4 modules out, the edge strips 2.4 along a side and 2 across it, the fit moves
+        a corner 0.6: tilt stretches these a little), so the copy is made
         only a code's width round each judged code, not over the whole crop (issue 19: a
         binned frame's crops, enlarged 2×, hold 4× the pixels and few codes). Elsewhere it is
         0, never sampled; :func:`plain_part` is why the parts equal the whole copy's pixels."""

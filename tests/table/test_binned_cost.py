@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.table import PART_FACTOR, plain_part
+import vision.table
+from tests.table.test_view import BURIED
+from vision.table import PART_FACTOR, TableReader, plain_part
 from vision.table_codes import (
     Code,
     enlarged,
@@ -14,8 +16,19 @@ from vision.table_codes import (
     moved_by,
     top_card,
     verdict_settled,
+    visibility,
 )
-from vision.table_kit import Quad
+from vision.table_kit import QR_MODULES_MM, Quad
+from vision.table_render import (
+    CARD_MM,
+    STICKER_AT,
+    STICKER_CODE_MM,
+    CardOnMat,
+    MatOnTable,
+    OverheadCamera,
+    TableScene,
+    render_table,
+)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -77,3 +90,41 @@ def test_an_unsettled_code_is_judged() -> None:
     whole, unsure = Code("X", _SQUARE, True), Code("X", _SQUARE, False, unsure=True)
     for earlier in ([whole], [unsure], [], [Code("", _SQUARE, False, readable=False)]):
         assert not verdict_settled([earlier], Code("X", _at(1), False), 10)
+
+
+# 2.3 px per module, the binned mode's scale: the reader enlarges the zone 2× (tdim's sweep camera)
+_BINNED_CAMERA = OverheadCamera(width=491, height=552, height_mm=750.0 * 491 / (3072 * 2.3 / 3))
+
+
+def test_the_reader_judges_alike_on_the_copy_in_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A binned-scale frame's codes (a clear top card, a buried one under a card 1.5 modules
+    deep, a card over the quiet zone alone) get the same verdicts, and the ferry the same
+    reading, from the copy made in parts as from the whole copy (``PART_FACTOR`` off); and
+    the copy in parts is what the reader used (zeros away from the codes)."""
+    verdicts: list[str] = []
+    planes: list[np.ndarray] = []
+
+    def recorded(barcode: object, gray: np.ndarray, plain: np.ndarray | None = None) -> str:
+        verdict = visibility(barcode, gray, plain)
+        verdicts.append(verdict)
+        planes.append(plain if plain is not None else gray)
+        return verdict
+
+    monkeypatch.setattr(vision.table, "visibility", recorded)
+    card_w = CARD_MM[0] / 2
+    code_left = STICKER_AT[0] - card_w - STICKER_CODE_MM / 2
+    readings = []
+    for factor in (PART_FACTOR, -1.0):
+        monkeypatch.setattr(vision.table, "PART_FACTOR", factor)
+        for depth in (None, 1.5, -1.0):
+            cards = [CardOnMat(BURIED)]
+            if depth is not None:
+                dx = code_left + depth * QR_MODULES_MM - card_w
+                cards.append(CardOnMat(None, dx, 0.0, 0.0))
+            scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, tuple(cards)),), blur=0.7)
+            readings.append(TableReader().read(render_table(scene, _BINNED_CAMERA).frame)
+                            .ferries[3])
+    half = len(verdicts) // 2
+    assert verdicts[:half] == verdicts[half:] and "covered" in verdicts[:half]
+    assert readings[:3] == readings[3:] and readings[0].top == BURIED
+    assert not planes[0].all() and planes[-1].all()  # in parts: zeros away from the codes
