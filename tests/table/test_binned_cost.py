@@ -71,9 +71,10 @@ def _at(x: float) -> Quad:
 
 @pytest.mark.parametrize("texts", [("X", "X"), ("X", "Y")])
 def test_a_settled_code_merges_alike_whatever_its_verdict(texts: tuple[str, str]) -> None:
-    """R-none (no guess): a buried card's code judged covered in the first look stays covered
-    (or unsure, for another text at its place) whatever a second look would judge it, so
-    leaving it unjudged changes neither the merge nor the top card."""
+    """TABLE-KIT.md (never a buried code for the top card): a buried card's code judged covered
+    in the first look stays covered (or unsure, for another text at its place) whatever a
+    second look would judge it, so leaving it unjudged changes neither the merge nor the top
+    card."""
     first = [Code(texts[0], _SQUARE, False), Code("T", _at(100), True)]
     again = Code(texts[1], _at(1), False)
     assert verdict_settled([first, []], again, 10)
