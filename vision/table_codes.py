@@ -662,15 +662,47 @@ def merge_looks(looks: Sequence[Sequence[Code]], half_code_px: float) -> list[Co
     >>> [(c.text, c.fully_visible) for c in merged]
     [('X', True)]
     """
+    return [_one_code(place) for place in _places(looks, half_code_px)]
+
+
+def verdict_settled(looks: Sequence[Sequence[Code]], code: Code, half_code_px: float) -> bool:
+    """Whether ``code``, read in a look after ``looks`` (that look's codes before it
+    included), is merged (:func:`merge_looks`) into a place that holds a code already judged
+    covered: then the place is covered, or unsure if its texts differ, whatever ``code``'s own
+    verdict, so it need not be judged (a buried card's code read again by a second look).
+
+    >>> a = ((0.0, 0.0), (20.0, 0.0), (20.0, 20.0), (0.0, 20.0))
+    >>> far = tuple((x + 100, y) for x, y in a)
+    >>> covered, whole = Code("X", a, False), Code("X", a, True)
+    >>> verdict_settled([[covered]], Code("X", a, False), 10)
+    True
+    >>> verdict_settled([[whole]], Code("X", a, False), 10)
+    False
+    >>> verdict_settled([[covered]], Code("X", far, False), 10)
+    False
+    """
+    place = _place_of(_places(looks, half_code_px), code, half_code_px)
+    return place is not None and any(c.readable and not c.fully_visible and not c.unsure
+                                     for c in place)
+
+
+def _places(looks: Sequence[Sequence[Code]], half_code_px: float) -> list[list[Code]]:
+    """The codes of several looks grouped by place, in order: each joins the first place whose
+    first code lies within ``half_code_px`` of it, else starts one."""
     places: list[list[Code]] = []
     for code in (c for look in looks for c in look):
-        place = next((p for p in places if math.dist(p[0].centre, code.centre) < half_code_px),
-                     None)
+        place = _place_of(places, code, half_code_px)
         if place is None:
             places.append([code])
         else:
             place.append(code)
-    return [_one_code(place) for place in places]
+    return places
+
+
+def _place_of(places: Sequence[list[Code]], code: Code, half_code_px: float
+              ) -> list[Code] | None:
+    return next((p for p in places if math.dist(p[0].centre, code.centre) < half_code_px),
+                None)
 
 
 def _one_code(place: Sequence[Code]) -> Code:
