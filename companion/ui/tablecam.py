@@ -82,7 +82,8 @@ class TableCameraScreen(Screen):
         rows = self.ids.rows
         rows.clear_widgets()
         problem = self._camera_problem(app, capture, status, check)
-        self.ids.picture.opacity = 0 if check is None else 1
+        # a camera lost after a check leaves that check's picture: not shown beside "no camera"
+        self.ids.picture.opacity = 0 if problem or check is None else 1
         if picture is not None:
             self.ids.picture.show_frame(picture)
         if problem or check is None:

@@ -402,3 +402,25 @@ def test_demo_table_view_ui_opens_the_app_with_its_seed_players_and_db(monkeypat
     assert cli.main(["demo", "--table-view", "--ui", "--seed", "4", "--players", "Ana,Ben",
                      "--db", str(db)]) == 0
     assert called == {"seed": 4, "players": ["Ana", "Ben"], "db": db, "verbose": False}
+
+
+def test_a_camera_lost_after_a_check_hides_that_checks_picture(driver, monkeypatch):
+    """The camera goes while the screen shows a check: the sentence says so, and the old
+    picture is not left beside it (it is not what the camera sees now)."""
+    from companion.ui.tablecam import show_check
+
+    app = driver.app
+    app.go("settings_technical")
+    show_check(app, rendered_frame())
+    try:
+        screen = app.root.sm.current_screen
+        driver.pump_until(lambda: screen.ids.rows.children, timeout=60)
+        assert screen.ids.picture.opacity == 1
+        lost = app.t("tablecam.no_camera", source="auto")
+        monkeypatch.setattr(screen, "_camera_problem", lambda *_args: lost)
+        screen._shown = None  # the camera's condition changed: word it again
+        screen.refresh()
+        assert screen.verdict == lost
+        assert not screen.ids.rows.children and screen.ids.picture.opacity == 0
+    finally:
+        app.leave_table_check()
