@@ -23,7 +23,12 @@ bright blob without a card's dark outline":
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
   module round the highlight differs or is washed out, or a card's outline dips across the lit
-  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole.
+  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole;
+* the rule vouches for a code only when the highlight lies inside it: none of its quiet-zone
+  samples and none of its outermost modules lifted (:func:`_reaches_the_border`), and the
+  quiet-zone band test passes too (:func:`vision.table_codes.visibility`). A highlight at the
+  code's edge can wash out a covering card's edge beside it where no test sees it: there the
+  rule says nothing (issue 19's glare sweep on the merged reader, docs/benchmarks.md).
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
