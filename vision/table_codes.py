@@ -150,7 +150,7 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     # that the band test sees darkened (a card's corner a module off the code's, issue 19's
     # glare sweep on the merged reader: 10 buried codes named through the rule alone).
     under_glare = (glare == "whole" and verdict != "whole"
-                   and _quiet_zone_is_light(plain, corners, expected))
+                   and quiet_zone_is_clear(plain, corners, expected))
     if under_glare or (glare == "unsure" and verdict == "whole"):
         verdict = str(glare)
     dips = edge_dips(gray, corners, expected, both_ends=not under_glare) if verdict == "whole" \
@@ -166,13 +166,13 @@ def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected:
     (on ``plain``)."""
     if _too_noisy(gray, corners, expected):
         return _noisy_verdict(gray, plain, corners, expected)
-    light_there = _quiet_zone_is_light(plain, corners, expected)
+    light_there = quiet_zone_is_clear(plain, corners, expected)
     if light_there and module_errors(
             sample_modules(gray, corners, expected.shape[0]) != expected) == "whole":
         fitted = _fitted_corners(gray, corners, expected)
-        return "whole" if _quiet_zone_is_light(plain, fitted, expected) else "unsure"
+        return "whole" if quiet_zone_is_clear(plain, fitted, expected) else "unsure"
     fitted = _fitted_corners(gray, corners, expected)
-    if not _quiet_zone_is_light(plain, fitted, expected):
+    if not quiet_zone_is_clear(plain, fitted, expected):
         return "covered"
     verdict = module_errors(sample_modules(gray, fitted, expected.shape[0]) != expected)
     if verdict == "whole" and not light_there:
@@ -182,7 +182,7 @@ def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected:
         # grid; the others stay zxing-cpp's, whose band sees the card's edge the fitted grid
         # may miss (issue 19, branch tgrid).
         agreed = agreed_corners(corners, fitted, expected.shape[0])
-        return "whole" if _quiet_zone_is_light(plain, agreed, expected) else "unsure"
+        return "whole" if quiet_zone_is_clear(plain, agreed, expected) else "unsure"
     return verdict
 
 
@@ -280,7 +280,7 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     n = expected.shape[0]
     grids = (corners, lambda: _fitted_corners(gray, corners, expected))
     for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
-        if not _quiet_zone_is_light(plain, grid, expected) or bool(
+        if not quiet_zone_is_clear(plain, grid, expected) or bool(
                 (sample_modules(gray, grid, n) != expected).any()):
             return "unsure"
     return "whole"
@@ -535,19 +535,6 @@ def code_corners(barcode: Any) -> np.ndarray:
     p = barcode.position
     return np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right,
                                           p.bottom_left)], np.float32)
-
-
-def _quiet_zone_is_light(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """The band 0.7–3 modules round the code shows only paper, judged against the light
-    where it lies (:func:`vision.table_edges.quiet_zone_is_clear`).
-
-    Point samples on three rings compared with the code's median light level were the test
-    before (issue 19): under a light from one side the paper on the far side is darker than
-    that level, and in a dim room a tenth of a whole code's samples fell below it by noise
-    alone, so most of the DEV top cards missed in dim light were whole codes judged unsure
-    here (docs/benchmarks.md, branch ``tdim``); the band also sees a card's outline passing
-    between the rings."""
-    return quiet_zone_is_clear(gray, corners, expected)
 
 
 @functools.cache
