@@ -91,6 +91,7 @@ from vision.table_markers import (
     noah_marker,
     search_scale,
     unique_markers,
+    whole_frame_markers,
 )
 from vision.table_zones import zone_is_blank
 
@@ -232,9 +233,10 @@ class TableReader:
         copy at most :attr:`marker_width` wide, then looked for again at full resolution
         (:func:`look_again`) where a mat's marker is missing; the ids ``known`` (placed by a
         caller that remembers them) are not looked for again."""
-        if boxes is None:
-            boxes = [(0, 0, gray.shape[1], gray.shape[0])]
         scale = search_scale(gray.shape[1], self.marker_width)
+        if boxes is None:
+            markers, rejected = whole_frame_markers(gray, scale, known)
+            return look_again(gray, unique_markers(markers), rejected, known)
         found: list[Marker] = []
         candidates: list[np.ndarray] = []
         for box in boxes:

@@ -2,10 +2,19 @@
 the code it replaced, so no verdict, pose or reading can change."""
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import numpy as np
 import pytest
 
+import vision.table_markers
 from vision.table_glare import LOCAL_WINDOW, _window_median
+from vision.table_kit import NOAH_MARKER, Box
+from vision.table_markers import detect_markers, search_scale, whole_frame_markers
+from vision.table_render import OverheadCamera, TableScene, render_table, row_layout
+
+CAMERA = OverheadCamera(width=1280, height=720, hfov_deg=40.0)
 
 
 def _nanmedian_windows(means: np.ndarray, which: np.ndarray) -> np.ndarray:
@@ -16,7 +25,7 @@ def _nanmedian_windows(means: np.ndarray, which: np.ndarray) -> np.ndarray:
     flat = windows.reshape(*means.shape, -1)
     result = np.full(means.shape, np.nan, np.float32)
     has = ~np.isnan(flat).all(axis=-1)
-    result[has] = np.nanmedian(flat[has], axis=-1)
+    result[has] = np.nanmedian(flat[has], axis=-1).astype(np.float32)  # float32 already
     return result
 
 
@@ -29,9 +38,55 @@ def test_window_median_is_nanmedian_to_the_bit(seed: int) -> None:
     for n in (21, 25, 29):
         means = (rng.random((n, n)) * 255).astype(np.float32)
         if seed % 2:
-            means = np.round(means / 40) * 40  # ties: the two middle values equal
+            means = (np.round(means / 40) * 40).astype(np.float32)  # ties: equal middles
         for share in (0.0, 0.05, 0.5, 0.95, 1.0):
             which = rng.random((n, n)) < share
             fast, slow = _window_median(means, which), _nanmedian_windows(means, which)
             assert fast.dtype == slow.dtype == np.float32
             assert np.array_equal(fast.view(np.uint32), slow.view(np.uint32))
+
+
+@functools.cache
+def _kit_frame(noah: bool) -> np.ndarray:
+    """The five mats in a row, and Noah beside ferry 3 (or not on the table)."""
+    mats = row_layout(gap_mm=5)
+    spot = (mats[2].x_mm, mats[2].y_mm + 100.0) if noah else None
+    return render_table(TableScene(mats, noah=spot), CAMERA).frame
+
+
+def _searches(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each marker search from now on was the quick one (one thresholding window)."""
+    calls: list[bool] = []
+    real = vision.table_markers.detect_markers
+
+    def counting(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False) -> Any:
+        calls.append(quick)
+        return real(gray, box, scale, quick=quick)
+
+    monkeypatch.setattr(vision.table_markers, "detect_markers", counting)
+    return calls
+
+
+def test_a_whole_kit_is_found_by_the_quick_search_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every mat and Noah show a marker in the one-window search: no second search, and the
+    same markers as the two-window search finds."""
+    gray = _kit_frame(noah=True)
+    scale = search_scale(gray.shape[1])
+    both = {m.id for m in detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)[0]}
+    searches = _searches(monkeypatch)
+    markers, _ = whole_frame_markers(gray, scale)
+    assert searches == [True]
+    assert {m.id for m in markers} == both == set(range(NOAH_MARKER + 1))
+
+
+def test_a_missing_marker_brings_the_two_window_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Noah not on the table (or a mat with no marker in sight): the quick search cannot say
+    that nothing more is there, so both windows search again, unless the caller knows Noah."""
+    gray = _kit_frame(noah=False)
+    scale = search_scale(gray.shape[1])
+    searches = _searches(monkeypatch)
+    markers, _ = whole_frame_markers(gray, scale)
+    assert searches == [True, False] and NOAH_MARKER not in {m.id for m in markers}
+    searches.clear()
+    whole_frame_markers(gray, scale, known=[NOAH_MARKER])
+    assert searches == [True]
