@@ -168,16 +168,16 @@ def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
     return np.asarray(small)
 
 
-def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False
-                   ) -> tuple[list[Marker], list[np.ndarray]]:
+def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
+                   wide: bool = False) -> tuple[list[Marker], list[np.ndarray]]:
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
-    in full-frame pixels), for :func:`look_again`. ``quick``: with one thresholding window
-    instead of two (:func:`whole_frame_markers`)."""
+    in full-frame pixels), for :func:`look_again`. ``quick``, ``wide``: with only the first or
+    only the second of the two thresholding windows (:func:`whole_frame_markers`)."""
     left, top, right, bottom = box
     crop = gray[top:bottom, left:right]
     small = shrunk(crop, scale)
-    corners, ids, rejected = _aruco_detector(scale < 1.0, quick).detectMarkers(small)
+    corners, ids, rejected = _aruco_detector(scale < 1.0, quick, wide).detectMarkers(small)
     origin = np.array([left, top], np.float32)
     markers = []
     for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners,
@@ -192,22 +192,26 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = Fa
 def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = ()
                         ) -> tuple[list[Marker], list[np.ndarray]]:
     """:func:`detect_markers` over the whole frame, first with ArUco's 3 px thresholding
-    window alone (about 40 % of the two windows' time); kept when every mat and Noah show a
-    marker there (or are ``known``), since :func:`look_again` then looks for each mat's other
-    marker at full resolution where it should be; else searched again with both windows.
+    window alone (about 40 % of the two windows' time). That is enough when every mat and Noah
+    show a marker there (or are ``known``): :func:`look_again` then looks for each mat's other
+    marker at full resolution where it should be. Otherwise the 23 px window searches too,
+    and its markers are added (:func:`unique_markers` keeps a marker both found once, and
+    drops an id found at two places, as after one search with both windows).
 
-    Issue 19 (docs/benchmarks.md, branch ``tcost``): the 3 px window alone misses 1 marker in
-    20 that the 23 px window finds (a soft or dim one), which the look again finds beside its
-    mat's other marker; a mat or Noah with no marker at all is what the second window is
-    for. On the 200 DEV frames, 128 were settled by the quick search, and every frame's
-    markers were those of the two-window search.
+    Issue 19 (docs/benchmarks.md, branch ``tcost``): the 3 px window alone misses about 1
+    marker in 20 that the 23 px window finds (a soft or dim one), which the look again finds
+    beside its mat's other marker; a mat or Noah with no marker at all is what the second
+    window is for. On the 200 DEV frames 128 were settled by the quick search, and every
+    frame's markers were those of the two-window search (100 fresh frames: one true marker
+    more).
     """
     box = (0, 0, gray.shape[1], gray.shape[0])
     markers, candidates = detect_markers(gray, box, scale, quick=True)
     found = {m.id for m in markers} | set(known)
     if NOAH_MARKER in found and all(set(marker_ids(k)) & found for k in FERRIES):
         return markers, candidates
-    return detect_markers(gray, box, scale)
+    more, rejected = detect_markers(gray, box, scale, wide=True)
+    return markers + more, candidates + rejected  # the caller's unique_markers: once each
 
 
 def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
@@ -474,10 +478,11 @@ def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
 
 
 @functools.cache
-def _aruco_detector(scaled: bool = False, quick: bool = False) -> Any:
+def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = False) -> Any:
     """ArUco's detector for the kit's markers; ``scaled``: the one for a scaled-down copy of the
-    whole frame, whose corners :func:`_refined` refines on the full frame anyway; ``quick``:
-    with the 3 px thresholding window only (:func:`whole_frame_markers`)."""
+    whole frame, whose corners :func:`_refined` refines on the full frame anyway; ``quick``,
+    ``wide``: with the 3 px or the 23 px thresholding window only (:func:`whole_frame_markers`).
+    """
     import cv2
 
     parameters = cv2.aruco.DetectorParameters()
@@ -491,6 +496,8 @@ def _aruco_detector(scaled: bool = False, quick: bool = False) -> Any:
     parameters.minMarkerPerimeterRate = 0.04
     if quick:
         parameters.adaptiveThreshWinSizeMax = parameters.adaptiveThreshWinSizeMin
+    if wide:
+        parameters.adaptiveThreshWinSizeMin = parameters.adaptiveThreshWinSizeMax
     if scaled:  # corners refined on the scaled copy would be refined again on the full frame
         parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     return cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)

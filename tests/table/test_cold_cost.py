@@ -11,7 +11,12 @@ import pytest
 import vision.table_markers
 from vision.table_glare import LOCAL_WINDOW, _window_median
 from vision.table_kit import NOAH_MARKER, Box
-from vision.table_markers import detect_markers, search_scale, whole_frame_markers
+from vision.table_markers import (
+    detect_markers,
+    search_scale,
+    unique_markers,
+    whole_frame_markers,
+)
 from vision.table_render import OverheadCamera, TableScene, render_table, row_layout
 
 CAMERA = OverheadCamera(width=1280, height=720, hfov_deg=40.0)
@@ -54,14 +59,15 @@ def _kit_frame(noah: bool) -> np.ndarray:
     return render_table(TableScene(mats, noah=spot), CAMERA).frame
 
 
-def _searches(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Whether each marker search from now on was the quick one (one thresholding window)."""
-    calls: list[bool] = []
+def _searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The thresholding windows of each marker search from now on: "3 px", "23 px" or "both"."""
+    calls: list[str] = []
     real = vision.table_markers.detect_markers
 
-    def counting(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False) -> Any:
-        calls.append(quick)
-        return real(gray, box, scale, quick=quick)
+    def counting(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
+                 wide: bool = False) -> Any:
+        calls.append("3 px" if quick else "23 px" if wide else "both")
+        return real(gray, box, scale, quick=quick, wide=wide)
 
     monkeypatch.setattr(vision.table_markers, "detect_markers", counting)
     return calls
@@ -75,18 +81,22 @@ def test_a_whole_kit_is_found_by_the_quick_search_alone(monkeypatch: pytest.Monk
     both = {m.id for m in detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)[0]}
     searches = _searches(monkeypatch)
     markers, _ = whole_frame_markers(gray, scale)
-    assert searches == [True]
+    assert searches == ["3 px"]
     assert {m.id for m in markers} == both == set(range(NOAH_MARKER + 1))
 
 
-def test_a_missing_marker_brings_the_two_window_search(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_marker_brings_the_second_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """Noah not on the table (or a mat with no marker in sight): the quick search cannot say
-    that nothing more is there, so both windows search again, unless the caller knows Noah."""
+    that nothing more is there, so the 23 px window searches too, unless the caller knows
+    Noah; each marker comes out once, as from one search with both windows."""
     gray = _kit_frame(noah=False)
     scale = search_scale(gray.shape[1])
+    both = detect_markers(gray, (0, 0, gray.shape[1], gray.shape[0]), scale)[0]
     searches = _searches(monkeypatch)
     markers, _ = whole_frame_markers(gray, scale)
-    assert searches == [True, False] and NOAH_MARKER not in {m.id for m in markers}
+    assert searches == ["3 px", "23 px"]
+    assert sorted(m.id for m in unique_markers(markers)) == sorted(m.id for m in both)
+    assert NOAH_MARKER not in {m.id for m in markers}
     searches.clear()
     whole_frame_markers(gray, scale, known=[NOAH_MARKER])
-    assert searches == [True]
+    assert searches == ["3 px"]
