@@ -40,12 +40,14 @@ class Marker:
     id: int
     corners: np.ndarray  # 4 × 2 float32, ArUco's order
 
-    @property
+    # Both kept once computed (a marker's corners are not changed after it is found): a cold
+    # frame asked them about 35 times a frame, a third of the mats' poses' time.
+    @functools.cached_property
     def centre(self) -> Point:
         x, y = self.corners.mean(axis=0)
         return float(x), float(y)
 
-    @property
+    @functools.cached_property
     def side_px(self) -> float:
         c = self.corners
         return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
@@ -80,7 +82,7 @@ class MatPose:
         inverse = np.linalg.inv(self.matrix)
         return np.asarray(cv2.perspectiveTransform(points, inverse)).reshape(-1, 2)
 
-    @property
+    @functools.cached_property  # kept: a pose's matrix is not changed (``replace`` makes anew)
     def centre(self) -> Point:
         x, y = self.to_frame(np.array([[MAT_MM[0] / 2, MAT_MM[1] / 2]]))[0]
         return float(x), float(y)
