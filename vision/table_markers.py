@@ -79,8 +79,12 @@ class MatPose:
         import cv2
 
         points = np.asarray(points_px, np.float32).reshape(-1, 1, 2)
-        inverse = np.linalg.inv(self.matrix)
-        return np.asarray(cv2.perspectiveTransform(points, inverse)).reshape(-1, 2)
+        return np.asarray(cv2.perspectiveTransform(points, self._inverse)).reshape(-1, 2)
+
+    @functools.cached_property
+    def _inverse(self) -> np.ndarray:
+        """Frame pixels → mat millimetres: each code read is placed on every mat with it."""
+        return np.asarray(np.linalg.inv(self.matrix))
 
     @functools.cached_property  # kept: a pose's matrix is not changed (``replace`` makes anew)
     def centre(self) -> Point:
