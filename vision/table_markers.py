@@ -217,7 +217,29 @@ def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = (
     if NOAH_MARKER in found and all(set(marker_ids(k)) & found for k in FERRIES):
         return markers, candidates
     more, rejected = detect_markers(gray, box, scale, wide=True)
-    return markers + more, candidates + rejected  # the caller's unique_markers: once each
+    # the caller's unique_markers keeps each marker once; a square both windows rejected is
+    # kept once too, or it would take two of look_again's places
+    return markers + more, candidates + _other_squares(rejected, candidates)
+
+
+def _other_squares(squares: Sequence[np.ndarray], seen: Sequence[np.ndarray]
+                   ) -> list[np.ndarray]:
+    """The ``squares`` (4 × 2 corners each) whose centre is not within a quarter of their side
+    of the centre of one of ``seen``: the same outline found on two thresholdings.
+
+    >>> square = np.array([(0, 0), (40, 0), (40, 40), (0, 40)], np.float32)
+    >>> len(_other_squares([square + 2, square + 100], [square]))
+    1
+    """
+    if not seen:
+        return list(squares)
+    centres = np.array([s.mean(axis=0) for s in seen])
+    kept = []
+    for square in squares:
+        side = float(np.linalg.norm(square[1] - square[0]))
+        if float(np.linalg.norm(centres - square.mean(axis=0), axis=1).min()) >= side / 4:
+            kept.append(square)
+    return kept
 
 
 def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
