@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+
 from .engine import HAND, Game
 from .state import State
 
@@ -76,46 +77,67 @@ class Invariants:
     push, call :meth:`problem` after every push; ``earned`` is the caller's count of each
     seat's accepted claims' points, read at the manches' ends."""
 
-    __slots__ = ("_claims", "_defausse", "_earned", "_game", "_hands", "_laid", "_manche",
-                 "_out", "_pioche", "_points", "_scores", "_sizes", "_table")
+    __slots__ = ("_claims", "_current", "_defausse", "_earned", "_game", "_hands", "_laid",
+                 "_manche", "_out", "_pioche", "_points", "_scores", "_six", "_sizes",
+                 "_table")
 
     def __init__(self, game: Game, earned: Sequence[int]) -> None:
         self._game, self._table, self._earned = game, game.table, earned
         self._out: tuple[bool, ...] | None = None
         self._sizes: list[int] = []  # the hand sizes between turns: 6 each, 0 once out
-        self._remember()
+        self._six: tuple[tuple[int, ...], ...] | None = None  # the hands last found so
+        self._remember(self._table)
 
-    def _remember(self) -> None:
-        """Keep the table's current values (references: they are never written into)."""
-        s = self._table
+    def _remember(self, s: State) -> None:
+        """Keep the table's values as they are now (references: never written into)."""
         self._pioche, self._defausse, self._hands, self._laid = (s.pioche, s.defausse,
                                                                  s.hands, s.laid)
-        self._manche, self._points, self._claims = s.manche, s.manche_points, s.claims
-        self._scores = s.scores
+        self._manche, self._current = s.manche, s.current
+        self._points, self._claims, self._scores = s.manche_points, s.claims, s.scores
 
     def problem(self) -> str | None:
-        """What the last push broke, or None; called after every push."""
+        """What the last push broke, or None; called after every push. (Nine pushes in ten
+        are a draw or a discard, told apart here with a few tests: a call costs more.)"""
         s = self._table
         if s.manche != self._manche or s.phase == "game_over":  # a deal, the game's end
-            problem = invariant_problem(self._game, self._earned)
-        else:
-            problem = (self._moved_cards(s) or self._points_problem(s)
-                       or self._hands_problem(s))
-        self._remember()
-        return problem
+            self._remember(s)
+            return invariant_problem(self._game, self._earned)
+        pioche, defausse, hands = s.pioche, s.defausse, s.hands
+        old_pioche, old_defausse, old_hands = self._pioche, self._defausse, self._hands
+        seat = self._current  # whose turn it was: who drew or discarded, if anyone did
+        self._pioche, self._defausse, self._hands = pioche, defausse, hands
+        self._current = s.current
+        if not (s.laid is self._laid and hands is not old_hands and (
+                _one_card_moved(old_pioche, pioche, old_hands, hands, seat)
+                if defausse is old_defausse else pioche is old_pioche
+                and _one_card_moved(old_defausse, defausse, old_hands, hands, seat))):
+            problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
+                                          ((old_hands, hands), (self._laid, s.laid)))
+            self._laid = s.laid
+            if problem is not None:
+                return problem
+        if (s.manche_points is not self._points or s.scores is not self._scores
+                or s.phase in _OVER):
+            return self._points_problem(s)
+        if s.phase == "turn" and not s.drawn and (hands is not self._six or
+                                                  s.out is not self._out):
+            return self._hands_problem(s)
+        return None
 
-    def _moved_cards(self, s: State) -> str | None:
-        """None when the cards that left their places are the cards that came."""
+    def _cards_problem(self, piles: Sequence[tuple[_Pile, _Pile]],
+                       seats: Sequence[tuple[tuple[_Pile, ...], tuple[_Pile, ...]]]
+                       ) -> str | None:
+        """None when the cards that left their places are the cards that came: ``piles``
+        are the «pioche» and the «défausse», ``seats`` the hands and the laid-down hands, each
+        as (before, after)."""
         left: list[int] = []
         came: list[int] = []
-        if s.pioche is not self._pioche:
-            _moved(self._pioche, s.pioche, left, came)
-        if s.defausse is not self._defausse:
-            _moved(self._defausse, s.defausse, left, came)
-        if s.hands is not self._hands:
-            _moved_in(self._hands, s.hands, left, came)
-        if s.laid is not self._laid:
-            _moved_in(self._laid, s.laid, left, came)
+        for old, new in piles:
+            if new is not old:
+                _moved(old, new, left, came)
+        for old_piles, new_piles in seats:
+            if new_piles is not old_piles:
+                _moved_in(old_piles, new_piles, left, came)
         if left == came or sorted(left) == sorted(came):
             return None
         ids = self._game.card_ids
@@ -126,32 +148,61 @@ class Invariants:
     def _points_problem(self, s: State) -> str | None:
         """The manche's points move only with the claims the referee recorded (C52), the
         totals only at the manche's end, to the accepted claims' points (C53)."""
-        if s.manche_points is not self._points:
-            expected = list(self._points)
-            for seat, _, points in s.claims[len(self._claims):]:
+        before, claims_before = self._points, self._claims
+        self._points, self._claims, scores_before, self._scores = (s.manche_points, s.claims,
+                                                                   self._scores, s.scores)
+        if s.manche_points is not before:
+            expected = list(before)
+            for seat, _, points in s.claims[len(claims_before):]:
                 expected[seat] += points
-            if list(s.manche_points) != expected or s.claims[:len(self._claims)] != self._claims:
+            if list(s.manche_points) != expected or s.claims[:len(claims_before)] != claims_before:
                 return (f"manche points {list(s.manche_points)} are not the accepted claims' "
                         f"{expected}")
         if s.phase in _OVER:
             if list(s.scores) != list(self._earned):
                 return f"scores {s.scores} are not the accepted claims' points {self._earned}"
-        elif s.scores is not self._scores:
+        elif s.scores is not scores_before:
             return f"scores {s.scores} changed before the manche's end"
         return None
 
     def _hands_problem(self, s: State) -> str | None:
         """C14 between two turns: 6 cards in each hand still in the manche, none once out."""
-        if s.phase != "turn" or s.drawn:
-            return None
         if s.out is not self._out:
             self._out = s.out
             self._sizes = [0 if gone else HAND for gone in s.out]
         if list(map(len, s.hands)) == self._sizes:
+            self._six = s.hands
             return None
         short = [seat for seat, (hand, size) in enumerate(zip(s.hands, self._sizes, strict=True))
                  if len(hand) != size]
         return f"seats {short} do not hold 6 cards between turns (C14)"
+
+
+_Pile = tuple[int, ...]
+
+
+def _one_card_moved(old_pile: _Pile, pile: _Pile, old_hands: tuple[_Pile, ...],
+                    hands: tuple[_Pile, ...], seat: int) -> bool:
+    """Whether one card went from the top of ``old_pile`` into the hand of ``seat`` (a
+    draw), or out of that hand onto the pile (a discard), and no other hand changed. False
+    for a change of any other shape, which :meth:`Invariants._cards_problem` then judges.
+
+    >>> _one_card_moved((1, 2), (1,), ((5,), (6,)), ((5, 2), (6,)), 0)
+    True
+    >>> _one_card_moved((1,), (1, 5), ((5, 7), (6,)), ((7,), (6,)), 0)
+    True
+    >>> _one_card_moved((1, 2), (1,), ((5,), (6,)), ((5, 1), (6,)), 0)
+    False
+    """
+    if len(pile) < len(old_pile):  # a draw
+        long_pile, short_pile, long_hand, short_hand = old_pile, pile, hands[seat], old_hands[seat]
+    else:  # a discard
+        long_pile, short_pile, long_hand, short_hand = pile, old_pile, old_hands[seat], hands[seat]
+    if not long_pile or long_pile[:-1] != short_pile or long_pile[-1] not in long_hand:
+        return False
+    at = long_hand.index(long_pile[-1])
+    return (long_hand[:at] + long_hand[at + 1:] == short_hand
+            and hands[:seat] == old_hands[:seat] and hands[seat + 1:] == old_hands[seat + 1:])
 
 
 def _moved(old: tuple[int, ...], new: tuple[int, ...], left: list[int],
