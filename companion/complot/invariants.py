@@ -7,18 +7,19 @@ accepted claims (C52, C53): the manche's points change only with a claim the ref
 recorded, by its points, and at a manche's end the totals are the accepted claims' points.
 
 :func:`invariant_problem` checks the whole table: the places of all the cards sorted and
-compared with the cards in play (about 93 cards to walk after each push: as much as the rest
-of a simulated game). :class:`Invariants` says the same after each push for much less, from
-what the push changed. Every field of the referee's table holds an immutable value, replaced
-by the action that changes it (see :mod:`.state`): a pile the push did not touch is the very
-same tuple as before it, found by ``is``. Of a pile that changed, the cards that left and the
-cards that came are worked out: a pile that lost or gained cards at its end (a draw, a
-discard's «défausse», a refill) differs by those cards alone, one tuple comparison in C;
-any other changed pile (a discard's hand, a claim, an action card, a reshuffle) counts
-whole. When the cards that left all places are the cards that came, as multisets, every card
-is still in exactly one place, by induction from the last whole check: that of the deal that
-started the manche (a deal brings the cards in afresh) — and the whole check runs again at
-the game's end.
+compared with the cards in play (some 93 cards walked after each push: more than the rest of
+a simulated game costs). :class:`Invariants` says the same after each push for much less,
+from what the push changed. Every field of the referee's table holds an immutable value,
+replaced by the action that changes it (see :mod:`.state`): a pile the push did not touch is
+the very same tuple as before it, found by ``is``. A draw or a discard (nine pushes in ten)
+changes one pile and one hand by one card, a shape checked with a few comparisons of tuples
+(in C). Of any other change the cards that left and the cards that came are worked out: a
+pile that lost or gained cards at its end (a refill, the «défausse») differs by those cards
+alone; any other changed pile (a hand, a claim, a reshuffle) counts whole. When the cards
+that left their places are the cards that came, as multisets, every card is still in
+exactly one place, by induction from the last whole check: that of the deal that started the
+manche (a deal brings the cards in afresh) — and the whole check runs again at the game's
+end.
 
 So a broken push is caught at that push: a card lost, a card that is now in two places, or
 a card that comes in the place of another; a score at the push that changed it, or at the
@@ -96,8 +97,12 @@ class Invariants:
         self._points, self._claims, self._scores = s.manche_points, s.claims, s.scores
 
     def problem(self) -> str | None:
-        """What the last push broke, or None; called after every push. (Nine pushes in ten
-        are a draw or a discard, told apart here with a few tests: a call costs more.)"""
+        """What the last push broke, or None; called after every push.
+
+        Nine pushes in ten are a draw or a discard: one pile and one hand changed by one
+        card, told apart here with a few comparisons of tuples (written out in this
+        function: a call costs more than they do); any other change is judged as the
+        cards that left and the cards that came (:meth:`_cards_problem`)."""
         s = self._table
         if s.manche != self._manche or s.phase == "game_over":  # a deal, the game's end
             self._remember(s)
@@ -107,22 +112,32 @@ class Invariants:
         seat = self._current  # whose turn it was: who drew or discarded, if anyone did
         self._pioche, self._defausse, self._hands = pioche, defausse, hands
         self._current = s.current
-        if not (s.laid is self._laid and hands is not old_hands and (
-                _one_card_moved(old_pioche, pioche, old_hands, hands, seat)
-                if defausse is old_defausse else pioche is old_pioche
-                and _one_card_moved(old_defausse, defausse, old_hands, hands, seat))):
+        pile, old_pile = (pioche, old_pioche) if defausse is old_defausse else (defausse,
+                                                                                old_defausse)
+        if len(pile) < len(old_pile):  # a draw: the pile's top card at the end of the hand
+            hand = old_hands[seat] + old_pile[-1:]
+            moved = old_pile[:-1] == pile and hands[seat] == hand
+        else:  # a discard: the pile's new top card out of the hand
+            hand = old_hands[seat]
+            moved = bool(pile) and pile[:-1] == old_pile and pile[-1] in hand
+            if moved:
+                at = hand.index(pile[-1])
+                hand = hand[:at] + hand[at + 1:]
+        if not (moved and s.laid is self._laid and (pioche is old_pioche or pile is pioche)
+                and hands == (*old_hands[:seat], hand, *old_hands[seat + 1:])):
             problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
                                           ((old_hands, hands), (self._laid, s.laid)))
             self._laid = s.laid
             if problem is not None:
                 return problem
-        if (s.manche_points is not self._points or s.scores is not self._scores
-                or s.phase in _OVER):
-            return self._points_problem(s)
-        if s.phase == "turn" and not s.drawn and (hands is not self._six or
-                                                  s.out is not self._out):
-            return self._hands_problem(s)
-        return None
+        problem = None
+        if (s.manche_points is not self._points or s.claims is not self._claims
+                or s.scores is not self._scores or s.phase in _OVER):
+            problem = self._points_problem(s)
+        if problem is None and s.phase == "turn" and not s.drawn and (
+                hands is not self._six or s.out is not self._out):
+            problem = self._hands_problem(s)
+        return problem
 
     def _cards_problem(self, piles: Sequence[tuple[_Pile, _Pile]],
                        seats: Sequence[tuple[tuple[_Pile, ...], tuple[_Pile, ...]]]
@@ -179,30 +194,6 @@ class Invariants:
 
 
 _Pile = tuple[int, ...]
-
-
-def _one_card_moved(old_pile: _Pile, pile: _Pile, old_hands: tuple[_Pile, ...],
-                    hands: tuple[_Pile, ...], seat: int) -> bool:
-    """Whether one card went from the top of ``old_pile`` into the hand of ``seat`` (a
-    draw), or out of that hand onto the pile (a discard), and no other hand changed. False
-    for a change of any other shape, which :meth:`Invariants._cards_problem` then judges.
-
-    >>> _one_card_moved((1, 2), (1,), ((5,), (6,)), ((5, 2), (6,)), 0)
-    True
-    >>> _one_card_moved((1,), (1, 5), ((5, 7), (6,)), ((7,), (6,)), 0)
-    True
-    >>> _one_card_moved((1, 2), (1,), ((5,), (6,)), ((5, 1), (6,)), 0)
-    False
-    """
-    if len(pile) < len(old_pile):  # a draw
-        long_pile, short_pile, long_hand, short_hand = old_pile, pile, hands[seat], old_hands[seat]
-    else:  # a discard
-        long_pile, short_pile, long_hand, short_hand = pile, old_pile, old_hands[seat], hands[seat]
-    if not long_pile or long_pile[:-1] != short_pile or long_pile[-1] not in long_hand:
-        return False
-    at = long_hand.index(long_pile[-1])
-    return (long_hand[:at] + long_hand[at + 1:] == short_hand
-            and hands[:seat] == old_hands[:seat] and hands[seat + 1:] == old_hands[seat + 1:])
 
 
 def _moved(old: tuple[int, ...], new: tuple[int, ...], left: list[int],

@@ -103,6 +103,12 @@ def two_cards_discarded(game, s, seat, card):
     s.defausse += (other,)  # every card accounted for, the hand one short
 
 
+def hand_short_after_a_claim(game, s, seat, word, verdict):
+    other = s.hands[s.current][0]
+    s.take(s.current, other)
+    s.discard(other)  # every card accounted for, a hand one short
+
+
 BREAKS = {
     "C17 a card drawn duplicated": ("_drawn", 5, duplicate_drawn_card, "extra or twice"),
     "C17 a card discarded lost": ("_discarded", 3, lose_discarded_card, "cards lost"),
@@ -114,6 +120,8 @@ BREAKS = {
                                             "scores"),
     "C53 a claim's points left out": ("_end_manche", 2, claim_points_dropped, "scores"),
     "C14 a hand one short after a discard": ("_discarded", 6, two_cards_discarded, "C14"),
+    "C14 a hand one short after a claim": ("_accept_claim", 1, hand_short_after_a_claim,
+                                           "C14"),
 }
 
 
@@ -182,3 +190,19 @@ def test_c17_both_checks_agree_on_random_corruptions(seed):
         corrupt()
         assert checks.problem() is not None, name
         assert game.missing_cards() is not None, name
+
+
+def test_a_push_that_moves_no_card_with_the_pioche_empty():
+    """C16: the «pioche» can be empty between a draw and the next; a push that then moves
+    no card (a wrong claim) is no draw and no discard, and nothing is wrong."""
+    game = game_from_header(simulate.play_game("e", 2, 1, check=False, target=60)
+                            .game.header())
+    checks = Invariants(game, [0, 0])
+    game.push({"type": "deal", "order": list(game.in_play)})
+    assert checks.problem() is None
+    table = game.table
+    table.pioche, table.defausse = (), table.pioche + table.defausse  # the same cards
+    assert checks.problem() is None
+    assert checks.problem() is None  # nothing moved
+    table.defausse = table.defausse[:-1]
+    assert "cards lost" in checks.problem()
