@@ -134,9 +134,11 @@ class Invariants:
         if (s.manche_points is not self._points or s.claims is not self._claims
                 or s.scores is not self._scores or s.phase in _OVER):
             problem = self._points_problem(s)
-        if problem is None and s.phase == "turn" and not s.drawn and (
-                hands is not self._six or s.out is not self._out):
-            problem = self._hands_problem(s)
+        if problem is None and s.phase == "turn" and not s.drawn and hands is not self._six:
+            if s.out is self._out and list(map(len, hands)) == self._sizes:
+                self._six = hands  # C14: 6 cards in each hand still in (_hands_problem)
+            else:
+                problem = self._hands_problem(s)
         return problem
 
     def _cards_problem(self, piles: Sequence[tuple[_Pile, _Pile]],
