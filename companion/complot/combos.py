@@ -132,19 +132,22 @@ def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
 
 
 def _trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
-    """Three cards of one category or of one first name, jokers filling in (C21–C24, C27)."""
-    real = [slot for slot in (a, b, c) if slot[0] is not None]
-    if len(real) <= 1:
-        return real == [] or real[0][0] != "-"
-    categories = {slot[0] for slot in real}
+    """Three cards of one category or of one first name, jokers filling in (C21–C24, C27).
+    (Written with sets of the three, no comprehension: a trio not yet remembered is worked
+    out in every claim check.)"""
+    categories = {a[0], b[0], c[0]}
     if "-" in categories:
         return False  # a méchant never counts (C20)
-    if len(categories) == 1:
-        return True
-    names = {slot[1] for slot in real}
+    categories.discard(None)  # the jokers
+    if len(categories) <= 1:
+        return True  # one category, or jokers only
+    names = {a[1], b[1], c[1]}
+    names.discard(None)  # only jokers have no first name here (a méchant was refused above)
     if len(names) != 1:
         return False
-    return names != {NOE} or all(slot[2] for slot in (a, b, c) if slot[0] is None)
+    # Noé's trio: a joker in it must be one that may stand for Noé (C23).
+    return names != {NOE} or ((a[0] is not None or a[2]) and (b[0] is not None or b[2])
+                              and (c[0] is not None or c[2]))
 
 
 class _Tally(NamedTuple):

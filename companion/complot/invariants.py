@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .engine import HAND, Game
-from .state import State
+from .state import State, replaced
 
 #: The phases in which a manche is over: its scores are added (C51–C55).
 _OVER = ("manche_over", "game_over")
@@ -124,7 +124,7 @@ class Invariants:
                 at = hand.index(pile[-1])
                 hand = hand[:at] + hand[at + 1:]
         if not (moved and s.laid is self._laid and (pioche is old_pioche or pile is pioche)
-                and hands == (*old_hands[:seat], hand, *old_hands[seat + 1:])):
+                and hands == replaced(old_hands, seat, hand)):
             problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
                                           ((old_hands, hands), (self._laid, s.laid)))
             self._laid = s.laid
