@@ -601,15 +601,17 @@ class Game(RefereeReads):
         s.turns_done = tuple(done)
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
-        s.current = self._next_player(s, seat)
+        following = (seat + 1) % s.players  # the usual answer, without a call
+        if s.out[following] or s.skip[following]:
+            following = self._next_player(s, seat)
+        s.current = following
         # Who plays again at once (every other player passed: a passed turn is a turn, C44)
         # has no late claim to make: their claim now is the end of this new turn (C30).
         s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
-        following = (seat + 1) % s.players
-        if not (s.out[following] or s.skip[following]):
-            return following  # the usual answer, without a call
+        """Who plays after ``seat``: the next seat still in, past those who must pass (each
+        passed turn counted, C44)."""
         following = s.next_seat(seat)
         while s.skip[following]:
             s.skip = replaced(s.skip, following, False)

@@ -48,7 +48,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .engine import HAND, Game
-from .state import State, replaced
+from .state import State
 
 #: The phases in which a manche is over: its scores are added (C51–C55).
 _OVER = ("manche_over", "game_over")
@@ -114,17 +114,18 @@ class Invariants:
         self._current = s.current
         pile, old_pile = (pioche, old_pioche) if defausse is old_defausse else (defausse,
                                                                                 old_defausse)
+        moved_to = list(old_hands)  # the hands the move makes (state.replaced, written out)
         if len(pile) < len(old_pile):  # a draw: the pile's top card at the end of the hand
-            hand = old_hands[seat] + old_pile[-1:]
-            moved = old_pile[:-1] == pile and hands[seat] == hand
+            moved_to[seat] += old_pile[-1:]
+            moved = old_pile[:-1] == pile
         else:  # a discard: the pile's new top card out of the hand
-            hand = old_hands[seat]
+            hand = moved_to[seat]
             moved = bool(pile) and pile[:-1] == old_pile and pile[-1] in hand
             if moved:
                 at = hand.index(pile[-1])
-                hand = hand[:at] + hand[at + 1:]
+                moved_to[seat] = hand[:at] + hand[at + 1:]
         if not (moved and s.laid is self._laid and (pioche is old_pioche or pile is pioche)
-                and hands == replaced(old_hands, seat, hand)):
+                and hands == tuple(moved_to)):
             problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
                                           ((old_hands, hands), (self._laid, s.laid)))
             self._laid = s.laid
