@@ -74,7 +74,7 @@ def lose_discarded_card(game, s, seat, card):
 
 
 def swap_drawn_card(game, s, seat, source):
-    s.hands = replaced(s.hands, seat, s.hands[seat][:-1] + (s.pioche[0],))  # not the top
+    s.hands = replaced(s.hands, seat, (*s.hands[seat][:-1], s.pioche[0]))  # not the top
 
 
 def lose_a_killed_card(game, s, card, events):
@@ -159,7 +159,7 @@ def corruptions(s, rng: random.Random):
     hand = s.hands[seat]
     some = rng.choice(s.pioche or s.defausse)
     return [
-        ("duplicate", lambda: setattr(s, "hands", replaced(s.hands, seat, hand + (some,)))),
+        ("duplicate", lambda: setattr(s, "hands", replaced(s.hands, seat, (*hand, some)))),
         ("lose", lambda: setattr(s, "hands", replaced(s.hands, seat, hand[1:]))),
         ("replace", lambda: setattr(s, "hands",
                                     replaced(s.hands, seat, (*hand[:-1], some)))),
