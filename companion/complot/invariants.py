@@ -74,9 +74,10 @@ def invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
 
 class Invariants:
     """The invariants of :func:`invariant_problem`, checked after each push of one game from
-    what the push changed (see the module's docstring). Make it before the game's first
-    push, call :meth:`problem` after every push; ``earned`` is the caller's count of each
-    seat's accepted claims' points, read at the manches' ends."""
+    what the push changed (see the module's docstring), and the manche's points at every
+    push (C52). Make it before the game's first push (it trusts the table it is given),
+    call :meth:`problem` after every push; ``earned`` is the caller's count of each seat's
+    accepted claims' points, read at the manches' ends."""
 
     __slots__ = ("_claims", "_current", "_defausse", "_earned", "_game", "_hands", "_laid",
                  "_manche", "_out", "_pioche", "_points", "_scores", "_six", "_sizes",
