@@ -30,6 +30,7 @@ from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
+from .invariants import Invariants
 from .judge import TARGET_SCORE, defence_problem
 from .narrate import narrate
 from .state import without
@@ -92,6 +93,7 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
     the players choose only among the referee's legal actions (tests/complot replays these
     games through the judged dict path)."""
     table, push_legal = game.table, game.push_legal
+    invariants = Invariants(game, earned)
     for _ in range(MAX_ACTIONS):
         if table.phase == "game_over":
             return
@@ -111,7 +113,7 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
                 report.manches += 1
             else:
                 report.turns += 1  # a discard, a kill or an action card ends a turn
-        if check and (problem := _invariant_problem(game, earned)) is not None:
+        if check and (problem := invariants.problem()) is not None:
             report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
             return
     report.problem = "the game did not end"
@@ -124,6 +126,7 @@ def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned:
     """The same game through the judged path, each action as the table log's line: for a
     narration (from the verdicts' events) or a claim's cards read through ``read_cards``."""
     table = game.table
+    invariants = Invariants(game, earned)
     for _ in range(MAX_ACTIONS):
         if table.phase == "game_over":
             return
@@ -137,7 +140,7 @@ def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned:
         _count(report, action, verdict, earned)
         if narrate_in is not None:
             _tell(narrate(game, action, verdict, narrate_in), report, tell)
-        if check and (problem := _invariant_problem(game, earned)) is not None:
+        if check and (problem := invariants.problem()) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
             return
     report.problem = "the game did not end"
@@ -159,20 +162,6 @@ def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: lis
     if verdict.accepted and action["type"] == "claim":
         report.claims += 1
         earned[action["player"]] += verdict.points
-
-
-def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
-    problem = game.missing_cards()
-    if problem is not None:
-        return problem
-    if game.phase in ("manche_over", "game_over"):
-        if list(game.scores) != list(earned):
-            return f"scores {game.scores} are not the accepted claims' points {earned}"
-    elif game.phase == "turn" and not game.drawn:
-        short = [seat for seat in game.still_in if len(game.hand(seat)) != 6]
-        if short:
-            return f"seats {short} do not hold 6 cards between turns (C14)"
-    return None
 
 
 # -- the simulated players ----------------------------------------------------------------------
