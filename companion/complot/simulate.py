@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from operator import itemgetter
 from typing import Any
 
@@ -76,26 +77,23 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    choose = Players(game, rng).choose
+    moves = Players(game, rng).moves
     if narrate_in is None and read_cards is None:
-        _play_fast(game, choose, report, earned, check)
+        _play_fast(game, moves, report, earned, check)
     else:
-        _play_told(game, choose, report, earned, check, narrate_in, read_cards, tell)
+        _play_told(game, moves, report, earned, check, narrate_in, read_cards, tell)
     report.scores, report.winners = game.scores, game.winners
     report.game = game
     return report
 
 
-def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+def _play_fast(game: Game, moves: Iterator[Action], report: Report, earned: list[int],
                check: bool) -> None:
     """The players' typed actions pushed with :meth:`Game.push_legal` (no verdicts built):
     the players choose only among the referee's legal actions (tests/complot replays these
     games through the judged dict path)."""
     table, push_legal = game.table, game.push_legal
-    for _ in range(MAX_ACTIONS):
-        if table.phase == "game_over":
-            return
-        action = choose()
+    for action in islice(moves, MAX_ACTIONS):
         kind = type(action)
         if kind is Draw:  # nearly half the pushes: tested first
             push_legal(action)
@@ -114,20 +112,18 @@ def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned:
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
             return
-    report.problem = "the game did not end"
+    if table.phase != "game_over":
+        report.problem = "the game did not end"
 
 
-def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+def _play_told(game: Game, moves: Iterator[Action], report: Report, earned: list[int],
                check: bool, narrate_in: str | None,
                read_cards: Callable[[Sequence[str]], list[str]] | None,
                tell: Callable[[str], object] | None) -> None:
     """The same game through the judged path, each action as the table log's line: for a
     narration (from the verdicts' events) or a claim's cards read through ``read_cards``."""
-    table = game.table
-    for _ in range(MAX_ACTIONS):
-        if table.phase == "game_over":
-            return
-        action = game.action_dict(choose())
+    for move in islice(moves, MAX_ACTIONS):
+        action = game.action_dict(move)
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
@@ -140,7 +136,8 @@ def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned:
         if check and (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
             return
-    report.problem = "the game did not end"
+    if game.phase != "game_over":
+        report.problem = "the game did not end"
 
 
 def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
@@ -229,7 +226,8 @@ def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
 class Players:
     """The simulated players of one game: keep the cards that go together, announce what the
     hand makes, sometimes launch an action, now and then a wrong «Complot !» (C44).
-    :meth:`choose` is the next action, of whoever's move it is."""
+    :attr:`moves` yields each next action, of whoever's move it is, until the game is over;
+    :meth:`choose` is the next one."""
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
@@ -244,19 +242,33 @@ class Players:
         # list from the start: the deck's blank counts are shared by every game.)
         self.counted: list[tuple[tuple[int, ...], list[int], int]] = [
             ((), self.marks.blank.copy(), 0) for _ in game.players]
+        # Each seat's hand as last looked at, with what it announces (_announced): worked
+        # out at the discard that makes the hand, just before its owner's claim window
+        # (C30), and read again at their next turn start if the hand is still the same.
+        self.announced: list[tuple[tuple[int, ...], tuple[bool, str | None]]] = [
+            ((), (False, None)) for _ in game.players]
+        self.draws, self.discards = game.moves
+        self.moves: Iterator[Action] = self._play()
 
     def choose(self) -> Action:
+        """The next action, of whoever's move it is (StopIteration once the game is over)."""
+        return next(self.moves)
+
+    def _play(self) -> Iterator[Action]:
+        """Each next action, chosen from the table as it stands when it is asked for
+        (whatever was pushed since the last one), until the game is over: one generator
+        resumed per push, with one call for the move's kind (no dispatch through a chain of
+        small methods)."""
         table = self.table
-        if table.phase != "turn":
-            return self._between_turns()
-        seat = table.current
-        if table.drawn:  # the draw closed the claim window (C30): an action or a discard
-            if self.action.happens():
-                action = _action(self.game, self.marks, seat, self.rng)
-                if action is not None:
-                    return action
-            return self._discard(seat)
-        return self._claim(seat) or self._draw(seat)
+        turn_start, turn_end, between_turns = self._turn_start, self._turn_end, \
+            self._between_turns
+        while table.phase != "game_over":
+            if table.phase != "turn":
+                yield between_turns()
+            elif table.drawn:  # the draw closed the claim window (C30): an action or a discard
+                yield turn_end(table.current)
+            else:
+                yield turn_start(table.current)
 
     def _between_turns(self) -> Deal | Kill:
         """The victim's previous player kills (C82), or the dealer deals a new manche."""
@@ -271,51 +283,22 @@ class Players:
         _, ranks = zip(*sorted(zip(keys, self.id_ranks, strict=True)), strict=True)
         return itemgetter(*ranks)(self.numbers_by_id)  # type: ignore[no-any-return]
 
-    def _draw(self, seat: int) -> Draw:
-        """The «défausse» when its top card helps a lot, now and then (else the game could
-        loop on the same few cards passed around), the «pioche» otherwise."""
-        draws = self.game.legal_draws()
-        if len(draws) == 1:
+    def _turn_start(self, seat: int) -> Claim | Draw:
+        """A claim (:meth:`_claim`), else the draw: the «défausse» when its top card helps
+        a lot (:func:`_gain` of 5 or more), now and then (else the game could loop on the
+        same few cards passed around), the «pioche» otherwise."""
+        table = self.table
+        if table.turns_done[seat] or table.window is not None:
+            claim = self._claim(seat)
+            if claim is not None:
+                return claim
+        draws = self.draws[seat]
+        defausse = table.defausse  # the «défausse» may be taken: C13, C68, C83
+        if not defausse or table.top_blocked or self.game.is_attentat[defausse[-1]]:
             return draws[0]
-        counts, _ = self._counts(seat, self.table.hands[seat])
-        helps = _gain(self.table.defausse[-1], counts, self.marks) >= 5
+        counts, _ = self._counts(seat, table.hands[seat])
+        helps = _gain(defausse[-1], counts, self.marks) >= 5
         return draws[1] if helps and self.rng.random() < 0.5 else draws[0]
-
-    def _discard(self, seat: int) -> Discard:
-        """The least connected card of the hand (:func:`_worst_card`)."""
-        hand = self.table.hands[seat]
-        counts, _ = self._counts(seat, hand)
-        card = _worst_card(self.marks, hand, self.rng, counts)
-        self.counted[seat] = (without(hand, card), counts,
-                              _counted_less(counts, card, self.marks))
-        return self.game.moves.discards[seat][card]
-
-    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
-        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
-        the last ones worked out for the seat when it holds the same hand, or that hand with a
-        card drawn at its end; counted afresh only when the hand changed otherwise (an action
-        or a new manche)."""
-        old, counts, jokers = self.counted[seat]
-        if hand != old:
-            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
-                jokers = _counted_more(counts, hand[-1], self.marks)
-            else:
-                counts, jokers = _count_keys(hand, self.marks)
-            self.counted[seat] = (hand, counts, jokers)
-        return counts, jokers
-
-    def _announcement(self, seat: int) -> tuple[bool, str | None]:
-        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
-        makes. A hand is looked at at its owner's claim window, then again at their next turn
-        start: remembered (by deck, _ANNOUNCED_KEPT hands at most)."""
-        hand = self.table.hands[seat]
-        announced = self.marks.announced
-        known = announced.get(hand)
-        if known is None:
-            if len(announced) >= _ANNOUNCED_KEPT:
-                announced.clear()
-            known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
-        return known
 
     def _claim(self, seat: int) -> Claim | None:
         """At the start of the turn of ``seat``: announce what the hand makes, the Élysée
@@ -333,6 +316,50 @@ class Players:
             return Claim(window, "complot")
         return None
 
+    def _turn_end(self, seat: int) -> CardAction | Discard:
+        """Now and then an action card, else the discard of the least connected card of the
+        hand (:func:`_worst_card`); the hand it leaves is looked at at once (its owner's claim
+        window comes next)."""
+        if self.action.happens():
+            action = _action(self.game, self.marks, seat, self.rng)
+            if action is not None:
+                return action
+        hand = self.table.hands[seat]
+        marks = self.marks
+        counts, _ = self._counts(seat, hand)
+        card = _worst_card(marks, hand, self.rng, counts)
+        kept = without(hand, card)
+        jokers = _counted_less(counts, card, marks)
+        self.counted[seat] = (kept, counts, jokers)
+        if kept != self.announced[seat][0]:  # (often the card drawn goes: the same hand)
+            self.announced[seat] = (kept, _announced(marks, kept, counts, jokers))
+        return self.discards[seat][card]
+
+    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
+        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
+        the last ones worked out for the seat when it holds the same hand, or that hand with a
+        card drawn at its end; counted afresh only when the hand changed otherwise (an action
+        or a new manche)."""
+        old, counts, jokers = self.counted[seat]
+        if hand != old:
+            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
+                jokers = _counted_more(counts, hand[-1], self.marks)
+            else:
+                counts, jokers = _count_keys(hand, self.marks)
+            self.counted[seat] = (hand, counts, jokers)
+        return counts, jokers
+
+    def _announcement(self, seat: int) -> tuple[bool, str | None]:
+        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
+        makes: the answer worked out at the seat's last discard while the hand is the same
+        (:meth:`_turn_end`), else worked out now."""
+        hand = self.table.hands[seat]
+        looked_at, known = self.announced[seat]
+        if hand != looked_at:
+            known = _announced(self.marks, hand, *self._counts(seat, hand))
+            self.announced[seat] = (hand, known)
+        return known
+
 
 @lru_cache(maxsize=8)
 def _deal_order(marks: _Marks, in_play: tuple[str, ...]) -> tuple[list[int], tuple[int, ...]]:
@@ -349,10 +376,6 @@ def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
     category = marks.category
     cards = [card for card in table.hands[table.current] if category[card] != "AT"]
     return Kill(table.previous_seat(table.current), rng.choice(cards))
-
-
-_ANNOUNCED_KEPT = 4096
-"""At most this many hands are remembered per deck; then the memo starts again."""
 
 
 def _announced(marks: _Marks, hand: tuple[int, ...], counts: list[int],
@@ -448,14 +471,13 @@ def _counted_less(counts: list[int], card: int, marks: _Marks) -> int:
 class _Marks:
     """The deck as the simulated players count it, by card number (``Game.card_ids``):
     each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
-    a joker) as small ints, which count in a list faster than strings in a dict; each card's
-    category; and the announcements of the hands seen so far."""
+    a joker) as small ints, which count in a list faster than strings in a dict; and each
+    card's category."""
 
     cards: tuple[Card, ...]
     keys_of: tuple[tuple[int, ...] | None, ...]
     category: tuple[str, ...]
     size: int
-    announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
     #: The counts of an empty hand: 0 for every key, then three constants that
@@ -491,7 +513,7 @@ def _marks(deck: Deck) -> _Marks:
     jokers, spare = len(keys) + 3, len(keys) + 4
     counted_at = tuple((jokers, spare) if marks is None else (marks[0], spare)
                        if marks is villain else (marks[0], marks[1]) for marks in keys_of)
-    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
+    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys),
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
                   [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers)
 
@@ -534,13 +556,19 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
+#: The categories of the action cards (C60–C81): a hand without one launches none.
+_ACTING = frozenset(category for category, _, _ in ACTIONS.values())
+
+
 def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
     """A random action the hand allows, with random blind takes and a sensible discard."""
     table = game.table
     hand = table.hands[seat]
-    opponents = [other for other in table.still_in() if other != seat]
     category_of = marks.category
     held = list(map(category_of.__getitem__, hand))
+    if _ACTING.isdisjoint(held):  # most hands: told in C, before any list is built
+        return None
+    opponents = [other for other in table.still_in() if other != seat]
     kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
              if held.count(category) >= count and len(opponents) >= target_count]
     if not kinds:
