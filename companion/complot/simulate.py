@@ -31,7 +31,7 @@ from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
 from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
-from .judge import TARGET_SCORE, defence_problem
+from .judge import LEVEL_2_ACTIONS, TARGET_SCORE, defence_problem
 from .narrate import narrate
 from .state import without
 
@@ -320,13 +320,13 @@ class Players:
         """Now and then an action card, else the discard of the least connected card of the
         hand (:func:`_worst_card`); the hand it leaves is looked at at once (its owner's claim
         window comes next)."""
+        hand = self.table.hands[seat]
+        counts, _ = self._counts(seat, hand)
         if self.action.happens():
-            action = _action(self.game, self.marks, seat, self.rng)
+            action = _action(self.game, self.marks, seat, self.rng, counts)
             if action is not None:
                 return action
-        hand = self.table.hands[seat]
         marks = self.marks
-        counts, _ = self._counts(seat, hand)
         card = _worst_card(marks, hand, self.rng, counts)
         kept = without(hand, card)
         jokers = _counted_less(counts, card, marks)
@@ -487,10 +487,14 @@ class _Marks:
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
-    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and a joker's
-    #: count, each with a spare count that nothing reads (see _count_keys).
+    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and its
+    #: category (which says what actions a hand may launch), a joker's count and a spare
+    #: count that nothing reads (see _count_keys).
     counted_at: tuple[tuple[int, int], ...]
     jokers: int  # where the jokers are counted
+    #: The action cards' needs (:data:`~.judge.ACTIONS`) with their category's count:
+    #: (action, count index, cards needed, targets needed), in ACTIONS' order.
+    actions: tuple[tuple[str, int, int, int], ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -499,23 +503,25 @@ class _Marks:
 
 @lru_cache(maxsize=8)
 def _marks(deck: Deck) -> _Marks:
-    names = [None if card.is_joker else ("-",) if not card.is_character
+    names = [None if card.is_joker else ("-", card.category) if not card.is_character
              else (card.category, f"/{card.name}") for card in deck]
     keys = [*_FIRST_KEYS]
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
     villain = (at["-"],)
-    keys_of = tuple(None if marks is None else villain if marks == ("-",)
+    keys_of = tuple(None if marks is None else villain if marks[0] == "-"
                     else tuple(at[key] for key in marks) for marks in names)
     joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
     pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
                   else (marks[0], marks[1]) for marks in keys_of)
     jokers, spare = len(keys) + 3, len(keys) + 4
-    counted_at = tuple((jokers, spare) if marks is None else (marks[0], spare)
-                       if marks is villain else (marks[0], marks[1]) for marks in keys_of)
+    counted_at = tuple((jokers, spare) if marks is None else (at[marks[0]], at[marks[1]])
+                       for marks in names)
+    actions = tuple((kind, at[category], count, targets)
+                    for kind, (category, count, targets) in ACTIONS.items() if category in at)
     return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys),
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers)
+                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers, actions)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -556,35 +562,36 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
-#: The categories of the action cards (C60–C81): a hand without one launches none.
-_ACTING = frozenset(category for category, _, _ in ACTIONS.values())
+#: The most targets an action needs (a violet spy's two, C85).
+_MOST_TARGETS = max(targets for _, _, targets in ACTIONS.values())
 
 
-def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
-    """A random action the hand allows, with random blind takes and a sensible discard."""
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random,
+            counts: list[int]) -> CardAction | None:
+    """A random action the hand allows, with random blind takes and a sensible discard;
+    ``counts``: the hand's key counts (:func:`_count_keys`), which say what it allows."""
+    kinds = [kind for kind, key, count, _ in marks.actions if counts[key] >= count]
+    if not kinds:  # most hands hold no action card
+        return None
     table = game.table
-    hand = table.hands[seat]
-    category_of = marks.category
-    held = list(map(category_of.__getitem__, hand))
-    if _ACTING.isdisjoint(held):  # most hands: told in C, before any list is built
-        return None
-    opponents = [other for other in table.still_in() if other != seat]
-    kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if held.count(category) >= count and len(opponents) >= target_count]
-    if not kinds:
-        return None
+    opponents = [other for other, out in enumerate(table.out) if not out and other != seat]
+    if len(opponents) < _MOST_TARGETS:  # one opponent left: no violet spy (C85)
+        kinds = [kind for kind in kinds if ACTIONS[kind][2] <= len(opponents)]
+        if not kinds:
+            return None
     kind = rng.choice(kinds)
     category, count, target_count = ACTIONS[kind]
-    used = rng.sample([card for card in hand if category_of[card] == category], count)
-    targets = rng.sample(opponents, target_count)
+    hand = table.hands[seat]
+    category_of = marks.category
+    used = _sample([card for card in hand if category_of[card] == category], count, rng)
+    targets = _sample(opponents, target_count, rng)
     sources = targets if kind == "double_hameconnage" else [targets[0]]
     take: list[int] = []
     for source in sources:
-        take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
-    defence = _defence(game, kind, [game.card_ids[card] for card in used], targets[0])
+        take += _sample(table.hands[source], TAKEN[kind] // len(sources), rng)
+    defence = _defence(game, marks, kind, used, targets[0])
     if defence is not None:
-        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (),
-                          marks.number_of[defence])
+        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (), defence)
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
     discard = []
     for _ in range(DISCARDED[kind]):
@@ -594,15 +601,35 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAct
     return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), tuple(discard))
 
 
-def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
+def _sample(population: Sequence[int], count: int, rng: random.Random) -> list[int]:
+    """``rng.sample(population, count)`` for the few cards or seats of an action, the same
+    items from the same random numbers: one item is ``rng.choice``, which draws the same
+    index as ``sample``, without ``sample``'s checks and set-up (an action card's three
+    samples cost more than the rest of its choice).
+
+    >>> rng = random.Random(5)
+    >>> state = rng.getstate()
+    >>> mine = [_sample([4, 5, 6, 7], count, rng) for count in (1, 3, 1)]
+    >>> rng.setstate(state)
+    >>> mine == [rng.sample([4, 5, 6, 7], count) for count in (1, 3, 1)]
+    True
+    """
+    if count == 1:
+        return [rng.choice(population)]
+    return rng.sample(population, count)
+
+
+def _defence(game: Game, marks: _Marks, kind: str, used: list[int], target: int) -> int | None:
     """The target's first État-Major card that stops the action (targets always defend),
     asked of the rules of C65–C67 directly: the rest of the action is the attacker's own,
     chosen from what the hand allows."""
-    if kind not in ("controle", "descente"):
+    if kind not in LEVEL_2_ACTIONS:
         return None
-    for card in game.hand(target):
-        if game.deck[card].category != "EM":
-            continue  # only an État-Major card defends (C65)
-        if defence_problem(kind, used, card, game.deck) is None:
+    ids, category_of = game.card_ids, marks.category
+    used_ids = [ids[card] for card in used]
+    for card in game.table.hands[target]:
+        # only an État-Major card defends (C65)
+        if category_of[card] == "EM" and defence_problem(kind, used_ids, ids[card],
+                                                          game.deck) is None:
             return card
     return None
