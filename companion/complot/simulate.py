@@ -420,8 +420,9 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
     tests. The Élysée needs three Noé, or the five names present, with the jokers (C40);
     three Journalistes or Pompiers, five Alphas need their count plus the jokers (C32, C31);
     two trios and the sixes need no méchant (C20) and each card sharing its category or first
-    name with enough cards and jokers to make a trio (C21–C25). ``counts`` and ``jokers``
-    are the hand's, as :func:`_count_keys` counts them."""
+    name with enough cards and jokers to make a trio (C21–C25), or with two jokers or three,
+    enough real cards linked (:func:`_linked`). ``counts`` and ``jokers`` are the hand's, as
+    :func:`_count_keys` counts them."""
     near_elysee = (counts[_NOE] + jokers >= 3
                    or len(ELYSEE_NAMES) - counts[_ELYSEE].count(0) + jokers >= 5)
     if (counts[_JO] + jokers >= 3 or counts[_PO] + jokers >= 3
@@ -429,13 +430,36 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
         return near_elysee, True
     if counts[_VILLAIN]:
         return near_elysee, False
+    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the tests)
+    if jokers > 1:  # each card passes the test below: the real cards' links say more
+        return near_elysee, jokers > 3 or _linked(hand, pairs, counts) >= 5
     need = 3 - jokers
-    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the test)
     for card in hand:
         first, second = pairs[card]
         if counts[first] < need and counts[second] < need:
             return near_elysee, False
     return near_elysee, True
+
+
+def _linked(hand: Sequence[int], pairs: tuple[tuple[int, int], ...], counts: list[int]) -> int:
+    """How many of the cards share their category or first name with another card, a joker
+    counted as linked (its pair reads 50). In two trios or a six, a trio's real cards share
+    a key (C21–C24), so a hand with two jokers has at least three real cards linked (a trio
+    of real cards, or two pairs) and one with three jokers two (a pair): five in all with
+    the jokers.
+
+    >>> marks = _marks(default_deck())
+    >>> hand = marks.numbers("archange:igor", "archange:gabrielle", "alphas:karl",
+    ...                      "duron:emma", "espions:max", "espions:henri")
+    >>> _linked(hand, marks.pairs, _count_keys(hand, marks)[0])  # two jokers, one pair
+    4
+    """
+    linked = 0
+    for card in hand:
+        first, second = pairs[card]
+        if counts[first] > 1 or counts[second] > 1:
+            linked += 1
+    return linked
 
 
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:

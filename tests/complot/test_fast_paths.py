@@ -99,6 +99,25 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     assert said_no > 300  # the test is exercised, not vacuous
 
 
+def test_c21_c25_with_two_or_three_jokers_the_quick_test_never_hides_a_classic_word():
+    """With two jokers or more every card passes the trio test, so ``_near`` counts the real
+    cards linked to another (two trios need three of the four, or a pair of the three):
+    whenever it says no for such a hand, no classic combination, Pulitzer or Étaré is made,
+    and it does say no to many of them."""
+    rng = random.Random("jokers")
+    jokers = [card for card in CARDS if card.is_joker]
+    real = [card for card in CARDS if card.is_character]
+    said_no = 0
+    for index in range(1200):
+        count = 2 + index % 3  # two, three or four jokers
+        hand = rng.sample(jokers, count) + rng.sample(real, 6 - count)
+        if not _near(numbers(hand), MARKS, *_count_keys(numbers(hand), MARKS))[1]:
+            said_no += 1
+            assert all(combos.made(word, hand) is None for word in combos.CLAIMS
+                       if word != "complot_elysee"), [card.id for card in hand]
+    assert said_no > 150
+
+
 def worst_plainly(hand) -> list[str]:
     """The cards with the fewest characters sharing their category or first name (itself
     counted twice), a méchant first, a joker last."""
