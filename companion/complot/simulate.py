@@ -25,12 +25,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from operator import itemgetter
-from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
-from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
+from .engine import ACTIONS, DISCARDED, TAKEN, Game
 from .judge import LEVEL_2_ACTIONS, TARGET_SCORE, defence_problem
 from .narrate import narrate
 from .state import without
@@ -40,8 +39,6 @@ NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 WRONG_CLAIM_RATE = 0.01
 ACTION_RATE = 0.3
 MAX_ACTIONS = 200_000  # a game never gets near this; it only bounds a bug
-#: The actions that end a turn (counted as turns in the report).
-_TURN_ENDS = frozenset(("discard", "kill", *ACTIONS))
 
 
 @dataclass
@@ -77,11 +74,12 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    moves = Players(game, rng).moves
+    seats = Players(game, rng)
     if narrate_in is None and read_cards is None:
-        _play_fast(game, moves, report, earned, check)
+        _play_fast(game, seats.moves, report, earned, check)
     else:
-        _play_told(game, moves, report, earned, check, narrate_in, read_cards, tell)
+        _play_told(game, seats.moves, report, earned, check, narrate_in, read_cards, tell)
+    report.manches, report.turns, report.claims = seats.manches, seats.turns, seats.claims
     report.scores, report.winners = game.scores, game.winners
     report.game = game
     return report
@@ -91,25 +89,18 @@ def _play_fast(game: Game, moves: Iterator[Action], report: Report, earned: list
                check: bool) -> None:
     """The players' typed actions pushed with :meth:`Game.push_legal` (no verdicts built):
     the players choose only among the referee's legal actions (tests/complot replays these
-    games through the judged dict path)."""
+    games through the judged dict path). Unchecked, the loop only pushes (the players count
+    what they did); checked, it keeps the accepted claims' points apart for the checks."""
     table, push_legal = game.table, game.push_legal
-    for action in islice(moves, MAX_ACTIONS):
-        kind = type(action)
-        if kind is Draw:  # nearly half the pushes: tested first
+    if not check:
+        for action in islice(moves, MAX_ACTIONS):
             push_legal(action)
-        elif type(action) is Claim:  # (type(...) again: mypy narrows on it)
-            claims = len(table.claims)
-            push_legal(action)
-            if len(table.claims) > claims:  # accepted: its points are the last claim's
-                report.claims += 1
-                earned[action.seat] += table.claims[-1][2]
-        else:
-            push_legal(action)
-            if kind is Deal:
-                report.manches += 1
-            else:
-                report.turns += 1  # a discard, a kill or an action card ends a turn
-        if check and (problem := _invariant_problem(game, earned)) is not None:
+    for action in islice(moves, MAX_ACTIONS):  # (checked; nothing left when unchecked)
+        claims = len(table.claims)
+        push_legal(action)
+        if len(table.claims) > claims:  # an accepted claim: its points are the last claim's
+            earned[table.claims[-1][0]] += table.claims[-1][2]
+        if (problem := _invariant_problem(game, earned)) is not None:
             report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
             return
     if table.phase != "game_over":
@@ -130,7 +121,8 @@ def _play_told(game: Game, moves: Iterator[Action], report: Report, earned: list
         if not verdict.changed:
             report.problem = f"the player's action {action} was refused: {verdict.code}"
             return
-        _count(report, action, verdict, earned)
+        if verdict.accepted and action["type"] == "claim":
+            earned[action["player"]] += verdict.points
         if narrate_in is not None:
             _tell(narrate(game, action, verdict, narrate_in), report, tell)
         if check and (problem := _invariant_problem(game, earned)) is not None:
@@ -146,16 +138,6 @@ def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None
         return
     for line in lines:
         tell(line)
-
-
-def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
-    if action["type"] == "deal":
-        report.manches += 1
-    elif action["type"] in _TURN_ENDS:
-        report.turns += 1
-    if verdict.accepted and action["type"] == "claim":
-        report.claims += 1
-        earned[action["player"]] += verdict.points
 
 
 def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
@@ -248,6 +230,9 @@ class Players:
         self.announced: list[tuple[tuple[int, ...], tuple[bool, str | None]]] = [
             ((), (False, None)) for _ in game.players]
         self.draws, self.discards = game.moves
+        #: What the players did (play_game pushes every action they choose): manches dealt,
+        #: turns ended (a discard, an action card or a kill) and claims accepted.
+        self.manches = self.turns = self.claims = 0
         self.moves: Iterator[Action] = self._play()
 
     def choose(self) -> Action:
@@ -266,14 +251,23 @@ class Players:
             if table.phase != "turn":
                 yield between_turns()
             elif table.drawn:  # the draw closed the claim window (C30): an action or a discard
+                self.turns += 1
                 yield turn_end(table.current)
             else:
-                yield turn_start(table.current)
+                action = turn_start(table.current)
+                if type(action) is Draw:
+                    yield action
+                else:  # a claim: accepted if the table's claims grew once it was pushed
+                    claims = len(table.claims)
+                    yield action
+                    self.claims += len(table.claims) > claims
 
     def _between_turns(self) -> Deal | Kill:
         """The victim's previous player kills (C82), or the dealer deals a new manche."""
         if self.table.phase == "attentat":
+            self.turns += 1  # the victim's turn ends with the kill
             return _kill(self.game, self.marks, self.rng)
+        self.manches += 1
         return Deal(self._shuffled())
 
     def _shuffled(self) -> tuple[int, ...]:
