@@ -229,7 +229,7 @@ class Players:
         # (C30), and read again at their next turn start if the hand is still the same.
         self.announced: list[tuple[tuple[int, ...], tuple[bool, str | None]]] = [
             ((), (False, None)) for _ in game.players]
-        self.draws, self.discards = game.moves
+        self.discards = game.moves.discards  # (the typed discards legal_discards hands out)
         #: What the players did (play_game pushes every action they choose): manches dealt,
         #: turns ended (a discard, an action card or a kill) and claims accepted.
         self.manches = self.turns = self.claims = 0
@@ -286,12 +286,11 @@ class Players:
             claim = self._claim(seat)
             if claim is not None:
                 return claim
-        draws = self.draws[seat]
-        defausse = table.defausse  # the «défausse» may be taken: C13, C68, C83
-        if not defausse or table.top_blocked or self.game.is_attentat[defausse[-1]]:
+        draws = self.game.legal_draws()  # the «défausse» too when it may be taken (C68, C83)
+        if len(draws) == 1:
             return draws[0]
         counts, _ = self._counts(seat, table.hands[seat])
-        helps = _gain(defausse[-1], counts, self.marks) >= 5
+        helps = _gain(table.defausse[-1], counts, self.marks) >= 5
         return draws[1] if helps and self.rng.random() < 0.5 else draws[0]
 
     def _claim(self, seat: int) -> Claim | None:
