@@ -591,7 +591,7 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random,
     if not kinds:  # most hands hold no action card
         return None
     table = game.table
-    opponents = [other for other, out in enumerate(table.out) if not out and other != seat]
+    opponents = [other for other in table.still_in() if other != seat]
     if len(opponents) < _MOST_TARGETS:  # one opponent left: no violet spy (C85)
         kinds = [kind for kind in kinds if ACTIONS[kind][2] <= len(opponents)]
         if not kinds:
