@@ -242,8 +242,8 @@ class Players:
     def _play(self) -> Iterator[Action]:
         """Each next action, chosen from the table as it stands when it is asked for
         (whatever was pushed since the last one), until the game is over: one generator
-        resumed per push, with one call for the move's kind (no dispatch through a chain of
-        small methods)."""
+        resumed per push, which calls the method of the move's kind (a turn's start or end,
+        or between turns) and counts what was played."""
         table = self.table
         turn_start, turn_end, between_turns = self._turn_start, self._turn_end, \
             self._between_turns
