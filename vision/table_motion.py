@@ -37,19 +37,42 @@ Quad = tuple[tuple[float, float], ...]
 
 def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
     """Where two small grayscale frames differ (a boolean mask), after a light blur that keeps
-    sensor noise out.
+    sensor noise out: :func:`difference` of their :func:`smoothed` copies.
 
     >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
     >>> round(float(motion(a, b).mean()), 3)
     0.071
     """
+    if previous.shape != current.shape:
+        raise ValueError("motion needs two frames of the same size")
+    return difference(smoothed(previous), smoothed(current), level)
+
+
+def smoothed(small: np.ndarray) -> np.ndarray:
+    """A small frame's light blur, as :func:`motion` compares it: a caller that compares each
+    frame with the next keeps this of the last one instead of blurring it twice.
+
+    >>> smoothed(np.full((9, 16), 7, np.uint8)).shape
+    (9, 16)
+    """
+    import cv2
+
+    return np.asarray(cv2.GaussianBlur(small, (5, 5), 0))
+
+
+def difference(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL
+               ) -> np.ndarray:
+    """Where two :func:`smoothed` small frames differ by more than ``level`` grey levels.
+
+    >>> a = smoothed(np.zeros((90, 160), np.uint8))
+    >>> bool(difference(a, a).any()), bool(difference(a, a + 19).all())
+    (False, True)
+    """
     import cv2
 
     if previous.shape != current.shape:
         raise ValueError("motion needs two frames of the same size")
-    a = cv2.GaussianBlur(previous, (5, 5), 0)
-    b = cv2.GaussianBlur(current, (5, 5), 0)
-    return np.asarray(cv2.absdiff(a, b) > level)
+    return np.asarray(cv2.absdiff(previous, current) > level)
 
 
 def still(previous: np.ndarray, current: np.ndarray, fraction: float = STILL_FRACTION) -> bool:
@@ -136,8 +159,8 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
         # the thumbnail, and the tracker asks this for every marker too)
         left, top = np.maximum(polygon.min(axis=0), 0)
         right, bottom = np.minimum(polygon.max(axis=0) + 1, (width, height))
-        if right <= left or bottom <= top:
-            continue
+        if right <= left or bottom <= top or not changed[top:bottom, left:right].any():
+            continue  # nothing changed over the zone's box: nothing to count (most zones)
         zone = np.zeros((bottom - top, right - left), np.uint8)
         cv2.fillConvexPoly(zone, polygon - (left, top), 1)
         area = int(np.count_nonzero(zone))
@@ -167,10 +190,10 @@ class StillnessWatch:
 
     def moving(self, small: np.ndarray) -> bool:
         """Whether the table moved between the previous small frame and ``small``."""
-        previous, self._previous = self._previous, small
+        previous, self._previous = self._previous, smoothed(small)
         if previous is None or previous.shape != small.shape:
             return True
-        changed = motion(previous, small)
+        changed = difference(previous, self._previous)
         if float(changed.mean()) > STILL_FRACTION:
             return True
         return self._size is not None and bool(
