@@ -154,13 +154,16 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
     for ferry, quad in zones.items():
         if quad is None:
             continue
-        polygon = np.array([(x * sx, y * sy) for x, y in quad], np.int32)
         # only the zone's bounding box is drawn and counted (a card zone is a small part of
-        # the thumbnail, and the tracker asks this for every marker too)
-        left, top = np.maximum(polygon.min(axis=0), 0)
-        right, bottom = np.minimum(polygon.max(axis=0) + 1, (width, height))
+        # the thumbnail, and the tracker asks this for every marker too), and nothing at all
+        # where nothing changed in that box (most zones): thumbnail pixels, truncated as the
+        # polygon's are
+        xs, ys = [int(x * sx) for x, _ in quad], [int(y * sy) for _, y in quad]
+        left, top = max(min(xs), 0), max(min(ys), 0)
+        right, bottom = min(max(xs) + 1, width), min(max(ys) + 1, height)
         if right <= left or bottom <= top or not changed[top:bottom, left:right].any():
-            continue  # nothing changed over the zone's box: nothing to count (most zones)
+            continue
+        polygon = np.array(list(zip(xs, ys, strict=True)), np.int32)
         zone = np.zeros((bottom - top, right - left), np.uint8)
         cv2.fillConvexPoly(zone, polygon - (left, top), 1)
         area = int(np.count_nonzero(zone))
