@@ -68,6 +68,12 @@ from vision.table_motion import (
 RETRIES = 2  # still frames on which a ferry showing a code but no top card is read again
 MARKER_SURROUNDINGS_MM = MARKER_MM / 2 + 8.0  # a moved mat's marker is looked for this far round
 MARKER_SQUARE_MM = MARKER_MM / 2 + MARKER_WHITE_MM  # a change inside this: the marker changed
+#: A change off the mats smaller than this (mm², about 6 × 6 mm) cannot have uncovered a
+#: marker of the kit: a marker hidden by something is uncovered by taking that thing away,
+#: and ArUco needs the whole 20 mm square. Sensor noise leaves such specks in a thumbnail's
+#: difference (DEV plays: up to 8 thumbnail pixels, 24 mm², in dark, noisy areas); each
+#: would otherwise be searched when a mat or Noah is not known.
+UNCOVERED_MM2 = 40.0
 MOVED_MM = 1.5  # a mat located again this far from its known place has been moved
 ZONE_CHANGE = 0.002  # of a ferry's search zone: a change this large may have changed its top
 
@@ -249,13 +255,18 @@ class _Locating:
         return boxes
 
     def _where_new_ones_may_be(self) -> list[Box]:
-        """The changes off the mats kept, when a marker of the kit is not known at all."""
+        """The changes off the mats kept, when a marker of the kit is not known at all (but
+        not the specks of sensor noise: :func:`_without_specks`)."""
         known = {i for k in [*self.kept, *self.moved] for i in marker_ids(k)}
         known |= {NOAH_MARKER} if self.noah_was is not None else set()
         if self.changed is None or known >= set(range(NOAH_MARKER + 1)):
             return []
         off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
                         self.size)
+        scales = [p.px_per_mm for p in [*self.kept.values(), *self.moved.values()]]
+        if scales:  # a thumbnail pixel's area in mm²
+            mm = self.size[0] / self.changed.shape[1] / float(np.median(scales))
+            off_mats = _without_specks(off_mats, UNCOVERED_MM2 / (mm * mm))
         return changed_boxes(off_mats, self.size) if off_mats.any() else []
 
     def _lost(self, markers: Sequence[Marker]) -> bool:
@@ -359,3 +370,19 @@ def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int]) -> n
     for quad in quads:
         cv2.fillConvexPoly(inside, np.round(np.array(quad) * scale).astype(np.int32), 1)
     return np.asarray(changed & (inside == 0))
+
+
+def _without_specks(changed: np.ndarray, smallest: float) -> np.ndarray:
+    """The change mask without its pieces (8-connected) of fewer than ``smallest`` pixels.
+
+    >>> changed = np.zeros((20, 20), bool); changed[2, 2] = changed[9:14, 9:14] = True
+    >>> int(_without_specks(changed, 4.0).sum()), int(_without_specks(changed, 1.0).sum())
+    (25, 26)
+    """
+    import cv2
+
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8),
+                                                            connectivity=8)
+    keep = stats[:, cv2.CC_STAT_AREA] >= smallest
+    keep[0] = False  # the background
+    return np.asarray(keep[labels])
