@@ -22,7 +22,7 @@ No game rules here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -104,18 +104,38 @@ def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float 
 
     from vision.table import merge_boxes
 
-    height, width = changed.shape
-    sx, sy = frame_size[0] / width, frame_size[1] / height
-    margin = grow * frame_size[0]
     outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
-    boxes = []
-    for outline in outlines:
-        left, top, w, h = cv2.boundingRect(outline)
-        boxes.append((max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
-                      min(frame_size[0], round((left + w) * sx + margin)),
-                      min(frame_size[1], round((top + h) * sy + margin))))
-    return merge_boxes(boxes)
+    return merge_boxes(_grown(cv2.boundingRect(outline), changed.shape, frame_size, grow)
+                       for outline in outlines)
+
+
+def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
+                   ) -> Box | None:
+    """The one box that holds every box of :func:`changed_boxes` (``None``: nothing changed),
+    for much less work: the merged boxes never overlap, so their area is at most this one's.
+
+    >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
+    >>> changed_boxes(changed, (1600, 900)), changed_extent(changed, (1600, 900))
+    ([(68, 68, 432, 432), (1468, 568, 1542, 642)], (68, 68, 1542, 642))
+    """
+    import cv2
+
+    if not changed.any():
+        return None
+    return _grown(cv2.boundingRect(changed.astype(np.uint8)), changed.shape, frame_size, grow)
+
+
+def _grown(rect: Sequence[int], shape: tuple[int, ...],
+           frame_size: tuple[int, int], grow: float) -> Box:
+    """A rectangle of a small frame (left, top, width, height) in full-frame pixels, widened
+    by ``grow`` of the frame's width all round and clipped to the frame."""
+    left, top, w, h = rect
+    sx, sy = frame_size[0] / shape[1], frame_size[1] / shape[0]
+    margin = grow * frame_size[0]
+    return (max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
+            min(frame_size[0], round((left + w) * sx + margin)),
+            min(frame_size[1], round((top + h) * sy + margin)))
 
 
 def quad_touches(quad: Quad, boxes: Iterable[Box]) -> bool:

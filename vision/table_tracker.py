@@ -34,6 +34,7 @@ and the reader's second look sometimes make it readable; never a guess.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -59,6 +60,7 @@ from vision.table_markers import Marker, MatPose, mat_poses, noah_ferry, unique_
 from vision.table_motion import (
     Quad,
     changed_boxes,
+    changed_extent,
     difference,
     occluded_ferries,
     smoothed,
@@ -213,15 +215,29 @@ class _Locating:
                  changed: np.ndarray | None, cold_share: float) -> None:
         height, width = gray.shape
         self.reader, self.gray, self.changed, self.size = reader, gray, changed, (width, height)
-        self.boxes = [(0, 0, width, height)] if changed is None else changed_boxes(
-            changed, self.size)
         known = memory.poses if memory is not None else {}
         self.moved = {k: p for k, p in known.items() if _markers_changed(p, changed, self.size)}
         self.kept = {k: p for k, p in known.items() if k not in self.moved}
         self.noah_was = memory.noah if memory is not None else None
         self.noah_kept = self.noah_was if self.noah_was is not None and not _square_changed(
             self.noah_was.corners, changed, self.size) else None
-        self.cold = memory is None or _share(self.boxes, width * height) > cold_share
+        self.cold = memory is None or self._over(cold_share)
+
+    @functools.cached_property
+    def boxes(self) -> list[Box]:
+        """The changed areas (:func:`vision.table_motion.changed_boxes`)."""
+        width, height = self.size
+        return [(0, 0, width, height)] if self.changed is None else changed_boxes(
+            self.changed, self.size)
+
+    def _over(self, share: float) -> bool:
+        """Whether the changed areas cover more than ``share`` of the frame (their extent
+        first: on a play it settles this without the areas themselves)."""
+        area = self.size[0] * self.size[1]
+        extent = None if self.changed is None else changed_extent(self.changed, self.size)
+        if extent is not None and _share([extent], area) <= share:
+            return False
+        return _share(self.boxes, area) > share
 
     def located(self) -> tuple[dict[int, MatPose], Marker | None]:
         """Every mat's pose known now, and Noah's marker (``None``: not known)."""
@@ -261,12 +277,11 @@ class _Locating:
         known |= {NOAH_MARKER} if self.noah_was is not None else set()
         if self.changed is None or known >= set(range(NOAH_MARKER + 1)):
             return []
-        off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
-                        self.size)
         scales = [p.px_per_mm for p in [*self.kept.values(), *self.moved.values()]]
-        if scales:  # a thumbnail pixel's area in mm²
-            mm = self.size[0] / self.changed.shape[1] / float(np.median(scales))
-            off_mats = _without_specks(off_mats, UNCOVERED_MM2 / (mm * mm))
+        # a thumbnail pixel's side in mm (no mat known: no specks told from changes)
+        mm = self.size[0] / self.changed.shape[1] / float(np.median(scales)) if scales else 0
+        off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
+                        self.size, UNCOVERED_MM2 / (mm * mm) if mm else 0.0)
         return changed_boxes(off_mats, self.size) if off_mats.any() else []
 
     def _lost(self, markers: Sequence[Marker]) -> bool:
@@ -355,21 +370,29 @@ def _box_round(marker: Marker) -> Box:
     return math.floor(x - half), math.floor(y - half), math.ceil(x + half), math.ceil(y + half)
 
 
-def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int]) -> np.ndarray:
-    """The change mask with the quadrilaterals (frame pixels) taken out.
+def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int], smallest: float
+         ) -> np.ndarray:
+    """The change mask with the quadrilaterals (frame pixels; ``size``: the frame's) taken out,
+    and the pieces left of fewer than ``smallest`` pixels (:func:`_without_specks`); worked
+    out over the changes' bounding box only (a play's is a small part of the thumbnail).
 
-    >>> changed = np.ones((9, 16), bool)
-    >>> int(_off(changed, [((0, 0), (800, 0), (800, 900), (0, 900))], (1600, 900)).sum())
-    63
+    >>> changed = np.zeros((9, 16), bool); changed[1:8, 2:14] = changed[0, 15] = True
+    >>> mat = ((0, 0), (800, 0), (800, 900), (0, 900))  # the left half of the frame
+    >>> [int(_off(changed, [mat], (1600, 900), smallest).sum()) for smallest in (0.0, 2.0)]
+    [36, 35]
     """
     import cv2
 
-    height, width = changed.shape
-    scale = np.array([width / size[0], height / size[1]])
-    inside = np.zeros(changed.shape, np.uint8)
+    left, top, w, h = cv2.boundingRect(changed.astype(np.uint8))
+    part = changed[top:top + h, left:left + w]
+    scale = np.array([changed.shape[1] / size[0], changed.shape[0] / size[1]])
+    inside = np.zeros(part.shape, np.uint8)
     for quad in quads:
-        cv2.fillConvexPoly(inside, np.round(np.array(quad) * scale).astype(np.int32), 1)
-    return np.asarray(changed & (inside == 0))
+        corners = np.round(np.array(quad) * scale).astype(np.int32) - (left, top)
+        cv2.fillConvexPoly(inside, corners, 1)
+    off = np.zeros_like(changed)
+    off[top:top + h, left:left + w] = _without_specks(part & (inside == 0), smallest)
+    return off
 
 
 def _without_specks(changed: np.ndarray, smallest: float) -> np.ndarray:
