@@ -122,13 +122,15 @@ class TableTracker:
     ``reader``: the frame reader it uses (its decoder, its marker search; any other reader of
     whole frames, :class:`FrameReader`, is simply called for each frame); ``cold_share``: a
     change over more than this share of the frame searches the whole frame for markers.
-    :attr:`decoded_ferries` says which ferries the last :meth:`read` decoded (for tests and
-    benchmarks: the work done, not the time taken).
+    :attr:`decoded_ferries` says which ferries the last :meth:`read` decoded and
+    :attr:`marker_searches` how many marker searches it made (for tests and benchmarks: the
+    work done, not the time taken).
     """
 
     reader: TableReader | FrameReader = field(default_factory=_default_reader)
     cold_share: float = 0.35
     decoded_ferries: tuple[int, ...] = ()
+    marker_searches: int = 0
     _memory: _Memory | None = field(default=None, repr=False)
 
     def forget(self) -> None:
@@ -162,7 +164,7 @@ class TableTracker:
         card read once more (at most :data:`RETRIES` times)."""
         again = [k for k, view in memory.views.items() if view.seen and view.top is None
                  and view.codes and memory.retries.get(k, 0) < RETRIES]
-        self.decoded_ferries = tuple(again)
+        self.decoded_ferries, self.marker_searches = tuple(again), 0
         if again:
             fresh = reader.read_ferries(gray, memory.poses, again)
             for k in again:
@@ -177,7 +179,9 @@ class TableTracker:
                  ) -> TableReading:
         height, width = gray.shape
         size = (width, height)
-        poses, noah = _Locating(reader, gray, memory, changed, self.cold_share).located()
+        locating = _Locating(reader, gray, memory, changed, self.cold_share)
+        poses, noah = locating.located()
+        self.marker_searches = locating.searches
         views = dict(memory.views) if memory is not None else {}
         zones = {k: pose.quad(*SEARCH_ZONE_MM) for k, pose in poses.items()}
         touched = set(zones) if changed is None else occluded_ferries(
@@ -222,6 +226,7 @@ class _Locating:
         self.noah_kept = self.noah_was if self.noah_was is not None and not _square_changed(
             self.noah_was.corners, changed, self.size) else None
         self.cold = memory is None or self._over(cold_share)
+        self.searches = 0  # marker searches made (:attr:`TableTracker.marker_searches`)
 
     @functools.cached_property
     def boxes(self) -> list[Box]:
@@ -254,13 +259,17 @@ class _Locating:
         kept = [i for k in self.kept for i in marker_ids(k)]
         kept += [NOAH_MARKER] if self.noah_kept is not None else []
         if self.cold:
-            return self.reader.find_markers(self.gray, None, kept)
+            return self._search(None, kept)
         first = _inside(self._where_they_were() + self._where_new_ones_may_be(), self.size)
-        markers = self.reader.find_markers(self.gray, first, kept) if first else []
+        markers = self._search(first, kept) if first else []
         if not self._lost(markers):
             return markers
         everywhere = _inside(self.boxes + self._where_they_were(), self.size)
-        return unique_markers(markers + self.reader.find_markers(self.gray, everywhere, kept))
+        return unique_markers(markers + self._search(everywhere, kept))
+
+    def _search(self, boxes: list[Box] | None, kept: list[int]) -> list[Marker]:
+        self.searches += 1
+        return self.reader.find_markers(self.gray, boxes, kept)
 
     def _where_they_were(self) -> list[Box]:
         """Boxes round the markers that may have moved: a moved mat's both, Noah's."""
