@@ -95,19 +95,24 @@ def thumbnail(gray: np.ndarray, step: int = THUMBNAIL_STEP) -> np.ndarray:
     return np.ascontiguousarray(gray[::step, ::step])
 
 
-def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
-                  ) -> list[Box]:
+def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02,
+                  smallest: float = 0.0) -> list[Box]:
     """The changed areas of a :func:`motion` mask as boxes in full-frame pixels (``frame_size``:
     the full frame's width and height), each widened by ``grow`` of the frame's width all
-    round (a change's blurred edge, and the marker beside it), overlapping boxes merged."""
+    round (a change's blurred edge, and the marker beside it), overlapping boxes merged;
+    ``smallest``: areas (8-connected) of fewer pixels of the mask are left out (specks).
+
+    >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
+    >>> changed_boxes(changed, (1600, 900)), changed_boxes(changed, (1600, 900), smallest=2)
+    ([(68, 68, 432, 432), (1468, 568, 1542, 642)], [(68, 68, 432, 432)])
+    """
     import cv2
 
     from vision.table import merge_boxes
 
-    outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
-    return merge_boxes(_grown(cv2.boundingRect(outline), changed.shape, frame_size, grow)
-                       for outline in outlines)
+    _, _, areas, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
+    return merge_boxes(_grown(area[:4], changed.shape, frame_size, grow) for area in areas[1:]
+                       if area[cv2.CC_STAT_AREA] >= smallest)
 
 
 def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02

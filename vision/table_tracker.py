@@ -281,17 +281,18 @@ class _Locating:
 
     def _where_new_ones_may_be(self) -> list[Box]:
         """The changes off the mats kept, when a marker of the kit is not known at all (but
-        not the specks of sensor noise: :func:`_without_specks`)."""
+        not the specks of sensor noise: :data:`UNCOVERED_MM2`)."""
         known = {i for k in [*self.kept, *self.moved] for i in marker_ids(k)}
         known |= {NOAH_MARKER} if self.noah_was is not None else set()
         if self.changed is None or known >= set(range(NOAH_MARKER + 1)):
             return []
+        off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
+                        self.size)
         scales = [p.px_per_mm for p in [*self.kept.values(), *self.moved.values()]]
         # a thumbnail pixel's side in mm (no mat known: no specks told from changes)
         mm = self.size[0] / self.changed.shape[1] / float(np.median(scales)) if scales else 0
-        off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
-                        self.size, UNCOVERED_MM2 / (mm * mm) if mm else 0.0)
-        return changed_boxes(off_mats, self.size) if off_mats.any() else []
+        return changed_boxes(off_mats, self.size, smallest=UNCOVERED_MM2 / (mm * mm)
+                             if mm else 0.0) if off_mats.any() else []
 
     def _lost(self, markers: Sequence[Marker]) -> bool:
         """Whether a mat or Noah that may have moved was not found round its old place."""
@@ -379,16 +380,14 @@ def _box_round(marker: Marker) -> Box:
     return math.floor(x - half), math.floor(y - half), math.ceil(x + half), math.ceil(y + half)
 
 
-def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int], smallest: float
-         ) -> np.ndarray:
+def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int]) -> np.ndarray:
     """The change mask with the quadrilaterals (frame pixels; ``size``: the frame's) taken out,
-    and the pieces left of fewer than ``smallest`` pixels (:func:`_without_specks`); worked
-    out over the changes' bounding box only (a play's is a small part of the thumbnail).
+    worked out over the changes' bounding box only (a play's is a small part of the thumbnail).
 
     >>> changed = np.zeros((9, 16), bool); changed[1:8, 2:14] = changed[0, 15] = True
     >>> mat = ((0, 0), (800, 0), (800, 900), (0, 900))  # the left half of the frame
-    >>> [int(_off(changed, [mat], (1600, 900), smallest).sum()) for smallest in (0.0, 2.0)]
-    [36, 35]
+    >>> int(_off(changed, [mat], (1600, 900)).sum())
+    36
     """
     import cv2
 
@@ -400,21 +399,5 @@ def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int], smal
         corners = np.round(np.array(quad) * scale).astype(np.int32) - (left, top)
         cv2.fillConvexPoly(inside, corners, 1)
     off = np.zeros_like(changed)
-    off[top:top + h, left:left + w] = _without_specks(part & (inside == 0), smallest)
+    off[top:top + h, left:left + w] = part & (inside == 0)
     return off
-
-
-def _without_specks(changed: np.ndarray, smallest: float) -> np.ndarray:
-    """The change mask without its pieces (8-connected) of fewer than ``smallest`` pixels.
-
-    >>> changed = np.zeros((20, 20), bool); changed[2, 2] = changed[9:14, 9:14] = True
-    >>> int(_without_specks(changed, 4.0).sum()), int(_without_specks(changed, 1.0).sum())
-    (25, 26)
-    """
-    import cv2
-
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8),
-                                                            connectivity=8)
-    keep = stats[:, cv2.CC_STAT_AREA] >= smallest
-    keep[0] = False  # the background
-    return np.asarray(keep[labels])
