@@ -8,6 +8,8 @@ import math
 import random
 from dataclasses import replace
 
+import numpy as np
+
 from tests.table.test_tracking import (
     MATS,
     NOAH_BY_4,
@@ -93,3 +95,22 @@ def test_a_mat_not_known_is_looked_for_only_where_something_changed_off_the_kept
     assert len(searches.calls) == 2 and uncovered.ferries[4].seen and uncovered.noah == 4
     height, width = frame(scene()).shape
     assert 0 < searched_area(searches.calls[1]) < 0.35 * width * height
+
+
+def test_specks_of_noise_off_the_mats_are_not_searched_but_a_thing_taken_away_is():
+    """Ferry 4's markers hidden, then a play on ferry 2 whose frame also carries specks of
+    sensor noise off the mats (single thumbnail pixels, far under 40 mm² once blurred): no
+    marker can have been uncovered there, nothing is searched. A patch 30 mm wide changed off
+    the mats (something taken away) is searched."""
+    tracker = TableTracker()
+    searches = CountingSearch(tracker.reader)
+    tracker.read(frame(scene(OVER_MARKERS)))
+    noisy = frame(scene(OVER_MARKERS, extra=PLAYED_ON_2)).copy()
+    for x, y in [(40, 40), (200, 64), (1880, 1000), (960, 1040), (1600, 48)]:
+        noisy[y, x] = 0 if noisy[y, x] > 127 else 255  # thumbnail pixels: every 8th one
+    assert tracker.read(noisy).ferries[2].top == "NOAH1/BOX1/GIF2"
+    assert searches.calls == [None]
+    patch = noisy.copy()
+    patch[960:1064, 1700:1804] = np.where(patch[960:1064, 1700:1804] > 127, 0, 255)
+    tracker.read(patch)
+    assert len(searches.calls) == 2 and searches.calls[1]
