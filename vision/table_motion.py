@@ -100,7 +100,7 @@ def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float 
     """The changed areas of a :func:`motion` mask as boxes in full-frame pixels (``frame_size``:
     the full frame's width and height), each widened by ``grow`` of the frame's width all
     round (a change's blurred edge, and the marker beside it), overlapping boxes merged;
-    ``smallest``: areas (8-connected) of fewer pixels of the mask are left out (specks).
+    ``smallest``: areas whose bounding box holds fewer changed pixels are left out (specks).
 
     >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
     >>> changed_boxes(changed, (1600, 900)), changed_boxes(changed, (1600, 900), smallest=2)
@@ -110,9 +110,13 @@ def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float 
 
     from vision.table import merge_boxes
 
-    _, _, areas, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
-    return merge_boxes(_grown(area[:4], changed.shape, frame_size, grow) for area in areas[1:]
-                       if area[cv2.CC_STAT_AREA] >= smallest)
+    outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    rects = [cv2.boundingRect(outline) for outline in outlines]
+    if smallest:
+        rects = [(x, y, w, h) for x, y, w, h in rects
+                 if np.count_nonzero(changed[y:y + h, x:x + w]) >= smallest]
+    return merge_boxes(_grown(rect, changed.shape, frame_size, grow) for rect in rects)
 
 
 def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
