@@ -11,14 +11,16 @@ one reading to the next,
   changed (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
   card zone leaves it in place;
 * each ferry's view (:class:`vision.table.FerryView`): an unchanged ferry keeps its reading;
-* Noah's marker, unless the change covers where it was.
+* Noah's marker, unless the change reaches its square.
 
 What changed is the difference between the thumbnail of the frame read last and this one's
-(:mod:`vision.table_motion`): markers are looked for only in the changed boxes (and around
-the mats whose markers changed), not at all when every marker of the kit is known and none
-changed (a play), and only the ferries whose zones they touch are decoded again. A change
-over more than :attr:`TableTracker.cold_share` of the frame (a light switched on, the camera
-knocked) makes the whole frame be searched; the mats away from the change are still kept.
+(:mod:`vision.table_motion`). A mat or Noah whose marker changed is looked for round where it
+was first, and in the whole change only when it is not found there; a marker not known at all
+only where something changed off the mats kept (:class:`_Locating`); nothing at all when every
+marker of the kit is known and none changed (a play). Only the ferries whose zones the change
+touches are decoded again. A change over more than :attr:`TableTracker.cold_share` of the
+frame (a light switched on, the camera knocked) makes the whole frame be searched; the mats
+away from the change are still kept.
 
 While the table is still, a ferry whose zone shows a code but no top card (glare, an unsure
 code) is read again on the next still frames, at most :data:`RETRIES` times: fresh sensor noise
