@@ -24,6 +24,10 @@ MIN_TEXT = 22  # px: nothing a player reads is smaller (issue 15 item 1)
 def page(driver):
     """The settings page, opened from the home screen's button, English, no backlight."""
     driver.app.backlight = None
+    driver.settle()  # what an earlier test left the session publishing has arrived …
+    for popup in popups():  # … and its popups ("deal undone") are not this test's
+        popup.dismiss()
+    driver.pump_until(lambda: not popups())
     driver.app.go("home")
     driver.app.lang = "en"
     driver.pump(2)
