@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.table_edges import code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
+from vision.table_lines import card_edge_beside
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -209,6 +210,17 @@ def agreed_corners(corners: np.ndarray, fitted: np.ndarray, n: int) -> np.ndarra
     return agreed
 
 
+NOISY_CORNER_OFF = 0.4  # modules: a noisy code's fourth corner forgiven only this far off
+
+
+def _fourth_corner_off(corners: np.ndarray, fitted: np.ndarray, n: int) -> float:
+    """How far zxing-cpp's fourth corner (bottom right) lies from the fitted grid's, in modules
+    (the code's mean side over ``n``)."""
+    corners = np.asarray(corners, np.float32)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(np.linalg.norm(corners[2] - fitted[2])) / (float(sides.mean()) / n)
+
+
 EDGE_DIP = 0.25  # of the code's contrast: a dip this deep along a side, beyond both its ends
 EDGE_REACH = 2.0  # modules: how far either side of the code's edge a card's outline is looked for
 EDGE_DEPTH = (0.6, 2.4)  # modules beyond the code's corners: the strips where it is looked for
@@ -277,13 +289,25 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     """
     if not expected[-2:, -2:].any():
         return "unsure"
+    def clean(grid: np.ndarray) -> bool:
+        return quiet_zone_is_clear(plain, grid, expected) and not bool(
+            (sample_modules(gray, grid, expected.shape[0]) != expected).any())
+
+    on_zxing = clean(corners)
+    fitted = _fitted_corners(gray, corners, expected)
+    if not clean(fitted):
+        return "unsure"
+    if on_zxing:
+        return "whole"
+    # zxing-cpp's fourth corner half a module off shows a few wrong modules on a whole code:
+    # judged with that corner from the fitted grid, a code is whole only if no card's edge
+    # runs beside it either, out to where the noise hides it from the band (vision.table_lines)
     n = expected.shape[0]
-    grids = (corners, lambda: _fitted_corners(gray, corners, expected))
-    for grid in (g() if callable(g) else g for g in grids):  # the fit only when it may matter
-        if not quiet_zone_is_clear(plain, grid, expected) or bool(
-                (sample_modules(gray, grid, n) != expected).any()):
-            return "unsure"
-    return "whole"
+    if _fourth_corner_off(corners, fitted, n) < NOISY_CORNER_OFF:
+        return "unsure"
+    if not clean(agreed_corners(corners, fitted, n)):
+        return "unsure"
+    return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
 
 
 def module_errors(wrong: np.ndarray) -> str:
