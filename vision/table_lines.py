@@ -94,10 +94,8 @@ def line_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np
         axis=(1, 2))))
     if contrast < MIN_CONTRAST:
         return None
-    weights, lengths = _line_weights(n)
-    means = (weights @ _strip_blocks(grid, n)).reshape(len(ANGLES), -1, 4)
-    means[lengths == 0] = np.nan  # not averaged: no line, nor a neighbour
-    below = _below_neighbours(means)
+    _, lengths = _lines(n)
+    below = _below_neighbours(_line_means(_strip_blocks(grid, n), n))
     noise = line_noise(light, lengths * k, _oversampling(corners, n))
     floor = np.maximum(EDGE_LINE * contrast, NOISE_Z * noise)[:, :, np.newaxis]
     return np.where(_looked_at(n)[:, :, np.newaxis], below - floor, -np.inf).transpose(2, 0, 1)
@@ -144,22 +142,23 @@ def _strip_blocks(grid: np.ndarray, n: int) -> np.ndarray:
 
 
 @functools.cache
-def _line_weights(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The matrix averaging the strip's blocks (:func:`_strip_blocks`) along each line (rows:
-    angle by offset; each line passes through one column of each block, its offset taken at
-    the strip's middle), and each line's length in modules (0: not averaged, shorter than
-    :data:`MIN_LINE` within :data:`STRIP`). The same for every code of a version: made once.
+def _lines(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The strip's blocks (:func:`_strip_blocks`) each line passes through, one a block along
+    the side (rows: angle by offset, its offset taken at the strip's middle; the index past the
+    last block where the line is off the strip), and each line's length in blocks (modules; 0:
+    not averaged, shorter than :data:`MIN_LINE` within :data:`STRIP`). The same for every code
+    of a version: made once.
 
-    >>> weights, lengths = _line_weights(21)
-    >>> weights.shape, int(lengths.max()), round(float(weights.sum(axis=1).max()), 3)
-    ((600, 696), 29, 1.0)
+    >>> through, lengths = _lines(21)
+    >>> through.shape, int(lengths.max()), int(lengths[len(ANGLES) // 2, 2])
+    ((600, 29), 29, 29)
     """
     k, rows, columns = LINE_PX, n + 2 * ALONG, _MARGIN * LINE_PX
     out = (np.arange(columns) + 0.5) / k  # modules from the code's edge
     inside = (out >= STRIP[0]) & (out <= STRIP[1])
     along = np.arange(rows) - (rows - 1) / 2
-    weights = np.zeros((len(ANGLES), columns, rows, columns), np.float32)
-    lengths = np.zeros((len(ANGLES), columns))
+    through = np.full((len(ANGLES), columns, rows), rows * columns)  # off the strip
+    lengths = np.zeros((len(ANGLES), columns), int)
     for a, degrees in enumerate(ANGLES):
         shift = np.round(math.tan(math.radians(degrees)) * along * k).astype(int)
         for start in range(columns):  # a line may cross the strip from beyond its ends
@@ -167,12 +166,24 @@ def _line_weights(n: int) -> tuple[np.ndarray, np.ndarray]:
             on = (column >= 0) & (column < columns)
             on[on] &= inside[column[on]]
             if on.sum() >= MIN_LINE:
-                weights[a, start, np.flatnonzero(on), column[on]] = 1.0 / on.sum()
+                through[a, start, on] = np.flatnonzero(on) * columns + column[on]
                 lengths[a, start] = on.sum()
-    matrix = weights.reshape(len(ANGLES) * columns, rows * columns)
-    matrix.setflags(write=False)
+    through = through.reshape(len(ANGLES) * columns, rows)
+    through.setflags(write=False)
     lengths.setflags(write=False)
-    return matrix, lengths
+    return through, lengths
+
+
+def _line_means(blocks: np.ndarray, n: int) -> np.ndarray:
+    """Each line's mean (angle × offset × side) over the blocks it passes through; NaN for a
+    line not averaged (no line, nor a neighbour)."""
+    through, lengths = _lines(n)
+    padded = np.vstack([blocks, np.zeros((1, blocks.shape[1]), blocks.dtype)])
+    sums = padded[through].sum(axis=1).reshape(len(ANGLES), -1, blocks.shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means: np.ndarray = np.where(lengths[:, :, np.newaxis] > 0,
+                                     sums / lengths[:, :, np.newaxis], np.nan)
+    return means
 
 
 def _below_neighbours(means: np.ndarray) -> np.ndarray:
@@ -193,7 +204,7 @@ def _below_neighbours(means: np.ndarray) -> np.ndarray:
 def _looked_at(n: int) -> np.ndarray:
     """Where a dark line counts (angle × offset): averaged, and within :data:`PARALLEL_REACH`
     modules, or within :data:`ANGLED_REACH` at :data:`MIN_ANGLE` degrees or more."""
-    _, lengths = _line_weights(n)
+    _, lengths = _lines(n)
     out = (np.arange(lengths.shape[1]) + 0.5) / LINE_PX
     angled = np.abs(np.array(ANGLES))[:, np.newaxis] >= MIN_ANGLE
     reach = np.where(angled, out <= ANGLED_REACH, out <= PARALLEL_REACH)
