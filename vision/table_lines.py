@@ -168,10 +168,10 @@ def _lines(n: int) -> tuple[np.ndarray, np.ndarray]:
             if on.sum() >= MIN_LINE:
                 through[a, start, on] = np.flatnonzero(on) * columns + column[on]
                 lengths[a, start] = on.sum()
-    through = through.reshape(len(ANGLES) * columns, rows)
-    through.setflags(write=False)
+    by_line = through.reshape(len(ANGLES) * columns, rows)
+    by_line.setflags(write=False)
     lengths.setflags(write=False)
-    return through, lengths
+    return by_line, lengths
 
 
 def _line_means(blocks: np.ndarray, n: int) -> np.ndarray:
