@@ -6,7 +6,7 @@ from the code, beyond the band that :func:`vision.table_edges.quiet_zone_is_clea
 band stops at 3 modules: the sticker's label starts at 4), and the room is dim and noisy, no
 point sample shows it. Averaged along its own direction, though, the edge's thin dark outline
 stands far out of the noise: a line of 20 modules at 4 grid pixels a module averages some 80
-pixels, dividing the noise by about 9 (by less where the grid oversamples the frame), where a
+pixels, dividing the noise by about 8 (by less where the grid oversamples the frame), where a
 module's mean divides it by 4.
 
 So, for each side of the code, the strip beside it (:data:`STRIP` modules out, running
