@@ -17,8 +17,15 @@ from vision import table_codes
 from vision.table import TableReader
 from vision.table_kit import QR_MODULES_MM
 from vision.table_lines import card_edge_beside, line_noise
-from vision.table_render import (CARD_MM, STICKER_AT, STICKER_CODE_MM, CardOnMat, MatOnTable,
-                                 TableScene, render_table)
+from vision.table_render import (
+    CARD_MM,
+    STICKER_AT,
+    STICKER_CODE_MM,
+    CardOnMat,
+    MatOnTable,
+    TableScene,
+    render_table,
+)
 
 N, QUIET, BEYOND = 21, 4, 4  # the code's modules, its sticker's quiet zone, the card round it
 SIDE = N + 2 * (QUIET + BEYOND)  # the picture, in modules
