@@ -273,7 +273,10 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     """``"whole"`` or ``"unsure"`` for a code too noisy for its quiet zone alone to show the edge
     of a card laid over it (:func:`_too_noisy`): whole only when nothing at all differs, on
     zxing-cpp's grid and on the fitted one, with the quiet zone light on both, and the code's
-    one corner without a finder pattern holds a dark module.
+    one corner without a finder pattern holds a dark module; or, zxing-cpp's fourth corner
+    lying :data:`NOISY_CORNER_OFF` modules or more off the fitted grid's, when nothing differs
+    with that corner taken from the fitted grid (:func:`agreed_corners`) and no covering
+    card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`).
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -283,9 +286,11 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     without one would flip nothing). Issue 19: the dev frames' dim, one-side-lit, shadowed or
     binned top cards that were unsure (docs/benchmarks.md); a dim overlap sweep at light
     0.35–0.6, noise σ 4–8, blur σ 0.7–1.5 took no more buried codes than without it. Taking
-    zxing-cpp's corners that lie off the fitted grid's from it (:func:`agreed_corners`) would
-    make 14 more DEV top cards whole, but named a code of the quiet-zone sweep with a card 3–4
-    modules beside it, which the noise hides from the band (branch tgrid): not done.
+    the fourth corner from the fitted grid alone made 14 more DEV top cards whole, but named a
+    code of the quiet-zone sweep with a card 3–4 modules beside it, which the noise hides from
+    the band (branch tgrid); the line look sees that card's edge, and the 0.4-module bound
+    keeps out a card's corner 4.3 modules off, beyond the sticker, that nothing sees (branch
+    tnoisy: 9 more DEV top cards, every guard as before; docs/benchmarks.md).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
