@@ -294,6 +294,7 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     """
     if not expected[-2:, -2:].any():
         return "unsure"
+
     def clean(grid: np.ndarray) -> bool:
         return quiet_zone_is_clear(plain, grid, expected) and not bool(
             (sample_modules(gray, grid, expected.shape[0]) != expected).any())

@@ -25,7 +25,9 @@ line too. So a dark line counts only where no sticker edge can be: within
 :data:`PARALLEL_REACH` modules at any angle, and out to :data:`ANGLED_REACH` modules only when
 it runs :data:`MIN_ANGLE` degrees or more off the code's sides (a covering card's edge, never the
 sticker's; a card laid exactly square to the code past 3.5 modules stays unseen: it lies where
-the sticker's edge does).
+the sticker's edge does). Even so, a strip of dark artwork right beyond the sticker still shows
+through lines at 3–4° on about 3 % of the DEV top cards: the look is asked only where it earns
+that (the noisy verdict, :func:`vision.table_codes._noisy_verdict`; docs/benchmarks.md).
 """
 
 from __future__ import annotations
