@@ -1,0 +1,265 @@
+"""A second look at a ferry under a glossy highlight, on a shorter exposure of the same still table.
+
+A lamp's reflection in a sleeve can clip white over a sticker. At the camera's automatic
+exposure the clipped patch hides the code's modules *and* whatever edge lies under it: a
+covering card's corner beside a buried code disappears in the white, so the reader rightly says
+nothing for that ferry (docs/table-view.md, "Under a glossy sleeve's highlight"). A frame taken
+at a shorter exposure, at the same gain, scales all the light down: the highlight no longer
+clips, and the code and any edge under it show again, on paper that is darker and noisier.
+
+* :class:`ShortExposure`: the settings (as picamera2 takes its controls: a small object), the
+  exposure as a fraction of the automatic one;
+* :class:`ShortExposureCamera`: what a camera must do to give such a frame
+  (``short_exposure(settings)``); :class:`vision.table_capture.PiTableCamera` does it with
+  picamera2's controls, :class:`SceneCamera` with the scenes renderer; a USB camera, a video or
+  a folder of stills cannot (:func:`short_exposure_camera` gives ``None`` for them);
+* :func:`under_highlight`: the ferries a short exposure may help: located, no top card read, and
+  a clipped patch in the card zone;
+* :class:`ShortLook`: once per still table, asks the camera for the short frame when such a
+  ferry exists and reads *only those ferries* on it with the ordinary reader
+  (:meth:`vision.table.TableReader.read_ferries`, every rule of the top-card test as on any
+  frame: the short frame earns no excuse). A ferry's top read there is kept only when the mat
+  was located on the short frame where it was on the normal one (the table did not move
+  between the two); every other ferry keeps the normal frame's reading. A camera that cannot,
+  or fails, changes nothing.
+
+>>> settings = ShortExposure()
+>>> settings.fraction, settings.microseconds(8000)
+(0.4, 3200)
+>>> ShortExposure(fraction=1.5)
+Traceback (most recent call last):
+...
+vision.errors.VisionError: A short exposure is a fraction of the automatic exposure between 0.05 \
+and 1 (got 1.5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+import numpy as np
+
+from vision.errors import VisionError
+from vision.table_kit import Box
+
+if TYPE_CHECKING:
+    from vision.table import FerryView, TableReader, TableReading
+    from vision.table_capture import TableFrame
+    from vision.table_markers import MatPose
+    from vision.table_scenes import Scene
+
+log = logging.getLogger(__name__)
+
+SATURATED = 250
+"""A Y value at or above this is clipped (picamera2's still configuration gives full-range Y)."""
+CLIPPED_MODULES = 2.0
+"""A clipped patch of at least this many modules' area in a card zone is a highlight there."""
+MAT_REACH = 1.8
+"""The card zone grown this much about its centre covers the mat and its markers."""
+SAME_PLACE_MM = 2.0
+"""A mat located on the short frame within this of its place on the normal one: nothing moved."""
+
+
+@dataclass(frozen=True)
+class ShortExposure:
+    """A shorter exposure of the same still table.
+
+    ``fraction``: the exposure time as a fraction of the automatic exposure's (0.4: a highlight
+    up to 1.5 times the paper's light above it no longer clips); the analogue gain stays the
+    automatic exposure's (a higher gain would add noise for nothing: the paper only needs to
+    stay well above black).
+    """
+
+    fraction: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not 0.05 <= self.fraction <= 1.0:
+            raise VisionError("A short exposure is a fraction of the automatic exposure between "
+                              f"0.05 and 1 (got {self.fraction}).")
+
+    def microseconds(self, automatic_us: float) -> int:
+        """The exposure time to ask for, given the automatic exposure's (picamera2's
+        ``ExposureTime`` metadata)."""
+        return max(1, round(automatic_us * self.fraction))
+
+
+@runtime_checkable
+class ShortExposureCamera(Protocol):
+    """A camera that can give one frame of the table at a short exposure: grayscale, full
+    resolution, the same size and view as its ordinary frames. It raises
+    :class:`~vision.sources.CameraMissing` or :class:`~vision.sources.CameraLost` (both
+    :class:`~vision.errors.VisionError`) when it cannot."""
+
+    def short_exposure(self, settings: ShortExposure) -> np.ndarray: ...
+
+
+def short_exposure_camera(source: object) -> ShortExposureCamera | None:
+    """``source`` as a camera that gives short exposures, or ``None`` (a USB camera, a video, a
+    folder of stills: their exposure is not ours to set).
+
+    >>> short_exposure_camera(object()) is None
+    True
+    """
+    return source if isinstance(source, ShortExposureCamera) else None
+
+
+def under_highlight(gray: np.ndarray, reading: TableReading) -> list[int]:
+    """The ferries whose mat was located, whose top card was not read, and whose card zone holds
+    a clipped patch of :data:`CLIPPED_MODULES` modules or more.
+
+    >>> from vision.table import FERRIES, FerryView, TableReading
+    >>> frame = np.full((100, 100), 180, np.uint8)
+    >>> zone = ((10.0, 10.0), (60.0, 10.0), (60.0, 60.0), (10.0, 60.0))
+    >>> reading = TableReading({k: FerryView(seen=k == 2, zone=zone, px_per_module=4.0)
+    ...                         for k in FERRIES}, noah=None)
+    >>> under_highlight(frame, reading)
+    []
+    >>> frame[30:36, 30:36] = 255
+    >>> under_highlight(frame, reading)
+    [2]
+    """
+    return [k for k, view in sorted(reading.ferries.items())
+            if view.seen and view.top is None and _clipped(gray, view)]
+
+
+def _clipped(gray: np.ndarray, view: FerryView) -> bool:
+    if view.zone is None or not view.px_per_module:
+        return False
+    left, top, right, bottom = _bounds(np.array(view.zone, np.float32), 1.0, gray.shape)
+    clipped = np.count_nonzero(gray[top:bottom, left:right] >= SATURATED)
+    return bool(clipped >= CLIPPED_MODULES * view.px_per_module ** 2)
+
+
+def _bounds(quad: np.ndarray, grow: float, shape: tuple[int, ...]) -> Box:
+    """The box of ``quad`` grown ``grow`` times about its centre, inside a frame of ``shape``."""
+    centre = quad.mean(axis=0)
+    grown = centre + (quad - centre) * grow
+    left, top = np.floor(grown.min(axis=0)).astype(int)
+    right, bottom = np.ceil(grown.max(axis=0)).astype(int) + 1
+    return (max(0, int(left)), max(0, int(top)), min(shape[1], int(right)),
+            min(shape[0], int(bottom)))
+
+
+def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
+               ferries: Sequence[int]) -> TableReading:
+    """``reading`` with the top cards of ``ferries`` read on ``short``, the same still table at
+    a short exposure: their mats located again there (markers searched round each mat only),
+    their zones read by the ordinary reader. A ferry keeps the normal reading unless its mat
+    lies where it was and the short frame gives it a top card."""
+    from vision.table_markers import mat_poses
+
+    boxes = [_bounds(np.array(reading.ferries[k].zone, np.float32), MAT_REACH, short.shape)
+             for k in ferries if reading.ferries[k].zone is not None]
+    poses = mat_poses(reader.find_markers(short, boxes))
+    still = [k for k in ferries if k in poses and _same_place(reading.ferries[k], poses[k])]
+    if not still:
+        return reading
+    views = reader.read_ferries(short, poses, still)
+    found = {k: replace(reading.ferries[k], top=views[k].top,
+                        codes=tuple(sorted({*reading.ferries[k].codes, *views[k].codes})))
+             for k in still if views[k].top is not None}
+    return replace(reading, ferries={**reading.ferries, **found}) if found else reading
+
+
+def _same_place(view: FerryView, pose: MatPose) -> bool:
+    if view.centre is None:
+        return False
+    shift = np.hypot(pose.centre[0] - view.centre[0], pose.centre[1] - view.centre[1])
+    return bool(shift <= SAME_PLACE_MM * pose.px_per_mm)
+
+
+@dataclass
+class ShortLook:
+    """The short-exposure look of a still table (see the module's docstring): ``camera`` gives
+    the short frame, ``reader`` reads it (the ordinary :class:`~vision.table.TableReader`).
+    ``asked`` counts the short frames taken, ``read`` the ferries whose top they gave."""
+
+    camera: ShortExposureCamera
+    settings: ShortExposure = field(default_factory=ShortExposure)
+    reader: TableReader | None = None
+    asked: int = 0
+    read: int = 0
+
+    def improve(self, frame: np.ndarray, reading: TableReading) -> TableReading:
+        """``reading`` (of ``frame``, a still table's) with what a short exposure adds: the top
+        cards of its ferries under a highlight, when the short frame shows them whole."""
+        ferries = under_highlight(frame, reading)
+        if not ferries:
+            return reading
+        try:
+            short = self.camera.short_exposure(self.settings)
+        except VisionError as error:  # the camera cannot now: the ferries stay silent
+            log.warning("no short exposure of the table: %s", error)
+            return reading
+        self.asked += 1
+        if short.shape != frame.shape:
+            log.warning("the short exposure is %s, the table's frames %s: not read",
+                        short.shape, frame.shape)
+            return reading
+        better = read_short(self._reader(), short, reading, ferries)
+        self.read += sum(better.ferries[k].top is not None for k in ferries)
+        return better
+
+    def _reader(self) -> TableReader:
+        if self.reader is None:
+            from vision.table import TableReader
+
+            self.reader = TableReader()
+        return self.reader
+
+
+class SceneCamera:
+    """A table source off the Pi: ``scenes`` of :mod:`vision.table_scenes` filmed by the scenes
+    renderer, one still frame each, and a short exposure of the scene last read
+    (:func:`vision.table_scenes_render.render_scene` with ``exposure``): the same table, the
+    same camera, fresh sensor noise.
+
+    >>> from vision.table_scenes import Camera, Scene
+    >>> table = SceneCamera([Scene(ferries=(), camera=Camera())], scale=0.05)
+    >>> table.open(); frame = table.read()
+    >>> frame.full.shape, table.short_exposure(ShortExposure()).shape
+    ((130, 230), (130, 230))
+    >>> table.read() is None
+    True
+    """
+
+    def __init__(self, scenes: Iterable[Scene], scale: float = 1.0,
+                 name: str = "rendered table") -> None:
+        self.scenes, self.scale, self.name = list(scenes), scale, name
+        self._next = 0
+        self._scene: Scene | None = None
+
+    def open(self) -> None:
+        self._next = 0
+
+    def read(self) -> TableFrame | None:
+        import cv2
+
+        from vision.table_capture import SMALL_SIZE, TableFrame
+        from vision.table_scenes_render import render_scene
+
+        if self._next >= len(self.scenes):
+            return None
+        self._scene = self.scenes[self._next]
+        self._next += 1
+        full = render_scene(self._scene, self.scale).frame
+        small = cv2.resize(full, SMALL_SIZE, interpolation=cv2.INTER_AREA)
+        return TableFrame(full, small, f"scene {self._scene.seed}", float(self._next))
+
+    def close(self) -> None:
+        self._scene = None
+
+    def short_exposure(self, settings: ShortExposure) -> np.ndarray:
+        """The scene last read, at ``settings.fraction`` of its exposure."""
+        from vision.sources import CAMERA_FIX, CameraMissing
+        from vision.table_scenes_render import render_scene
+
+        if self._scene is None:
+            raise CameraMissing("No table was filmed yet: a short exposure needs one.",
+                                CAMERA_FIX)
+        return render_scene(self._scene, self.scale, noise_seed=self._scene.seed + 1,
+                            exposure=settings.fraction).frame
+
