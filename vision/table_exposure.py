@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from vision.errors import VisionError
-from vision.table_kit import Box
+from vision.table_kit import QR_MODULES_MM, Box
 
 if TYPE_CHECKING:
     from vision.table import FerryView, TableReader, TableReading
@@ -59,6 +59,12 @@ CLIPPED_MODULES = 2.0
 """A clipped patch of at least this many modules' area in a card zone is a highlight there."""
 MAT_REACH = 1.8
 """The card zone grown this much about its centre covers the mat and its markers."""
+WHITE_WINDOW = 2.5
+"""Modules across which the paper's white level is taken (:func:`without_highlight`)."""
+LIFT_SMOOTHING = 2.0
+"""Modules: the highlight is smooth at this scale, a code's modules and a card's edge are not."""
+UNLIT_SHARE = 30
+"""Percentile of the white level taken as the unlit paper's (most of a zone is unlit)."""
 SAME_PLACE_MM = 2.0
 """A mat located on the short frame within this of its place on the normal one: nothing moved."""
 
@@ -147,8 +153,10 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
                ferries: Sequence[int]) -> TableReading:
     """``reading`` with the top cards of ``ferries`` read on ``short``, the same still table at
     a short exposure: their mats located again there (markers searched round each mat only),
-    their zones read by the ordinary reader. A ferry keeps the normal reading unless its mat
-    lies where it was and the short frame gives it a top card."""
+    their zones read by the ordinary reader once the highlight's added light is taken off
+    (:func:`without_highlight`), and a top card kept only when its quiet zone is clear on the
+    short frame as it came (:func:`_clear_as_it_came`). A ferry keeps the normal reading
+    unless its mat lies where it was and all of this gives it a top card."""
     from vision.table_markers import mat_poses
 
     boxes = [_bounds(np.array(reading.ferries[k].zone, np.float32), MAT_REACH, short.shape)
@@ -157,11 +165,73 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     still = [k for k in ferries if k in poses and _same_place(reading.ferries[k], poses[k])]
     if not still:
         return reading
-    views = reader.read_ferries(short, poses, still)
-    found = {k: replace(reading.ferries[k], top=views[k].top,
-                        codes=tuple(sorted({*reading.ferries[k].codes, *views[k].codes})))
-             for k in still if views[k].top is not None}
+    flat, zones = short.copy(), {}
+    for k in still:
+        zones[k] = left, top, right, bottom = _bounds(
+            np.array(poses[k].search_zone(), np.float32), 1.0, short.shape)
+        flat[top:bottom, left:right] = without_highlight(short[top:bottom, left:right],
+                                                         poses[k].px_per_mm * QR_MODULES_MM)
+    views = reader.read_ferries(flat, poses, still)
+    found: dict[int, FerryView] = {}
+    for k in still:
+        text = views[k].top
+        if text is not None and _clear_as_it_came(flat, short, zones[k], text):
+            found[k] = replace(reading.ferries[k], top=text, codes=tuple(
+                sorted({*reading.ferries[k].codes, *views[k].codes})))
     return replace(reading, ferries={**reading.ferries, **found}) if found else reading
+
+
+def without_highlight(crop: np.ndarray, px_per_module: float) -> np.ndarray:
+    """``crop`` of a short exposure with a highlight's added light taken off.
+
+    A sleeve's reflection *adds* light, smooth over many modules (6–16 mm): in linear units
+    (the Y plane's 2.2 tone curve undone) the paper's white level round each point (the
+    brightest within :data:`WHITE_WINDOW` modules, smoothed over :data:`LIFT_SMOOTHING`) stands
+    above the crop's unlit paper by the highlight's light there; that lift is subtracted. The
+    code's own contrast, and any edge, are left as they are; nothing is ever made lighter. Only
+    a frame with nothing clipped has the light to take off: that is what the short exposure is
+    for.
+
+    >>> paper = np.full((90, 120), 180, np.uint8); paper[35:55, 55:65] = 60  # a dark patch
+    >>> glow = 0.3 * np.exp(-((np.arange(120) - 60) / 12.0) ** 2)  # a highlight down the middle
+    >>> lit = (255 * np.clip((paper / 255) ** 2.2 + glow, 0, 1) ** (1 / 2.2)).astype(np.uint8)
+    >>> flat = without_highlight(lit, 3.0)
+    >>> [int(v) for v in (lit[5, 60], flat[5, 60], lit[45, 60], flat[45, 60], flat[5, 5])]
+    [225, 183, 156, 99, 180]
+    """
+    import cv2
+
+    linear = (crop.astype(np.float32) / 255) ** 2.2
+    side = max(3, round(WHITE_WINDOW * px_per_module) | 1)
+    white = cv2.dilate(linear, np.ones((side, side), np.uint8))
+    white = cv2.GaussianBlur(white, (0, 0), LIFT_SMOOTHING * px_per_module)
+    lift = np.maximum(white - float(np.percentile(white, UNLIT_SHARE)), 0)
+    flat = np.clip(linear - lift, 0, 1)
+    return np.asarray(255 * flat ** (1 / 2.2) + 0.5, np.uint8)
+
+
+def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
+    """Whether the code ``text``, found again in ``zone`` of ``flat``, has a clear quiet zone
+    on ``short`` itself (:func:`vision.table_edges.quiet_zone_is_clear`): taking a highlight
+    off cannot tell it from a dark surface under it (a card's dark face beside the code would
+    come out as paper), so the quiet zone is judged where nothing was taken off."""
+    import zxingcpp
+
+    from vision.table_codes import _expected_modules, code_corners
+    from vision.table_edges import quiet_zone_is_clear
+
+    left, top, right, bottom = zone
+    crop = np.ascontiguousarray(flat[top:bottom, left:right])
+    formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+    for barcode in zxingcpp.read_barcodes(crop, formats=formats, try_downscale=True):
+        if barcode.valid and barcode.text == text:
+            extra = barcode.extra if isinstance(barcode.extra, dict) else {}
+            expected = _expected_modules(text, str(extra.get("ECLevel", "")),
+                                         str(extra.get("Version", "")), extra.get("DataMask"))
+            plain = np.ascontiguousarray(short[top:bottom, left:right])
+            return expected is not None and quiet_zone_is_clear(plain, code_corners(barcode),
+                                                                 expected)
+    return False  # not found again: nothing vouches for it
 
 
 def _same_place(view: FerryView, pose: MatPose) -> bool:
