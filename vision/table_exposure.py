@@ -5,7 +5,11 @@ exposure the clipped patch hides the code's modules *and* whatever edge lies und
 covering card's corner beside a buried code disappears in the white, so the reader rightly says
 nothing for that ferry (docs/table-view.md, "Under a glossy sleeve's highlight"). A frame taken
 at a shorter exposure, at the same gain, scales all the light down: the highlight no longer
-clips, and the code and any edge under it show again, on paper that is darker and noisier.
+clips, and the code and any edge under it show again, on paper that is darker and noisier. It
+still *adds* the same share of the paper's light, lifting the dark modules under it as much as
+before (read as it comes, the short frame gave 1 more of 48 DEV top cards under a strong
+highlight: docs/benchmarks.md, branch ``texpo``); but with nothing clipped that added light can
+be taken off (:func:`without_highlight`) before the zone is read.
 
 * :class:`ShortExposure`: the settings (as picamera2 takes its controls: a small object), the
   exposure as a fraction of the automatic one;
@@ -16,12 +20,14 @@ clips, and the code and any edge under it show again, on paper that is darker an
 * :func:`under_highlight`: the ferries a short exposure may help: located, no top card read, and
   a clipped patch in the card zone;
 * :class:`ShortLook`: once per still table, asks the camera for the short frame when such a
-  ferry exists and reads *only those ferries* on it with the ordinary reader
+  ferry exists and reads *only those ferries* on it (:func:`read_short`): the highlight's light
+  taken off, the zone read by the ordinary reader
   (:meth:`vision.table.TableReader.read_ferries`, every rule of the top-card test as on any
-  frame: the short frame earns no excuse). A ferry's top read there is kept only when the mat
-  was located on the short frame where it was on the normal one (the table did not move
-  between the two); every other ferry keeps the normal frame's reading. A camera that cannot,
-  or fails, changes nothing.
+  frame: the short frame earns no excuse), the top card's quiet zone judged again on the short
+  frame as it came (taking light off cannot tell a dark surface under a highlight from paper).
+  A ferry's top read there is kept only when the mat was located on the short frame where it
+  was on the normal one (the table did not move between the two); every other ferry keeps the
+  normal frame's reading. A camera that cannot, or fails, changes nothing.
 
 >>> settings = ShortExposure()
 >>> settings.fraction, settings.microseconds(8000)
