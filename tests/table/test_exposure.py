@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from tests.table.test_scenes import TEXTS
 from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
 from vision.sources import CameraMissing
 from vision.table import TableReader
@@ -33,8 +34,6 @@ from vision.table_render import (
 from vision.table_scenes import Scene, scene_for_seed
 from vision.table_scenes_render import render_scene
 
-TEXTS = [f"NOAH1/BOX1/{s}{g}{c}" for s in ("CA", "LI", "EL", "GI", "BE") for g in "MF"
-         for c in (1, 2)]
 GLOSSY_SEED = 1011  # a DEV scene with three sleeves' highlights
 SCALE = 0.1
 PEAK = 2.2  # the scenes renderer's strongest highlight, × paper
