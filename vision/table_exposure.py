@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from vision.errors import VisionError
-from vision.table_kit import QR_MODULES_MM, Box
+from vision.table_kit import MAT_MM, QR_MODULES_MM, Box
 
 if TYPE_CHECKING:
     from vision.table import FerryView, TableReader, TableReading
@@ -69,8 +69,6 @@ WHITE_WINDOW = 2.5
 """Modules across which the paper's white level is taken (:func:`without_highlight`)."""
 LIFT_SMOOTHING = 2.0
 """Modules: the highlight is smooth at this scale, a code's modules and a card's edge are not."""
-UNLIT_SHARE = 30
-"""Percentile of the white level taken as the unlit paper's (most of a zone is unlit)."""
 SAME_PLACE_MM = 2.0
 """A mat located on the short frame within this of its place on the normal one: nothing moved."""
 
@@ -175,8 +173,9 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     for k in still:
         zones[k] = left, top, right, bottom = _bounds(
             np.array(poses[k].search_zone(), np.float32), 1.0, short.shape)
-        flat[top:bottom, left:right] = without_highlight(short[top:bottom, left:right],
-                                                         poses[k].px_per_mm * QR_MODULES_MM)
+        mat = np.array(poses[k].quad(0.0, 0.0, *MAT_MM), np.float32) - (left, top)
+        flat[top:bottom, left:right] = without_highlight(
+            short[top:bottom, left:right], poses[k].px_per_mm * QR_MODULES_MM, mat)
     views = reader.read_ferries(flat, poses, still)
     found: dict[int, FerryView] = {}
     for k in still:
@@ -187,13 +186,16 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     return replace(reading, ferries={**reading.ferries, **found}) if found else reading
 
 
-def without_highlight(crop: np.ndarray, px_per_module: float) -> np.ndarray:
+def without_highlight(crop: np.ndarray, px_per_module: float,
+                      paper: np.ndarray | None = None) -> np.ndarray:
     """``crop`` of a short exposure with a highlight's added light taken off.
 
     A sleeve's reflection *adds* light, smooth over many modules (6–16 mm): in linear units
     (the Y plane's 2.2 tone curve undone) the paper's white level round each point (the
     brightest within :data:`WHITE_WINDOW` modules, smoothed over :data:`LIFT_SMOOTHING`) stands
-    above the crop's unlit paper by the highlight's light there; that lift is subtracted. The
+    above the unlit paper's by the highlight's light there; that lift is subtracted. The unlit
+    paper's level is the white level's median inside ``paper`` (a quad in the crop: the mat,
+    mostly paper and cards, a highlight on a small part of it), or over the whole crop. The
     code's own contrast, and any edge, are left as they are; nothing is ever made lighter. Only
     a frame with nothing clipped has the light to take off: that is what the short exposure is
     for.
@@ -203,7 +205,7 @@ def without_highlight(crop: np.ndarray, px_per_module: float) -> np.ndarray:
     >>> lit = (255 * np.clip((paper / 255) ** 2.2 + glow, 0, 1) ** (1 / 2.2)).astype(np.uint8)
     >>> flat = without_highlight(lit, 3.0)
     >>> [int(v) for v in (lit[5, 60], flat[5, 60], lit[45, 60], flat[45, 60], flat[5, 5])]
-    [225, 183, 156, 99, 180]
+    [225, 184, 156, 102, 180]
     """
     import cv2
 
@@ -211,7 +213,12 @@ def without_highlight(crop: np.ndarray, px_per_module: float) -> np.ndarray:
     side = max(3, round(WHITE_WINDOW * px_per_module) | 1)
     white = cv2.dilate(linear, np.ones((side, side), np.uint8))
     white = cv2.GaussianBlur(white, (0, 0), LIFT_SMOOTHING * px_per_module)
-    lift = np.maximum(white - float(np.percentile(white, UNLIT_SHARE)), 0)
+    inside = np.ones(crop.shape, bool)
+    if paper is not None:
+        mask = np.zeros(crop.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(paper).astype(np.int32), 1)
+        inside = mask.astype(bool) if mask.any() else inside
+    lift = np.maximum(white - float(np.median(white[inside])), 0)
     flat = np.clip(linear - lift, 0, 1)
     return np.asarray(255 * flat ** (1 / 2.2) + 0.5, np.uint8)
 
