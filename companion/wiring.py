@@ -122,6 +122,15 @@ def camera_pipeline(source: Source, session: Refereed, *,
     return Pipeline(source, is_ours=session.is_ours, on_event=on_event, tracker=tracker)
 
 
+SHORT_LOOK = False
+"""Whether the app's observer asks the overhead camera for a short exposure of a ferry unread
+under a highlight (docs/table-view.md, "A short exposure"). Off: on issue 19's glare sweep with
+short frames it names one buried code that main's reader does not (a squared card's corner 2.2
+modules off the code's corner, 3.1 modules away; docs/benchmarks.md, branch ``texpo``), and a
+change that names one buried code more than main is not taken. ``table_observer(camera=...)``
+turns it on for one observer."""
+
+
 def table_observer(session: Session, *, ledger: PlayLedger | None = None,
                    reader: Reader | None = None,
                    intents: ObservedSession | None = None,
@@ -398,7 +407,8 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
         return cameras
     ledger = PlayLedger()
     health = CameraHealth(session)
-    cameras.observer = table_observer(session, ledger=ledger, reader=reader, camera=table)
+    cameras.observer = table_observer(session, ledger=ledger, reader=reader,
+                                      camera=table if SHORT_LOOK else None)
     if table is not None:
         cameras.table = table_camera(table, observer=cameras.observer, also=also_table,
                                      on_status=lambda status: health.report("table", status))
