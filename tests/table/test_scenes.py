@@ -65,7 +65,8 @@ def test_the_held_out_sets_are_apart_from_each_other_and_from_the_development_se
     for i, name in enumerate(names):
         for other in names[:i]:
             assert not set(scene_set(name)) & set(scene_set(other)), (name, other)
-    with pytest.raises(ValueError, match="dev, heldout, heldout2, heldout3, heldout4, heldout5, heldout6"):
+    with pytest.raises(ValueError,
+                       match="dev, heldout, heldout2, heldout3, heldout4, heldout5, heldout6"):
         scene_set("test")
 
 
