@@ -122,16 +122,28 @@ def camera_pipeline(source: Source, session: Refereed, *,
     return Pipeline(source, is_ours=session.is_ours, on_event=on_event, tracker=tracker)
 
 
+SHORT_LOOK = False
+"""Whether the app's observer asks the overhead camera for a short exposure of a ferry unread
+under a highlight (docs/table-view.md, "A short exposure"). Off: on issue 19's glare sweep with
+short frames it names one buried code that main's reader does not (a squared card's corner 2.2
+modules off the code's corner, 3.1 modules away; docs/benchmarks.md, branch ``texpo``), and a
+change that names one buried code more than main is not taken. ``table_observer(camera=...)``
+turns it on for one observer."""
+
+
 def table_observer(session: Session, *, ledger: PlayLedger | None = None,
                    reader: Reader | None = None,
-                   intents: ObservedSession | None = None) -> TableObserver:
+                   intents: ObservedSession | None = None,
+                   camera: object = None) -> TableObserver:
     """The referee's eye over the table (``[camera] view = table`` or ``both``): feed it the
     overhead camera's frames (:class:`vision.table_capture.TableFrame`, ``observer.feed``); it
     plays what it sees through the session's intents, and its audit sentences become the
     session's notices with that ferry's light flashing (:meth:`Session.table_finding`). With
     ``both``, pass the same ``ledger`` to :func:`hand_camera_events` so a play is counted once.
     ``intents``: the session's intents seen through a watcher (``table referee``: every step
-    made is also an event), the session itself by default."""
+    made is also an event), the session itself by default. ``camera``: the overhead camera,
+    asked for a short exposure of a ferry unread under a highlight when it can take one (the
+    Pi camera: docs/table-view.md, "A short exposure")."""
     from companion.session.table_observer import NOT_WARNINGS, TableObserver
 
     def on_finding(finding: Finding) -> None:
@@ -139,7 +151,7 @@ def table_observer(session: Session, *, ledger: PlayLedger | None = None,
         session.table_finding((finding.phrase,), None if confirm else finding.ferry)
 
     return TableObserver(intents or session, sticker_card(session), reader=reader,
-                         ledger=ledger, on_finding=on_finding)
+                         ledger=ledger, on_finding=on_finding, camera=camera)
 
 
 def hand_camera_events(session: Session, ledger: PlayLedger) -> Callable[[object], None]:
@@ -395,7 +407,8 @@ def open_cameras(session: Session, view: str, *, hand: Source | None = None,
         return cameras
     ledger = PlayLedger()
     health = CameraHealth(session)
-    cameras.observer = table_observer(session, ledger=ledger, reader=reader)
+    cameras.observer = table_observer(session, ledger=ledger, reader=reader,
+                                      camera=table if SHORT_LOOK else None)
     if table is not None:
         cameras.table = table_camera(table, observer=cameras.observer, also=also_table,
                                      on_status=lambda status: health.report("table", status))

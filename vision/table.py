@@ -403,8 +403,8 @@ class _Symbols:
         only a code's width round each judged code, not over the whole crop (issue 19: a
         binned frame's crops, enlarged 2×, hold 4× the pixels and few codes). Elsewhere it is
         0, never sampled; :func:`plain_part` is why the parts equal the whole copy's pixels."""
-        if self._enlarge == 1.0:
-            return self._crop  # not enlarged, so not sharpened: the pixels themselves, uncopied
+        if self._enlarge == 1.0:  # not enlarged: nothing sharpened, the crop is the copy
+            return self._crop
         if self._enlarge != PART_FACTOR:
             if self._plain is None:
                 self._plain = enlarged(self._source, self._enlarge, sharp=False)

@@ -55,6 +55,7 @@ from vision.sources import (
     picamera_controls,
     start_picamera,
 )
+from vision.table_exposure import ShortExposure
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ class TableSource(Protocol):
     def close(self) -> None: ...
 
 
-SHORT_EXPOSURE_US = 2000  # a quarter of a typical indoor exposure: a highlight no longer clips
+SHORT_EXPOSURE_US = 8000  # the automatic exposure assumed when a frame's metadata lacks it
 SETTLE_FRAMES = 8  # frames to wait for new controls to take effect (picamera2: 2-6)
 
 
@@ -126,21 +127,29 @@ class PiTableCamera:
         if camera is not None:
             camera.close()
 
-    def short_exposure(self, exposure_us: int = SHORT_EXPOSURE_US, gain: float = 1.0
-                       ) -> np.ndarray:
-        """One full-resolution grayscale frame at a short exposure (picamera2 controls
-        ``ExposureTime`` in microseconds and ``AnalogueGain``): a glossy sleeve's highlight,
-        clipped white at the normal exposure, shows the code under it (the table reader's
-        second look at one ferry, docs/table-view.md). The camera's own controls are set back
-        afterwards; the frames in between are skipped until one carries the exposure asked.
-        Raises :class:`~vision.sources.CameraMissing` when the camera is not open (always off
-        the Pi), :class:`~vision.sources.CameraLost` when no such frame comes."""
+    def short_exposure(self, settings: ShortExposure | None = None) -> np.ndarray:
+        """One full-resolution grayscale frame at a short exposure
+        (:class:`~vision.table_exposure.ShortExposure`: a fraction of the automatic exposure
+        time, at its analogue gain): a glossy sleeve's highlight, clipped white at the normal
+        exposure, shows the code and any card's edge under it (:mod:`vision.table_exposure`).
+        The automatic exposure is read from the newest frame's metadata (``ExposureTime``,
+        ``AnalogueGain``), auto-exposure switched off for the short frame, the frames in
+        between skipped until one carries the exposure asked, and the camera's own controls
+        set back afterwards. Raises :class:`~vision.sources.CameraMissing` when the camera is
+        not open (always off the Pi), :class:`~vision.sources.CameraLost` when no such frame
+        comes."""
+        settings = settings or ShortExposure()
         camera = self._camera
         if camera is None:
             raise CameraMissing("The Pi camera is not open: a short exposure needs it.",
                                 CAMERA_FIX)
+        try:
+            automatic = camera.capture_metadata(wait=GRAB_TIMEOUT)
+        except Exception as error:  # libcamera errors have no common type
+            raise CameraLost(f"The Pi camera gave no picture ({error}).", CAMERA_FIX) from None
+        exposure_us = settings.microseconds(automatic.get("ExposureTime", SHORT_EXPOSURE_US))
         camera.set_controls({"AeEnable": False, "ExposureTime": exposure_us,
-                             "AnalogueGain": gain})
+                             "AnalogueGain": automatic.get("AnalogueGain", 1.0)})
         try:
             for _ in range(SETTLE_FRAMES):  # controls take effect a few frames later
                 request = camera.capture_request(wait=GRAB_TIMEOUT)
@@ -234,6 +243,14 @@ with the Pi switched off), or choose another source in [camera] (see docs/vision
 
     def __init__(self, settings: CameraSettings) -> None:
         super().__init__(settings, "camera (table view)")
+
+    def short_exposure(self, settings: ShortExposure | None = None) -> np.ndarray:
+        """The Pi camera's short exposure (:meth:`PiTableCamera.short_exposure`); a USB
+        camera cannot take one (:class:`~vision.sources.CameraMissing`)."""
+        if isinstance(self._camera, PiTableCamera):
+            return self._camera.short_exposure(settings)
+        raise CameraMissing(f"The {self.name} cannot take a short exposure (only a Pi camera "
+                            "can).", CAMERA_FIX)
 
     def choose(self) -> PiTableCamera | StillTableSource:
         if PiCamera.available():

@@ -22,7 +22,7 @@ No game rules here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -37,19 +37,42 @@ Quad = tuple[tuple[float, float], ...]
 
 def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
     """Where two small grayscale frames differ (a boolean mask), after a light blur that keeps
-    sensor noise out.
+    sensor noise out: :func:`difference` of their :func:`smoothed` copies.
 
     >>> a = np.zeros((90, 160), np.uint8); b = a.copy(); b[10:40, 10:40] = 200
     >>> round(float(motion(a, b).mean()), 3)
     0.071
     """
+    if previous.shape != current.shape:
+        raise ValueError("motion needs two frames of the same size")
+    return difference(smoothed(previous), smoothed(current), level)
+
+
+def smoothed(small: np.ndarray) -> np.ndarray:
+    """A small frame's light blur, as :func:`motion` compares it: a caller that compares each
+    frame with the next keeps this of the last one instead of blurring it twice.
+
+    >>> smoothed(np.full((9, 16), 7, np.uint8)).shape
+    (9, 16)
+    """
+    import cv2
+
+    return np.asarray(cv2.GaussianBlur(small, (5, 5), 0))
+
+
+def difference(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL
+               ) -> np.ndarray:
+    """Where two :func:`smoothed` small frames differ by more than ``level`` grey levels.
+
+    >>> a = smoothed(np.zeros((90, 160), np.uint8))
+    >>> bool(difference(a, a).any()), bool(difference(a, a + 19).all())
+    (False, True)
+    """
     import cv2
 
     if previous.shape != current.shape:
         raise ValueError("motion needs two frames of the same size")
-    a = cv2.GaussianBlur(previous, (5, 5), 0)
-    b = cv2.GaussianBlur(current, (5, 5), 0)
-    return np.asarray(cv2.absdiff(a, b) > level)
+    return np.asarray(cv2.absdiff(previous, current) > level)
 
 
 def still(previous: np.ndarray, current: np.ndarray, fraction: float = STILL_FRACTION) -> bool:
@@ -72,27 +95,56 @@ def thumbnail(gray: np.ndarray, step: int = THUMBNAIL_STEP) -> np.ndarray:
     return np.ascontiguousarray(gray[::step, ::step])
 
 
-def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
-                  ) -> list[Box]:
+def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02,
+                  smallest: float = 0.0) -> list[Box]:
     """The changed areas of a :func:`motion` mask as boxes in full-frame pixels (``frame_size``:
     the full frame's width and height), each widened by ``grow`` of the frame's width all
-    round (a change's blurred edge, and the marker beside it), overlapping boxes merged."""
+    round (a change's blurred edge, and the marker beside it), overlapping boxes merged;
+    ``smallest``: areas whose bounding box holds fewer changed pixels are left out (specks).
+
+    >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
+    >>> changed_boxes(changed, (1600, 900)), changed_boxes(changed, (1600, 900), smallest=2)
+    ([(68, 68, 432, 432), (1468, 568, 1542, 642)], [(68, 68, 432, 432)])
+    """
     import cv2
 
     from vision.table import merge_boxes
 
-    height, width = changed.shape
-    sx, sy = frame_size[0] / width, frame_size[1] / height
-    margin = grow * frame_size[0]
     outlines, _ = cv2.findContours(changed.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
-    boxes = []
-    for outline in outlines:
-        left, top, w, h = cv2.boundingRect(outline)
-        boxes.append((max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
-                      min(frame_size[0], round((left + w) * sx + margin)),
-                      min(frame_size[1], round((top + h) * sy + margin))))
-    return merge_boxes(boxes)
+    rects = [cv2.boundingRect(outline) for outline in outlines]
+    if smallest:
+        rects = [(x, y, w, h) for x, y, w, h in rects
+                 if np.count_nonzero(changed[y:y + h, x:x + w]) >= smallest]
+    return merge_boxes(_grown(rect, changed.shape, frame_size, grow) for rect in rects)
+
+
+def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
+                   ) -> Box | None:
+    """The one box that holds every box of :func:`changed_boxes` (``None``: nothing changed),
+    for much less work: the merged boxes never overlap, so their area is at most this one's.
+
+    >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
+    >>> changed_boxes(changed, (1600, 900)), changed_extent(changed, (1600, 900))
+    ([(68, 68, 432, 432), (1468, 568, 1542, 642)], (68, 68, 1542, 642))
+    """
+    import cv2
+
+    if not changed.any():
+        return None
+    return _grown(cv2.boundingRect(changed.astype(np.uint8)), changed.shape, frame_size, grow)
+
+
+def _grown(rect: Sequence[int], shape: tuple[int, ...],
+           frame_size: tuple[int, int], grow: float) -> Box:
+    """A rectangle of a small frame (left, top, width, height) in full-frame pixels, widened
+    by ``grow`` of the frame's width all round and clipped to the frame."""
+    left, top, w, h = rect
+    sx, sy = frame_size[0] / shape[1], frame_size[1] / shape[0]
+    margin = grow * frame_size[0]
+    return (max(0, round(left * sx - margin)), max(0, round(top * sy - margin)),
+            min(frame_size[0], round((left + w) * sx + margin)),
+            min(frame_size[1], round((top + h) * sy + margin)))
 
 
 def quad_touches(quad: Quad, boxes: Iterable[Box]) -> bool:
@@ -131,13 +183,16 @@ def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
     for ferry, quad in zones.items():
         if quad is None:
             continue
-        polygon = np.array([(x * sx, y * sy) for x, y in quad], np.int32)
         # only the zone's bounding box is drawn and counted (a card zone is a small part of
-        # the thumbnail, and the tracker asks this for every marker too)
-        left, top = np.maximum(polygon.min(axis=0), 0)
-        right, bottom = np.minimum(polygon.max(axis=0) + 1, (width, height))
-        if right <= left or bottom <= top:
+        # the thumbnail, and the tracker asks this for every marker too), and nothing at all
+        # where nothing changed in that box (most zones): thumbnail pixels, truncated as the
+        # polygon's are
+        xs, ys = [int(x * sx) for x, _ in quad], [int(y * sy) for _, y in quad]
+        left, top = max(min(xs), 0), max(min(ys), 0)
+        right, bottom = min(max(xs) + 1, width), min(max(ys) + 1, height)
+        if right <= left or bottom <= top or not changed[top:bottom, left:right].any():
             continue
+        polygon = np.array(list(zip(xs, ys, strict=True)), np.int32)
         zone = np.zeros((bottom - top, right - left), np.uint8)
         cv2.fillConvexPoly(zone, polygon - (left, top), 1)
         area = int(np.count_nonzero(zone))
@@ -167,10 +222,10 @@ class StillnessWatch:
 
     def moving(self, small: np.ndarray) -> bool:
         """Whether the table moved between the previous small frame and ``small``."""
-        previous, self._previous = self._previous, small
+        previous, self._previous = self._previous, smoothed(small)
         if previous is None or previous.shape != small.shape:
             return True
-        changed = motion(previous, small)
+        changed = difference(previous, self._previous)
         if float(changed.mean()) > STILL_FRACTION:
             return True
         return self._size is not None and bool(

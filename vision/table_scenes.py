@@ -50,8 +50,12 @@ has seen for the last round of issue 19's work, run by the lead once the branche
 HELDOUT5_SEEDS = range(940000, 940120)
 """A fifth held-out set, drawn once the fourth had been run (2026-11-26): run by the lead once
 the next round's branches are merged, never looked into frame by frame."""
+HELDOUT6_SEEDS = range(950000, 950120)
+"""A sixth held-out set, drawn once the fifth had been run (2026-11-27): run by the lead once
+the next round's branches are merged, never looked into frame by frame."""
 SCENE_SETS = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
-              "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS, "heldout5": HELDOUT5_SEEDS}
+              "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS, "heldout5": HELDOUT5_SEEDS,
+              "heldout6": HELDOUT6_SEEDS}
 """Every named set of seeds: the development set, then the held-out ones, oldest first."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
@@ -293,10 +297,10 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 
 def scene_set(name: str) -> range:
     """The seeds of a named set (:data:`SCENE_SETS`): ``"dev"``, or a held-out set ``"heldout"``,
-    ``"heldout2"``, … ``"heldout5"``.
+    ``"heldout2"``, … ``"heldout6"``.
 
-    >>> len(scene_set("heldout")), scene_set("dev")[0], scene_set("heldout5")[0]
-    (120, 1000, 940000)
+    >>> len(scene_set("heldout")), scene_set("dev")[0], scene_set("heldout6")[0]
+    (120, 1000, 950000)
     """
     if name not in SCENE_SETS:
         raise ValueError(f"unknown set {name!r}: {', '.join(SCENE_SETS)}")

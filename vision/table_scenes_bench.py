@@ -238,8 +238,8 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
         "ratio_to_bare": overall.get("cpu_ratio"),
         "wall_ratio_to_bare": overall.get("wall_ratio"),
         "time": {"cold": cold, "one_ferry": plays},
-        "one_ferry_change": _change_report(plays.get(ALL), _still_ms(records), change_tally,
-                                           changes),
+        "one_ferry_change": {**_change_report(plays.get(ALL), _still_ms(records), change_tally,
+                                              changes), **_play_work(records)},
     }
 
 
@@ -264,6 +264,21 @@ def pi4_settle_ms(play_ms: float, still_ms: float | None) -> list[float] | None:
     low, high = PI_FACTORS["Pi 4"]
     return [_ms(FULL_FRAME_S + low * (play_ms + still_ms) / 1000),
             _ms(FULL_FRAME_S + high * (play_ms + still_ms) / 1000)]
+
+
+def _play_work(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The plays' work: how many searched for markers, and the ferries each decoded again
+    (records of a reader that does not say: nothing).
+
+    >>> _play_work([{"change": {"decoded": 1, "searches": 0}},
+    ...             {"change": {"decoded": 3, "searches": 2}}, {"change": None}])
+    {'searched_plays': 1, 'decoded_per_play': 2.0}
+    """
+    plays = [r["change"] for r in records if r["change"] is not None and "decoded" in r["change"]]
+    if not plays:
+        return {}
+    return {"searched_plays": sum(1 for p in plays if p["searches"]),
+            "decoded_per_play": round(float(statistics.mean(p["decoded"] for p in plays)), 2)}
 
 
 def _still_ms(records: Sequence[dict[str, Any]]) -> float | None:
@@ -333,10 +348,13 @@ def _one_ferry_change(scene: Scene, texts: Sequence[str], before: np.ndarray,
     tracker = tracker_class()
     tracker.read(before)
     reading, took = timed(tracker.read, after.frame, clocks)
+    # the work done (not the time): ferries decoded again, marker searches made
+    work = {"decoded": len(getattr(tracker, "decoded_ferries", ())),
+            "searches": getattr(tracker, "marker_searches", 0)}
     found, bare_took = timed(bare, after.frame, clocks)
     # the next frame of a still table, which the referee reads too before it settles
     _, still_took = timed(tracker.read, after.frame, clocks)
-    return {**_seconds(took, bare_took), "still_seconds": still_took[0],
+    return {**_seconds(took, bare_took), "still_seconds": still_took[0], **work,
             "tally": asdict(score(after.truth, reading, found))}
 
 
@@ -417,6 +435,9 @@ def text(report: dict[str, Any]) -> str:
                      f"{change['ratio_to_bare']}× bare zxing-cpp (wall time "
                      f"{change['wall_ratio_to_bare']}×); read {change['read']}/"
                      f"{change['visible']}, wrong {change['wrong']}")
+        if "searched_plays" in change:
+            lines.append(f"  marker search on {change['searched_plays']} of {plays}; "
+                         f"ferries decoded per play {change['decoded_per_play']}")
         if change.get("pi4_ms"):
             low, high = change["pi4_ms"]
             lines.append(f"  the still frame after it: {change['still_cpu_ms']} ms; on a Pi 4, "

@@ -488,10 +488,16 @@ def _card_flat(card: Card, ident: int) -> Flat:
                 corner_mm=3.0)
 
 
-def render_scene(scene: Scene, scale: float = 1.0, noise_seed: int | None = None) -> SceneShot:
+def render_scene(scene: Scene, scale: float = 1.0, noise_seed: int | None = None,
+                 exposure: float = 1.0) -> SceneShot:
     """The frame the scene's camera takes (grayscale uint8; 2304 × 1296 when binned) and its
     ground truth. ``scale`` shrinks the sensor (tests); ``noise_seed`` gives fresh sensor noise
-    for the same table (a second still frame)."""
+    for the same table (a second still frame); ``exposure``: the exposure time as a fraction of
+    the automatic exposure's, at the same gain (a short exposure of the same still table,
+    :mod:`vision.table_exposure`): the scene's light is scaled before the sensor clips it and
+    adds its noise, so a highlight that clipped may no longer, and the paper is darker and
+    noisier. The lens blur is kept as it is (a still table; a shorter exposure would only
+    shorten a motion streak)."""
     cam = optics(scene, scale)
     canvas = Canvas(np.zeros((cam.height, cam.width), np.float32),
                     np.zeros((cam.height, cam.width), np.int16), Rays(cam), cam)
@@ -504,6 +510,8 @@ def render_scene(scene: Scene, scale: float = 1.0, noise_seed: int | None = None
     for index, hand in enumerate(scene.hands):
         _draw_hand(canvas, hand, HAND_ID + index)
     linear, gloss = expose(canvas, scene)
+    if exposure != 1.0:  # the default frame is left exactly as it was
+        linear = linear * np.float32(exposure)
     frame = _sensor(linear, scene, scale, scene.seed if noise_seed is None else noise_seed)
     truth = scene_truth(scene, canvas, gloss)
     return SceneShot(frame, truth)

@@ -11,14 +11,16 @@ one reading to the next,
   changed (moved, covered, uncovered) is forgotten unless it is located again — a card laid on its
   card zone leaves it in place;
 * each ferry's view (:class:`vision.table.FerryView`): an unchanged ferry keeps its reading;
-* Noah's marker, unless the change covers where it was.
+* Noah's marker, unless the change reaches its square.
 
 What changed is the difference between the thumbnail of the frame read last and this one's
-(:mod:`vision.table_motion`): markers are looked for only in the changed boxes (and around
-the mats whose markers changed), not at all when every marker of the kit is known and none
-changed (a play), and only the ferries whose zones they touch are decoded again. A change
-over more than :attr:`TableTracker.cold_share` of the frame (a light switched on, the camera
-knocked) makes the whole frame be searched; the mats away from the change are still kept.
+(:mod:`vision.table_motion`). A mat or Noah whose marker changed is looked for round where it
+was first, and in the whole change only when it is not found there; a marker not known at all
+only where something changed off the mats kept (:class:`_Locating`); nothing at all when every
+marker of the kit is known and none changed (a play). Only the ferries whose zones the change
+touches are decoded again. A change over more than :attr:`TableTracker.cold_share` of the
+frame (a light switched on, the camera knocked) makes the whole frame be searched; the mats
+away from the change are still kept.
 
 While the table is still, a ferry whose zone shows a code but no top card (glare, an unsure
 code) is read again on the next still frames, at most :data:`RETRIES` times: fresh sensor noise
@@ -34,6 +36,7 @@ and the reader's second look sometimes make it readable; never a guess.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Iterable, Sequence
@@ -47,6 +50,7 @@ from vision.table_kit import (
     FERRIES,
     MARKER_MM,
     MARKER_WHITE_MM,
+    MAT_MM,
     NOAH_MARKER,
     SEARCH_ZONE_MM,
     Box,
@@ -54,12 +58,26 @@ from vision.table_kit import (
     marker_centre_mm,
     marker_ids,
 )
-from vision.table_markers import Marker, MatPose, mat_poses, noah_ferry, noah_marker
-from vision.table_motion import Quad, changed_boxes, motion, occluded_ferries, thumbnail
+from vision.table_markers import Marker, MatPose, mat_poses, noah_ferry, unique_markers
+from vision.table_motion import (
+    Quad,
+    changed_boxes,
+    changed_extent,
+    difference,
+    occluded_ferries,
+    smoothed,
+    thumbnail,
+)
 
 RETRIES = 2  # still frames on which a ferry showing a code but no top card is read again
 MARKER_SURROUNDINGS_MM = MARKER_MM / 2 + 8.0  # a moved mat's marker is looked for this far round
 MARKER_SQUARE_MM = MARKER_MM / 2 + MARKER_WHITE_MM  # a change inside this: the marker changed
+#: A change off the mats smaller than this (mm², about 6 × 6 mm) cannot have uncovered a
+#: marker of the kit: a marker hidden by something is uncovered by taking that thing away,
+#: and ArUco needs the whole 20 mm square. Sensor noise leaves such specks in a thumbnail's
+#: difference (DEV plays: up to 8 thumbnail pixels, 24 mm², in dark, noisy areas); each
+#: would otherwise be searched when a mat or Noah is not known.
+UNCOVERED_MM2 = 40.0
 MOVED_MM = 1.5  # a mat located again this far from its known place has been moved
 ZONE_CHANGE = 0.002  # of a ferry's search zone: a change this large may have changed its top
 
@@ -82,14 +100,20 @@ def _default_reader() -> TableReader | FrameReader:
 
 @dataclass
 class _Memory:
-    """What the tracker knows of the table after its last reading."""
+    """What the tracker knows of the table after its last reading (``smooth``: the last
+    frame's thumbnail, :func:`vision.table_motion.smoothed`; ``noah``: Noah's marker, found
+    then or kept from before)."""
 
-    small: np.ndarray
+    smooth: np.ndarray
     poses: dict[int, MatPose]
     views: dict[int, FerryView]
-    noah_at: Point | None
+    noah: Marker | None
     retries: dict[int, int] = field(default_factory=dict)
     loose: tuple[LooseCode, ...] | None = None
+
+    @property
+    def noah_at(self) -> Point | None:
+        return None if self.noah is None else self.noah.centre
 
 
 @dataclass
@@ -100,13 +124,15 @@ class TableTracker:
     ``reader``: the frame reader it uses (its decoder, its marker search; any other reader of
     whole frames, :class:`FrameReader`, is simply called for each frame); ``cold_share``: a
     change over more than this share of the frame searches the whole frame for markers.
-    :attr:`decoded_ferries` says which ferries the last :meth:`read` decoded (for tests and
-    benchmarks: the work done, not the time taken).
+    :attr:`decoded_ferries` says which ferries the last :meth:`read` decoded and
+    :attr:`marker_searches` how many marker searches it made (for tests and benchmarks: the
+    work done, not the time taken).
     """
 
     reader: TableReader | FrameReader = field(default_factory=_default_reader)
     cold_share: float = 0.35
     decoded_ferries: tuple[int, ...] = ()
+    marker_searches: int = 0
     _memory: _Memory | None = field(default=None, repr=False)
 
     def forget(self) -> None:
@@ -122,22 +148,17 @@ class TableTracker:
             return reader.read(frame, loose=loose)
         started = time.perf_counter()
         gray = _gray(frame)
-        small = thumbnail(gray)
+        smooth = smoothed(thumbnail(gray))
         memory = self._memory
-        if memory is not None and memory.small.shape != small.shape:
+        if memory is not None and memory.smooth.shape != smooth.shape:
             memory = None
-        changed = self._changes(memory, small, gray.shape)
+        changed = None if memory is None else difference(memory.smooth, smooth)
         if memory is not None and changed is not None and not changed.any():
-            memory.small = small
+            memory.smooth = smooth
             reading = self._still(reader, gray, memory, loose)
         else:
-            reading = self._changed(reader, gray, small, memory, changed, loose)
+            reading = self._changed(reader, gray, smooth, memory, changed, loose)
         return _timed(reading, started)
-
-    def _changes(self, memory: _Memory | None, small: np.ndarray, shape: tuple[int, ...]
-                 ) -> np.ndarray | None:
-        """Where the frame changed since the last reading (a thumbnail mask; ``None``: all)."""
-        return None if memory is None else motion(memory.small, small)
 
     def _still(self, reader: TableReader, gray: np.ndarray, memory: _Memory, loose: bool
                ) -> TableReading:
@@ -145,7 +166,7 @@ class TableTracker:
         card read once more (at most :data:`RETRIES` times)."""
         again = [k for k, view in memory.views.items() if view.seen and view.top is None
                  and view.codes and memory.retries.get(k, 0) < RETRIES]
-        self.decoded_ferries = tuple(again)
+        self.decoded_ferries, self.marker_searches = tuple(again), 0
         if again:
             fresh = reader.read_ferries(gray, memory.poses, again)
             for k in again:
@@ -155,30 +176,14 @@ class TableTracker:
             memory.loose = reader.loose_codes(gray, memory.poses)
         return self._reading(memory, loose)
 
-    def _changed(self, reader: TableReader, gray: np.ndarray, small: np.ndarray,
+    def _changed(self, reader: TableReader, gray: np.ndarray, smooth: np.ndarray,
                  memory: _Memory | None, changed: np.ndarray | None, loose: bool
                  ) -> TableReading:
         height, width = gray.shape
         size = (width, height)
-        boxes = [(0, 0, width, height)] if changed is None else changed_boxes(changed, size)
-        known = memory.poses if memory is not None else {}
-        moved = {k for k, pose in known.items() if _markers_changed(pose, changed, size)}
-        if memory is None or _share(boxes, width * height) > self.cold_share:
-            search = None
-        else:  # the changes, and each marker of a mat that may have moved, whole
-            search = _inside(boxes + [_marker_box(pose, i) for k in sorted(moved)
-                                      for pose in (known[k],) for i in marker_ids(k)], size)
-        kept = [i for k in known if k not in moved for i in marker_ids(k)]
-        if memory is not None and memory.noah_at is not None and not _inside_any(
-                memory.noah_at, boxes):
-            kept.append(NOAH_MARKER)
-        markers = [] if _nothing_to_find(kept, search) else reader.find_markers(
-            gray, search, kept)
-        poses = {k: p for k, p in known.items() if k not in moved}
-        found = mat_poses(markers, table=poses.values())
-        poses.update({k: found[k] for k in moved if k in found})
-        for k, pose in found.items():
-            poses.setdefault(k, pose)  # a mat not known before
+        locating = _Locating(reader, gray, memory, changed, self.cold_share)
+        poses, noah = locating.located()
+        self.marker_searches = locating.searches
         views = dict(memory.views) if memory is not None else {}
         zones = {k: pose.quad(*SEARCH_ZONE_MM) for k, pose in poses.items()}
         touched = set(zones) if changed is None else occluded_ferries(
@@ -187,7 +192,7 @@ class TableTracker:
                   or _moved(views.get(k), poses.get(k))]
         views.update(reader.read_ferries(gray, poses, reread))
         self.decoded_ferries = tuple(k for k in reread if k in poses)
-        self._memory = _Memory(small, poses, views, _noah(markers, memory, boxes))
+        self._memory = _Memory(smooth, poses, views, noah)
         if loose:
             self._memory.loose = reader.loose_codes(gray, poses)
         return self._reading(self._memory, loose)
@@ -199,19 +204,104 @@ class TableTracker:
                             loose=memory.loose if loose else None)
 
 
-def _nothing_to_find(kept: Sequence[int], search: Sequence[Box] | None) -> bool:
-    """Whether a search of the changed boxes could find nothing new: every marker of the kit
-    is known and unchanged (``kept``), so what changed is a card or a hand.
+class _Locating:
+    """Where the mats and Noah lie in a frame that changed since the tracker's last reading.
 
-    A mat that moves moves its markers, and Noah leaving his place changes it: either would
-    have taken its id out of ``kept``. A one-ferry play then costs no marker search at all.
-
-    >>> _nothing_to_find(list(range(11)), [(0, 0, 10, 10)]), _nothing_to_find([0, 1], [])
-    (True, False)
-    >>> _nothing_to_find(list(range(11)), None)  # the whole frame searched: a cold reading
-    False
+    A mat whose markers did not change keeps its pose, Noah his marker if its square did not
+    change; what may have moved is looked for where it was first (the boxes round its
+    markers: a push, a card askew over a marker's margin, sensor noise), and only when it is
+    not found there in the whole change. Markers not known at all (a mat or Noah never seen,
+    or forgotten) can appear only where something changed off the mats known to lie still (a
+    mat's own face holds no other marker of the kit): those changes are searched. With every
+    marker of the kit known and none changed, nothing is searched (an ordinary play). A change
+    over more than ``cold_share`` of the frame, or no memory, searches the whole frame.
     """
-    return search is not None and set(kept) >= set(range(NOAH_MARKER + 1))
+
+    def __init__(self, reader: TableReader, gray: np.ndarray, memory: _Memory | None,
+                 changed: np.ndarray | None, cold_share: float) -> None:
+        height, width = gray.shape
+        self.reader, self.gray, self.changed, self.size = reader, gray, changed, (width, height)
+        known = memory.poses if memory is not None else {}
+        self.moved = {k: p for k, p in known.items() if _markers_changed(p, changed, self.size)}
+        self.kept = {k: p for k, p in known.items() if k not in self.moved}
+        self.noah_was = memory.noah if memory is not None else None
+        self.noah_kept = self.noah_was if self.noah_was is not None and not _square_changed(
+            self.noah_was.corners, changed, self.size) else None
+        self.cold = memory is None or self._over(cold_share)
+        self.searches = 0  # marker searches made (:attr:`TableTracker.marker_searches`)
+
+    @functools.cached_property
+    def boxes(self) -> list[Box]:
+        """The changed areas (:func:`vision.table_motion.changed_boxes`)."""
+        width, height = self.size
+        return [(0, 0, width, height)] if self.changed is None else changed_boxes(
+            self.changed, self.size)
+
+    def _over(self, share: float) -> bool:
+        """Whether the changed areas cover more than ``share`` of the frame (their extent
+        first: on a play it settles this without the areas themselves)."""
+        area = self.size[0] * self.size[1]
+        extent = None if self.changed is None else changed_extent(self.changed, self.size)
+        if extent is not None and _share([extent], area) <= share:
+            return False
+        return _share(self.boxes, area) > share
+
+    def located(self) -> tuple[dict[int, MatPose], Marker | None]:
+        """Every mat's pose known now, and Noah's marker (``None``: not known)."""
+        markers = self._markers()
+        poses = dict(self.kept)
+        found = mat_poses(markers, table=poses.values())
+        poses.update({k: found[k] for k in self.moved if k in found})
+        for k, pose in found.items():
+            poses.setdefault(k, pose)  # a mat not known before
+        noah = next((m for m in markers if m.id == NOAH_MARKER), None)
+        return poses, noah or self.noah_kept
+
+    def _markers(self) -> list[Marker]:
+        kept = [i for k in self.kept for i in marker_ids(k)]
+        kept += [NOAH_MARKER] if self.noah_kept is not None else []
+        if self.cold:
+            return self._search(None, kept)
+        first = _inside(self._where_they_were() + self._where_new_ones_may_be(), self.size)
+        markers = self._search(first, kept) if first else []
+        if not self._lost(markers):
+            return markers
+        everywhere = _inside(self.boxes + self._where_they_were(), self.size)
+        return unique_markers(markers + self._search(everywhere, kept))
+
+    def _search(self, boxes: list[Box] | None, kept: list[int]) -> list[Marker]:
+        self.searches += 1
+        return self.reader.find_markers(self.gray, boxes, kept)
+
+    def _where_they_were(self) -> list[Box]:
+        """Boxes round the markers that may have moved: a moved mat's both, Noah's."""
+        boxes = [_marker_box(pose, i) for k, pose in sorted(self.moved.items())
+                 for i in marker_ids(k)]
+        if self.noah_was is not None and self.noah_kept is None:
+            boxes.append(_box_round(self.noah_was))
+        return boxes
+
+    def _where_new_ones_may_be(self) -> list[Box]:
+        """The changes off the mats kept, when a marker of the kit is not known at all (but
+        not the specks of sensor noise: :data:`UNCOVERED_MM2`)."""
+        known = {i for k in [*self.kept, *self.moved] for i in marker_ids(k)}
+        known |= {NOAH_MARKER} if self.noah_was is not None else set()
+        if self.changed is None or known >= set(range(NOAH_MARKER + 1)):
+            return []
+        off_mats = _off(self.changed, [p.quad(0.0, 0.0, *MAT_MM) for p in self.kept.values()],
+                        self.size)
+        scales = [p.px_per_mm for p in [*self.kept.values(), *self.moved.values()]]
+        # a thumbnail pixel's side in mm (no mat known: no specks told from changes)
+        mm = self.size[0] / self.changed.shape[1] / float(np.median(scales)) if scales else 0
+        return changed_boxes(off_mats, self.size, smallest=UNCOVERED_MM2 / (mm * mm)
+                             if mm else 0.0) if off_mats.any() else []
+
+    def _lost(self, markers: Sequence[Marker]) -> bool:
+        """Whether a mat or Noah that may have moved was not found round its old place."""
+        ids = {m.id for m in markers}
+        lost_mat = any(not set(marker_ids(k)) & ids for k in self.moved)
+        return lost_mat or (self.noah_was is not None and self.noah_kept is None
+                            and NOAH_MARKER not in ids)
 
 
 def _timed(reading: TableReading, started: float) -> TableReading:
@@ -265,16 +355,51 @@ def _moved(view: FerryView | None, pose: MatPose | None) -> bool:
     return math.dist(view.centre, pose.centre) > MOVED_MM * pose.px_per_mm
 
 
-def _noah(markers: Sequence[Marker], memory: _Memory | None, boxes: Sequence[Box]
-          ) -> Point | None:
-    """Noah's marker: found now, else where it was unless a change covers that place."""
-    now = noah_marker(markers)
-    if now is not None or memory is None or memory.noah_at is None:
-        return now
-    return None if _inside_any(memory.noah_at, boxes) else memory.noah_at
+def _square_changed(corners: np.ndarray, changed: np.ndarray | None, size: tuple[int, int]
+                    ) -> bool:
+    """Whether the thumbnails differ over a marker (``corners``, frame pixels) or its white
+    margin (:data:`MARKER_SQUARE_MM` from its centre); ``changed``: a
+    :func:`vision.table_motion.difference` mask (``None``: everything may have changed).
+
+    >>> square = np.array([(80, 80), (120, 80), (120, 120), (80, 120)], np.float32)
+    >>> changed = np.zeros((90, 160), bool); changed[15, 15] = True  # frame pixels 120-128
+    >>> _square_changed(square, changed, (1280, 720)), _square_changed(square, None, (9, 9))
+    (True, True)
+    >>> changed[15, 15] = False; changed[20, 20] = True
+    >>> _square_changed(square, changed, (1280, 720))
+    False
+    """
+    if changed is None:
+        return True
+    centre = corners.mean(axis=0)
+    quad = centre + (corners - centre) * (MARKER_SQUARE_MM / (MARKER_MM / 2))
+    return bool(occluded_ferries(changed, {0: tuple(map(tuple, quad))}, size, 0.0))
 
 
-def _inside_any(point: Point, boxes: Sequence[Box]) -> bool:
-    x, y = point
-    return any(left <= x < right and top <= y < bottom for left, top, right, bottom in boxes)
+def _box_round(marker: Marker) -> Box:
+    """A box round a marker with room for a small push, as :func:`_marker_box` (frame pixels)."""
+    (x, y), half = marker.centre, (MARKER_SURROUNDINGS_MM + 10.0) * marker.side_px / MARKER_MM
+    return math.floor(x - half), math.floor(y - half), math.ceil(x + half), math.ceil(y + half)
 
+
+def _off(changed: np.ndarray, quads: Sequence[Quad], size: tuple[int, int]) -> np.ndarray:
+    """The change mask with the quadrilaterals (frame pixels; ``size``: the frame's) taken out,
+    worked out over the changes' bounding box only (a play's is a small part of the thumbnail).
+
+    >>> changed = np.zeros((9, 16), bool); changed[1:8, 2:14] = changed[0, 15] = True
+    >>> mat = ((0, 0), (800, 0), (800, 900), (0, 900))  # the left half of the frame
+    >>> int(_off(changed, [mat], (1600, 900)).sum())
+    36
+    """
+    import cv2
+
+    left, top, w, h = cv2.boundingRect(changed.astype(np.uint8))
+    part = changed[top:top + h, left:left + w]
+    scale = np.array([changed.shape[1] / size[0], changed.shape[0] / size[1]])
+    inside = np.zeros(part.shape, np.uint8)
+    for quad in quads:
+        corners = np.round(np.array(quad) * scale).astype(np.int32) - (left, top)
+        cv2.fillConvexPoly(inside, corners, 1)
+    off = np.zeros_like(changed)
+    off[top:top + h, left:left + w] = part & (inside == 0)
+    return off

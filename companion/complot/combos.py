@@ -118,33 +118,33 @@ _TRIOS_KEPT = 100_000
 """At most this many triples are remembered (a few megabytes); then the memo starts again."""
 
 
-def _is_trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
-    """:func:`_trio`, remembered: the simulator and the judge ask about the same few thousand
-    triples again and again (keyed by the slots' numbers, one int: quicker to hash than the
-    slots)."""
-    key = (a[4] << 40) | (b[4] << 20) | c[4]
-    known = _TRIOS.get(key)
-    if known is None:
-        if len(_TRIOS) >= _TRIOS_KEPT:
-            _TRIOS.clear()
-        known = _TRIOS[key] = _trio(a, b, c)
+def _remembered_trio(key: int, a: _Slot, b: _Slot, c: _Slot) -> bool:
+    """:func:`_trio` of three slots whose numbers make ``key``, remembered: the simulator
+    and the judge ask about the same few thousand triples again and again (keyed by the
+    slots' numbers, one int: quicker to hash than the slots)."""
+    if len(_TRIOS) >= _TRIOS_KEPT:
+        _TRIOS.clear()
+    known = _TRIOS[key] = _trio(a, b, c)
     return known
 
 
 def _trio(a: _Slot, b: _Slot, c: _Slot) -> bool:
-    """Three cards of one category or of one first name, jokers filling in (C21–C24, C27)."""
-    real = [slot for slot in (a, b, c) if slot[0] is not None]
-    if len(real) <= 1:
-        return real == [] or real[0][0] != "-"
-    categories = {slot[0] for slot in real}
+    """Three cards of one category or of one first name, jokers filling in (C21–C24, C27).
+    (Written with sets of the three, no comprehension: a trio not yet remembered is worked
+    out in every claim check.)"""
+    categories = {a[0], b[0], c[0]}
     if "-" in categories:
         return False  # a méchant never counts (C20)
-    if len(categories) == 1:
-        return True
-    names = {slot[1] for slot in real}
+    categories.discard(None)  # the jokers
+    if len(categories) <= 1:
+        return True  # one category, or jokers only
+    names = {a[1], b[1], c[1]}
+    names.discard(None)  # only jokers have no first name here (a méchant was refused above)
     if len(names) != 1:
         return False
-    return names != {NOE} or all(slot[2] for slot in (a, b, c) if slot[0] is None)
+    # Noé's trio: a joker in it must be one that may stand for Noé (C23).
+    return names != {NOE} or ((a[0] is not None or a[2]) and (b[0] is not None or b[2])
+                              and (c[0] is not None or c[2]))
 
 
 class _Tally(NamedTuple):
@@ -176,27 +176,31 @@ def _count(tally: _Tally, category: str) -> int:
 
 
 def _two_trios(slots: list[_Slot], tally: _Tally) -> bool:
+    """Whether the six slots split into two trios (C25). First a quick necessary test that
+    most hands fail: a trio of ``k`` real cards shares a category or a first name and has
+    ``3 - k`` jokers, so each real card's category or first name, plus the jokers, counts 3
+    at least. Then the ten splits, each trio looked up in the memo by its slots' numbers
+    (written out here, no call per trio: a claim check tries up to twenty)."""
+    counts, jokers = tally.counts, tally.jokers
     if tally.spoilt:
         return False
-    for slot in slots:
-        if not _may_be_in_a_trio(slot, tally):
+    for category, _, _, name_key, _ in slots:
+        if category is not None and (counts[category] + jokers < 3
+                                     and counts[name_key] + jokers < 3):
             return False
-    for (i, j, k), (p, q, r) in _SPLITS:
-        if _is_trio(slots[i], slots[j], slots[k]) and _is_trio(slots[p], slots[q], slots[r]):
+    numbers = [slot[4] for slot in slots]
+    known = _TRIOS
+    for split in _SPLITS:
+        for i, j, k in split:
+            key = (numbers[i] << 40) | (numbers[j] << 20) | numbers[k]
+            trio = known.get(key)
+            if trio is None:
+                trio = _remembered_trio(key, slots[i], slots[j], slots[k])
+            if not trio:
+                break
+        else:  # both trios
             return True
     return False
-
-
-def _may_be_in_a_trio(slot: _Slot, tally: _Tally) -> bool:
-    """False when this card cannot be in any trio of the hand, so the hand makes no two trios:
-    a trio of ``k`` real cards shares a category or a first name and has ``3 - k`` jokers,
-    so one of the card's two counts plus the jokers reaches 3. A quick necessary test that
-    most hands fail; the splits are then not tried."""
-    category = slot[0]
-    if category is None:
-        return True
-    counts, jokers = tally.counts, tally.jokers
-    return counts[category] + jokers >= 3 or counts[slot[3]] + jokers >= 3
 
 
 def best_classic(cards: Sequence[Card], rules: Rules = NORMAL) -> Made | None:

@@ -34,7 +34,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill, moves, parse, to_dict
@@ -128,6 +128,8 @@ class Game(RefereeReads):
         self.in_play = tuple(card.id for card in self.deck.for_level(level))
         self._in_play = sorted(self.card_numbers[card_id] for card_id in self.in_play)
         self.is_attentat = tuple(card.category == ATTENTAT for card in self.deck)
+        self.attentats = frozenset(number for number, card in enumerate(self.deck)
+                                   if card.category == ATTENTAT)
         self._seats = len(players)
         self.moves = moves(len(players), len(self.deck))
         dealt = sum(1 for card in self.deck.for_level(level) if card.category != ATTENTAT)
@@ -430,21 +432,21 @@ class Game(RefereeReads):
         n = s.players
         s.manche += 1
         s.phase, s.drawn, s.end_reason, s.window, s.window_used = "turn", False, None, None, False
-        pioche = order[::-1]
-        hands: list[list[int]] = [[] for _ in range(n)]
         first = (s.dealer + 1) % n
-        seats = [(first + step) % n for step in range(n)]
-        for _ in range(HAND):
-            for seat in seats:
-                hands[seat].append(pioche.pop())
+        dealt = HAND * n
+        # Six rounds of one card each, clockwise from the dealer's left (C11): the seat that
+        # comes k places after the first gets the cards k, k + n, k + 2n… of the order.
+        hands = [order[(seat - first) % n:dealt:n] for seat in range(n)]
+        pioche = order[dealt:][::-1]  # its top card last, taken with pop()
         defausse: list[int] = []
         if self.level >= 3:
+            seats = [(first + step) % n for step in range(n)]
             self._attentats_at_deal(hands, pioche, defausse, seats)
         defausse.append(pioche.pop())
         while self.is_attentat[defausse[-1]]:
             defausse.append(pioche.pop())
         s.pioche, s.defausse, s.top_blocked, s.claims = tuple(pioche), tuple(defausse), False, ()
-        s.hands, s.laid = tuple(tuple(hand) for hand in hands), ((),) * n
+        s.hands, s.laid = tuple(map(tuple, hands)), ((),) * n
         s.out, s.skip, s.turns_done = (False,) * n, (False,) * n, (0,) * n
         s.manche_points = (0,) * n
         s.current = first
@@ -452,11 +454,12 @@ class Game(RefereeReads):
     def _attentats_at_deal(self, hands: list[list[int]], pioche: list[int],
                            defausse: list[int], seats: list[int]) -> None:
         """C81: discard every Attentat, refill clockwise, until nobody holds one."""
-        is_attentat = self.is_attentat
-        while any(is_attentat[card] for hand in hands for card in hand):
+        is_attentat, attentats = self.is_attentat, self.attentats
+        while not attentats.isdisjoint(chain.from_iterable(hands)):  # (in C: every deal asks)
             for seat in seats:
-                defausse.extend(card for card in hands[seat] if is_attentat[card])
-                hands[seat] = [card for card in hands[seat] if not is_attentat[card]]
+                if not attentats.isdisjoint(hands[seat]):
+                    defausse.extend(card for card in hands[seat] if is_attentat[card])
+                    hands[seat] = [card for card in hands[seat] if not is_attentat[card]]
             for seat in seats:
                 while len(hands[seat]) < HAND:
                     hands[seat].append(pioche.pop())
@@ -522,8 +525,9 @@ class Game(RefereeReads):
             card = self._from_pioche(s)
         s.window, s.drawn = None, True
         if card is not None:
-            hands = s.hands  # replaced(...), written out: half the pushes come here
-            s.hands = (*hands[:seat], hands[seat] + (card,), *hands[seat + 1:])
+            hands = list(s.hands)  # replaced(...), written out: half the pushes come here
+            hands[seat] += (card,)
+            s.hands = tuple(hands)
             if self.is_attentat[card]:
                 s.phase = "attentat"
         return card
@@ -581,29 +585,33 @@ class Game(RefereeReads):
 
     def _discarded(self, s: State, seat: int, card: int) -> None:
         """Apply a legal discard: the card on the «défausse», the turn to the next player."""
-        hands = s.hands
+        hands = list(s.hands)  # replaced(hands, seat, without(hand, card)), written out
         hand = hands[seat]
-        at = hand.index(card)  # replaced(hands, seat, without(hand, card)), written out
-        s.hands = (*hands[:seat], hand[:at] + hand[at + 1:], *hands[seat + 1:])
+        at = hand.index(card)
+        hands[seat] = hand[:at] + hand[at + 1:]
+        s.hands = tuple(hands)
         s.defausse += (card,)
         s.top_blocked = False
         self._end_turn(s, seat, window=True)
 
     def _end_turn(self, s: State, seat: int, window: bool) -> None:
         """Pass the turn clockwise, skipping players who must pass (C15, C44)."""
-        done = s.turns_done  # replaced(...), written out: every turn comes here
-        s.turns_done = (*done[:seat], done[seat] + 1, *done[seat + 1:])
+        done = list(s.turns_done)  # replaced(...), written out: every turn comes here
+        done[seat] += 1
+        s.turns_done = tuple(done)
         s.window_used = s.skip[seat]  # a wrong claim earlier in this turn used it (C45)
         s.drawn = False
-        s.current = self._next_player(s, seat)
+        following = (seat + 1) % s.players  # the usual answer, without a call
+        if s.out[following] or s.skip[following]:
+            following = self._next_player(s, seat)
+        s.current = following
         # Who plays again at once (every other player passed: a passed turn is a turn, C44)
         # has no late claim to make: their claim now is the end of this new turn (C30).
         s.window = seat if window and s.current != seat else None
 
     def _next_player(self, s: State, seat: int) -> int:
-        following = (seat + 1) % s.players
-        if not (s.out[following] or s.skip[following]):
-            return following  # the usual answer, without a call
+        """Who plays after ``seat``: the next seat still in, past those who must pass (each
+        passed turn counted, C44)."""
         following = s.next_seat(seat)
         while s.skip[following]:
             s.skip = replaced(s.skip, following, False)
@@ -705,7 +713,7 @@ class Game(RefereeReads):
             "player": seat, "combination": verdict["combination"], "points": points})]
         if verdict["combination"] == "complot_elysee":
             self._end_manche(s, "elysee")
-        elif len(s.still_in()) == 1:
+        elif s.out.count(False) == 1:  # len(s.still_in()), without the list
             self._end_manche(s, "last_player")
         elif s.out[s.current]:
             s.drawn = False

@@ -20,17 +20,18 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from operator import itemgetter
-from typing import Any
 
 from .actions import Action, CardAction, Claim, Deal, Discard, Draw, Kill
 from .cards import Card, Deck, default_deck
 from .combos import ELYSEE_NAMES, best_claim, made
-from .engine import ACTIONS, DISCARDED, TAKEN, Game, Verdict
-from .judge import TARGET_SCORE, defence_problem
+from .engine import ACTIONS, DISCARDED, TAKEN, Game
+from .invariants import Invariants
+from .judge import LEVEL_2_ACTIONS, TARGET_SCORE, defence_problem
 from .narrate import narrate
 from .state import without
 
@@ -39,8 +40,6 @@ NAMES = ("Ana", "Ben", "Chloé", "David", "Emma", "Farid")
 WRONG_CLAIM_RATE = 0.01
 ACTION_RATE = 0.3
 MAX_ACTIONS = 200_000  # a game never gets near this; it only bounds a bug
-#: The actions that end a turn (counted as turns in the report).
-_TURN_ENDS = frozenset(("discard", "kill", *ACTIONS))
 
 
 @dataclass
@@ -76,71 +75,64 @@ def play_game(seed: str, players: int = 4, level: int = 1, check: bool = True,
                 deck=deck or default_deck(), target=target)
     report = Report()
     earned = [0] * players
-    choose = Players(game, rng).choose
+    seats = Players(game, rng)
     if narrate_in is None and read_cards is None:
-        _play_fast(game, choose, report, earned, check)
+        _play_fast(game, seats.moves, report, earned, check)
     else:
-        _play_told(game, choose, report, earned, check, narrate_in, read_cards, tell)
+        _play_told(game, seats.moves, report, earned, check, narrate_in, read_cards, tell)
+    report.manches, report.turns, report.claims = seats.manches, seats.turns, seats.claims
     report.scores, report.winners = game.scores, game.winners
     report.game = game
     return report
 
 
-def _play_fast(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+def _play_fast(game: Game, moves: Iterator[Action], report: Report, earned: list[int],
                check: bool) -> None:
     """The players' typed actions pushed with :meth:`Game.push_legal` (no verdicts built):
     the players choose only among the referee's legal actions (tests/complot replays these
-    games through the judged dict path)."""
+    games through the judged dict path). Unchecked, the loop only pushes (the players count
+    what they did); checked, it keeps the accepted claims' points apart for the checks."""
     table, push_legal = game.table, game.push_legal
-    for _ in range(MAX_ACTIONS):
-        if table.phase == "game_over":
-            return
-        action = choose()
-        kind = type(action)
-        if kind is Draw:  # nearly half the pushes: tested first
+    invariants = Invariants(game, earned)
+    if not check:
+        for action in islice(moves, MAX_ACTIONS):
             push_legal(action)
-        elif type(action) is Claim:  # (type(...) again: mypy narrows on it)
-            claims = len(table.claims)
-            push_legal(action)
-            if len(table.claims) > claims:  # accepted: its points are the last claim's
-                report.claims += 1
-                earned[action.seat] += table.claims[-1][2]
-        else:
-            push_legal(action)
-            if kind is Deal:
-                report.manches += 1
-            else:
-                report.turns += 1  # a discard, a kill or an action card ends a turn
-        if check and (problem := _invariant_problem(game, earned)) is not None:
+    for action in islice(moves, MAX_ACTIONS):  # (checked; nothing left when unchecked)
+        claims = len(table.claims)
+        push_legal(action)
+        if len(table.claims) > claims:  # an accepted claim: its points are the last claim's
+            earned[table.claims[-1][0]] += table.claims[-1][2]
+        if (problem := invariants.problem()) is not None:
             report.problem = f"after {type(action).__name__} in manche {game.manche}: {problem}"
             return
-    report.problem = "the game did not end"
+    if table.phase != "game_over":
+        report.problem = "the game did not end"
 
 
-def _play_told(game: Game, choose: Callable[[], Action], report: Report, earned: list[int],
+def _play_told(game: Game, moves: Iterator[Action], report: Report, earned: list[int],
                check: bool, narrate_in: str | None,
                read_cards: Callable[[Sequence[str]], list[str]] | None,
                tell: Callable[[str], object] | None) -> None:
     """The same game through the judged path, each action as the table log's line: for a
     narration (from the verdicts' events) or a claim's cards read through ``read_cards``."""
-    table = game.table
-    for _ in range(MAX_ACTIONS):
-        if table.phase == "game_over":
-            return
-        action = game.action_dict(choose())
+    invariants = Invariants(game, earned)
+    for move in islice(moves, MAX_ACTIONS):
+        action = game.action_dict(move)
         if read_cards is not None and action["type"] == "claim":
             action["cards"] = read_cards(game.hand(action["player"]))
         verdict = game.push(action)
         if not verdict.changed:
             report.problem = f"the player's action {action} was refused: {verdict.code}"
             return
-        _count(report, action, verdict, earned)
+        if verdict.accepted and action["type"] == "claim":
+            earned[action["player"]] += verdict.points
         if narrate_in is not None:
             _tell(narrate(game, action, verdict, narrate_in), report, tell)
-        if check and (problem := _invariant_problem(game, earned)) is not None:
+        if check and (problem := invariants.problem()) is not None:
             report.problem = f"after {action['type']} in manche {game.manche}: {problem}"
             return
-    report.problem = "the game did not end"
+    if game.phase != "game_over":
+        report.problem = "the game did not end"
 
 
 def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None) -> None:
@@ -149,30 +141,6 @@ def _tell(lines: list[str], report: Report, tell: Callable[[str], object] | None
         return
     for line in lines:
         tell(line)
-
-
-def _count(report: Report, action: dict[str, Any], verdict: Verdict, earned: list[int]) -> None:
-    if action["type"] == "deal":
-        report.manches += 1
-    elif action["type"] in _TURN_ENDS:
-        report.turns += 1
-    if verdict.accepted and action["type"] == "claim":
-        report.claims += 1
-        earned[action["player"]] += verdict.points
-
-
-def _invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
-    problem = game.missing_cards()
-    if problem is not None:
-        return problem
-    if game.phase in ("manche_over", "game_over"):
-        if list(game.scores) != list(earned):
-            return f"scores {game.scores} are not the accepted claims' points {earned}"
-    elif game.phase == "turn" and not game.drawn:
-        short = [seat for seat in game.still_in if len(game.hand(seat)) != 6]
-        if short:
-            return f"seats {short} do not hold 6 cards between turns (C14)"
-    return None
 
 
 # -- the simulated players ----------------------------------------------------------------------
@@ -229,7 +197,8 @@ def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
 class Players:
     """The simulated players of one game: keep the cards that go together, announce what the
     hand makes, sometimes launch an action, now and then a wrong «Complot !» (C44).
-    :meth:`choose` is the next action, of whoever's move it is."""
+    :attr:`moves` yields each next action, of whoever's move it is, until the game is over;
+    :meth:`choose` is the next one."""
 
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.game = game
@@ -244,24 +213,50 @@ class Players:
         # list from the start: the deck's blank counts are shared by every game.)
         self.counted: list[tuple[tuple[int, ...], list[int], int]] = [
             ((), self.marks.blank.copy(), 0) for _ in game.players]
+        # Each seat's hand as last looked at, with what it announces (_announced): worked
+        # out at the discard that makes the hand, just before its owner's claim window
+        # (C30), and read again at their next turn start if the hand is still the same.
+        self.announced: list[tuple[tuple[int, ...], tuple[bool, str | None]]] = [
+            ((), (False, None)) for _ in game.players]
+        self.discards = game.moves.discards  # (the typed discards legal_discards hands out)
+        #: What the players did (play_game pushes every action they choose): manches dealt,
+        #: turns ended (a discard, an action card or a kill) and claims accepted.
+        self.manches = self.turns = self.claims = 0
+        self.moves: Iterator[Action] = self._play()
 
     def choose(self) -> Action:
+        """The next action, of whoever's move it is (StopIteration once the game is over)."""
+        return next(self.moves)
+
+    def _play(self) -> Iterator[Action]:
+        """Each next action, chosen from the table as it stands when it is asked for
+        (whatever was pushed since the last one), until the game is over: one generator
+        resumed per push, which calls the method of the move's kind (a turn's start or end,
+        or between turns) and counts what was played."""
         table = self.table
-        if table.phase != "turn":
-            return self._between_turns()
-        seat = table.current
-        if table.drawn:  # the draw closed the claim window (C30): an action or a discard
-            if self.action.happens():
-                action = _action(self.game, self.marks, seat, self.rng)
-                if action is not None:
-                    return action
-            return self._discard(seat)
-        return self._claim(seat) or self._draw(seat)
+        turn_start, turn_end, between_turns = self._turn_start, self._turn_end, \
+            self._between_turns
+        while table.phase != "game_over":
+            if table.phase != "turn":
+                yield between_turns()
+            elif table.drawn:  # the draw closed the claim window (C30): an action or a discard
+                self.turns += 1
+                yield turn_end(table.current)
+            else:
+                action = turn_start(table.current)
+                if type(action) is Draw:
+                    yield action
+                else:  # a claim: accepted if the table's claims grew once it was pushed
+                    claims = len(table.claims)
+                    yield action
+                    self.claims += len(table.claims) > claims
 
     def _between_turns(self) -> Deal | Kill:
         """The victim's previous player kills (C82), or the dealer deals a new manche."""
         if self.table.phase == "attentat":
+            self.turns += 1  # the victim's turn ends with the kill
             return _kill(self.game, self.marks, self.rng)
+        self.manches += 1
         return Deal(self._shuffled())
 
     def _shuffled(self) -> tuple[int, ...]:
@@ -271,51 +266,21 @@ class Players:
         _, ranks = zip(*sorted(zip(keys, self.id_ranks, strict=True)), strict=True)
         return itemgetter(*ranks)(self.numbers_by_id)  # type: ignore[no-any-return]
 
-    def _draw(self, seat: int) -> Draw:
-        """The «défausse» when its top card helps a lot, now and then (else the game could
-        loop on the same few cards passed around), the «pioche» otherwise."""
-        draws = self.game.legal_draws()
+    def _turn_start(self, seat: int) -> Claim | Draw:
+        """A claim (:meth:`_claim`), else the draw: the «défausse» when its top card helps
+        a lot (:func:`_gain` of 5 or more), now and then (else the game could loop on the
+        same few cards passed around), the «pioche» otherwise."""
+        table = self.table
+        if table.turns_done[seat] or table.window is not None:
+            claim = self._claim(seat)
+            if claim is not None:
+                return claim
+        draws = self.game.legal_draws()  # the «défausse» too when it may be taken (C68, C83)
         if len(draws) == 1:
             return draws[0]
-        counts, _ = self._counts(seat, self.table.hands[seat])
-        helps = _gain(self.table.defausse[-1], counts, self.marks) >= 5
+        counts, _ = self._counts(seat, table.hands[seat])
+        helps = _gain(table.defausse[-1], counts, self.marks) >= 5
         return draws[1] if helps and self.rng.random() < 0.5 else draws[0]
-
-    def _discard(self, seat: int) -> Discard:
-        """The least connected card of the hand (:func:`_worst_card`)."""
-        hand = self.table.hands[seat]
-        counts, _ = self._counts(seat, hand)
-        card = _worst_card(self.marks, hand, self.rng, counts)
-        self.counted[seat] = (without(hand, card), counts,
-                              _counted_less(counts, card, self.marks))
-        return self.game.moves.discards[seat][card]
-
-    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
-        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
-        the last ones worked out for the seat when it holds the same hand, or that hand with a
-        card drawn at its end; counted afresh only when the hand changed otherwise (an action
-        or a new manche)."""
-        old, counts, jokers = self.counted[seat]
-        if hand != old:
-            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
-                jokers = _counted_more(counts, hand[-1], self.marks)
-            else:
-                counts, jokers = _count_keys(hand, self.marks)
-            self.counted[seat] = (hand, counts, jokers)
-        return counts, jokers
-
-    def _announcement(self, seat: int) -> tuple[bool, str | None]:
-        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
-        makes. A hand is looked at at its owner's claim window, then again at their next turn
-        start: remembered (by deck, _ANNOUNCED_KEPT hands at most)."""
-        hand = self.table.hands[seat]
-        announced = self.marks.announced
-        known = announced.get(hand)
-        if known is None:
-            if len(announced) >= _ANNOUNCED_KEPT:
-                announced.clear()
-            known = announced[hand] = _announced(self.marks, hand, *self._counts(seat, hand))
-        return known
 
     def _claim(self, seat: int) -> Claim | None:
         """At the start of the turn of ``seat``: announce what the hand makes, the Élysée
@@ -333,6 +298,50 @@ class Players:
             return Claim(window, "complot")
         return None
 
+    def _turn_end(self, seat: int) -> CardAction | Discard:
+        """Now and then an action card, else the discard of the least connected card of the
+        hand (:func:`_worst_card`); the hand it leaves is looked at at once (its owner's claim
+        window comes next)."""
+        hand = self.table.hands[seat]
+        counts, _ = self._counts(seat, hand)
+        if self.action.happens():
+            action = _action(self.game, self.marks, seat, self.rng, counts)
+            if action is not None:
+                return action
+        marks = self.marks
+        card = _worst_card(marks, hand, self.rng, counts)
+        kept = without(hand, card)
+        jokers = _counted_less(counts, card, marks)
+        self.counted[seat] = (kept, counts, jokers)
+        if kept != self.announced[seat][0]:  # (often the card drawn goes: the same hand)
+            self.announced[seat] = (kept, _announced(marks, kept, counts, jokers))
+        return self.discards[seat][card]
+
+    def _counts(self, seat: int, hand: tuple[int, ...]) -> tuple[list[int], int]:
+        """The key counts and jokers of ``hand``, the hand of ``seat`` (as _count_keys):
+        the last ones worked out for the seat when it holds the same hand, or that hand with a
+        card drawn at its end; counted afresh only when the hand changed otherwise (an action
+        or a new manche)."""
+        old, counts, jokers = self.counted[seat]
+        if hand != old:
+            if hand[:-1] == old:  # the seat's own counts, updated in place (no list copied)
+                jokers = _counted_more(counts, hand[-1], self.marks)
+            else:
+                counts, jokers = _count_keys(hand, self.marks)
+            self.counted[seat] = (hand, counts, jokers)
+        return counts, jokers
+
+    def _announcement(self, seat: int) -> tuple[bool, str | None]:
+        """Whether the hand of ``seat`` makes the Élysée, and the best other announcement it
+        makes: the answer worked out at the seat's last discard while the hand is the same
+        (:meth:`_turn_end`), else worked out now."""
+        hand = self.table.hands[seat]
+        looked_at, known = self.announced[seat]
+        if hand != looked_at:
+            known = _announced(self.marks, hand, *self._counts(seat, hand))
+            self.announced[seat] = (hand, known)
+        return known
+
 
 @lru_cache(maxsize=8)
 def _deal_order(marks: _Marks, in_play: tuple[str, ...]) -> tuple[list[int], tuple[int, ...]]:
@@ -349,10 +358,6 @@ def _kill(game: Game, marks: _Marks, rng: random.Random) -> Kill:
     category = marks.category
     cards = [card for card in table.hands[table.current] if category[card] != "AT"]
     return Kill(table.previous_seat(table.current), rng.choice(cards))
-
-
-_ANNOUNCED_KEPT = 4096
-"""At most this many hands are remembered per deck; then the memo starts again."""
 
 
 def _announced(marks: _Marks, hand: tuple[int, ...], counts: list[int],
@@ -397,8 +402,9 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
     tests. The Élysée needs three Noé, or the five names present, with the jokers (C40);
     three Journalistes or Pompiers, five Alphas need their count plus the jokers (C32, C31);
     two trios and the sixes need no méchant (C20) and each card sharing its category or first
-    name with enough cards and jokers to make a trio (C21–C25). ``counts`` and ``jokers``
-    are the hand's, as :func:`_count_keys` counts them."""
+    name with enough cards and jokers to make a trio (C21–C25), or with two jokers or three,
+    enough real cards linked (:func:`_linked`). ``counts`` and ``jokers`` are the hand's, as
+    :func:`_count_keys` counts them."""
     near_elysee = (counts[_NOE] + jokers >= 3
                    or len(ELYSEE_NAMES) - counts[_ELYSEE].count(0) + jokers >= 5)
     if (counts[_JO] + jokers >= 3 or counts[_PO] + jokers >= 3
@@ -406,13 +412,36 @@ def _near(hand: Sequence[int], marks: _Marks, counts: list[int],
         return near_elysee, True
     if counts[_VILLAIN]:
         return near_elysee, False
+    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the tests)
+    if jokers > 1:  # each card passes the test below: the real cards' links say more
+        return near_elysee, jokers > 3 or _linked(hand, pairs, counts) >= 5
     need = 3 - jokers
-    pairs = marks.pairs  # (a joker's pair reads 50: it never fails the test)
     for card in hand:
         first, second = pairs[card]
         if counts[first] < need and counts[second] < need:
             return near_elysee, False
     return near_elysee, True
+
+
+def _linked(hand: Sequence[int], pairs: tuple[tuple[int, int], ...], counts: list[int]) -> int:
+    """How many of the cards share their category or first name with another card, a joker
+    counted as linked (its pair reads 50). In two trios or a six, a trio's real cards share
+    a key (C21–C24), so a hand with two jokers has at least three real cards linked (a trio
+    of real cards, or two pairs) and one with three jokers two (a pair): five in all with
+    the jokers.
+
+    >>> marks = _marks(default_deck())
+    >>> hand = marks.numbers("archange:igor", "archange:gabrielle", "alphas:karl",
+    ...                      "duron:emma", "espions:max", "espions:henri")
+    >>> _linked(hand, marks.pairs, _count_keys(hand, marks)[0])  # two jokers, one pair
+    4
+    """
+    linked = 0
+    for card in hand:
+        first, second = pairs[card]
+        if counts[first] > 1 or counts[second] > 1:
+            linked += 1
+    return linked
 
 
 def _count_keys(hand: Sequence[int], marks: _Marks) -> tuple[list[int], int]:
@@ -448,14 +477,13 @@ def _counted_less(counts: list[int], card: int, marks: _Marks) -> int:
 class _Marks:
     """The deck as the simulated players count it, by card number (``Game.card_ids``):
     each card's keys (its category and its first name ``/NO``; ``-`` for a méchant; None for
-    a joker) as small ints, which count in a list faster than strings in a dict; each card's
-    category; and the announcements of the hands seen so far."""
+    a joker) as small ints, which count in a list faster than strings in a dict; and each
+    card's category."""
 
     cards: tuple[Card, ...]
     keys_of: tuple[tuple[int, ...] | None, ...]
     category: tuple[str, ...]
     size: int
-    announced: dict[tuple[int, ...], tuple[bool, str | None]]
     number_of: dict[str, int]
     villain: tuple[int, ...]  # the keys of every méchant: one tuple, told by ``is``
     #: The counts of an empty hand: 0 for every key, then three constants that
@@ -465,10 +493,14 @@ class _Marks:
     #: Per card, the two counts whose sum says how well it goes with the hand: its category
     #: and first name's, or the constants of ``blank`` for a joker and a méchant.
     pairs: tuple[tuple[int, int], ...]
-    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and a joker's
-    #: count, each with a spare count that nothing reads (see _count_keys).
+    #: Per card, the two counts it adds one to: its keys; a méchant's ``-`` and its
+    #: category (which says what actions a hand may launch), a joker's count and a spare
+    #: count that nothing reads (see _count_keys).
     counted_at: tuple[tuple[int, int], ...]
     jokers: int  # where the jokers are counted
+    #: The action cards' needs (:data:`~.judge.ACTIONS`) with their category's count:
+    #: (action, count index, cards needed, targets needed), in ACTIONS' order.
+    actions: tuple[tuple[str, int, int, int], ...]
 
     def numbers(self, *card_ids: str) -> tuple[int, ...]:
         """The cards' numbers, by id."""
@@ -477,23 +509,25 @@ class _Marks:
 
 @lru_cache(maxsize=8)
 def _marks(deck: Deck) -> _Marks:
-    names = [None if card.is_joker else ("-",) if not card.is_character
+    names = [None if card.is_joker else ("-", card.category) if not card.is_character
              else (card.category, f"/{card.name}") for card in deck]
     keys = [*_FIRST_KEYS]
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
     villain = (at["-"],)
-    keys_of = tuple(None if marks is None else villain if marks == ("-",)
+    keys_of = tuple(None if marks is None else villain if marks[0] == "-"
                     else tuple(at[key] for key in marks) for marks in names)
     joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
     pairs = tuple((joker, joker) if marks is None else (spoilt, none) if marks is villain
                   else (marks[0], marks[1]) for marks in keys_of)
     jokers, spare = len(keys) + 3, len(keys) + 4
-    counted_at = tuple((jokers, spare) if marks is None else (marks[0], spare)
-                       if marks is villain else (marks[0], marks[1]) for marks in keys_of)
-    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys), {},
+    counted_at = tuple((jokers, spare) if marks is None else (at[marks[0]], at[marks[1]])
+                       for marks in names)
+    actions = tuple((kind, at[category], count, targets)
+                    for kind, (category, count, targets) in ACTIONS.items() if category in at)
+    return _Marks(deck.cards, keys_of, tuple(card.category for card in deck), len(keys),
                   {card_id: number for number, card_id in enumerate(deck.ids())}, villain,
-                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers)
+                  [0] * len(keys) + [50, -1, 0, 0, 0], pairs, counted_at, jokers, actions)
 
 
 def _gain(card: int, counts: list[int], marks: _Marks) -> int:
@@ -534,29 +568,36 @@ def _worst_card(marks: _Marks, hand: Sequence[int], rng: random.Random,
     return worst[0] if len(worst) == 1 else rng.choice(worst)
 
 
-def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAction | None:
-    """A random action the hand allows, with random blind takes and a sensible discard."""
-    table = game.table
-    hand = table.hands[seat]
-    opponents = [other for other in table.still_in() if other != seat]
-    category_of = marks.category
-    held = list(map(category_of.__getitem__, hand))
-    kinds = [kind for kind, (category, count, target_count) in ACTIONS.items()
-             if held.count(category) >= count and len(opponents) >= target_count]
-    if not kinds:
+#: The most targets an action needs (a violet spy's two, C85).
+_MOST_TARGETS = max(targets for _, _, targets in ACTIONS.values())
+
+
+def _action(game: Game, marks: _Marks, seat: int, rng: random.Random,
+            counts: list[int]) -> CardAction | None:
+    """A random action the hand allows, with random blind takes and a sensible discard;
+    ``counts``: the hand's key counts (:func:`_count_keys`), which say what it allows."""
+    kinds = [kind for kind, key, count, _ in marks.actions if counts[key] >= count]
+    if not kinds:  # most hands hold no action card
         return None
+    table = game.table
+    opponents = [other for other in table.still_in() if other != seat]
+    if len(opponents) < _MOST_TARGETS:  # one opponent left: no violet spy (C85)
+        kinds = [kind for kind in kinds if ACTIONS[kind][2] <= len(opponents)]
+        if not kinds:
+            return None
     kind = rng.choice(kinds)
     category, count, target_count = ACTIONS[kind]
-    used = rng.sample([card for card in hand if category_of[card] == category], count)
-    targets = rng.sample(opponents, target_count)
+    hand = table.hands[seat]
+    category_of = marks.category
+    used = _sample([card for card in hand if category_of[card] == category], count, rng)
+    targets = _sample(opponents, target_count, rng)
     sources = targets if kind == "double_hameconnage" else [targets[0]]
     take: list[int] = []
     for source in sources:
-        take += rng.sample(table.hands[source], TAKEN[kind] // len(sources))
-    defence = _defence(game, kind, [game.card_ids[card] for card in used], targets[0])
+        take += _sample(table.hands[source], TAKEN[kind] // len(sources), rng)
+    defence = _defence(game, marks, kind, used, targets[0])
     if defence is not None:
-        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (),
-                          marks.number_of[defence])
+        return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), (), defence)
     kept = [card for card in hand if card not in used] + ([] if kind == "bombe" else take)
     discard = []
     for _ in range(DISCARDED[kind]):
@@ -566,15 +607,35 @@ def _action(game: Game, marks: _Marks, seat: int, rng: random.Random) -> CardAct
     return CardAction(kind, seat, tuple(used), tuple(targets), tuple(take), tuple(discard))
 
 
-def _defence(game: Game, kind: str, used: list[str], target: int) -> str | None:
+def _sample(population: Sequence[int], count: int, rng: random.Random) -> list[int]:
+    """``rng.sample(population, count)`` for the few cards or seats of an action, the same
+    items from the same random numbers: one item is ``rng.choice``, which draws the same
+    index as ``sample``, without ``sample``'s checks and set-up (an action card's three
+    samples cost more than the rest of its choice).
+
+    >>> rng = random.Random(5)
+    >>> state = rng.getstate()
+    >>> mine = [_sample([4, 5, 6, 7], count, rng) for count in (1, 3, 1)]
+    >>> rng.setstate(state)
+    >>> mine == [rng.sample([4, 5, 6, 7], count) for count in (1, 3, 1)]
+    True
+    """
+    if count == 1:
+        return [rng.choice(population)]
+    return rng.sample(population, count)
+
+
+def _defence(game: Game, marks: _Marks, kind: str, used: list[int], target: int) -> int | None:
     """The target's first État-Major card that stops the action (targets always defend),
     asked of the rules of C65–C67 directly: the rest of the action is the attacker's own,
     chosen from what the hand allows."""
-    if kind not in ("controle", "descente"):
+    if kind not in LEVEL_2_ACTIONS:
         return None
-    for card in game.hand(target):
-        if game.deck[card].category != "EM":
-            continue  # only an État-Major card defends (C65)
-        if defence_problem(kind, used, card, game.deck) is None:
+    ids, category_of = game.card_ids, marks.category
+    used_ids = [ids[card] for card in used]
+    for card in game.table.hands[target]:
+        # only an État-Major card defends (C65)
+        if category_of[card] == "EM" and defence_problem(kind, used_ids, ids[card],
+                                                          game.deck) is None:
             return card
     return None

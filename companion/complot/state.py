@@ -43,7 +43,9 @@ def replaced(values: tuple[_Value, ...], seat: int, value: _Value) -> tuple[_Val
     >>> replaced((0, 0, 0), 1, 5)
     (0, 5, 0)
     """
-    return (*values[:seat], value, *values[seat + 1:])
+    changed = list(values)  # through a list: about half the instructions of (*a, x, *b)
+    changed[seat] = value
+    return tuple(changed)
 
 
 def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from companion.game import Game
     from vision.table import TableReading
     from vision.table_capture import TableFrame
+    from vision.table_exposure import ShortLook
 
 POSITIONS = range(FERRY_COUNT)
 #: The steps in which the table holds exactly what the record says (no card half-entered).
@@ -458,13 +459,15 @@ class StillTable:
     *settled* (the first of the two is when it became still): no more readings until
     something moves again. So a change followed by two still frames is always seen, live or in
     a recording. ``loose``: the readings also report the codes beside the mats (the round-end
-    hand scan).
+    hand scan). ``short_look``: when the camera can take a short exposure, a settled table
+    with a ferry left unread under a clipped highlight is read again there, once
+    (:class:`vision.table_exposure.ShortLook`: only those ferries, by the ordinary rules).
     """
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, short_look: ShortLook | None = None) -> None:
         from vision.table_motion import StillnessWatch
 
-        self.reader = reader
+        self.reader, self.short_look = reader, short_look
         self.loose = False
         self._previous: TableFrame | None = None
         self._watch = StillnessWatch()
@@ -497,6 +500,8 @@ class StillTable:
         if not candidate.agrees_with(reading):
             return None
         self.settled = True
+        if self.short_look is not None:  # the camera's thread: no frame is being grabbed
+            reading = self.short_look.improve(frame.full, reading)
         return reading, self._still_since if self._still_since is not None else frame.captured_at
 
     def _read(self, frame: TableFrame) -> TableReading:
@@ -516,7 +521,11 @@ class TableObserver:
     check each card before a hand is scanned); ``card_of(text)``: a sticker text's card id in this
     deck, or ``None``; ``flash(k)``: blink ferry k's light (the lights' ``flash_illegal``);
     ``on_finding(finding)``: shows an audit sentence; ``ledger``: shared with the hand camera
-    when both report plays (:class:`PlayLedger`).
+    when both report plays (:class:`PlayLedger`); ``camera``: the overhead camera, asked for a
+    short exposure of a still table whose ferry stays unread under a highlight when it can take
+    one (:func:`vision.table_exposure.short_exposure_camera`: a Pi camera; :meth:`feed` runs on
+    the camera's own capture thread, so the short frame is never taken while a frame is being
+    grabbed).
     """
 
     MAX_STEPS = 4  # inferences from one stable table (a play, then Noah's move, ...)
@@ -525,15 +534,18 @@ class TableObserver:
                  reader: Reader | None = None, flash: Callable[[int], object] | None = None,
                  on_finding: Callable[[Finding], object] | None = None,
                  ledger: PlayLedger | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, camera: object = None) -> None:
         import time
 
+        from vision.table_exposure import ShortLook, short_exposure_camera
         from vision.table_tracker import TableTracker
 
         self.intents, self.card_of = intents, card_of
         self.flash, self.on_finding = flash, on_finding
         self.ledger = ledger or PlayLedger()
-        self.still = StillTable(reader or TableTracker())
+        short = short_exposure_camera(camera)
+        self.still = StillTable(reader or TableTracker(),
+                                ShortLook(short) if short is not None else None)
         self.clock = clock or time.monotonic
         self.verdicts: list[Inferred] = []
         self.findings: list[Finding] = []

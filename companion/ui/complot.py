@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -774,6 +775,12 @@ class ComplotPickScreen(ComplotScreen):
         for category in synced(self.ids.categories, list(categories_for(level)), button):
             category.chosen = category.key == self.category  # framed (bold would not fit)
             category.text = category_name(category.key, lang)  # (the language may change)
+            if category.chosen:  # once laid out, brought into the column's view
+                Clock.schedule_once(partial(self._bring_into_view, category))
+
+    def _bring_into_view(self, category: Button, _dt: float) -> None:
+        if category.parent is not None:
+            self.ids.category_scroll.scroll_to(category, padding=0, animate=False)
 
     def show_category(self, category: str) -> None:
         self.category = category

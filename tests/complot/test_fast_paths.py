@@ -99,6 +99,25 @@ def test_c31_c40_the_players_quick_test_never_hides_an_announcement():
     assert said_no > 300  # the test is exercised, not vacuous
 
 
+def test_c21_c25_with_two_or_three_jokers_the_quick_test_never_hides_a_classic_word():
+    """With two jokers or more every card passes the trio test, so ``_near`` counts the real
+    cards linked to another (two trios need three of the four, or a pair of the three):
+    whenever it says no for such a hand, no classic combination, Pulitzer or Étaré is made,
+    and it does say no to many of them."""
+    rng = random.Random("jokers")
+    jokers = [card for card in CARDS if card.is_joker]
+    real = [card for card in CARDS if card.is_character]
+    said_no = 0
+    for index in range(1200):
+        count = 2 + index % 3  # two, three or four jokers
+        hand = rng.sample(jokers, count) + rng.sample(real, 6 - count)
+        if not _near(numbers(hand), MARKS, *_count_keys(numbers(hand), MARKS))[1]:
+            said_no += 1
+            assert all(combos.made(word, hand) is None for word in combos.CLAIMS
+                       if word != "complot_elysee"), [card.id for card in hand]
+    assert said_no > 150
+
+
 def worst_plainly(hand) -> list[str]:
     """The cards with the fewest characters sharing their category or first name (itself
     counted twice), a méchant first, a joker last."""
@@ -130,22 +149,31 @@ def test_the_simulated_players_worst_card_is_the_least_connected():
     assert ties > 100
 
 
-def test_the_players_counts_kept_as_cards_come_and_go_are_the_counts_of_their_hands():
+def test_c30_c41_the_players_counts_and_announcements_kept_are_those_of_their_hands():
     """``Players`` updates each seat's key counts by the card drawn or discarded instead of
-    counting the hand again: at every move of a level-3 game (actions, attentats, new
-    manches), the counts it keeps for a seat holding that hand are the hand's own."""
-    from companion.complot.simulate import Players
+    counting the hand again, and works out what a hand announces at the discard that makes
+    it (for its owner's claim window, C30, and their next turn start, C41): at every move of
+    a level-3 game (actions, attentats, new manches), the counts and the announcement it
+    keeps for a seat holding that hand are the hand's own."""
+    from companion.complot.simulate import Players, _announced
 
     game = Game(["Ana", "Ben", "Chloé"], level=3, seed="counts")
     players = Players(game, random.Random("counts"))
-    checked = 0
+    counted = announced = 0
     while not game.is_over:
+        hands = game.table.hands
         for seat, (hand, counts, jokers) in enumerate(players.counted):
-            if game.table.hands and hand == game.table.hands[seat]:
+            if hands and hand == hands[seat]:
                 assert (counts, jokers) == _count_keys(hand, MARKS), (seat, hand)
-                checked += 1
+                counted += 1
+        for seat, (hand, known) in enumerate(players.announced):
+            if hands and hand == hands[seat]:
+                assert known == _announced(MARKS, hand, *_count_keys(hand, MARKS)), hand
+                announced += 1
         assert game.push(game.action_dict(players.choose())).changed
-    assert checked > 1000
+    assert counted > 1000 and announced > 500
+    with pytest.raises(StopIteration):  # the game is over: no move left
+        players.choose()
 
 
 class _TiedKeys(random.Random):

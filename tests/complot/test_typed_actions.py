@@ -23,7 +23,7 @@ from companion.complot.actions import (
     parse,
     to_dict,
 )
-from companion.complot.engine import Game
+from companion.complot.engine import ACTIONS, Game
 from companion.complot.simulate import Players, play_game
 
 
@@ -144,6 +144,24 @@ def test_the_parser_reads_back_every_line_the_typed_actions_write():
                  {"type": "controle", "player": 0, "cards": [], "targets": ["1"]},
                  {"type": "note", "text": "hello"}, [], None):
         assert parse(line, numbers) is None, line
+
+
+def test_c44_c52_the_report_counts_the_manches_turns_and_accepted_claims_of_the_log():
+    """The players count what they played (the loop of an unchecked game only pushes): the
+    same manches, turn ends (discards, action cards, kills) and accepted claims (a wrong
+    «Complot !» is not one, C44; C52) as the game's log judged again line by line."""
+    report = play_game("counted:0", players=3, level=3, check=False, target=150)
+    judged = twin(report.game)
+    manches = turns = claims = wrong = 0
+    for line in report.game.history:
+        verdict = judged.push(line)
+        assert verdict.changed, line
+        manches += line["type"] == "deal"
+        turns += line["type"] in ("discard", "kill", *ACTIONS)
+        claims += line["type"] == "claim" and verdict.accepted
+        wrong += line["type"] == "claim" and not verdict.accepted
+    assert (report.manches, report.turns, report.claims) == (manches, turns, claims)
+    assert manches > 1 and claims > 1 and wrong > 0 and judged.scores == report.scores
 
 
 def test_the_players_choose_only_among_typed_actions():

@@ -405,3 +405,21 @@ def test_a_card_read_while_an_action_waits_is_the_defence_c65(driver, complot):
     assert complot.add_card("etat-major:sophie", read=True)
     picker = complot.screen("complot_pick")
     assert picker.mode == "defence" and picker.chosen == ["etat-major:sophie"]
+
+
+def test_the_category_chosen_is_scrolled_into_the_columns_view(driver, complot):
+    """Fourteen or fifteen categories do not fit in 480 px: the column shows its top first, and
+    a category chosen below the screen's edge is brought whole into view."""
+    complot.open_picker("claim")
+    picker = complot.screen("complot_pick")
+    column = picker.ids.category_scroll
+    driver.pump(2)
+    assert column.scroll_y == pytest.approx(1.0)
+    last = picker.ids.categories.children[0]  # Kivy keeps children last first
+    assert last.to_window(last.x, last.y)[1] < column.to_window(column.x, column.y)[1]
+    picker.show_category(last.key)
+    driver.pump(3)
+    bottom, top = column.to_window(column.x, column.y)[1], column.to_window(column.x,
+                                                                              column.top)[1]
+    assert bottom - 1 <= last.to_window(last.x, last.y)[1]
+    assert last.to_window(last.x, last.top)[1] <= top + 1

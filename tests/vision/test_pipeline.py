@@ -195,18 +195,35 @@ def test_a_hanging_grab_is_abandoned_and_the_camera_reopened():
 
 
 def test_a_finite_source_finishes_with_its_cards_removed():
-    class Frames(FakeCamera):
-        def __init__(self, count: int) -> None:
+    class Decoder(TextDecoder):
+        def __init__(self) -> None:
             super().__init__()
-            self.left = count
+            self.decoded = threading.Semaphore(0)
+
+        def decode(self, frame) -> list[Detection]:
+            try:
+                return super().decode(frame)
+            finally:
+                self.decoded.release()
+
+    class Frames(FakeCamera):
+        """Each frame given once the one before is decoded: on a loaded machine the decode
+        thread would drop frames a fast reader gives, and the card be seen in one frame only."""
+
+        def __init__(self, count: int, decoder: Decoder) -> None:
+            super().__init__()
+            self.left, self.given, self.decoder = count, 0, decoder
 
         def read(self):
+            if self.given:
+                assert self.decoder.decoded.acquire(timeout=WAIT)
             self.left -= 1
+            self.given += 1
             return super().read() if self.left >= 0 else None
 
-    decoder = TextDecoder()
+    decoder = Decoder()
     decoder.texts = [CAT]
-    with Pipeline(Frames(5), decoder=decoder) as pipeline:
+    with Pipeline(Frames(5, decoder), decoder=decoder) as pipeline:
         assert pipeline.finished.wait(WAIT)
     kinds = [type(e).__name__ for e in _drain(pipeline)]
     assert kinds.count("CardShown") == 1 and kinds.count("CardRemoved") == 1

@@ -1,0 +1,227 @@
+"""The simulation's invariants (issue 21 §4), checked after every push at a small cost.
+
+What they say: every card in play is in exactly one place — the «pioche», the «défausse», a
+hand or a claimant's laid-down hand (C1, C5a, C17); between two turns every seat still in the
+manche holds 6 cards and a seat that is out none (C14, C17); and the scores come only from
+accepted claims (C52, C53): the manche's points change only with a claim the referee
+recorded, by its points, and at a manche's end the totals are the accepted claims' points.
+
+:func:`invariant_problem` checks the whole table: the places of all the cards sorted and
+compared with the cards in play (some 93 cards walked after each push: more than the rest of
+a simulated game costs). :class:`Invariants` says the same after each push for much less,
+from what the push changed. Every field of the referee's table holds an immutable value,
+replaced by the action that changes it (see :mod:`.state`): a pile the push did not touch is
+the very same tuple as before it, found by ``is``. A draw or a discard (nine pushes in ten)
+changes one pile and one hand by one card, a shape checked with a few comparisons of tuples
+(in C). Of any other change the cards that left and the cards that came are worked out: a
+pile that lost or gained cards at its end (a refill, the «défausse») differs by those cards
+alone; any other changed pile (a hand, a claim, a reshuffle) counts whole. When the cards
+that left their places are the cards that came, as multisets, every card is still in
+exactly one place, by induction from the last whole check: that of the deal that started the
+manche (a deal brings the cards in afresh) — and the whole check runs again at the game's
+end.
+
+So a broken push is caught at that push: a card lost, a card that is now in two places, or
+a card that comes in the place of another; a score at the push that changed it, or at the
+manche's end when points were not added. What neither check looks at is a card moved to the
+wrong place while the multiset stays the same (two cards exchanged between two hands): it
+is not one of §4's invariants; the rules tests judge where each card goes.
+
+>>> from companion.complot.actions import Deal
+>>> from companion.complot.engine import Game
+>>> game = Game(["Ana", "Ben"], level=1, dealer=1)
+>>> earned = [0, 0]
+>>> checks = Invariants(game, earned)
+>>> game.push_legal(Deal(tuple(range(79))))
+>>> checks.problem()                              # the deal: the whole check
+>>> game.push_legal(game.legal_draws()[0])
+>>> checks.problem()                              # a draw: one card moved
+>>> table = game.table
+>>> table.hands = ((*table.hands[0][:-1], 0), table.hands[1])  # a card copied in its place
+>>> print(checks.problem())
+cards lost ['enqueteurs:emma'], cards extra or twice ['etat-major:abigail']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .engine import HAND, Game
+from .state import State
+
+#: The phases in which a manche is over: its scores are added (C51–C55).
+_OVER = ("manche_over", "game_over")
+
+
+def invariant_problem(game: Game, earned: Sequence[int]) -> str | None:
+    """The invariants on the whole table (None when they hold): every card in play in
+    exactly one place, 6 cards in each hand still in between turns, and at a manche's end the
+    scores equal to ``earned`` (each seat's accepted claims' points, as the caller counted
+    them). The reference :class:`Invariants` is tested against."""
+    problem = game.missing_cards()
+    if problem is not None:
+        return problem
+    if game.phase in _OVER:
+        if list(game.scores) != list(earned):
+            return f"scores {game.scores} are not the accepted claims' points {earned}"
+    elif game.phase == "turn" and not game.drawn:
+        short = [seat for seat in game.still_in if len(game.hand(seat)) != HAND]
+        if short:
+            return f"seats {short} do not hold 6 cards between turns (C14)"
+    return None
+
+
+class Invariants:
+    """The invariants of :func:`invariant_problem`, checked after each push of one game from
+    what the push changed (see the module's docstring), and the manche's points at every
+    push (C52). Make it before the game's first push (it trusts the table it is given),
+    call :meth:`problem` after every push; ``earned`` is the caller's count of each seat's
+    accepted claims' points, read at the manches' ends."""
+
+    __slots__ = ("_claims", "_current", "_defausse", "_earned", "_game", "_hands", "_laid",
+                 "_manche", "_out", "_pioche", "_points", "_scores", "_six", "_sizes",
+                 "_table")
+
+    def __init__(self, game: Game, earned: Sequence[int]) -> None:
+        self._game, self._table, self._earned = game, game.table, earned
+        self._out: tuple[bool, ...] | None = None
+        self._sizes: list[int] = []  # the hand sizes between turns: 6 each, 0 once out
+        self._six: tuple[tuple[int, ...], ...] | None = None  # the hands last found so
+        self._remember(self._table)
+
+    def _remember(self, s: State) -> None:
+        """Keep the table's values as they are now (references: never written into)."""
+        self._pioche, self._defausse, self._hands, self._laid = (s.pioche, s.defausse,
+                                                                 s.hands, s.laid)
+        self._manche, self._current = s.manche, s.current
+        self._points, self._claims, self._scores = s.manche_points, s.claims, s.scores
+
+    def problem(self) -> str | None:
+        """What the last push broke, or None; called after every push.
+
+        Nine pushes in ten are a draw or a discard: one pile and one hand changed by one
+        card, told apart here with a few comparisons of tuples (written out in this
+        function: a call costs more than they do); any other change is judged as the
+        cards that left and the cards that came (:meth:`_cards_problem`)."""
+        s = self._table
+        if s.manche != self._manche or s.phase == "game_over":  # a deal, the game's end
+            self._remember(s)
+            return invariant_problem(self._game, self._earned)
+        pioche, defausse, hands = s.pioche, s.defausse, s.hands
+        old_pioche, old_defausse, old_hands = self._pioche, self._defausse, self._hands
+        seat = self._current  # whose turn it was: who drew or discarded, if anyone did
+        self._pioche, self._defausse, self._hands = pioche, defausse, hands
+        self._current = s.current
+        pile, old_pile = (pioche, old_pioche) if defausse is old_defausse else (defausse,
+                                                                                old_defausse)
+        moved_to = list(old_hands)  # the hands the move makes (state.replaced, written out)
+        if len(pile) < len(old_pile):  # a draw: the pile's top card at the end of the hand
+            moved_to[seat] += old_pile[-1:]
+            moved = old_pile[:-1] == pile
+        else:  # a discard: the pile's new top card out of the hand
+            hand = moved_to[seat]
+            moved = bool(pile) and pile[:-1] == old_pile and pile[-1] in hand
+            if moved:
+                at = hand.index(pile[-1])
+                moved_to[seat] = hand[:at] + hand[at + 1:]
+        if not (moved and s.laid is self._laid and (pioche is old_pioche or pile is pioche)
+                and hands == tuple(moved_to)):
+            problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
+                                          ((old_hands, hands), (self._laid, s.laid)))
+            self._laid = s.laid
+            if problem is not None:
+                return problem
+        problem = None
+        if (s.manche_points is not self._points or s.claims is not self._claims
+                or s.scores is not self._scores or s.phase in _OVER):
+            problem = self._points_problem(s)
+        if problem is None and s.phase == "turn" and not s.drawn and hands is not self._six:
+            if s.out is self._out and list(map(len, hands)) == self._sizes:
+                self._six = hands  # C14: 6 cards in each hand still in (_hands_problem)
+            else:
+                problem = self._hands_problem(s)
+        return problem
+
+    def _cards_problem(self, piles: Sequence[tuple[_Pile, _Pile]],
+                       seats: Sequence[tuple[tuple[_Pile, ...], tuple[_Pile, ...]]]
+                       ) -> str | None:
+        """None when the cards that left their places are the cards that came: ``piles``
+        are the «pioche» and the «défausse», ``seats`` the hands and the laid-down hands, each
+        as (before, after)."""
+        left: list[int] = []
+        came: list[int] = []
+        for old, new in piles:
+            if new is not old:
+                _moved(old, new, left, came)
+        for old_piles, new_piles in seats:
+            if new_piles is not old_piles:
+                _moved_in(old_piles, new_piles, left, came)
+        if left == came or sorted(left) == sorted(came):
+            return None
+        ids = self._game.card_ids
+        lost = sorted(ids[card] for card in (Counter(left) - Counter(came)).elements())
+        extra = sorted(ids[card] for card in (Counter(came) - Counter(left)).elements())
+        return f"cards lost {lost[:5]}, cards extra or twice {extra[:5]}"
+
+    def _points_problem(self, s: State) -> str | None:
+        """The manche's points move only with the claims the referee recorded (C52), the
+        totals only at the manche's end, to the accepted claims' points (C53)."""
+        before, claims_before = self._points, self._claims
+        self._points, self._claims, scores_before, self._scores = (s.manche_points, s.claims,
+                                                                   self._scores, s.scores)
+        if s.manche_points is not before:
+            expected = list(before)
+            for seat, _, points in s.claims[len(claims_before):]:
+                expected[seat] += points
+            if list(s.manche_points) != expected or s.claims[:len(claims_before)] != claims_before:
+                return (f"manche points {list(s.manche_points)} are not the accepted claims' "
+                        f"{expected}")
+        if s.phase in _OVER:
+            if list(s.scores) != list(self._earned):
+                return f"scores {s.scores} are not the accepted claims' points {self._earned}"
+        elif s.scores is not scores_before:
+            return f"scores {s.scores} changed before the manche's end"
+        return None
+
+    def _hands_problem(self, s: State) -> str | None:
+        """C14 between two turns: 6 cards in each hand still in the manche, none once out."""
+        if s.out is not self._out:
+            self._out = s.out
+            self._sizes = [0 if gone else HAND for gone in s.out]
+        if list(map(len, s.hands)) == self._sizes:
+            self._six = s.hands
+            return None
+        short = [seat for seat, (hand, size) in enumerate(zip(s.hands, self._sizes, strict=True))
+                 if len(hand) != size]
+        return f"seats {short} do not hold 6 cards between turns (C14)"
+
+
+_Pile = tuple[int, ...]
+
+
+def _moved(old: tuple[int, ...], new: tuple[int, ...], left: list[int],
+           came: list[int]) -> None:
+    """Add to ``left`` and ``came`` the cards that left ``old`` and came into ``new``: only
+    those at the end when the rest is unchanged, else all of them."""
+    kept = len(new) if len(new) < len(old) else len(old)
+    if old[:kept] == new[:kept]:
+        left += old[kept:]
+        came += new[kept:]
+    else:
+        left += old
+        came += new
+
+
+def _moved_in(old: tuple[tuple[int, ...], ...], new: tuple[tuple[int, ...], ...],
+              left: list[int], came: list[int]) -> None:
+    """:func:`_moved` for each seat's pile whose tuple changed."""
+    if len(old) != len(new):
+        for pile in old:
+            left += pile
+        for pile in new:
+            came += pile
+        return
+    for before, after in zip(old, new, strict=True):
+        if before is not after:
+            _moved(before, after, left, came)

@@ -1,0 +1,166 @@
+"""A short exposure of a still table (issue 19.3, vision/table_exposure.py): the scenes renderer
+gives the same table at a shorter exposure (physics only: every default frame unchanged), and
+the reader reads a ferry left unread under a highlight again there, by the ordinary rules:
+a code whole once the highlight no longer clips, never a buried code whose covering card's
+edge the highlight had washed out."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from tests.table.test_scenes import TEXTS
+from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from vision.sources import CameraMissing
+from vision.table import TableReader
+from vision.table_exposure import (
+    SATURATED,
+    SceneCamera,
+    ShortExposure,
+    ShortLook,
+    under_highlight,
+)
+from vision.table_render import (
+    STICKER_AT,
+    CardOnMat,
+    MatOnTable,
+    TableScene,
+    render_table,
+)
+from vision.table_scenes import Scene, scene_for_seed
+from vision.table_scenes_render import render_scene
+
+GLOSSY_SEED = 1011  # a DEV scene with three sleeves' highlights
+SCALE = 0.1
+PEAK = 2.2  # the scenes renderer's strongest highlight, × paper
+
+
+@functools.cache
+def glossy_shot() -> np.ndarray:
+    return render_scene(scene_for_seed(GLOSSY_SEED, TEXTS), SCALE).frame
+
+
+def test_the_default_frame_is_the_one_rendered_before_exposures_existed() -> None:
+    """Byte for byte, the digest of main's renderer before the exposure parameter (the cached
+    DEV frames compare equal too): a short exposure is an option, never a change."""
+    frame = glossy_shot()
+    assert hashlib.sha256(frame.tobytes()).hexdigest() == (
+        "81514d504bac2f2234b19df87299875f67da115850893d208d74e54d61682cae")
+    again = render_scene(scene_for_seed(GLOSSY_SEED, TEXTS), SCALE, exposure=1.0).frame
+    assert np.array_equal(again, frame)
+
+
+def test_a_short_exposure_unclips_the_highlights_on_darker_paper() -> None:
+    """The same scene at 0.4 of the exposure: the sleeves' highlights no longer clip, and the
+    paper is darker by the tone curve's 0.4^(1/2.2) (a 2.2 power law)."""
+    normal = glossy_shot()
+    short = render_scene(scene_for_seed(GLOSSY_SEED, TEXTS), SCALE,
+                         noise_seed=GLOSSY_SEED + 1, exposure=0.4).frame
+    clipped = normal >= SATURATED
+    assert clipped.sum() > 10
+    assert (short[clipped] < SATURATED).mean() > 0.9
+    paper = normal > np.percentile(normal, 70)
+    ratio = float(np.median(short[paper & ~clipped])) / float(np.median(normal[paper & ~clipped]))
+    assert abs(ratio - 0.4 ** (1 / 2.2)) < 0.05
+
+
+class PairedCamera:
+    """A still table drawn by the first renderer, its grey levels taken as a 2.2 tone curve of
+    linear light, with a sleeve's highlight added to that light; the frame clips it, the
+    short exposure scales it first (the scenes renderer's physics, vision/table_scenes_light.py)."""
+
+    def __init__(self, cards: tuple[CardOnMat, ...], glow_at: tuple[float, float]) -> None:
+        scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=0.7, seed=3,
+                           light=0.8)
+        clean = (render_table(scene, SWEEP_CAMERA).frame / 255.0) ** 2.2
+        paper = float(np.percentile(clean, 90))
+        self.light = clean + paper * _glow(scene, cards[0], glow_at, clean.shape)
+        self.asked = 0
+
+    @property
+    def frame(self) -> np.ndarray:
+        return self._film(1.0)
+
+    def short_exposure(self, settings: ShortExposure) -> np.ndarray:
+        self.asked += 1
+        return self._film(settings.fraction)
+
+    def _film(self, fraction: float) -> np.ndarray:
+        return np.asarray(255 * np.clip(self.light * fraction, 0, 1) ** (1 / 2.2), np.uint8)
+
+
+def _glow(scene: TableScene, card: CardOnMat, at: tuple[float, float], shape: tuple[int, ...]
+          ) -> np.ndarray:
+    """The scenes renderer's highlight (peak PEAK × paper, semi-axes 8 × 4 mm, a flat saturating
+    core) at ``at`` on ``card`` (card mm), in frame pixels."""
+    import vision.table_render as tr
+
+    mat = scene.mats[0]
+    to_frame = (tr._table_to_frame(scene, SWEEP_CAMERA)
+                @ tr._placement(mat.x_mm, mat.y_mm, mat.angle_deg, tr.MAT_MM)
+                @ tr._card_on_mat(card))
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
+    u, v, w = np.linalg.inv(to_frame) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    q = ((u / w - at[0]) / 8.0) ** 2 + ((v / w - at[1]) / 4.0) ** 2
+    return np.asarray((PEAK * np.exp(-0.7 * q ** 1.5)).reshape(shape))
+
+
+def _one_ferry(seed: int, k: int) -> Scene:
+    """DEV scene ``seed`` (the default deck's texts) with ferry ``k`` and its highlights only,
+    filmed straight down by a small sensor at the scene camera's pixels per millimetre."""
+    from companion.commands.bench import _sticker_texts
+
+    scene = scene_for_seed(seed, _sticker_texts())
+    ferry, camera = scene.ferry(k), scene.camera
+    width, height = 960, 720
+    hfov = 2 * math.degrees(math.atan(width / camera.width
+                                      * math.tan(math.radians(camera.hfov / 2))))
+    return replace(scene, ferries=(ferry,), loose=(), solids=(), hands=(), noah=None,
+                   highlights=tuple(h for h in scene.highlights if h.ferry == k),
+                   camera=replace(camera, target=(ferry.x, ferry.y), hfov=hfov, width=width,
+                                  sensor_height=height, tilt=0.0, binned=False, jpeg=0))
+
+
+def test_a_top_card_under_a_clipped_highlight_is_read_on_the_short_exposure() -> None:
+    """DEV scene 1025's ferry 2: its top card's code under a sleeve's highlight that clips at
+    the automatic exposure (the reader says nothing); on the short exposure, the highlight's
+    light taken off, the ordinary rules read it whole. Asked once."""
+    table = SceneCamera([_one_ferry(1025, 2)])
+    table.open()
+    frame = table.read()
+    assert frame is not None
+    reader = TableReader()
+    reading = reader.read(frame.full)
+    assert reading.ferries[2].seen and reading.ferries[2].top is None
+    assert under_highlight(frame.full, reading) == [2]
+    look = ShortLook(table, reader=reader)
+    assert look.improve(frame.full, reading).ferries[2].top == "NOAH1/BOX1/GIF1"
+    assert (look.asked, look.read) == (1, 1)
+
+
+def test_a_buried_code_beside_a_cards_edge_under_a_highlight_stays_unnamed() -> None:
+    """Never wrong: a card without a sticker laid ¾ of a module into the buried code from the
+    right, a highlight across that edge: the short exposure shows the edge again and the code
+    stays covered; the ferry says nothing on either frame."""
+    (_, _, dx, dy), = [p for p in overlap_positions((0.75,)) if p[0] == "right"]
+    cover = CardOnMat(None, dx, dy)
+    table = PairedCamera((CardOnMat(BURIED), cover), (STICKER_AT[0] + 10.0, STICKER_AT[1]))
+    reader = TableReader()
+    reading = reader.read(table.frame)
+    assert reading.ferries[3].top is None and under_highlight(table.frame, reading) == [3]
+    assert ShortLook(table, reader=reader).improve(table.frame, reading).ferries[3].top is None
+    assert table.asked == 1
+
+
+def test_a_camera_that_cannot_changes_nothing() -> None:
+    class Usb:
+        def short_exposure(self, settings: ShortExposure) -> np.ndarray:
+            raise CameraMissing("The USB camera cannot take a short exposure.", "Use a Pi one.")
+
+    table = PairedCamera((CardOnMat(BURIED),), STICKER_AT)
+    reading = TableReader().read(table.frame)
+    assert ShortLook(Usb()).improve(table.frame, reading) is reading
