@@ -390,10 +390,9 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
     fit = _GridFit(gray, corners, expected)
     start = fit.start
     best, best_score = start, float(fit.scores(start[None])[0])
-    unit_moves = np.concatenate([np.eye(8), -np.eye(8)])
     for step in FIT_STEPS:
         step_px = step * fit.module_px
-        moves = unit_moves * step_px
+        moves = _UNIT_MOVES * step_px
         for _ in range(FIT_ROUNDS):
             trials = best.reshape(1, 8) + moves
             allowed = (np.abs(trials - start.reshape(1, 8)) <= fit.limit + 1e-4).all(axis=1)
@@ -417,6 +416,10 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
                 best, best_score = single.reshape(4, 2), top
     fitted: np.ndarray = (best + fit.origin).astype(np.float32)
     return fitted
+
+
+_UNIT_MOVES = np.concatenate([np.eye(8), -np.eye(8)])  # each corner's x or y, + then −
+_UNIT_MOVES.setflags(write=False)
 
 
 class _GridFit:
@@ -502,14 +505,17 @@ def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, 
     det = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
     g = (d3[:, 0] * d2[:, 1] - d3[:, 1] * d2[:, 0]) / det
     h = (d1[:, 0] * d3[:, 1] - d1[:, 1] * d3[:, 0]) / det
-    rows = np.empty((len(quads), 3, 3), np.float32)  # each quad's map: x row, y row, w row
-    rows[:, :2, 0] = q1 - q0 + g[:, None] * q1
-    rows[:, :2, 1] = q3 - q0 + h[:, None] * q3
-    rows[:, :2, 2] = q0
-    rows[:, 2, 0], rows[:, 2, 1], rows[:, 2, 2] = g, h, 1.0
+    # The maps' rows grouped by kind (every quad's x row, then y, then w) so that x, y and w
+    # come out each in one block: the divisions then read contiguous memory, a quarter of
+    # their time on 16 quads (issue 19, branch tbin2: the same bits as quad by quad).
+    rows = np.empty((3, len(quads), 3), np.float32)
+    rows[:2, :, 0] = (q1 - q0 + g[:, None] * q1).T
+    rows[:2, :, 1] = (q3 - q0 + h[:, None] * q3).T
+    rows[:2, :, 2] = q0.T
+    rows[2, :, 0], rows[2, :, 1], rows[2, :, 2] = g, h, 1.0
     mapped = (rows.reshape(-1, 3) @ np.asarray(points, np.float32)
-              ).reshape(len(quads), 3, -1)  # one product: many small ones are slower
-    return mapped[:, 0] / mapped[:, 2], mapped[:, 1] / mapped[:, 2]
+              ).reshape(3, len(quads), -1)  # one product: many small ones are slower
+    return mapped[0] / mapped[2], mapped[1] / mapped[2]
 
 
 def _module_means(gray: np.ndarray, corners: np.ndarray, n: int) -> np.ndarray:
