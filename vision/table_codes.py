@@ -18,6 +18,7 @@ import numpy as np
 from vision.table_edges import code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
 from vision.table_lines import card_edge_beside
+from vision.table_median import median
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -244,7 +245,7 @@ def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
     n, k, margin = expected.shape[0], EDGE_PX, math.ceil(EDGE_DEPTH[1] + EDGE_REACH)
     grid = code_grid(gray, corners, n, k, margin)
     means = _module_means(gray, corners, n)
-    contrast = max(float(np.median(means[~expected]) - np.median(means[expected])), 1.0)
+    contrast = max(float(median(means[~expected]) - median(means[expected])), 1.0)
     near, far = (round((margin - d) * k) for d in EDGE_DEPTH)  # rows above the code
     near_b, far_b = (round((margin + n + d) * k) for d in EDGE_DEPTH)
     reach = round(EDGE_REACH * k)
@@ -612,7 +613,7 @@ def _too_noisy(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> b
     """
     n = expected.shape[0]
     means = _module_means(gray, corners, n)
-    contrast = float(np.median(means[~expected]) - np.median(means[expected]))
+    contrast = float(median(means[~expected]) - median(means[expected]))
     return contrast < MIN_SNR * _ring_noise(_ring_values(gray, corners, n))
 
 
@@ -634,7 +635,7 @@ def _ring_noise(outside: np.ndarray) -> float:
     """
     inner, outer = np.split(np.asarray(outside, float), 2)
     differences = inner - outer
-    spread = np.median(np.abs(differences - np.median(differences)))
+    spread = median(np.abs(differences - median(differences)))
     return float(1.4826 * spread / math.sqrt(2))
 
 

@@ -22,6 +22,8 @@ import math
 
 import numpy as np
 
+from vision.table_median import median
+
 BAND = (0.7, 3.0)
 """Modules out from the code's edge. The sticker's quiet zone is 4 modules wide and its label
 starts right after it: averaged over a module, a band reaching 3.3 modules touched the label's
@@ -69,7 +71,7 @@ def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     grid = code_grid(gray, corners, n, k, margin)
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
     means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
-    if float(np.median(means[~expected]) - np.median(means[expected])) < MIN_CONTRAST:
+    if float(median(means[~expected]) - median(means[expected])) < MIN_CONTRAST:
         return None
     light, dark = (_surface(means, mask, n, margin) for mask in (~expected, expected))
     shares = (grid - dark) / np.maximum(light - dark, MIN_CONTRAST / 2)

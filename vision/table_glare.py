@@ -49,6 +49,7 @@ import functools
 import numpy as np
 
 from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, module_errors
+from vision.table_median import median
 
 # The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
 # out (:func:`_code_and_rings`): the highlight's lifted paper is compared, sample by sample,
@@ -84,7 +85,7 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     means = _module_means(gray, corners, n)
     values = _sampled(plain, corners, _code_and_rings(n), n)
     ring = values[n * n:]
-    paper = float(np.median(np.concatenate([means[~expected], ring])))
+    paper = float(median(np.concatenate([means[~expected], ring])))
     if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
         return "unsure" if _lifted_at_the_edge(means, expected) else None
     bright_level = paper + GLARE_RISE * (255.0 - paper)
@@ -95,8 +96,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     calm = ~lifted
     if min(int((calm & ~expected).sum()), int((calm & expected).sum())) < MIN_CALM:
         return None  # the whole code under the highlight: no level to judge it by
-    light, dark = (float(np.median(means[calm & ~expected])),
-                   float(np.median(means[calm & expected])))
+    light, dark = (float(median(means[calm & ~expected])),
+                   float(median(means[calm & expected])))
     if light - dark < 20:
         return None
     if lit_ring.any() and _outline_in_light(ring, n, paper, light - dark):
@@ -124,7 +125,7 @@ def _ring_is_light(ring: np.ndarray, light: float, dark: float) -> bool:
     >>> _ring_is_light(paper, 190.0, 40.0), _ring_is_light(shadow, 190.0, 40.0)
     (True, False)
     """
-    threshold = dark + RING_LEVEL * (max(light, float(np.median(ring))) - dark)
+    threshold = dark + RING_LEVEL * (max(light, float(median(ring))) - dark)
     return int((ring < threshold).sum()) <= RING_TOLERANCE
 
 
@@ -180,7 +181,7 @@ def _lifted_at_the_edge(means: np.ndarray, expected: np.ndarray) -> bool:
     outer :data:`EDGE_BAND` modules) are lifted past half-way to the paper: with the paper near
     full scale a highlight shows only there, and one that reaches the edge reaches the quiet
     zone, which it washes out with any card's outline in it."""
-    light, dark = float(np.median(means[~expected])), float(np.median(means[expected]))
+    light, dark = float(median(means[~expected])), float(median(means[expected]))
     if 255.0 - light >= 2 * MIN_HEADROOM:
         return False  # the light modules well below full scale: no white-out (a binned code)
     band = np.ones(expected.shape, bool)
