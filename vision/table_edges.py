@@ -105,10 +105,10 @@ def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.nda
     """A quadratic surface fitted to the module means where ``mask`` holds, over the whole
     grid (code and band, :data:`BAND_PX` pixels per module)."""
     c = _least_squares(mask.tobytes(), n) @ means[mask].astype(np.float64)
-    at = _grid_axis(n, margin)  # the same along x and y: the grid is square
-    across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
-    down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
-    surface: np.ndarray = (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
+    at, squared, product = _grid_axis(n, margin)  # the same along x and y: the grid is square
+    across = (c[0] + c[1] * at + c[3] * squared)[np.newaxis, :]
+    down = (c[2] * at + c[4] * squared)[:, np.newaxis]
+    surface: np.ndarray = (across + down + c[5] * product).astype(np.float32)
     return surface
 
 
@@ -126,12 +126,17 @@ def _least_squares(mask: bytes, n: int) -> np.ndarray:
 
 
 @functools.cache
-def _grid_axis(n: int, margin: int) -> np.ndarray:
-    """The grid's pixel centres along one axis, in code widths from the code's middle."""
+def _grid_axis(n: int, margin: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The grid's pixel centres along one axis, in code widths from the code's middle (u), with
+    u² and the grid's u·v: the quadratic's terms, the same for every surface of a version
+    (made once: each surface took a third of its time to make them again, issue 19, branch
+    tbin2; the same products, so the same surfaces to the last bit)."""
     k = BAND_PX
     at = ((np.arange((n + 2 * margin) * k) + 0.5) / k - margin) / n - 0.5
-    at.setflags(write=False)
-    return at
+    terms = at, at * at, np.multiply.outer(at, at)
+    for term in terms:
+        term.setflags(write=False)
+    return terms
 
 
 @functools.cache

@@ -1,12 +1,14 @@
-"""The judgement's medians (issue 19, branch tbin2): :func:`vision.table_median.median` gives
-``np.median``'s very number, bit for bit and of the same type, on the kinds of values a
-judgement takes medians of, so that every verdict stays what it was."""
+"""Judging a code cheaper, every verdict the same (issue 19, branch tbin2): the judgement's
+medians (:func:`vision.table_median.median`) are ``np.median``'s very numbers, bit for bit and
+of the same type, and the quiet-zone band's light surfaces, made from terms kept once, are the
+straightforward ones to the last bit; so every verdict stays what it was."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from vision.table_edges import _grid_axis, _least_squares, _margin, _surface
 from vision.table_median import median
 
 
@@ -40,3 +42,26 @@ def test_the_median_of_a_codes_modules_as_a_judgement_takes_it() -> None:
         differences = rng.normal(0, 4, 176)
         assert same(median(np.abs(differences - median(differences))),
                     np.median(np.abs(differences - np.median(differences))))
+
+
+def straightforward_surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int
+                            ) -> np.ndarray:
+    """The band's quadratic surface as it was made before its terms were kept."""
+    c = _least_squares(mask.tobytes(), n) @ means[mask].astype(np.float64)
+    at = _grid_axis(n, margin)[0]
+    across = (c[0] + c[1] * at + c[3] * at * at)[np.newaxis, :]
+    down = (c[2] * at + c[4] * at * at)[:, np.newaxis]
+    return (across + down + c[5] * np.multiply.outer(at, at)).astype(np.float32)
+
+
+@pytest.mark.parametrize("n", [21, 25])
+def test_the_bands_surfaces_are_the_straightforward_ones(n: int) -> None:
+    """Light and dark surfaces of random module means (versions 1 and 2), bit for bit."""
+    rng = np.random.default_rng(n)
+    for _ in range(40):
+        means = rng.uniform(20, 240, (n, n)).astype(np.float32)
+        dark = rng.random((n, n)) < 0.5
+        for mask in (dark, ~dark):
+            ours = _surface(means, mask, n, _margin())
+            theirs = straightforward_surface(means, mask, n, _margin())
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs)
