@@ -126,9 +126,7 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     (:func:`vision.table_glare.glare_verdict`): whole when only the highlight changed them,
     unsure when it lies over the quiet zone where it could hide a card's edge.
     """
-    extra = barcode.extra if isinstance(barcode.extra, dict) else {}
-    expected = _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
-                                 str(extra.get("Version", "")), extra.get("DataMask"))
+    expected = expected_modules(barcode)
     if expected is None:
         return "unsure"
     # zxing-cpp samples one pixel per module on a grid estimated from three finder patterns:
@@ -326,6 +324,14 @@ def module_errors(wrong: np.ndarray) -> str:
     if errors > COVERED_BIT_ERRORS or cluster > COVERED_CLUSTER:
         return "covered"
     return "unsure"
+
+
+def expected_modules(barcode: Any) -> np.ndarray | None:
+    """The modules (True = dark) a zxing-cpp ``barcode`` should show, re-encoded from its text
+    with the version, level and mask zxing-cpp read; ``None`` when it cannot be."""
+    extra = barcode.extra if isinstance(barcode.extra, dict) else {}
+    return _expected_modules(barcode.text, str(extra.get("ECLevel", "")),
+                             str(extra.get("Version", "")), extra.get("DataMask"))
 
 
 @functools.cache

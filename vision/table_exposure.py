@@ -230,7 +230,7 @@ def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str)
     come out as paper), so the quiet zone is judged where nothing was taken off."""
     import zxingcpp
 
-    from vision.table_codes import _expected_modules, code_corners
+    from vision.table_codes import code_corners, expected_modules
     from vision.table_edges import quiet_zone_is_clear
 
     left, top, right, bottom = zone
@@ -238,9 +238,7 @@ def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str)
     formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
     for barcode in zxingcpp.read_barcodes(crop, formats=formats, try_downscale=True):
         if barcode.valid and barcode.text == text:
-            extra = barcode.extra if isinstance(barcode.extra, dict) else {}
-            expected = _expected_modules(text, str(extra.get("ECLevel", "")),
-                                         str(extra.get("Version", "")), extra.get("DataMask"))
+            expected = expected_modules(barcode)
             plain = np.ascontiguousarray(short[top:bottom, left:right])
             return expected is not None and quiet_zone_is_clear(plain, code_corners(barcode),
                                                                  expected)
