@@ -122,7 +122,7 @@ def _child(seconds: float, phones: int | None = None) -> None:
     Window.bind(on_flip=lambda *_args: drawn.__setitem__(0, drawn[0] + 1))
     uploads, began = camera.uploads, time.monotonic()
     while time.monotonic() - began < seconds:
-        driver.pump()
+        driver.pump(draw=True)
     elapsed = time.monotonic() - began
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({"fps": round(drawn[0] / elapsed, 1),

@@ -89,12 +89,19 @@ class HeadlessApp:
         close_app(self.app)
         stopTouchApp()
 
-    def pump(self, frames: int = 1) -> None:
-        """Run the event loop for ``frames`` frames (clock, touches, drawing)."""
+    def pump(self, frames: int = 1, draw: bool = False) -> None:
+        """Run the event loop for ``frames`` frames (clock, touches, layout, animations).
+
+        A frame does all but draw the window unless ``draw``: the screens, labels and layout
+        are the same, and only what reads pixels needs them drawn (:meth:`screenshot` and the
+        legibility check draw first). Drawing was over half of the UI tests' time."""
         from kivy.base import EventLoop
 
         for _ in range(frames):
-            EventLoop.idle()
+            if draw:
+                EventLoop.idle()
+            else:
+                _undrawn_frame(EventLoop)
 
     def pump_until(self, condition: Callable[[], Any], timeout: float = 15.0) -> Any:
         """Run the event loop until ``condition()`` is true; :class:`Timeout` after
@@ -129,7 +136,7 @@ class HeadlessApp:
         """Save the window as ``path`` (PNG, 800×480)."""
         from kivy.core.window import Window
 
-        self.pump(2)
+        self.pump(2, draw=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         written = Path(Window.screenshot(name=str(path)))  # Kivy adds a counter to the name
         _save_small(written, path)
@@ -140,6 +147,20 @@ class HeadlessApp:
         """Touch a button as a finger would: press, release."""
         widget.trigger_action(duration=0)
         self.pump(2)
+
+
+def _undrawn_frame(loop: Any) -> None:
+    """Kivy's ``EventLoop.idle`` up to, and not including, drawing the window (kivy/base.py,
+    2.3): the clock, the touches, the pending rules, the clock's draw-time callbacks (layout,
+    label textures) and the rules they added."""
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    Clock.tick()
+    loop.dispatch_input()
+    Builder.sync()
+    Clock.tick_draw()
+    Builder.sync()
 
 
 def _save_small(source: Path, target: Path) -> None:
@@ -276,6 +297,9 @@ def _window_pixels() -> Any:
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
 
+    if Window.canvas.needs_redraw:  # undrawn frames (``pump``) changed it
+        Window.dispatch("on_draw")
+        Window.dispatch("on_flip")
     width, height = (int(v) for v in Window.size)
     data = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
     return np.frombuffer(data, np.uint8).reshape(height, width, 4)[:, :, :3] / 255.0
