@@ -78,6 +78,10 @@ class Tally:
     noah_right: int = 0
     noah_wrong: int = 0
     noah_silent: int = 0
+    noah_silent_hidden_mat: int = 0
+    """Of :attr:`noah_silent`, the frames where a mat shows no marker whole: no reader can
+    locate it, so a single frame must leave Noah unnamed (TABLE-KIT.md); the others are
+    near-ties under the margins, or a mat the reader missed."""
     noah_wrong_any: int = 0
 
     def __iadd__(self, other: Tally) -> Tally:
@@ -107,6 +111,11 @@ def score(truth: SceneTruth, reading: TableReading, bare_texts: Iterable[str]) -
     >>> tally = score(truth, TableReading(views, noah=2), ["T1", "T4"])
     >>> tally.read, tally.bare, tally.visible, tally.noah_wrong, tally.wrong
     (2, 2, 5, 1, 0)
+    >>> hidden = SceneTruth({**ferries, 3: FerryTruth(False, 0, "T3", True)}, 1, True, True,
+    ...                     (), (), {})
+    >>> tally = score(hidden, TableReading(views, noah=None), [])
+    >>> tally.noah_silent, tally.noah_silent_hidden_mat
+    (1, 1)
     """
     bare = set(bare_texts)
     tally = Tally(frames=1, foreign_visible=len(truth.foreign))
@@ -120,6 +129,8 @@ def score(truth: SceneTruth, reading: TableReading, bare_texts: Iterable[str]) -
         tally.noah_right += said == truth.noah
         tally.noah_wrong += said is not None and said != truth.noah
         tally.noah_silent += said is None
+        tally.noah_silent_hidden_mat += said is None and not all(
+            f.locatable for f in truth.ferries.values())
     return tally
 
 
@@ -422,8 +433,9 @@ def text(report: dict[str, Any]) -> str:
         f"Mats located: {t['located']}/{t['locatable']} locatable ({r['located']} %); "
         f"{t['located_extra']} more where truth saw no whole marker",
         f"Noah (his marker and mat visible, {t['noah_frames']} frames): right {t['noah_right']}, "
-        f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']}; wrong on any frame: "
-        f"{t['noah_wrong_any']}",
+        f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']} "
+        f"({t['noah_silent_hidden_mat']} with a mat that shows no whole marker); "
+        f"wrong on any frame: {t['noah_wrong_any']}",
         f"Time per frame (CPU of the reading thread): reader {report['median_ms']} ms, bare "
         f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
         f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",
