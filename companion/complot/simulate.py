@@ -514,7 +514,9 @@ def _marks(deck: Deck) -> _Marks:
     keys = [*_FIRST_KEYS]
     keys += sorted({key for marks in names if marks for key in marks} - set(keys))
     at = {key: index for index, key in enumerate(keys)}
-    villain = (at["-"],)
+    # One tuple object for every méchant (``_Marks.villain`` is told by identity); typed as
+    # variable-length so that a compiled build keeps it boxed, not rebuilt at each use.
+    villain: tuple[int, ...] = (at["-"],)
     keys_of = tuple(None if marks is None else villain if marks[0] == "-"
                     else tuple(at[key] for key in marks) for marks in names)
     joker, spoilt, none = len(keys), len(keys) + 1, len(keys) + 2
