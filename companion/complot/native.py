@@ -175,8 +175,9 @@ def _compile(scratch: Path, staging: Path) -> None:
     cwd = Path.cwd()
     os.chdir(root)  # mypy reads pyproject.toml's [tool.mypy] and names modules from here
     try:
-        extensions = mypycify(["--no-warn-unused-configs", *sources], opt_level="3", group_name=_GROUP,
-                              target_dir=str(scratch / "c"))
+        # (the config's sections for modules outside the build would fail it as unused)
+        extensions = mypycify(["--no-warn-unused-configs", *sources], opt_level="3",
+                              group_name=_GROUP, target_dir=str(scratch / "c"))
         distribution = Distribution({"name": "complot-native", "ext_modules": extensions})
         command = distribution.get_command_obj("build_ext")
         command.build_lib = str(staging)  # type: ignore[attr-defined]
