@@ -154,14 +154,14 @@ def build(say: Callable[[str], None] = print) -> bool:
 
 
 def _missing_tools() -> str | None:
-    try:
-        import mypyc.build  # noqa: F401
-    except ImportError:
-        return "mypyc is not installed: pip install -e '.[test]'"
     if shutil.which(os.environ.get("CC", "cc")) is None:
         return "no C compiler: sudo apt-get install gcc"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
         return "no Python headers: sudo apt-get install python3-dev"
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        return "mypyc is not installed: .venv/bin/pip install -e '.[test]'"
     return None
 
 
