@@ -105,8 +105,7 @@ def collector_for_games() -> Iterator[None]:
     most, and callgrind counts 6–13 % fewer instructions a game, pure or compiled
     (docs/benchmarks.md, "cnative2")."""
     threshold = gc.get_threshold()
-    gc.collect()  # nothing unreachable frozen
-    gc.freeze()
+    gc.freeze()  # (no gc.collect() first: a run enters this for every game of a progress bar)
     gc.set_threshold(GAMES_GC_THRESHOLD, *threshold[1:])
     try:
         yield
