@@ -11,11 +11,9 @@ the package imports the pure Python modules, which give the same games bit for b
 Raspberry Pi as deploy/install.sh sets it up) simply runs pure Python.
 
 ``NOAH_COMPLOT_PURE=1`` in the environment imports the pure modules even when a build is
-there (to compare the two). :func:`kind` says which ones this process runs::
-
-    $ python -m companion.complot.native build     # what ./run.sh setup runs
-    $ python -m companion.complot.native status
-    compiled (mypyc build of 10 modules in /…/.venv/complot-native)
+there (to compare the two). :func:`kind` says which ones this process runs, :func:`status`
+the same for people (``compiled (mypyc build of 10 modules in …/.venv/complot-native)``);
+``./run.sh setup`` calls ``main(["build"])``.
 
 This module itself is never compiled: it decides, and it stays importable on any machine.
 """
@@ -24,10 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sys
 import sysconfig
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -132,6 +128,9 @@ def build(say: Callable[[str], None] = print) -> bool:
     already made from these sources. False, after one line said why, when it cannot be
     built (no mypyc, no C compiler, no Python headers, a compile error): the package then
     runs pure Python."""
+    import shutil  # (here: every import of the package comes through this module)
+    import tempfile
+
     if usable_build() is not None:
         return True
     problem = _missing_tools()
@@ -154,6 +153,8 @@ def build(say: Callable[[str], None] = print) -> bool:
 
 
 def _missing_tools() -> str | None:
+    import shutil
+
     if shutil.which(os.environ.get("CC", "cc")) is None:
         return "no C compiler: sudo apt-get install gcc"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
@@ -191,15 +192,12 @@ def _compile(scratch: Path, staging: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """``["build"]`` (./run.sh setup) or ``["status"]``; 2 for anything else."""
     if argv == ["build"]:
         build()
         return 0  # a failed build is not an error: pure Python runs the same games
     if argv == ["status"]:
         print(status())
         return 0
-    print("usage: python -m companion.complot.native build|status", file=sys.stderr)
+    print("usage: main(['build']) or main(['status'])", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
