@@ -11,9 +11,10 @@ cd "$(dirname "$(readlink -f "$0")")"
 
 # Debian 12 packages: zbar for pyzbar, poppler for rasterising sticker sheets in tests, Mesa and
 # Xvfb for Kivy without a screen, mtdev for Kivy's touch provider, DejaVu for the ♂/♀ glyphs,
-# Noto CJK for the Chinese screens, chromium and its driver for the LAN page's browser tests.
+# Noto CJK for the Chinese screens, chromium and its driver for the LAN page's browser tests,
+# gcc and Python's headers for the optional compiled build of the Complot engine (below).
 APT_PACKAGES=(libzbar0 poppler-utils xvfb xauth libgl1 libegl1 libgl1-mesa-dri libmtdev1
-              fonts-dejavu-core fonts-noto-cjk chromium chromium-driver)
+              fonts-dejavu-core fonts-noto-cjk chromium chromium-driver gcc python3-dev)
 VENV=.venv
 STAMP="$VENV/.installed"
 
@@ -54,6 +55,24 @@ setup() {
     "$VENV/bin/python" -m pip install -q --upgrade pip
     "$VENV/bin/python" -m pip install -q -e ".[test]"
     echo "$want" > "$STAMP"
+    build_complot_native
+}
+
+# The Complot engine and its simulated players compiled with mypyc into $VENV/complot-native
+# (companion/complot/native.py, docs/complot.md): made with the environment and by
+# `./run.sh setup`, never by the other commands (about 25 s of CPU). An engine edited since
+# is not imported from the build: the pure modules run, with the same games, until the next
+# `./run.sh setup`. Without gcc or Python's headers, one line says so and the set-up goes on.
+build_complot_native() {
+    local log="$VENV/complot-native.log" line
+    "$VENV/bin/python" -c 'from companion.complot.native import main; main(["build"])' \
+        > "$log" 2>&1 || echo "Complot engine: pure Python (the build stopped)." >> "$log"
+    line=$(grep '^Complot engine: ' "$log" | tail -n 1 || true)
+    case "$line" in
+        "") ;;  # already built from these very sources
+        *failed* | *stopped*) say "$line See $log." ;;
+        *) say "$line" ;;
+    esac
 }
 
 run_tests() {
@@ -87,7 +106,7 @@ cmd=${1:-demo}
 [ $# -gt 0 ] && shift
 setup
 case "$cmd" in
-    setup) say "Set-up complete." ;;
+    setup) build_complot_native; say "Set-up complete." ;;
     test) run_tests "$@" ;;
     demo) exec "$VENV/bin/noah-companion" demo "$@" ;;
     *) exec "$VENV/bin/noah-companion" "$cmd" "$@" ;;

@@ -14,6 +14,7 @@ controller adds that file and how the process ended to the crashed test's report
 from __future__ import annotations
 
 import faulthandler
+import os
 import signal
 import sys
 import tempfile
@@ -21,6 +22,12 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+
+# The Complot engine's pure modules, even where ./run.sh setup compiled them (before anything
+# imports companion.complot): some tests break the referee on purpose by replacing its methods.
+# tests/complot/test_native.py plays the compiled build against them; `NOAH_COMPLOT_PURE=
+# pytest tests/complot` runs the folder on the compiled build (companion/complot/native.py).
+os.environ.setdefault("NOAH_COMPLOT_PURE", "1")
 
 _CRASH_DIR = "noah_crash_log_dir"
 #: The open crash log of this process (faulthandler writes to its descriptor).

@@ -224,17 +224,18 @@ def run_simulate(args: argparse.Namespace) -> int:
 def _play_complot_batch(task: tuple) -> list[dict[str, Any]]:
     """Games ``start`` … of a run, each as a small picklable summary (its log when asked)."""
     from companion.complot.cards import load_deck_file
-    from companion.complot.simulate import play_game
+    from companion.complot.simulate import collector_for_games, play_game
 
     start, count, seed, players, level, target, deck_file, with_log = task
     deck = load_deck_file(deck_file)
     games = []
-    for index in range(start, start + count):
-        report = play_game(f"{seed}/{index}", players, level, check=True, target=target,
-                           deck=deck)
-        games.append({"manches": report.manches, "turns": report.turns,
-                      "claims": report.claims, "problem": report.problem,
-                      "log": report.log if with_log else ""})
+    with collector_for_games():
+        for index in range(start, start + count):
+            report = play_game(f"{seed}/{index}", players, level, check=True, target=target,
+                               deck=deck)
+            games.append({"manches": report.manches, "turns": report.turns,
+                          "claims": report.claims, "problem": report.problem,
+                          "log": report.log if with_log else ""})
     return games
 
 

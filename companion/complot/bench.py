@@ -33,12 +33,13 @@ from typing import Any
 
 from companion.game.bench import machine
 
+from . import native
 from .actions import Action
 from .cards import default_deck
 from .combos import CLAIMS
 from .engine import Game
 from .judge import check_claim, judge_line
-from .simulate import play_game
+from .simulate import collector_for_games, play_game
 from .tablelog import replay
 
 CLAIMS_TARGET_PER_S = 20_000
@@ -54,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--against", metavar="DIR",
                         help="also play the games with the code in DIR (another checkout) and "
                              "report the ratio of CPU time per game, measured in pairs")
+    parser.add_argument("--compiled-pairs", action="store_true",
+                        help="also play the games with the pure and the compiled engine "
+                             "(./run.sh setup's build) in alternating fresh processes")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,12 +67,16 @@ def run(args: argparse.Namespace) -> int:
     figures = {
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": machine(),
+        "engine": native.status(),
         **measure_claims(requests, rounds),
-        **_with_frozen_heap(measure_games, args.seed, 3 if quick else 20, 1 if quick else 3),
+        **measure_games(args.seed, 3 if quick else 20, 1 if quick else 3),
         **measure_deck_check(10 if quick else None),
         "targets": {"claims_per_s": CLAIMS_TARGET_PER_S, "games_per_s": GAMES_TARGET_PER_S,
                     "deck_check_s": DECK_CHECK_TARGET_S},
     }
+    if args.compiled_pairs:
+        figures["compiled_pairs"] = measure_compiled_pairs(args.seed, 3 if quick else 10,
+                                                           2 if quick else 5)
     if args.against:
         figures["against"] = measure_against(args.against, args.seed, 3 if quick else 10,
                                              2 if quick else 5)
@@ -109,22 +117,6 @@ def _best_rates(count: int, rounds: int, work: Callable[[int], object]) -> tuple
     return wall, cpu
 
 
-def _with_frozen_heap(measure: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-    """``measure(*args)`` with the objects alive before it (the claim benchmark's 20,000
-    requests, the imports) moved out of the garbage collector's sight, then put back: a game
-    should not pay for walking them (``gc.freeze``; in this benchmark only, the app's
-    collector is never touched). Games played in a fresh process, as ``--against`` plays
-    them, see the same heap."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    try:
-        return measure(*args)
-    finally:
-        gc.unfreeze()
-
-
 def measure_claims(requests: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
     """C90 checks per second, and C94 lines per second beside the JSON-only baseline."""
     lines = [json.dumps({"id": index, "kind": "claim", "input": request})
@@ -142,16 +134,25 @@ def measure_claims(requests: list[dict[str, Any]], rounds: int) -> dict[str, Any
 
 
 def measure_games(seed: str, count: int, rounds: int) -> dict[str, Any]:
-    """Seeded 4-player level-3 games to 400 per second (checks off, then on), and replay."""
-    def games(check: bool, round_number: int) -> list[Any]:
-        return [play_game(f"{seed}:{round_number}:{index}", 4, 3, check=check)
-                for index in range(count)]
+    """Seeded 4-player level-3 games to 400 per second (checks off, then on), and replay;
+    the games with the collector set as ``complot simulate`` sets it (the claim benchmark's
+    20,000 requests frozen with the rest of the heap)."""
+    def games(check: bool, round_number: int, keep: bool = False) -> list[Any]:
+        # The timed rounds keep no game, as complot simulate keeps none: 20 games kept with
+        # their undo stacks are survivors the collector walks again and again (0.6-0.8x).
+        reports = []
+        with collector_for_games():
+            for index in range(count):
+                report = play_game(f"{seed}:{round_number}:{index}", 4, 3, check=check)
+                if keep:
+                    reports.append(report)
+        return reports
 
     fast, fast_cpu = _best_rates(count, rounds,
                                  lambda round_number: games(False, round_number))
     checked, checked_cpu = _best_rates(count, rounds,
                                        lambda round_number: games(True, rounds + round_number))
-    reports = games(False, 0)
+    reports = games(False, 0, keep=True)
     logs = [report.log.splitlines() for report in reports]
     lines = sum(len(log) for log in logs)
     replayed = _best_rate(lines, rounds, lambda _: [list(replay(log)) for log in logs])
@@ -219,6 +220,54 @@ def measure_against(other: str, seed: str, count: int, rounds: int) -> dict[str,
                                   / statistics.median(rates["against"]), 2)}
 
 
+_PAIRED_CHILD = """
+import sys, time
+from companion.complot import native
+from companion.complot.simulate import collector_for_games, play_game
+seed, count, check = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "check"
+play_game(seed + ":warm-up", 4, 3, check=check)
+with collector_for_games():
+    started = time.process_time()
+    for index in range(count):
+        play_game(f"{seed}:{index}", 4, 3, check=check)
+    print(native.kind(), count / (time.process_time() - started))
+"""
+
+
+def measure_compiled_pairs(seed: str, count: int, rounds: int) -> dict[str, Any]:
+    """Games per CPU second of the pure and the compiled engine, without and with the
+    invariant checks, in alternating fresh processes playing the same seeds; the median of
+    the pairs' ratios (each pair ran side by side, under the same load)."""
+    import os
+
+    from companion.errors import UserError
+
+    if native.usable_build() is None:
+        raise UserError("There is no compiled build of these sources to compare with.",
+                        "Run ./run.sh setup (it needs gcc and python3-dev), then again.")
+    figures: dict[str, Any] = {"games": count, "rounds": rounds}
+    for check in ("no_checks", "check"):
+        rates: dict[str, list[float]] = {"pure": [], "compiled": []}
+        for round_number in range(rounds):
+            for kind, pure in (("pure", "1"), ("compiled", "")):
+                done = subprocess.run(
+                    [sys.executable, "-c", _PAIRED_CHILD, f"{seed}:{round_number}",
+                     str(count), check], env={**os.environ, native.PURE_ENV: pure},
+                    capture_output=True, text=True, check=True)
+                ran, rate = done.stdout.split()
+                assert ran == kind, done.stdout
+                rates[kind].append(float(rate))
+        ratios = [fast / slow for fast, slow in zip(rates["compiled"], rates["pure"],
+                                                        strict=True)]
+        figures[check] = {"pure_games_per_cpu_s": [round(rate, 1) for rate in rates["pure"]],
+                          "compiled_games_per_cpu_s": [round(rate, 1)
+                                                       for rate in rates["compiled"]],
+                          "pure_median": round(statistics.median(rates["pure"]), 1),
+                          "compiled_median": round(statistics.median(rates["compiled"]), 1),
+                          "ratio_median_of_pairs": round(statistics.median(ratios), 2)}
+    return figures
+
+
 def measure_deck_check(cards: int | None = None) -> dict[str, Any]:
     """Seconds per card of ``tags check --game complot`` through the camera path (see the
     module's docstring), over the first ``cards`` cards (default: all 93)."""
@@ -275,6 +324,7 @@ def report(figures: dict[str, Any]) -> str:
     claims, games = figures["claims_per_s"], figures["games_per_s"]
     return "\n".join([
         f"Complot referee benchmark, {figures['date']}, one core",
+        f"Engine: {figures['engine']}",
         f"Machine: {host['cpu']}; {host['platform']}; Python {host['python']}",
         f"Claim checks (C90): {claims}/s over {figures['claims']} claims "
         f"({figures['accepted']} accepted) — target ≥ {CLAIMS_TARGET_PER_S}: "
@@ -296,7 +346,19 @@ def report(figures: dict[str, Any]) -> str:
         f"{'met' if figures['deck_check_93_cards_s'] <= DECK_CHECK_TARGET_S else 'MISSED'}"
         f"{'' if figures['deck_check_ok'] else ' (a card was not read once: see tags check)'}",
         *_against_lines(figures.get("against")),
+        *_pairs_lines(figures.get("compiled_pairs")),
     ])
+
+
+def _pairs_lines(pairs: dict[str, Any] | None) -> list[str]:
+    if pairs is None:
+        return []
+    return [f"Pure against compiled, {words} ({pairs['rounds']} pairs of fresh processes, "
+            f"{pairs['games']} games each, CPU time): medians {figures['pure_median']} and "
+            f"{figures['compiled_median']} games/s, median ratio of the pairs "
+            f"{figures['ratio_median_of_pairs']}"
+            for words, figures in (("without the checks", pairs["no_checks"]),
+                                   ("with the checks", pairs["check"]))]
 
 
 def _against_lines(against: dict[str, Any] | None) -> list[str]:

@@ -99,16 +99,14 @@ class _Refused(Exception):
         self.code = code
 
 
-class Game(RefereeReads):
+class Game(RefereeReads[State, Any, Any]):
     """A game of Complot from its first deal to 400 points (C10–C87).
 
     Inside, a card is its position in ``deck`` (see :mod:`.state`); the actions, the verdicts'
     events, :meth:`hand` and :meth:`state` speak in card ids."""
 
-    _state: State
-    #: (the saved fields, the action) per applied action: the fields saved are all of them
-    #: (State.save) but for a typed draw or discard, which saves only those it changes.
-    _undo: list[tuple[Any, Any]]
+    # _undo holds (the saved fields, the action) per applied action: the fields saved are all
+    # of them (State.save) but for a typed draw or discard, which saves only those it changes.
 
     def __init__(self, players: Sequence[str], level: int = 1, dealer: int = 0,
                  seed: str = "1", deck: Deck | None = None, target: int = TARGET_SCORE,

@@ -30,9 +30,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from .judge import game_winners
+
+try:  # installed with mypy; the engine itself needs only the standard library
+    from mypy_extensions import mypyc_attr
+except ImportError:
+    from .native import mypyc_attr
 
 _Value = TypeVar("_Value")
 
@@ -206,15 +211,27 @@ class _Scored(Protocol):
     def still_in(self) -> list[int]: ...
 
 
-class RefereeReads:
+_State = TypeVar("_State", bound=_Scored)
+_Saved = TypeVar("_Saved")
+_Done = TypeVar("_Done")
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class RefereeReads(Generic[_State, _Saved, _Done]):
     """The read-only properties both Complot referees give, the one that knows the cards
     (:class:`~companion.complot.engine.Game`) and the one of a hidden-hands table
     (:class:`~companion.complot.table.Table`), read from their current state and undo
-    stack."""
+    stack.
+
+    Generic in the state, in what the undo stack saves and in the actions it keeps, so that
+    each referee's fields keep their own types (the compiled build, docs/complot.md, refuses
+    a subclass that narrows an inherited attribute's type);
+    :class:`~companion.complot.table.Table` stays interpreted Python, hence
+    ``allow_interpreted_subclasses``."""
 
     __slots__ = ()
-    _state: _Scored
-    _undo: Sequence[tuple[object, Any]]
+    _state: _State
+    _undo: list[tuple[_Saved, _Done]]
     players: tuple[str, ...]
     level: int
     target: int
@@ -264,7 +281,7 @@ class RefereeReads:
         return self._state.phase == "game_over"
 
     @property
-    def history(self) -> tuple[dict[str, Any], ...]:
+    def history(self) -> tuple[_Done, ...]:
         """The applied actions, first first (the table log's lines after the header)."""
         return tuple(action for _, action in self._undo)
 

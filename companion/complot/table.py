@@ -126,16 +126,13 @@ class TableState:
         }
 
 
-class Table(RefereeReads):
+class Table(RefereeReads[TableState, TableState, dict[str, Any]]):
     """A game of Complot at a real table, from the first manche to the target (C10–C92).
 
     ``dealer`` is the first dealer (C11, the table's choice; default the last seat, so the
     first name entered plays first, C12). ``scores_only``: claims are recorded by their
     combination (``claim_points``), without cards and without turns.
     """
-
-    _state: TableState
-    _undo: list[tuple[TableState, dict[str, Any]]]
 
     def __init__(self, players: Sequence[str], *, level: int = 1, target: int = TARGET_SCORE,
                  scores_only: bool = False, dealer: int | None = None,

@@ -56,11 +56,32 @@ def test_save_and_restore_carry_every_field_of_the_state():
     state = State(3, (1, 2, 3), 2)
     saved = state.save()
     for number, field in enumerate(fields(State)):
-        if field.name != "players":
-            setattr(state, field.name, f"value {number}")  # every field told apart
+        if field.name != "players":  # every field told apart, by a value of its own type
+            setattr(state, field.name, _other_value(field.name, getattr(state, field.name),
+                                                    number))
     changed = state.copy()
     state.restore(saved)
     assert state == State(3, (1, 2, 3), 2)
     for field in fields(State):
         assert getattr(changed, field.name) is not getattr(state, field.name) or \
             field.name == "players", field.name
+
+
+
+#: What the fields that a fresh state leaves at None hold instead (a field added to them must
+#: be added here: _other_value says so).
+_OPTIONAL = {"window": 1, "end_reason": "value"}
+
+
+def _other_value(name: str, value: object, number: int) -> object:
+    """A value of the field's own type that a fresh state does not hold (the compiled
+    build's State, companion/complot/native.py, checks the type of what a field is given)."""
+    if value is None:
+        return _OPTIONAL[name]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return 1000 + number
+    if isinstance(value, tuple):
+        return (number,)
+    return f"value {number}"
