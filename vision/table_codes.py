@@ -312,15 +312,18 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
             and clean(agreed_corners(corners, fitted, n)):
         return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
     # zxing-cpp's grid may also lie a fraction of a module off as a whole (dim light at
-    # 90–100 cm): moved by the shift that best matches the decoded code, its shape kept
-    shifted = shifted_corners(gray, corners, expected)
-    if not clean(shifted):
+    # 90–100 cm): moved by the shift that best matches the decoded code, its shape kept, it
+    # must show no wrong module, where zxing-cpp's showed several (one alone may be the trace
+    # of a card beyond the code's corner as well as the grid's: refused, as before)
+    wrong_on_zxing = int((sample_modules(gray, corners, n) != expected).sum())
+    if wrong_on_zxing < SHIFT_MIN_ERRORS or not clean(shifted_corners(gray, corners, expected)):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
 
 
 SHIFT_LIMIT = 0.5  # modules: how far zxing-cpp's grid may be moved as a whole
 SHIFT_STEP = 0.1  # modules: the shifts tried, along the code's own axes
+SHIFT_MIN_ERRORS = 2  # wrong modules on zxing-cpp's grid: fewer are not taken for a shift
 
 
 def shifted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
