@@ -60,7 +60,6 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.table_codes import (
-    DECODED_ONLY,
     SECOND_LOOKS,
     Code,
     code_corners,
@@ -309,8 +308,6 @@ class TableReader:
             image = enhance(crop)
             symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
                                         enlarge * more, read=self._read_closer)
-            if enhance in DECODED_ONLY:
-                symbols = symbols.seen_in(crop)  # judged on the pixels as they are
             half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
             look: list[Code] = []
             looks.append(look)
@@ -382,7 +379,6 @@ class _Symbols:
         self._barcodes = barcodes
         self._crop, self._source, self._enlarge = crop, source, enlarge
         self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
-        self._offset = offset
         shift = np.array(offset, np.float32)
         self.unjudged: list[Code] = []
         for barcode in barcodes:
@@ -390,12 +386,6 @@ class _Symbols:
             quad: Quad = tuple((float(x), float(y)) for x, y in corners)  # type: ignore[assignment]
             self.unjudged.append(Code(barcode.text if barcode.valid else "", quad, False,
                                       readable=bool(barcode.valid)))
-
-    def seen_in(self, source: np.ndarray) -> _Symbols:
-        """The same symbols, judged on ``source`` (the pixels before a look redrew them for
-        decoding: :data:`vision.table_codes.DECODED_ONLY`), not on the image they were read in."""
-        crop = source if self._enlarge == 1.0 else enlarged(source, self._enlarge, sharp=True)
-        return _Symbols(self._barcodes, crop, source, self._enlarge, self._offset)
 
     def judged(self, index: int) -> Code:
         """The ``index``-th symbol of :attr:`unjudged`, judged whole, covered or unsure."""

@@ -710,26 +710,10 @@ def as_it_is(crop: np.ndarray) -> np.ndarray:
     return crop
 
 
-SMOOTHING = 0.8  # pixels: the Gaussian's σ of :func:`smoothed`
-
-
-def smoothed(crop: np.ndarray) -> np.ndarray:
-    """The crop under a mild Gaussian blur: a far, dim code whose modules the sensor noise
-    breaks up for zxing-cpp's binarizer (90–100 cm in dim side light or a head's shadow)
-    decodes once the noise is smoothed. Only decoded: its codes are judged on the crop as it
-    is (:data:`DECODED_ONLY`), as any other code read there would be: the blur that joins the
-    modules would soften a covering card's outline too."""
-    import cv2
-
-    return np.asarray(cv2.GaussianBlur(crop, (0, 0), SMOOTHING))
-
-
 #: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
 #: enlarged (on top of the reader's own enlargement, at most 2× in all). Local contrast
 #: (CLAHE) was tried first and read nothing more on the dev frames: left out.
-SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0), (smoothed, 2.0))
-#: The looks whose image is only decoded: the codes read in it are judged on the crop as it is.
-DECODED_ONLY = frozenset({smoothed})
+SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0))
 
 
 def moved_by(corners: Quad, dx: float, dy: float) -> Quad:
