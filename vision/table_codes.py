@@ -275,7 +275,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     one corner without a finder pattern holds a dark module; or, zxing-cpp's fourth corner
     lying :data:`NOISY_CORNER_OFF` modules or more off the fitted grid's, when nothing differs
     with that corner taken from the fitted grid (:func:`agreed_corners`) and no covering
-    card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`).
+    card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`); or,
+    zxing-cpp's grid showing :data:`SHIFT_MIN_ERRORS` wrong modules or more, when nothing
+    differs on it moved as a whole (:func:`shifted_corners`) and no card's edge runs beside.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -289,7 +291,10 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     code of the quiet-zone sweep with a card 3–4 modules beside it, which the noise hides from
     the band (branch tgrid); the line look sees that card's edge, and the 0.4-module bound
     keeps out a card's corner 4.3 modules off, beyond the sticker, that nothing sees (branch
-    tnoisy: 9 more DEV top cards, every guard as before; docs/benchmarks.md).
+    tnoisy: 9 more DEV top cards, every guard as before; docs/benchmarks.md). The grid moved
+    as a whole: 4 more DEV top cards at 90–100 cm in dim light, every guard as before; with
+    one wrong module on zxing-cpp's grid allowed, three buried codes of the quiet-zone sweep
+    at 2.3 px, their card 4.3–6.3 modules off the code's corner (branch tfar).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
