@@ -60,7 +60,6 @@ import numpy as np
 
 from vision.errors import VisionError
 from vision.table_codes import (
-    DECODED_ONLY,
     SECOND_LOOKS,
     Code,
     code_corners,
@@ -70,7 +69,6 @@ from vision.table_codes import (
     top_card,
     verdict_settled,
     visibility,
-    visibility_read_anew,
 )
 from vision.table_kit import (
     ARUCO_MAX_WIDTH,
@@ -310,8 +308,6 @@ class TableReader:
             image = enhance(crop)
             symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
                                         enlarge * more, read=self._read_closer)
-            if enhance in DECODED_ONLY:
-                symbols = symbols.seen_in(crop)  # judged on the pixels as they are
             half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
             look: list[Code] = []
             looks.append(look)
@@ -383,8 +379,6 @@ class _Symbols:
         self._barcodes = barcodes
         self._crop, self._source, self._enlarge = crop, source, enlarge
         self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
-        self._offset = offset
-        self._judge: Callable[[Any, np.ndarray, np.ndarray], str] = visibility
         shift = np.array(offset, np.float32)
         self.unjudged: list[Code] = []
         for barcode in barcodes:
@@ -393,20 +387,12 @@ class _Symbols:
             self.unjudged.append(Code(barcode.text if barcode.valid else "", quad, False,
                                       readable=bool(barcode.valid)))
 
-    def seen_in(self, source: np.ndarray) -> _Symbols:
-        """The same symbols judged on ``source``, the crop before a look redrew it for decoding
-        (:data:`vision.table_codes.DECODED_ONLY`), by the line look as well."""
-        crop = source if self._enlarge == 1.0 else enlarged(source, self._enlarge, sharp=True)
-        seen = _Symbols(self._barcodes, crop, source, self._enlarge, self._offset)
-        seen._judge = visibility_read_anew
-        return seen
-
     def judged(self, index: int) -> Code:
         """The ``index``-th symbol of :attr:`unjudged`, judged whole, covered or unsure."""
         barcode, code = self._barcodes[index], self.unjudged[index]
         if not code.readable:
             return code
-        seen = self._judge(barcode, self._crop, self._plain_round(barcode))
+        seen = visibility(barcode, self._crop, self._plain_round(barcode))
         return replace(code, fully_visible=seen == "whole", unsure=seen == "unsure")
 
     def _plain_round(self, barcode: Any) -> np.ndarray:

@@ -715,41 +715,10 @@ def as_it_is(crop: np.ndarray) -> np.ndarray:
     return crop
 
 
-SMOOTHING = 0.8  # pixels: the Gaussian's σ of :func:`smoothed`
-
-
-def smoothed(crop: np.ndarray) -> np.ndarray:
-    """The crop under a mild Gaussian blur: a far, dim code whose modules the sensor noise
-    breaks up for zxing-cpp's binarizer decodes once the noise is smoothed. Only decoded
-    (:data:`DECODED_ONLY`): its codes are judged on the crop as it is, and by the line look
-    as well (:func:`visibility_read_anew`)."""
-    import cv2
-
-    return np.asarray(cv2.GaussianBlur(crop, (0, 0), SMOOTHING))
-
-
 #: The second looks, cheapest first: how the zone's crop is redrawn, and how much more it is
 #: enlarged (on top of the reader's own enlargement, at most 2× in all). Local contrast
 #: (CLAHE) was tried first and read nothing more on the dev frames: left out.
-SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0), (smoothed, 2.0))
-#: The looks whose image is only decoded: their codes are judged on the crop as it is
-#: (:func:`visibility_read_anew`).
-DECODED_ONLY = frozenset({smoothed})
-
-
-def visibility_read_anew(barcode: Any, gray: np.ndarray, plain: np.ndarray) -> str:
-    """:func:`visibility` of a code that only a redrawn crop let zxing-cpp decode
-    (:data:`DECODED_ONLY`), on the crop as it is, and unsure where a covering card's edge runs
-    beside it (:func:`vision.table_lines.card_edge_beside`): a buried code no other look
-    decoded is read for the first time, and the band stops 3 modules out (the quiet-zone
-    sweep at 3 px: cards 3.2–3.8 modules beside such codes, branch tfar)."""
-    verdict = visibility(barcode, gray, plain)
-    if verdict != "whole":
-        return verdict
-    expected = expected_modules(barcode)
-    assert expected is not None  # whole: re-encoded
-    fitted = _fitted_corners(gray, code_corners(barcode), expected)
-    return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+SECOND_LOOKS = ((highlights_down, 1.0), (as_it_is, 2.0))
 
 
 def moved_by(corners: Quad, dx: float, dy: float) -> Quad:

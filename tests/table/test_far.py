@@ -1,16 +1,12 @@
-"""Far, dim, noisy codes (issue 19, branch tfar): zxing-cpp's grid off by a shift as a whole, and
-a second look that decodes a smoothed crop and judges the crop as it is."""
+"""Far, dim, noisy codes (issue 19, branch tfar): zxing-cpp's grid off by a shift as a whole."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.table.test_fit import code_image
 from tests.table.test_lines import _corners, _frame, _modules
 from vision import table_codes
-from vision.table import TableReader
-from vision.table_codes import DECODED_ONLY, SECOND_LOOKS, enlarged, smoothed
 
 SHIFT = 0.3 * 3.0  # pixels: zxing-cpp's grid 0.3 of a module off along x and y, at 3 px a module
 NOISY_SEEDS = (0, 2)  # noise draws whose code is judged on the noisy path (too noisy for the band)
@@ -59,30 +55,3 @@ def test_one_wrong_module_on_zxing_cpps_grid_is_not_taken_for_a_shift(
     assert _noisy_verdict(frame, corners) == "unsure"
     monkeypatch.setattr(table_codes, "SHIFT_MIN_ERRORS", 1)
     assert _noisy_verdict(frame, corners) == "whole"
-
-
-def test_the_smoothed_look_is_decoded_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The smoothed crop is only decoded: its codes are judged on the crop as it is, enlarged as
-    the look enlarges it (the blur would soften a covering card's outline too), and by the line
-    look as well (a buried code no other look read, its card 3.2–3.8 modules off: the
-    quiet-zone sweep at 3 px, branch tfar)."""
-    assert (smoothed, 2.0) in SECOND_LOOKS and smoothed in DECODED_ONLY
-    image, _, _ = code_image()
-    judged_on: list[np.ndarray] = []
-    beside: list[bool] = []
-
-    def card_edge_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-        judged_on.append(gray)
-        return beside[-1]
-
-    monkeypatch.setattr(table_codes, "card_edge_beside", card_edge_beside)
-    symbols = TableReader()._decode_crop(smoothed(image), 0, 0, image.shape[1],
-                                         image.shape[0], 2.0)
-    assert [code.text for code in symbols.unjudged] == ["NOAH1/BOX1/CAF1"]
-    seen = symbols.seen_in(image)
-    beside.append(False)
-    assert seen.judged(0).fully_visible
-    assert np.array_equal(judged_on[-1], enlarged(image, 2.0, sharp=False))
-    beside.append(True)
-    assert seen.judged(0).unsure  # a card's edge beside it: not the top card
-    assert symbols.judged(0).fully_visible  # judged on the smoothed image, no line look
