@@ -275,7 +275,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     one corner without a finder pattern holds a dark module; or, zxing-cpp's fourth corner
     lying :data:`NOISY_CORNER_OFF` modules or more off the fitted grid's, when nothing differs
     with that corner taken from the fitted grid (:func:`agreed_corners`) and no covering
-    card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`).
+    card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`); or,
+    zxing-cpp's grid showing :data:`SHIFT_MIN_ERRORS` wrong modules or more, when nothing
+    differs on it moved as a whole (:func:`shifted_corners`) and no card's edge runs beside.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -289,7 +291,10 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     code of the quiet-zone sweep with a card 3–4 modules beside it, which the noise hides from
     the band (branch tgrid); the line look sees that card's edge, and the 0.4-module bound
     keeps out a card's corner 4.3 modules off, beyond the sticker, that nothing sees (branch
-    tnoisy: 9 more DEV top cards, every guard as before; docs/benchmarks.md).
+    tnoisy: 9 more DEV top cards, every guard as before; docs/benchmarks.md). The grid moved
+    as a whole: 4 more DEV top cards at 90–100 cm in dim light, every guard as before; with
+    one wrong module on zxing-cpp's grid allowed, three buried codes of the quiet-zone sweep
+    at 2.3 px, their card 4.3–6.3 modules off the code's corner (branch tfar).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
@@ -308,11 +313,50 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     # judged with that corner from the fitted grid, a code is whole only if no card's edge
     # runs beside it either, out to where the noise hides it from the band (vision.table_lines)
     n = expected.shape[0]
-    if _fourth_corner_off(corners, fitted, n) < NOISY_CORNER_OFF:
-        return "unsure"
-    if not clean(agreed_corners(corners, fitted, n)):
+    if _fourth_corner_off(corners, fitted, n) >= NOISY_CORNER_OFF \
+            and clean(agreed_corners(corners, fitted, n)):
+        return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+    # zxing-cpp's grid may also lie a fraction of a module off as a whole (dim light at
+    # 90–100 cm): moved by the shift that best matches the decoded code, its shape kept, it
+    # must show no wrong module, where zxing-cpp's showed several (one alone may be the trace
+    # of a card beyond the code's corner as well as the grid's: refused, as before)
+    wrong_on_zxing = int((sample_modules(gray, corners, n) != expected).sum())
+    if wrong_on_zxing < SHIFT_MIN_ERRORS or not clean(shifted_corners(gray, corners, expected)):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+SHIFT_LIMIT = 0.5  # modules: how far zxing-cpp's grid may be moved as a whole
+SHIFT_STEP = 0.1  # modules: the shifts tried, along the code's own axes
+SHIFT_MIN_ERRORS = 2  # wrong modules on zxing-cpp's grid: fewer are not taken for a shift
+
+
+def shifted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """zxing-cpp's corners of a code moved together, by the shift along the code's sides (up
+    to :data:`SHIFT_LIMIT` modules, in steps of :data:`SHIFT_STEP`) under which its modules
+    best match the decoded code (``expected``): the grid's shape stays zxing-cpp's, only its
+    place is refined against the code's own bits.
+
+    >>> import cv2
+    >>> code = np.kron(np.eye(3, dtype=np.uint8), np.ones((10, 10), np.uint8))
+    >>> sharp = np.pad(np.where(code > 0, 30, 220).astype(np.uint8), 20, constant_values=220)
+    >>> gray = cv2.GaussianBlur(sharp, (0, 0), 3)
+    >>> off = np.array([(24, 17), (54, 17), (54, 47), (24, 47)], np.float32)  # 0.4, -0.3 off
+    >>> shifted_corners(gray, off, np.eye(3, dtype=bool))[0].round(1).tolist()
+    [20.0, 20.0]
+    """
+    fit = _GridFit(gray, corners, expected)
+    across = (fit.start[1] - fit.start[0] + fit.start[2] - fit.start[3]) / (2 * fit.n)
+    down = (fit.start[3] - fit.start[0] + fit.start[2] - fit.start[1]) / (2 * fit.n)
+    steps = np.arange(-SHIFT_LIMIT, SHIFT_LIMIT + 1e-6, SHIFT_STEP)
+    u, v = (a.reshape(-1, 1) for a in np.meshgrid(steps, steps))
+    nearest_first = np.argsort(np.hypot(u, v)[:, 0], kind="stable")  # ties: the smallest shift
+    u, v = u[nearest_first], v[nearest_first]
+    moves = u * across + v * down  # T × 2: each shift in pixels
+    quads = fit.start[None] + moves[:, None, :]
+    best = quads[int(np.argmax(fit.scores(quads)))]
+    shifted: np.ndarray = (best + fit.origin).astype(np.float32)
+    return shifted
 
 
 def module_errors(wrong: np.ndarray) -> str:
