@@ -35,6 +35,7 @@ MAX_DARK_AREA = 0.5  # module²: more of the band darker than paper is a card's 
 MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
 PAPER_LIFT = 0.15  # of the code's contrast: a light module this far above the paper plane is lit
 PAPER_ROUNDS = 5  # fits of the paper plane at most
+HIGHLIGHT_PATCH = 12  # lit light modules touching one another: a highlight's patch, not noise
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -60,14 +61,13 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return False
     if _band_is_paper(levels.shares(levels.light)):
         return True
-    # A sleeve's highlight over the code lifts some of its light modules, and the quadratic
+    # A sleeve's highlight over the code lifts a patch of its light modules, and the quadratic
     # fitted to them bulges up beyond the code: the paper there, lit as before, reads darker
-    # than that bulge (issue 19: the weak highlights, 7-53 module² of the band). Without a
-    # highlight the paper plane lies above the quadratic (the paper is lighter than the
-    # blurred light modules' mean): the lower of the two is the quadratic, and the verdict
-    # the same; under one, the band is judged against the paper the highlight leaves out.
+    # than that bulge (issue 19: the weak highlights, 7-53 module² of the band). A highlight
+    # only adds light: under one, the band is judged again against the paper beside it, where
+    # that lies below the quadratic.
     paper = paper_plane(levels.means, ~expected, levels.contrast)
-    return _band_is_paper(levels.shares(np.minimum(levels.light, paper)))
+    return paper is not None and _band_is_paper(levels.shares(np.minimum(levels.light, paper)))
 
 
 def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
@@ -153,16 +153,19 @@ def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.nda
     return surface
 
 
-def paper_plane(means: np.ndarray, light: np.ndarray, contrast: float) -> np.ndarray:
+def paper_plane(means: np.ndarray, light: np.ndarray, contrast: float) -> np.ndarray | None:
     """The sticker's paper level over the band's grid as a plane, fitted to the code's light
     modules (``light``: n × n, True where a module is light; ``means``: the modules' means)
-    with their blur taken into account, the modules a highlight lifts left out.
+    with their blur taken into account, the modules a highlight lifts left out; ``None`` when
+    no highlight lifts them: no patch of :data:`HIGHLIGHT_PATCH` light modules touching one
+    another (side by side or corner to corner) lies more than :data:`PAPER_LIFT` of the
+    ``contrast`` above the plane fitted to all of them.
 
     A light module's mean is the paper's level less what the blur brings in from its dark
     neighbours: each is fitted as ``a + b·u + c·v + d·f``, ``f`` the share of light modules
     among it and its eight neighbours (the quiet zone round the code counts as light); the
     paper is the level where ``f`` is 1. Light modules more than :data:`PAPER_LIFT` of the
-    ``contrast`` above the fit are left out and the plane fitted again, until none is (at most
+    contrast above the fit are left out and the plane fitted again, until none is (at most
     :data:`PAPER_ROUNDS` fits, never on fewer than half the modules): a highlight only adds
     light. A plane, not a quadratic: the modules a broad highlight lifts a little stay in the
     fit, and a quadratic fitted with them bends up beyond the code.
@@ -176,6 +179,8 @@ def paper_plane(means: np.ndarray, light: np.ndarray, contrast: float) -> np.nda
     >>> at = BAND_PX * _margin()  # the grid's first pixel inside the code: u = -0.494
     >>> round(float(plane[at, at]), 1), round(float(plane[-at - 1, -at - 1]), 1)
     (170.2, 209.8)
+    >>> means[3:9, 3:9] -= 30; print(paper_plane(means, light, 100.0))  # no highlight
+    None
     """
     n, margin = means.shape[0], _margin()
     rows, cols = np.nonzero(light)
@@ -183,15 +188,28 @@ def paper_plane(means: np.ndarray, light: np.ndarray, contrast: float) -> np.nda
     terms = np.stack([np.ones_like(u), u, v, _light_share(light)[light]], axis=-1)
     values = means[light].astype(np.float64)
     kept = np.ones(len(values), bool)
-    for _ in range(PAPER_ROUNDS):
+    for round_ in range(PAPER_ROUNDS):
         fit = np.linalg.lstsq(terms[kept], values[kept], rcond=None)[0]
         calm = values - terms @ fit < PAPER_LIFT * contrast
+        if round_ == 0 and _largest_patch(light, rows[~calm], cols[~calm]) < HIGHLIGHT_PATCH:
+            return None
         if calm.sum() < len(values) / 2 or bool((calm == kept).all()):
             break
         kept = calm
     at = _grid_axis(n, margin)[0]
     plane = fit[0] + fit[3] + fit[1] * at[np.newaxis, :] + fit[2] * at[:, np.newaxis]
     return np.asarray(plane, np.float32)
+
+
+def _largest_patch(light: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> int:
+    """The most modules at (``rows``, ``cols``) touching one another, side by side or corner to
+    corner, in a code of ``light``'s shape."""
+    import cv2
+
+    lit = np.zeros(light.shape, np.uint8)
+    lit[rows, cols] = 1
+    count, _, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0
 
 
 def _light_share(light: np.ndarray) -> np.ndarray:
