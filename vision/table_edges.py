@@ -12,7 +12,9 @@ over the code as smooth surfaces (a side light is a slow gradient over 30 module
 over the band, and the band's levels are taken as a share of the way from the dark surface to
 the light one; each point of the band is then the mean of a module round it (noise divided by
 the pixels a module holds, a card's thin outline still darker than the paper), and a patch
-below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there.
+below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there. A sleeve's
+weak highlight over the code bends the light surface up beyond it: there the band is judged
+once more against the paper the highlight leaves out (:func:`paper_plane`).
 """
 
 from __future__ import annotations
