@@ -159,7 +159,8 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     a short exposure: their mats located again there (markers searched round each mat only),
     their zones read by the ordinary reader once the highlight's added light is taken off
     (:func:`without_highlight`), and a top card kept only when its quiet zone is clear on the
-    short frame as it came (:func:`_clear_as_it_came`). A ferry keeps the normal reading
+    short frame as it came and on the taken-off one (:func:`_clear_on_both`). A ferry keeps the
+    normal reading
     unless its mat lies where it was and all of this gives it a top card."""
     from vision.table_markers import mat_poses
 
@@ -180,7 +181,7 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     found: dict[int, FerryView] = {}
     for k in still:
         text = views[k].top
-        if text is not None and _clear_as_it_came(flat, short, zones[k], text):
+        if text is not None and _clear_on_both(flat, short, zones[k], text):
             found[k] = replace(reading.ferries[k], top=text, codes=tuple(
                 sorted({*reading.ferries[k].codes, *views[k].codes})))
     return replace(reading, ferries={**reading.ferries, **found}) if found else reading
@@ -223,11 +224,18 @@ def without_highlight(crop: np.ndarray, px_per_module: float,
     return np.asarray(255 * flat ** (1 / 2.2) + 0.5, np.uint8)
 
 
-def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
-    """Whether the code ``text``, found again in ``zone`` of ``flat``, has a clear quiet zone
-    on ``short`` itself (:func:`vision.table_edges.quiet_zone_is_clear`): taking a highlight
-    off cannot tell it from a dark surface under it (a card's dark face beside the code would
-    come out as paper), so the quiet zone is judged where nothing was taken off."""
+def _clear_on_both(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
+    """Whether the code ``text``, found again in ``zone`` of ``flat`` (the short frame with the
+    highlight taken off), has a clear quiet zone (:func:`vision.table_edges.quiet_zone_is_clear`)
+    on ``short`` as it came *and* on ``flat``. Each frame hides what the other shows:
+
+    * taking a highlight off cannot tell it from a dark surface under it (a card's dark face
+      beside the code comes out as paper on ``flat``): judged where nothing was taken off;
+    * on ``short`` as it came, a highlight lying over the band but not over the code's light
+      modules lifts a covering card's outline there towards the paper's level, which the band
+      test takes from those modules (issue 19's glare sweep: a squared card's corner 2.2
+      modules off the code's corner, under a highlight of 0.6 × paper, its outline lifted past
+      the band's threshold on the short frame and dark on the taken-off one)."""
     import zxingcpp
 
     from vision.table_codes import code_corners, expected_modules
@@ -239,9 +247,11 @@ def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str)
     for barcode in zxingcpp.read_barcodes(crop, formats=formats, try_downscale=True):
         if barcode.valid and barcode.text == text:
             expected = expected_modules(barcode)
+            if expected is None:
+                return False
+            corners = code_corners(barcode)
             plain = np.ascontiguousarray(short[top:bottom, left:right])
-            return expected is not None and quiet_zone_is_clear(plain, code_corners(barcode),
-                                                                 expected)
+            return all(quiet_zone_is_clear(frame, corners, expected) for frame in (plain, crop))
     return False  # not found again: nothing vouches for it
 
 
