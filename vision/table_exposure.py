@@ -227,15 +227,19 @@ def without_highlight(crop: np.ndarray, px_per_module: float,
 def _clear_on_both(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
     """Whether the code ``text``, found again in ``zone`` of ``flat`` (the short frame with the
     highlight taken off), has a clear quiet zone (:func:`vision.table_edges.quiet_zone_is_clear`)
-    on ``short`` as it came *and* on ``flat``. Each frame hides what the other shows:
+    on ``short`` as it came *and* on ``flat``:
 
     * taking a highlight off cannot tell it from a dark surface under it (a card's dark face
       beside the code comes out as paper on ``flat``): judged where nothing was taken off;
-    * on ``short`` as it came, a highlight lying over the band but not over the code's light
-      modules lifts a covering card's outline there towards the paper's level, which the band
-      test takes from those modules (issue 19's glare sweep: a squared card's corner 2.2
-      modules off the code's corner, under a highlight of 0.6 × paper, its outline lifted past
-      the band's threshold on the short frame and dark on the taken-off one)."""
+    * on ``short`` as it came, a highlight beside the code lifts a covering card's thin outline
+      in the band to the paper's level (issue 19's glare sweep: a squared card's corner 2.2
+      modules off the code's corner shows 0.62 module² darker than paper without a highlight,
+      0.5 allowed, and 0.12 under one of 0.6 × paper). The taken-off frame does not show that
+      outline either: what its band shows is the code's own dark modules spread a module out
+      where the highlight lay over the code's edge and was taken off. So this second judgment
+      is a caution, not a sight of the card: a top card whose code's edge lay under the
+      highlight is not taken from the short frame (on DEV none was lost; docs/benchmarks.md,
+      branch ``tshort``)."""
     import zxingcpp
 
     from vision.table_codes import code_corners, expected_modules
