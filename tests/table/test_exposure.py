@@ -195,22 +195,48 @@ def test_a_buried_code_beside_a_cards_edge_under_a_highlight_stays_unnamed() -> 
     _asked_once_and_silent(table)
 
 
-def test_a_buried_code_beside_a_cards_corner_under_a_highlight_stays_unnamed() -> None:
-    """Never wrong (issue 19's glare sweep with short frames, the one scene main's reader did
-    not name without the highlight): a squared card's corner 2.2 modules off the buried code's
-    lower right corner (3.1 modules away), a highlight of 0.6 × paper turned 135° on the buried
-    card only, over the code's lower edge. On the short frame as it came the highlight lifts
-    the card's outline to the paper's level (0.12 module² of the band darker than paper, 0.62
-    without the highlight); the quiet zone is judged on the taken-off frame too, where the
-    code's edge that lay under the highlight does not show a clear band: the ferry says
-    nothing."""
-    (_, _, dx, dy), = [p for p in overlap_positions((-2.2,)) if p[0] == "corner"]
+def _corner_scene(cards: tuple[CardOnMat, ...]) -> PairedCamera:
+    """Issue 19's glare sweep with short frames, the one scene main's reader did not name
+    without the highlight: ``cards`` (the buried code's, and a squared card whose corner lies
+    2.2 modules off the code's lower right corner, 3.1 modules away), a highlight of 0.6 ×
+    paper turned 135° on the buried card only, centred below that corner."""
     code_half = STICKER_CODE_MM / 2
     below_corner = (STICKER_AT[0] + code_half, STICKER_AT[1] + code_half + 2.2 * QR_MODULES_MM)
     glow = Glow(below_corner, peak=0.6, turn=135.0, first_card_only=True)
-    table = PairedCamera((CardOnMat(BURIED), CardOnMat(None, dx, dy)), glow, light=1.0,
-                         seed=22, noise=2.5, noise_seed=22006)
-    _asked_once_and_silent(table)
+    return PairedCamera(cards, glow, light=1.0, seed=22, noise=2.5, noise_seed=22006)
+
+
+def _corner_card() -> CardOnMat:
+    (_, _, dx, dy), = [p for p in overlap_positions((-2.2,)) if p[0] == "corner"]
+    return CardOnMat(None, dx, dy)
+
+
+def test_a_buried_code_beside_a_cards_corner_under_a_highlight_stays_unnamed() -> None:
+    """Never wrong (the scene of :func:`_corner_scene`): on the short frame as it came the
+    highlight lifts the card's outline to the paper's level as the band judges it (0.12
+    module² of the band darker than paper, 0.62 without the highlight); the corner look sees
+    the card's corner, and the ferry says nothing."""
+    _asked_once_and_silent(_corner_scene((CardOnMat(BURIED), _corner_card())))
+
+
+def test_the_corner_look_sees_the_cards_corner_on_the_short_frame() -> None:
+    """vision/table_corners on the short frame of :func:`_corner_scene`: the card's two edges
+    meeting just past the band, under the highlight; the same code alone under the same
+    highlight shows no corner."""
+    import zxingcpp
+
+    from vision.table_codes import code_corners, expected_modules
+    from vision.table_corners import card_corner_beside
+
+    def corner_seen(table: PairedCamera) -> bool:
+        short = table.short_exposure(ShortExposure())
+        code, = [c for c in zxingcpp.read_barcodes(short) if c.text == BURIED]
+        expected = expected_modules(code)
+        assert expected is not None
+        return card_corner_beside(short, code_corners(code), expected)
+
+    assert corner_seen(_corner_scene((CardOnMat(BURIED), _corner_card())))
+    assert not corner_seen(_corner_scene((CardOnMat(BURIED),)))
 
 
 def _asked_once_and_silent(table: PairedCamera) -> None:
