@@ -122,13 +122,13 @@ def camera_pipeline(source: Source, session: Refereed, *,
     return Pipeline(source, is_ours=session.is_ours, on_event=on_event, tracker=tracker)
 
 
-SHORT_LOOK = False
+SHORT_LOOK = True
 """Whether the app's observer asks the overhead camera for a short exposure of a ferry unread
-under a highlight (docs/table-view.md, "A short exposure"). Off: on issue 19's glare sweep with
-short frames it names one buried code that main's reader does not (a squared card's corner 2.2
-modules off the code's corner, 3.1 modules away; docs/benchmarks.md, branch ``texpo``), and a
-change that names one buried code more than main is not taken. ``table_observer(camera=...)``
-turns it on for one observer."""
+under a highlight (docs/table-view.md, "A short exposure"): a camera that cannot take one (a USB
+camera, a video, a folder of stills) declines and nothing changes. On since issue 19's glare
+sweep with short frames names no buried code that main's reader does not name without the
+highlight (docs/benchmarks.md, branch ``tshort``); ``False`` gives the observer no camera to
+ask."""
 
 
 def table_observer(session: Session, *, ledger: PlayLedger | None = None,

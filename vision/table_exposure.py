@@ -159,7 +159,8 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     a short exposure: their mats located again there (markers searched round each mat only),
     their zones read by the ordinary reader once the highlight's added light is taken off
     (:func:`without_highlight`), and a top card kept only when its quiet zone is clear on the
-    short frame as it came (:func:`_clear_as_it_came`). A ferry keeps the normal reading
+    short frame as it came and on the taken-off one, and no card's corner beside it
+    (:func:`_nothing_beside`). A ferry keeps the normal reading
     unless its mat lies where it was and all of this gives it a top card."""
     from vision.table_markers import mat_poses
 
@@ -180,7 +181,7 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     found: dict[int, FerryView] = {}
     for k in still:
         text = views[k].top
-        if text is not None and _clear_as_it_came(flat, short, zones[k], text):
+        if text is not None and _nothing_beside(flat, short, zones[k], text):
             found[k] = replace(reading.ferries[k], top=text, codes=tuple(
                 sorted({*reading.ferries[k].codes, *views[k].codes})))
     return replace(reading, ferries={**reading.ferries, **found}) if found else reading
@@ -223,14 +224,30 @@ def without_highlight(crop: np.ndarray, px_per_module: float,
     return np.asarray(255 * flat ** (1 / 2.2) + 0.5, np.uint8)
 
 
-def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
-    """Whether the code ``text``, found again in ``zone`` of ``flat``, has a clear quiet zone
-    on ``short`` itself (:func:`vision.table_edges.quiet_zone_is_clear`): taking a highlight
-    off cannot tell it from a dark surface under it (a card's dark face beside the code would
-    come out as paper), so the quiet zone is judged where nothing was taken off."""
+def _nothing_beside(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -> bool:
+    """Whether the code ``text``, found again in ``zone`` of ``flat`` (the short frame with the
+    highlight taken off), shows nothing lying beside it: its quiet zone clear
+    (:func:`vision.table_edges.quiet_zone_is_clear`) on ``short`` as it came and on ``flat``,
+    and no card's corner just beyond one of its corners on ``short``
+    (:func:`vision.table_corners.card_corner_beside`):
+
+    * taking a highlight off cannot tell it from a dark surface under it (a card's dark face
+      beside the code comes out as paper on ``flat``): the band is judged where nothing was
+      taken off;
+    * on ``short`` as it came, a highlight beside the code lifts a covering card's thin outline
+      in the band to the level of the paper that the band test fits to the code's own light
+      modules (issue 19's glare sweep: a squared card's corner 2.2 modules off the code's
+      corner shows 0.62 module² darker than paper without a highlight, 0.5 allowed, and 0.12
+      under one of 0.6 × paper): the corner look compares the card's two edges with the paper
+      right beside them, which the highlight lifts alike;
+    * the band on ``flat`` is a caution: where a highlight lay over the code's edge and was
+      taken off, the code's own dark modules spread into the band, and such a top card is not
+      taken from the short frame (on DEV none was lost; docs/benchmarks.md, branch
+      ``tshort``)."""
     import zxingcpp
 
     from vision.table_codes import code_corners, expected_modules
+    from vision.table_corners import card_corner_beside
     from vision.table_edges import quiet_zone_is_clear
 
     left, top, right, bottom = zone
@@ -239,9 +256,12 @@ def _clear_as_it_came(flat: np.ndarray, short: np.ndarray, zone: Box, text: str)
     for barcode in zxingcpp.read_barcodes(crop, formats=formats, try_downscale=True):
         if barcode.valid and barcode.text == text:
             expected = expected_modules(barcode)
+            if expected is None:
+                return False
+            corners = code_corners(barcode)
             plain = np.ascontiguousarray(short[top:bottom, left:right])
-            return expected is not None and quiet_zone_is_clear(plain, code_corners(barcode),
-                                                                 expected)
+            return (all(quiet_zone_is_clear(frame, corners, expected) for frame in (plain, crop))
+                    and not card_corner_beside(plain, corners, expected))
     return False  # not found again: nothing vouches for it
 
 

@@ -79,3 +79,26 @@ def test_the_observer_holds_a_short_look_only_for_a_camera_that_can():
     can = TableObserver(object(), lambda text: None, reader=Reader(), camera=Camera())  # type: ignore[arg-type]
     cannot = TableObserver(object(), lambda text: None, reader=Reader(), camera=object())  # type: ignore[arg-type]
     assert isinstance(can.still.short_look, ShortLook) and cannot.still.short_look is None
+
+
+def test_the_apps_observer_takes_the_short_look_on_a_rendered_table(tmp_path):
+    """The app's wiring (``open_cameras``, ``SHORT_LOOK`` on): DEV scene 1025's ferry 2 filmed
+    by the scenes renderer, its top card's code under a highlight that clips; once the table
+    is still, the observer asks the camera for one short exposure and reads that card there."""
+    from companion.session import GameStore
+    from companion.wiring import assemble, open_cameras
+    from tests.table.test_exposure import _one_ferry
+    from vision.table_exposure import SceneCamera
+
+    table = SceneCamera([_one_ferry(1025, 2)])
+    with GameStore(tmp_path / "g.sqlite") as store:
+        cameras = open_cameras(assemble(store), "table", table=table)
+        assert cameras.observer is not None
+        look = cameras.observer.still.short_look
+        assert isinstance(look, ShortLook) and look.camera is table
+        table.open()
+        frame = table.read()
+        assert frame is not None
+        for _ in range(3):  # the camera's thread: the same still table, frame after frame
+            cameras.observer.feed(frame)
+    assert (look.asked, look.read) == (1, 1)

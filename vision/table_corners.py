@@ -1,0 +1,120 @@
+"""A covering card's corner just beside a code's corner, seen by its two straight edges (issue 19;
+asked by the short look, :mod:`vision.table_exposure`).
+
+The quiet-zone band (:func:`vision.table_edges.quiet_zone_is_clear`) judges each point by a
+module's mean against the paper's level fitted to the code's own light modules. A card whose
+corner lies 2–3 modules off the code's corner puts only its thin outline's tip in the band's
+corner; a highlight beside the code lifts that tip to the fitted paper's level, and the band
+says clear (issue 19's glare sweep with short frames: 0.62 module² darker than paper without
+the highlight, 0.12 under one of 0.6 × paper; docs/benchmarks.md, branch ``tshort``).
+
+Here the corner is looked for as a corner: two short legs, each :data:`LEG` modules of the
+card's outline, meeting at a point :data:`REACH` modules out from the code's corner along both
+sides and running *away* from the code (a card lying beyond the corner), at any of
+:data:`ANGLES` degrees. Each leg's mean is compared with the lighter of its two neighbourhoods
+(:data:`SIDE` modules either side), so a highlight's smooth light, which lifts the leg and its
+neighbours alike, cancels; a corner is seen when both legs lie below it by :data:`EDGE` of the
+code's contrast and by :data:`NOISE_Z` standard errors of their means. The sticker's own corner
+lies 4 modules out with its edges running back *along* the code: past :data:`REACH`, and
+opening the other way.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from vision.table_edges import MIN_CONTRAST, code_grid
+from vision.table_lines import line_noise
+
+CORNER_PX = 4  # grid pixels per module
+REACH = tuple(0.5 + 0.25 * i for i in range(11))  # modules out, each axis: 0.5 to 3 (the band's)
+ANGLES = tuple(range(-12, 13, 3))  # degrees: a card lies at any small angle to the code
+LEG = tuple(0.25 * i for i in range(1, 10))  # modules along a leg from the corner's point
+SIDE = (0.75, 1.0, 1.25, 1.5)  # modules either side of a leg: where the paper's level is taken
+EDGE = 0.3  # of the code's contrast: how far both legs lie below their neighbourhoods
+NOISE_Z = 6.0  # standard errors of a leg's mean: a dip smaller than this may be noise
+_MARGIN = math.ceil(REACH[-1] + LEG[-1] + SIDE[-1])
+
+
+def card_corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a covering card's corner lies just beyond one of the code's corners
+    (``corners``: the code's outer corners in ``gray``, top left first, clockwise;
+    ``expected``: its modules, True = dark); see the module's docstring.
+
+    >>> n, k = 21, 3
+    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
+    >>> sticker = np.pad(np.where(modules, 30.0, 200.0), 4, constant_values=200.0)
+    >>> card = np.pad(sticker, 6, constant_values=90.0)  # the card's artwork round the sticker
+    >>> frame = np.kron(card, np.ones((k, k)))
+    >>> corners = np.array([(10, 10), (31, 10), (31, 31), (10, 31)], np.float32) * k - 0.5
+    >>> card_corner_beside(frame, corners, modules)  # the sticker's own corners only
+    False
+    >>> covered = frame.copy()  # a light card's corner 2 modules off the code's lower right
+    >>> covered[(31 + 2) * k:, (31 + 2) * k:] = 190
+    >>> covered[(31 + 2) * k:, (31 + 2) * k] = covered[(31 + 2) * k, (31 + 2) * k:] = 60
+    >>> card_corner_beside(covered, corners, modules)
+    True
+    """
+    n, k = expected.shape[0], CORNER_PX
+    grid = code_grid(gray, corners, n, k, _MARGIN)
+    inner = grid[_MARGIN * k:(_MARGIN + n) * k, _MARGIN * k:(_MARGIN + n) * k]
+    cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
+    light = cells[~expected]
+    contrast = float(np.median(light.mean(axis=(1, 2)))
+                     - np.median(cells[expected].mean(axis=(1, 2))))
+    if contrast < MIN_CONTRAST:
+        return False
+    sides = np.linalg.norm(np.asarray(corners, float) - np.roll(corners, -1, axis=0), axis=1)
+    oversampling = k / max(float(sides.mean()) / n, 1e-6)
+    noise = float(line_noise(light, np.array(float(len(LEG))), oversampling))
+    floor = max(EDGE * contrast, NOISE_Z * noise)
+    return any(bool((_leg_dips(grid, n, corner).min(axis=0) > floor).any())
+               for corner in range(4))
+
+
+def _leg_dips(grid: np.ndarray, n: int, corner: int) -> np.ndarray:
+    """For each candidate corner beyond the code's ``corner`` (0: top left, clockwise), each
+    leg's dip below the lighter of its neighbourhoods: 2 × len(REACH)² × len(ANGLES)."""
+    import cv2
+
+    x0, y0, sx, sy = _CORNERS[corner](n)
+    points, directions = _candidates(sx, sy)
+    dips = []
+    for direction in directions:
+        normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
+        means = []
+        for across in ((0.0,), SIDE, tuple(-s for s in SIDE)):
+            at = (points[..., np.newaxis, np.newaxis, :]
+                  + direction[..., np.newaxis, np.newaxis, :] * np.array(LEG)[:, None, None]
+                  + normal[..., np.newaxis, np.newaxis, :] * np.array(across)[None, :, None])
+            origin = np.array([x0 + _MARGIN, y0 + _MARGIN], float)
+            pixels = ((at + origin) * CORNER_PX - 0.5).astype(np.float32)
+            rows = pixels.reshape(-1, len(LEG) * len(across), 2)  # remap's maps: 2-D, small
+            values = cv2.remap(grid, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+            means.append(values.reshape(at.shape[:-1]).mean(axis=(-2, -1)))
+        line, plus, minus = means
+        dips.append(np.maximum(plus, minus) - line)
+    return np.stack(dips)
+
+
+_CORNERS = (lambda n: (0, 0, -1, -1), lambda n: (n, 0, 1, -1),
+            lambda n: (n, n, 1, 1), lambda n: (0, n, -1, 1))
+"""Each code corner (module units) and the signs of outwards along x and y."""
+
+
+@functools.cache
+def _candidates(sx: int, sy: int) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The candidate corners' points (module units from the code's corner) and their two legs'
+    directions, for the corner whose outwards signs are ``sx``, ``sy``."""
+    a, b, turn = np.meshgrid(REACH, REACH, np.radians(ANGLES), indexing="ij")
+    points = np.stack([sx * a, sy * b], axis=-1)
+    cos, sin = np.cos(turn), np.sin(turn)
+    along_x = np.stack([sx * cos, sx * sin], axis=-1)  # the outwards x axis, turned
+    along_y = np.stack([-sy * sin, sy * cos], axis=-1)  # the outwards y axis, turned
+    for array in (points, along_x, along_y):
+        array.setflags(write=False)
+    return points, (along_x, along_y)
