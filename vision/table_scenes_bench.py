@@ -219,7 +219,26 @@ def frame_records(set_name: str, texts: Sequence[str], *, frames: int | None = N
             if index < changes else None
         yield {"seed": seed, "conditions": list(shot.truth.conditions),
                "tally": asdict(score(shot.truth, reading, texts_found)),
-               **_seconds(took, bare_took), "change": changed}
+               **_seconds(took, bare_took), "change": changed,
+               "short": _short_look(reader, scene, scale, shot, reading, texts_found, clocks)}
+
+
+def _short_look(reader: TableReader, scene: Scene, scale: float, shot: Any,
+                reading: TableReading, texts_found: set[str], clocks: Clocks
+                ) -> dict[str, Any] | None:
+    """The app's short look on this still table (:mod:`vision.table_exposure`): the ferries
+    left unread under a highlight read again on a frame of the same table at the short
+    exposure (fresh sensor noise: another capture); its counts and CPU seconds, or ``None``
+    when no ferry asks for it."""
+    from vision.table_exposure import ShortExposure, read_short, under_highlight
+
+    ferries = under_highlight(shot.frame, reading)
+    if not ferries:
+        return None
+    short = render_scene(scene, scale, noise_seed=scene.seed + 2,
+                         exposure=ShortExposure().fraction).frame
+    again, took = timed(lambda frame: read_short(reader, frame, reading, ferries), short, clocks)
+    return {"tally": asdict(score(shot.truth, again, texts_found)), "cpu_s": took[0]}
 
 
 def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
@@ -235,6 +254,7 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
             by_condition[condition] += tally
         if record["change"] is not None:
             change_tally += Tally(**record["change"]["tally"])
+    short = _short_report(records)
     cold = time_groups([(r["conditions"], r) for r in records])
     plays = time_groups([(r["conditions"], r["change"]) for r in records
                          if r["change"] is not None])
@@ -249,9 +269,21 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
         "ratio_to_bare": overall.get("cpu_ratio"),
         "wall_ratio_to_bare": overall.get("wall_ratio"),
         "time": {"cold": cold, "one_ferry": plays},
+        "short_look": short,
         "one_ferry_change": {**_change_report(plays.get(ALL), _still_ms(records), change_tally,
                                               changes), **_play_work(records)},
     }
+
+
+def _short_report(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The set's counts as the app reads a still table, the short look included (a frame
+    that took none counts its ordinary reading), how many frames took one, and its median CPU
+    milliseconds."""
+    total, looks = Tally(), [r["short"] for r in records if r.get("short")]
+    for record in records:
+        total += Tally(**(record.get("short") or record)["tally"])
+    return {"frames": len(looks), "total": asdict(total), "rates": total.rates(),
+            "cpu_ms": _ms(statistics.median(look["cpu_s"] for look in looks)) if looks else None}
 
 
 ALL, FULL, BINNED = "all", "full resolution", "binned"
@@ -440,6 +472,14 @@ def text(report: dict[str, Any]) -> str:
         f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
         f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",
     ]
+    short = report.get("short_look")
+    if short and short["frames"]:
+        s, sr = short["total"], short["rates"]
+        lines.append(
+            f"With the short look (as the app reads a still table; {short['frames']} frames "
+            f"took one, {short['cpu_ms']} ms CPU each): read {s['read']}/{s['visible']} "
+            f"({sr['read']} %); no strong highlight {s['clear_read']}/{s['clear']}; under one "
+            f"{s['glare_read']}/{s['glare']}; wrong {s['wrong']}")
     change = report["one_ferry_change"]
     if change.get("measured"):
         plays = f"{change['measured']} play{'' if change['measured'] == 1 else 's'}"

@@ -177,3 +177,22 @@ def test_the_benchmark_reports_a_tiny_set_by_condition(tmp_path) -> None:
     assert [entry["seed"] for entry in saved] == [HELDOUT_SEEDS[0]]
     assert all((tmp_path / entry["frame"]).is_file() for entry in saved)
     assert set(saved[0]["ferries"]) == {"1", "2", "3", "4", "5"}
+
+
+def test_the_short_look_counts_a_frame_as_the_app_reads_it() -> None:
+    """Issue 19 §3: a frame that took the short look counts its reading after the look; one
+    that took none counts its ordinary reading; the look's CPU is reported apart."""
+    from dataclasses import asdict
+
+    from vision.table_scenes_bench import Tally, _short_report
+
+    plain = Tally(frames=1, visible=3, read=2, glare=1)
+    looked = Tally(frames=1, visible=2, read=1, glare=1)
+    after_look = Tally(frames=1, visible=2, read=2, glare=1, glare_read=1)
+    records = [{"tally": asdict(plain), "short": None},
+               {"tally": asdict(looked), "short": {"tally": asdict(after_look), "cpu_s": 0.04}}]
+    report = _short_report(records)
+    assert report["frames"] == 1 and report["cpu_ms"] == 40.0
+    assert (report["total"]["read"], report["total"]["visible"]) == (4, 5)
+    assert (report["total"]["glare_read"], report["total"]["glare"]) == (1, 2)
+    assert _short_report([{"tally": asdict(plain)}])["frames"] == 0  # a log from before the look
