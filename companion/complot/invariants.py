@@ -228,10 +228,7 @@ def _drawn(old: _Pile, new: _Pile, card: int) -> bool:
     (True, False, False)
     """
     size = len(old)
-    if len(new) != size + 1 or new[size] != card:
-        return False
-    # item by item: compiled, a loop over native ints (mypyc inlines all()), no slice built
-    return all(new[at] == old[at] for at in range(size))
+    return len(new) == size + 1 and new[size] == card and new[:size] == old
 
 
 def _without(old: _Pile, new: _Pile, card: int) -> bool:
@@ -262,7 +259,10 @@ def _sizes_are(hands: tuple[_Pile, ...], sizes: list[int]) -> bool:
     """
     if len(hands) != len(sizes):
         return False
-    return all(len(hands[seat]) == sizes[seat] for seat in range(len(hands)))
+    for seat in range(len(hands)):  # noqa: SIM110 (all() of a generator: a frame a call)
+        if len(hands[seat]) != sizes[seat]:
+            return False
+    return True
 
 
 def _moved(old: tuple[int, ...], new: tuple[int, ...], left: list[int],
