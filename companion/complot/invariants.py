@@ -111,18 +111,14 @@ class Invariants:
         if s.manche != self._manche or s.phase == _GAME_OVER:  # a deal, the game's end
             self._remember(s)
             return invariant_problem(self._game, self._earned)
-        pioche, defausse, hands = s.pioche, s.defausse, s.hands
-        old_pioche, old_defausse, old_hands = self._pioche, self._defausse, self._hands
-        self._pioche, self._defausse, self._hands = pioche, defausse, hands
-        moved = self._one_card_moved(s, old_pioche, old_defausse, old_hands)
+        # (both read the values before the push, still this object's until just below)
+        problem = None if self._one_card_moved(s) else self._cards_problem(s)
+        hands = s.hands
+        self._pioche, self._defausse, self._hands, self._laid = (s.pioche, s.defausse, hands,
+                                                                 s.laid)
         self._current = s.current
-        if not moved:
-            problem = self._cards_problem(((old_pioche, pioche), (old_defausse, defausse)),
-                                          ((old_hands, hands), (self._laid, s.laid)))
-            self._laid = s.laid
-            if problem is not None:
-                return problem
-        problem = None
+        if problem is not None:
+            return problem
         phase = s.phase
         if (s.manche_points is not self._points or s.claims is not self._claims
                 or s.scores is not self._scores or phase == _MANCHE_OVER):
@@ -134,14 +130,14 @@ class Invariants:
                 problem = self._hands_problem(s)
         return problem
 
-    def _one_card_moved(self, s: State, old_pioche: _Pile, old_defausse: _Pile,
-                        old_hands: tuple[_Pile, ...]) -> bool:
+    def _one_card_moved(self, s: State) -> bool:
         """True when the push was a draw or a discard by the seat whose turn it was: one
         pile's top card, and nothing else, moved to the end of that seat's hand, or one card
         of that hand (its first of that card) to the top of the «défausse»
         (:func:`~.state.without`); every other pile and hand as it was. Compared in place,
         item by item, with no tuple or list built for it."""
         pioche, defausse, hands = s.pioche, s.defausse, s.hands
+        old_pioche, old_defausse, old_hands = self._pioche, self._defausse, self._hands
         if s.laid is not self._laid or len(hands) != len(old_hands):
             return False
         if defausse is old_defausse:
@@ -164,20 +160,19 @@ class Invariants:
                 return False
         return True
 
-    def _cards_problem(self, piles: Sequence[tuple[_Pile, _Pile]],
-                       seats: Sequence[tuple[tuple[_Pile, ...], tuple[_Pile, ...]]]
-                       ) -> str | None:
-        """None when the cards that left their places are the cards that came: ``piles``
-        are the «pioche» and the «défausse», ``seats`` the hands and the laid-down hands, each
-        as (before, after)."""
+    def _cards_problem(self, s: State) -> str | None:
+        """None when the cards that left their places in the push are the cards that came
+        (the places before it are still this object's)."""
         left: list[int] = []
         came: list[int] = []
-        for old, new in piles:
-            if new is not old:
-                _moved(old, new, left, came)
-        for old_piles, new_piles in seats:
-            if new_piles is not old_piles:
-                _moved_in(old_piles, new_piles, left, came)
+        if s.pioche is not self._pioche:
+            _moved(self._pioche, s.pioche, left, came)
+        if s.defausse is not self._defausse:
+            _moved(self._defausse, s.defausse, left, came)
+        if s.hands is not self._hands:
+            _moved_in(self._hands, s.hands, left, came)
+        if s.laid is not self._laid:
+            _moved_in(self._laid, s.laid, left, came)
         if left == came or sorted(left) == sorted(came):
             return None
         ids = self._game.card_ids
