@@ -265,7 +265,7 @@ def _moved(old: tuple[int, ...], new: tuple[int, ...], left: list[int],
     """Add to ``left`` and ``came`` the cards that left ``old`` and came into ``new``: only
     those at the end when the rest is unchanged, else all of them."""
     kept = len(new) if len(new) < len(old) else len(old)
-    if old[:kept] == new[:kept]:
+    if kept and old[:kept] == new[:kept]:  # (kept == 0: a pile emptied or filled, no slice)
         left += old[kept:]
         came += new[kept:]
     else:
