@@ -12,8 +12,10 @@ a simulated game costs). :class:`Invariants` says the same after each push for m
 from what the push changed. Every field of the referee's table holds an immutable value,
 replaced by the action that changes it (see :mod:`.state`): a pile the push did not touch is
 the very same tuple as before it, found by ``is``. A draw or a discard (nine pushes in ten)
-changes one pile and one hand by one card, a shape checked with a few comparisons of tuples
-(in C). Of any other change the cards that left and the cards that came are worked out: a
+changes one pile and one hand by one card, a shape checked in place: the pile against the old
+one less (or plus) its top card, the seat's hand item by item, the other hands by ``is`` —
+no tuple or list built per push, and loops over native ints once compiled (docs/complot.md,
+"The compiled build"). Of any other change the cards that left and the cards that came are worked out: a
 pile that lost or gained cards at its end (a refill, the «défausse») differs by those cards
 alone; any other changed pile (a hand, a claim, a reshuffle) counts whole. When the cards
 that left their places are the cards that came, as multisets, every card is still in
