@@ -7,21 +7,20 @@ accepted claims (C52, C53): the manche's points change only with a claim the ref
 recorded, by its points, and at a manche's end the totals are the accepted claims' points.
 
 :func:`invariant_problem` checks the whole table: the places of all the cards sorted and
-compared with the cards in play (some 93 cards walked after each push: more than the rest of
-a simulated game costs). :class:`Invariants` says the same after each push for much less,
-from what the push changed. Every field of the referee's table holds an immutable value,
-replaced by the action that changes it (see :mod:`.state`): a pile the push did not touch is
-the very same tuple as before it, found by ``is``. A draw or a discard (nine pushes in ten)
-changes one pile and one hand by one card, a shape checked in place: the pile against the old
-one less (or plus) its top card, the seat's hand item by item, the other hands by ``is`` —
-no tuple or list built per push, and loops over native ints once compiled (docs/complot.md,
-"The compiled build"). Of any other change the cards that left and the cards that came are worked out: a
-pile that lost or gained cards at its end (a refill, the «défausse») differs by those cards
-alone; any other changed pile (a hand, a claim, a reshuffle) counts whole. When the cards
-that left their places are the cards that came, as multisets, every card is still in
-exactly one place, by induction from the last whole check: that of the deal that started the
-manche (a deal brings the cards in afresh) — and the whole check runs again at the game's
-end.
+compared with the cards in play (some 93 cards walked after each push: more than the rest of a
+simulated game costs). :class:`Invariants` says the same after each push for much less, from
+what the push changed. Every field of the referee's table holds an immutable value, replaced by
+the action that changes it (see :mod:`.state`): a pile the push did not touch is the very same
+tuple as before it, found by ``is``. A draw or a discard (nine pushes in ten) changes one pile
+and one hand by one card, a shape checked in place: the pile against the old one less (or plus)
+its top card, the seat's hand item by item, the other hands by ``is`` then ``==`` — no tuple or
+list built per push, and loops over native ints once compiled (docs/complot.md, "The compiled
+build"). Of any other change the cards that left and the cards that came are worked out: a pile
+that lost or gained cards at its end (a refill, the «défausse») differs by those cards alone;
+any other changed pile (a hand, a claim, a reshuffle) counts whole. When the cards that left
+their places are the cards that came, as multisets, every card is still in exactly one place,
+by induction from the last whole check: that of the deal that started the manche (a deal brings
+the cards in afresh) — and the whole check runs again at the game's end.
 
 So a broken push is caught at that push: a card lost, a card that is now in two places, or
 a card that comes in the place of another; a score at the push that changed it, or at the
