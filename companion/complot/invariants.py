@@ -283,6 +283,6 @@ def _moved_in(old: tuple[tuple[int, ...], ...], new: tuple[tuple[int, ...], ...]
         for pile in new:
             came += pile
         return
-    for before, after in zip(old, new, strict=True):
-        if before is not after:
-            _moved(before, after, left, came)
+    for seat in range(len(old)):  # (compiled, zip() is a generic call and iteration)
+        if new[seat] is not old[seat]:
+            _moved(old[seat], new[seat], left, came)
