@@ -82,6 +82,16 @@ def swap_drawn_card(game, s, seat, source):
     s.hands = replaced(s.hands, seat, (*s.hands[seat][:-1], s.pioche[0]))  # not the top
 
 
+def discard_kept_another_taken(game, s, seat, card):
+    hand = s.hands[seat]  # the card discarded is still in the hand, its first card gone
+    s.hands = replaced(s.hands, seat, (*hand[1:], card))
+
+
+def neighbour_loses_a_card_at_a_discard(game, s, seat, card):
+    other = next(other for other, hand in enumerate(s.hands) if hand and other != seat)
+    s.hands = replaced(s.hands, other, s.hands[other][1:])
+
+
 def lose_a_killed_card(game, s, card, events):
     s.defausse = s.defausse[1:]  # the bottom of the «défausse» dropped with the kill
 
@@ -118,6 +128,12 @@ BREAKS = {
     "C17 a card drawn duplicated": ("_drawn", 5, duplicate_drawn_card, "extra or twice"),
     "C17 a card discarded lost": ("_discarded", 3, lose_discarded_card, "cards lost"),
     "C17 a card swapped for another during a draw": ("_drawn", 7, swap_drawn_card, "twice"),
+    "C17 a discard that takes another card out of the hand": ("_discarded", 8,
+                                                              discard_kept_another_taken,
+                                                              "twice"),
+    "C17 a card of another hand lost at a discard": ("_discarded", 9,
+                                                     neighbour_loses_a_card_at_a_discard,
+                                                     "cards lost"),
     "C82 a card lost in a kill": ("_killed", 1, lose_a_killed_card, "cards lost"),
     "C11 a card lost in the second deal": ("_start_manche", 2, lose_a_dealt_card, "lost"),
     "C52 manche points not from a claim": ("_discarded", 4, points_at_a_discard, "points"),
