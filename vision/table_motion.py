@@ -22,7 +22,7 @@ No game rules here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -159,7 +159,7 @@ def quad_touches(quad: Quad, boxes: Iterable[Box]) -> bool:
                for left, top, right, bottom in boxes)
 
 
-def occluded_ferries(changed: np.ndarray, zones: dict[int, Quad | None],
+def occluded_ferries(changed: np.ndarray, zones: Mapping[int, Quad | None],
                      frame_size: tuple[int, int], fraction: float = ZONE_FRACTION) -> set[int]:
     """The ferries whose card zone changed by more than ``fraction`` of its area.
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -98,6 +98,33 @@ def _default_reader() -> TableReader | FrameReader:
     return reader
 
 
+@dataclass(frozen=True)
+class _MatShapes:
+    """The quadrilaterals of one mat's pose that the tracker tests on every frame (frame
+    pixels): its search zone and each marker's square with its white margin
+    (:data:`MARKER_SQUARE_MM`). Worked out once per pose: a mat kept from frame to frame keeps
+    the same :class:`~vision.table_markers.MatPose`, whose matrix is never changed, so its
+    shapes are the same (a play re-derived them for all five mats: a tenth of a millisecond
+    each)."""
+
+    pose: MatPose
+    zone: Quad
+    squares: dict[int, Quad]
+
+    @classmethod
+    def of(cls, pose: MatPose, known: Mapping[int, _MatShapes]) -> _MatShapes:
+        """``pose``'s shapes: those ``known`` for the same pose object, else worked out."""
+        kept = known.get(pose.ferry)
+        if kept is not None and kept.pose is pose:
+            return kept
+        half = MARKER_SQUARE_MM
+        squares: dict[int, Quad] = {}
+        for marker_id in marker_ids(pose.ferry):
+            x, y = marker_centre_mm(marker_id)
+            squares[marker_id] = pose.quad(x - half, y - half, x + half, y + half)
+        return cls(pose, pose.quad(*SEARCH_ZONE_MM), squares)
+
+
 @dataclass
 class _Memory:
     """What the tracker knows of the table after its last reading (``smooth``: the last
@@ -108,6 +135,8 @@ class _Memory:
     poses: dict[int, MatPose]
     views: dict[int, FerryView]
     noah: Marker | None
+    shapes: dict[int, _MatShapes]
+    noah_ferry: int | None
     retries: dict[int, int] = field(default_factory=dict)
     loose: tuple[LooseCode, ...] | None = None
 
@@ -185,14 +214,16 @@ class TableTracker:
         poses, noah = locating.located()
         self.marker_searches = locating.searches
         views = dict(memory.views) if memory is not None else {}
-        zones = {k: pose.quad(*SEARCH_ZONE_MM) for k, pose in poses.items()}
+        known = memory.shapes if memory is not None else {}
+        shapes = {k: _MatShapes.of(pose, known) for k, pose in poses.items()}
+        zones = {k: shape.zone for k, shape in shapes.items()}
         touched = set(zones) if changed is None else occluded_ferries(
-            changed, dict(zones), size, ZONE_CHANGE)
+            changed, zones, size, ZONE_CHANGE)
         reread = [k for k in FERRIES if k not in views or k in touched
                   or _moved(views.get(k), poses.get(k))]
         views.update(reader.read_ferries(gray, poses, reread))
         self.decoded_ferries = tuple(k for k in reread if k in poses)
-        self._memory = _Memory(smooth, poses, views, noah)
+        self._memory = _Memory(smooth, poses, views, noah, shapes, _noah_ferry(noah, poses, memory))
         if loose:
             self._memory.loose = reader.loose_codes(gray, poses)
         return self._reading(self._memory, loose)
@@ -200,7 +231,7 @@ class TableTracker:
     @staticmethod
     def _reading(memory: _Memory, loose: bool) -> TableReading:
         views = {k: memory.views.get(k, FerryView()) for k in FERRIES}
-        return TableReading(views, noah_ferry(memory.noah_at, memory.poses), memory.noah_at,
+        return TableReading(views, memory.noah_ferry, memory.noah_at,
                             loose=memory.loose if loose else None)
 
 
@@ -222,7 +253,9 @@ class _Locating:
         height, width = gray.shape
         self.reader, self.gray, self.changed, self.size = reader, gray, changed, (width, height)
         known = memory.poses if memory is not None else {}
-        self.moved = {k: p for k, p in known.items() if _markers_changed(p, changed, self.size)}
+        shapes = memory.shapes if memory is not None else {}
+        self.moved = {k: p for k, p in known.items()
+                      if _markers_changed(shapes[k].squares, changed, self.size)}
         self.kept = {k: p for k, p in known.items() if k not in self.moved}
         self.noah_was = memory.noah if memory is not None else None
         self.noah_kept = self.noah_was if self.noah_was is not None and not _square_changed(
@@ -330,8 +363,8 @@ def _inside(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
                        for left, top, right, bottom in boxes)
 
 
-def _markers_changed(pose: MatPose, changed: np.ndarray | None, size: tuple[int, int]
-                     ) -> bool:
+def _markers_changed(squares: Mapping[int, Quad], changed: np.ndarray | None,
+                     size: tuple[int, int]) -> bool:
     """Whether the thumbnails differ over one of the mat's markers (its black square and white
     margin): a mat pushed moves its markers, a hand or a card over one changes it; a card laid
     on the mat's card zone does not (the zone starts 1 mm past a marker's white margin), so a
@@ -340,12 +373,18 @@ def _markers_changed(pose: MatPose, changed: np.ndarray | None, size: tuple[int,
     :func:`vision.table_motion.motion` mask, or ``None`` (everything may have changed)."""
     if changed is None:
         return True
-    half = MARKER_SQUARE_MM
-    squares: dict[int, Quad | None] = {}
-    for marker_id in marker_ids(pose.ferry):
-        x, y = marker_centre_mm(marker_id)
-        squares[marker_id] = pose.quad(x - half, y - half, x + half, y + half)
     return bool(occluded_ferries(changed, squares, size, 0.0))
+
+
+def _noah_ferry(noah: Marker | None, poses: dict[int, MatPose], before: _Memory | None
+                ) -> int | None:
+    """Noah's ferry (:func:`vision.table_markers.noah_ferry`), the one ``before`` worked out
+    when his marker and every mat's pose are the same objects as then (a play beside him: it
+    depends on nothing else)."""
+    if before is not None and noah is before.noah and poses.keys() == before.poses.keys() \
+            and all(pose is before.poses[k] for k, pose in poses.items()):
+        return before.noah_ferry
+    return noah_ferry(None if noah is None else noah.centre, poses)
 
 
 def _moved(view: FerryView | None, pose: MatPose | None) -> bool:
