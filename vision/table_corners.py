@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from vision.table_edges import MIN_CONTRAST, code_grid
-from vision.table_lines import line_noise
+from vision.table_lines import light_modules, line_noise, oversampling
 
 CORNER_PX = 4  # grid pixels per module
 REACH = tuple(0.5 + 0.25 * i for i in range(11))  # modules out, each axis: 0.5 to 3 (the band's)
@@ -60,16 +60,10 @@ def card_corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarr
     """
     n, k = expected.shape[0], CORNER_PX
     grid = code_grid(gray, corners, n, k, _MARGIN)
-    inner = grid[_MARGIN * k:(_MARGIN + n) * k, _MARGIN * k:(_MARGIN + n) * k]
-    cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
-    light = cells[~expected]
-    contrast = float(np.median(light.mean(axis=(1, 2)))
-                     - np.median(cells[expected].mean(axis=(1, 2))))
+    light, contrast = light_modules(grid, expected, k, _MARGIN)
     if contrast < MIN_CONTRAST:
         return False
-    sides = np.linalg.norm(np.asarray(corners, float) - np.roll(corners, -1, axis=0), axis=1)
-    oversampling = k / max(float(sides.mean()) / n, 1e-6)
-    noise = float(line_noise(light, np.array(float(len(LEG))), oversampling))
+    noise = float(line_noise(light, np.array(float(len(LEG))), oversampling(corners, n, k)))
     floor = max(EDGE * contrast, NOISE_Z * noise)
     return any(bool((_leg_dips(grid, n, corner).min(axis=0) > floor).any())
                for corner in range(4))

@@ -89,16 +89,12 @@ def line_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np
     ``None`` when the code shows too little contrast to judge (a washed-out code)."""
     n, k = expected.shape[0], LINE_PX
     grid = code_grid(gray, corners, n, k, _MARGIN)
-    inner = grid[_MARGIN * k:(_MARGIN + n) * k, _MARGIN * k:(_MARGIN + n) * k]
-    cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
-    light = cells[~expected]
-    contrast = float(np.median(light.mean(axis=(1, 2))) - np.median(cells[expected].mean(
-        axis=(1, 2))))
+    light, contrast = light_modules(grid, expected, k, _MARGIN)
     if contrast < MIN_CONTRAST:
         return None
     _, lengths = _lines(n)
     below = _below_neighbours(_line_means(_strip_blocks(grid, n), n))
-    noise = line_noise(light, lengths * k, _oversampling(corners, n))
+    noise = line_noise(light, lengths * k, oversampling(corners, n, k))
     floor = np.maximum(EDGE_LINE * contrast, NOISE_Z * noise)[:, :, np.newaxis]
     return np.where(_looked_at(n)[:, :, np.newaxis], below - floor, -np.inf).transpose(2, 0, 1)
 
@@ -124,10 +120,25 @@ def line_noise(light: np.ndarray, pixels: np.ndarray, oversampling: float) -> np
     return result
 
 
-def _oversampling(corners: np.ndarray, n: int) -> float:
-    """Grid pixels per frame pixel: :data:`LINE_PX` over the code's frame pixels a module."""
+def light_modules(grid: np.ndarray, expected: np.ndarray, k: int, margin: int
+                  ) -> tuple[np.ndarray, float]:
+    """The middles of the code's light modules in ``grid`` (:func:`code_grid` at ``k`` pixels
+    a module, ``margin`` modules round the code; M × (k − 2) × (k − 2)) and the code's
+    contrast: the light modules' median mean less the dark ones'."""
+    n = expected.shape[0]
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
+    light = cells[~expected]
+    contrast = float(np.median(light.mean(axis=(1, 2))) - np.median(cells[expected].mean(
+        axis=(1, 2))))
+    return light, contrast
+
+
+def oversampling(corners: np.ndarray, n: int, k: int) -> float:
+    """Grid pixels per frame pixel: ``k`` grid pixels a module over the code's frame pixels a
+    module."""
     sides = np.linalg.norm(np.asarray(corners, float) - np.roll(corners, -1, axis=0), axis=1)
-    return LINE_PX / max(float(sides.mean()) / n, 1e-6)
+    return k / max(float(sides.mean()) / n, 1e-6)
 
 
 def _strip_blocks(grid: np.ndarray, n: int) -> np.ndarray:
