@@ -33,6 +33,13 @@ from vision.table_kit import (
 
 # -- markers and mats ----------------------------------------------------------------------------
 
+#: The shortest outline a search of the whole frame looks at, a share of its copy's longer side
+#: (ArUco's ``minMarkerPerimeterRate``; :func:`_aruco_detector` says why this much).
+LEAST_PERIMETER = 0.04
+#: The shortest outline the look again looks at: a marker half as wide as the one looked for
+#: (:func:`look_again`; the rate of its box, 3.2 markers wide, would let every speck through).
+LOOK_AGAIN_LEAST_SIDE = 0.5
+
 @dataclass(frozen=True)
 class Marker:
     """One ArUco marker found in a frame: its id and its corners in full-frame pixels."""
@@ -175,15 +182,28 @@ def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
-                   wide: bool = False) -> tuple[list[Marker], list[np.ndarray]]:
+                   wide: bool = False, shortest: float | None = None
+                   ) -> tuple[list[Marker], list[np.ndarray]]:
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`. ``quick``, ``wide``: with only the first or
-    only the second of the two thresholding windows (:func:`whole_frame_markers`)."""
+    only the second of the two thresholding windows (:func:`whole_frame_markers`).
+
+    ``shortest``: the shortest outline looked at (a perimeter in frame pixels); by default
+    that of a search of the whole frame (:data:`LEAST_PERIMETER` of its longer side), wherever
+    the box. ArUco's own floor is a share of the image it is given: in a small box every speck
+    of the thresholded image is an outline to follow, approximate and test, which cost a box
+    searched several times what its pixels did (issue 19, docs/benchmarks.md, branch
+    ``tmark``); a box's marker shorter than the whole frame's floor would not be found on a
+    cold frame either.
+    """
     left, top, right, bottom = box
     crop = gray[top:bottom, left:right]
     small = shrunk(crop, scale)
-    corners, ids, rejected = _aruco_detector(scale < 1.0, quick, wide).detectMarkers(small)
+    least = _least_rate(gray.shape, small.shape, scale, shortest)
+    if least > MOST_PERIMETER:  # no marker that long fits in the box
+        return [], []
+    corners, ids, rejected = _aruco_detector(scale < 1.0, quick, wide, least).detectMarkers(small)
     origin = np.array([left, top], np.float32)
     markers = []
     for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners,
@@ -193,6 +213,32 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = Fa
             markers.append(Marker(marker_id, _refined(gray, points, scale)))
     candidates = [quad.reshape(4, 2) / scale + origin for quad in rejected]
     return markers, candidates
+
+
+#: ArUco's longest outline, a share of the image's longer side (its default,
+#: ``maxMarkerPerimeterRate``).
+MOST_PERIMETER = 4.0
+
+
+def _least_rate(frame: tuple[int, ...], copy: tuple[int, ...], scale: float,
+                shortest: float | None) -> float:
+    """ArUco's ``minMarkerPerimeterRate`` for a box's ``copy`` (its shape) of a ``frame`` (its
+    shape) scaled by ``scale``, for outlines ``shortest`` frame pixels long or longer (``None``:
+    a whole frame search's, :data:`LEAST_PERIMETER` of the frame's copy).
+
+    >>> _least_rate((2592, 4608), (648, 1152), 0.25, None)  # the whole frame: ArUco's own rate
+    0.04
+    >>> _least_rate((2592, 4608), (60, 90), 0.25, None)  # a box: the whole frame's 46 px
+    0.512
+    >>> _least_rate((2592, 4608), (200, 200), 1.0, 160.0)
+    0.8
+    """
+    longer = max(copy[:2])
+    if shortest is None:
+        if longer == round(max(frame[:2]) * scale):  # the whole frame: ArUco's rate as it is
+            return LEAST_PERIMETER
+        shortest = LEAST_PERIMETER * max(frame[:2])
+    return shortest * scale / max(1, longer)
 
 
 def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = ()
@@ -312,7 +358,9 @@ def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.
         half = 1.6 * side
         box = (max(0, int(x - half)), max(0, int(y - half)),
                min(gray.shape[1], int(x + half) + 1), min(gray.shape[0], int(y + half) + 1))
-        extra += [m for m in detect_markers(gray, box, _look_again_scale(side))[0]
+        shortest = 4 * LOOK_AGAIN_LEAST_SIDE * side
+        extra += [m for m in detect_markers(gray, box, _look_again_scale(side),
+                                            shortest=shortest)[0]
                   if m.id not in found]
     return unique_markers(markers + extra) if extra else markers
 
@@ -505,11 +553,13 @@ def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
     return points.reshape(4, 2)
 
 
-@functools.cache
-def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = False) -> Any:
+@functools.lru_cache(maxsize=64)  # a box's floor differs with its size: a few dozen a play
+def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = False,
+                    least: float = LEAST_PERIMETER) -> Any:
     """ArUco's detector for the kit's markers; ``scaled``: the one for a scaled-down copy of the
     whole frame, whose corners :func:`_refined` refines on the full frame anyway; ``quick``,
-    ``wide``: with the 3 px or the 23 px thresholding window only (:func:`whole_frame_markers`).
+    ``wide``: with the 3 px or the 23 px thresholding window only (:func:`whole_frame_markers`);
+    ``least``: the shortest outline, a share of the image's longer side (:func:`_least_rate`).
     """
     import cv2
 
@@ -521,7 +571,8 @@ def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = Fals
     # on the 1152 px copy from 100 cm, a perimeter of 5 %): the sticker's modules and the
     # mats' lettering are dropped early.
     parameters.adaptiveThreshWinSizeStep = 20
-    parameters.minMarkerPerimeterRate = 0.04
+    parameters.minMarkerPerimeterRate = least
+    parameters.maxMarkerPerimeterRate = MOST_PERIMETER
     if quick:
         parameters.adaptiveThreshWinSizeMax = parameters.adaptiveThreshWinSizeMin
     if wide:
