@@ -56,8 +56,7 @@ class Marker:
 
     @functools.cached_property
     def side_px(self) -> float:
-        c = self.corners
-        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+        return float(_sides(self.corners).mean())
 
 
 @dataclass(frozen=True)
@@ -211,7 +210,7 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = Fa
         if 0 <= marker_id <= NOAH_MARKER:
             points = quad.reshape(4, 2) / scale + origin
             markers.append(Marker(marker_id, _refined(gray, points, scale)))
-    candidates = [quad.reshape(4, 2) / scale + origin for quad in rejected]
+    candidates = list(np.asarray(rejected).reshape(-1, 4, 2) / scale + origin)
     return markers, candidates
 
 
@@ -277,15 +276,25 @@ def _other_squares(squares: Sequence[np.ndarray], seen: Sequence[np.ndarray]
     >>> len(_other_squares([square + 2, square + 100], [square]))
     1
     """
-    if not seen:
+    if not seen or not squares:
         return list(squares)
-    centres = np.array([s.mean(axis=0) for s in seen])
-    kept = []
-    for square in squares:
-        side = float(np.linalg.norm(square[1] - square[0]))
-        if float(np.linalg.norm(centres - square.mean(axis=0), axis=1).min()) >= side / 4:
-            kept.append(square)
-    return kept
+    quads = np.asarray(squares)
+    offsets = quads.mean(axis=1)[:, None] - np.asarray(seen).mean(axis=1)[None]
+    nearest = np.sqrt((offsets * offsets).sum(axis=2)).min(axis=1)
+    first = quads[:, 1] - quads[:, 0]
+    side = np.sqrt((first * first).sum(axis=1))
+    return [square for square, keep in zip(squares, nearest >= side / 4, strict=True) if keep]
+
+
+def _sides(corners: np.ndarray) -> np.ndarray:
+    """The four sides' lengths of a quadrilateral (4 × 2 corners), each as
+    ``np.linalg.norm`` gives it, in the corners' own precision.
+
+    >>> _sides(np.array([(0, 0), (3, 0), (3, 4), (0, 4)], np.float32)).tolist()
+    [3.0, 4.0, 3.0, 4.0]
+    """
+    steps = corners - corners[[1, 2, 3, 0]]
+    return np.asarray(np.sqrt((steps * steps).sum(axis=1)))
 
 
 def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
