@@ -160,18 +160,21 @@ def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
 
 
 def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
-    """``gray`` scaled by ``scale`` ≤ 1 for the marker search: by halvings (each an exact
-    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area.
+    """``gray`` scaled by ``scale`` for the marker search: by halvings (each an exact
+    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area (the look
+    again enlarges a small marker 2×: :func:`_look_again_scale`).
 
     >>> shrunk(np.zeros((2592, 4608), np.uint8), 0.25).shape
     (648, 1152)
+    >>> shrunk(np.zeros((60, 90), np.uint8), 2.0).shape
+    (120, 180)
     """
     import cv2
 
     if scale == 1.0:
         return gray
     halvings = -math.log2(scale)
-    if not halvings.is_integer():
+    if scale > 1.0 or not halvings.is_integer():  # an enlargement is no halving
         return np.asarray(cv2.resize(gray, None, fx=scale, fy=scale,
                                      interpolation=cv2.INTER_AREA))
     small = gray
