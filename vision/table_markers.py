@@ -184,8 +184,8 @@ def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
-                   wide: bool = False, shortest: float | None = None
-                   ) -> tuple[list[Marker], list[np.ndarray]]:
+                   wide: bool = False, shortest: float | None = None,
+                   copy: np.ndarray | None = None) -> tuple[list[Marker], list[np.ndarray]]:
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`. ``quick``, ``wide``: with only the first or
@@ -197,11 +197,12 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = Fa
     of the thresholded image is an outline to follow, approximate and test, which cost a box
     searched several times what its pixels did (issue 19, docs/benchmarks.md, branch
     ``tmark``); a box's marker shorter than the whole frame's floor would not be found on a
-    cold frame either.
+    cold frame either. ``copy``: the box's scaled copy, when the caller has it already (a
+    whole frame searched with each window in turn shrinks it once: a full-resolution frame's
+    shrink is a 12 MP read, a quarter of a search).
     """
     left, top, right, bottom = box
-    crop = gray[top:bottom, left:right]
-    small = shrunk(crop, scale)
+    small = shrunk(gray[top:bottom, left:right], scale) if copy is None else copy
     least = _least_rate(gray.shape, small.shape, scale, shortest)
     if least > MOST_PERIMETER:  # no marker that long fits in the box
         return [], []
@@ -259,12 +260,12 @@ def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = (
     frame's markers were those of the two-window search (100 fresh frames: one true marker
     more).
     """
-    box = (0, 0, gray.shape[1], gray.shape[0])
-    markers, candidates = detect_markers(gray, box, scale, quick=True)
+    box, small = (0, 0, gray.shape[1], gray.shape[0]), shrunk(gray, scale)
+    markers, candidates = detect_markers(gray, box, scale, quick=True, copy=small)
     found = {m.id for m in markers} | set(known)
     if NOAH_MARKER in found and all(set(marker_ids(k)) & found for k in FERRIES):
         return markers, candidates
-    more, rejected = detect_markers(gray, box, scale, wide=True)
+    more, rejected = detect_markers(gray, box, scale, wide=True, copy=small)
     # the caller's unique_markers keeps each marker once; a square both windows rejected is
     # kept once too, or it would take two of look_again's places
     return markers + more, candidates + _other_squares(rejected, candidates)
