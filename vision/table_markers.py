@@ -48,15 +48,17 @@ class Marker:
     corners: np.ndarray  # 4 × 2 float32, ArUco's order
 
     # Both kept once computed (a marker's corners are not changed after it is found): a cold
-    # frame asked them about 35 times a frame, a third of the mats' poses' time.
+    # frame asked them about 35 times a frame, a third of the mats' poses' time. A sum over
+    # four, as ``mean`` works it out (the same bits), without ``mean``'s machinery: half the
+    # time of these two, which each marker and each place looked at again needs.
     @functools.cached_property
     def centre(self) -> Point:
-        x, y = self.corners.mean(axis=0)
+        x, y = np.add.reduce(self.corners, axis=0) / 4
         return float(x), float(y)
 
     @functools.cached_property
     def side_px(self) -> float:
-        return float(_sides(self.corners).mean())
+        return float(np.add.reduce(_sides(self.corners)) / 4)
 
 
 @dataclass(frozen=True)

@@ -135,15 +135,17 @@ def _other_squares_as_first_written(squares: list[np.ndarray], seen: list[np.nda
 
 @pytest.mark.parametrize("seed", range(3))
 def test_sides_and_squares_as_arrays_give_the_same_bits(seed: int) -> None:
-    """A marker's side and the squares both windows found, worked out as arrays, equal the
-    first code's values in every bit for float32 corners (every marker's: ArUco's, refined,
+    """A marker's side and centre and the squares both windows found, worked out as arrays,
+    equal the first code's values in every bit for float32 corners (every marker's: ArUco's, refined,
     predicted), whole and quarter pixels and any float."""
     rng = np.random.default_rng(seed)
     for _ in range(300):
         corners = rng.uniform(0, 4608, (4, 2)).astype(np.float32)
         if rng.random() < 0.5:
             corners = (np.round(corners * 4) / 4).astype(np.float32)
-        assert Marker(1, corners).side_px == _side_as_first_written(corners)
+        marker = Marker(1, corners)
+        assert marker.side_px == _side_as_first_written(corners)
+        assert marker.centre == tuple(float(v) for v in corners.mean(axis=0))
     for _ in range(40):
         centres = rng.uniform(0, 1000, (30, 2))
         squares = [(c + rng.uniform(-30, 30, (4, 2))).astype(np.float32) for c in centres[:15]]
