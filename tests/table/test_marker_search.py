@@ -136,8 +136,8 @@ def _other_squares_as_first_written(squares: list[np.ndarray], seen: list[np.nda
 @pytest.mark.parametrize("seed", range(3))
 def test_sides_and_squares_as_arrays_give_the_same_bits(seed: int) -> None:
     """A marker's side and centre and the squares both windows found, worked out as arrays,
-    equal the first code's values in every bit for float32 corners (every marker's: ArUco's, refined,
-    predicted), whole and quarter pixels and any float."""
+    equal the first code's values in every bit for float32 corners (every marker's: ArUco's,
+    refined, predicted), whole and quarter pixels and any float."""
     rng = np.random.default_rng(seed)
     for _ in range(300):
         corners = rng.uniform(0, 4608, (4, 2)).astype(np.float32)
