@@ -1,0 +1,28 @@
+"""The grid fit's projective maps worked out on plain floats, the same bits (issue 19, branch
+tjudge3): ``vision.table_codes._square_to_quad`` builds each quad's map rows with Python's
+floats instead of numpy's arrays of 1–16 quads (the same IEEE double operations, in the same
+order); checked against the rows written out on arrays as they were."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.table.test_fit_exact import reference_square_to_quad
+from vision.table_codes import _fit_points, _square_to_quad
+
+
+@pytest.mark.parametrize("trials", [1, 16, 17])
+def test_the_maps_on_plain_floats_are_numpys_bits(trials):
+    """Tilted, skewed and far-off quads (the fit's single grid, its round of 16, and the
+    shift's last batch of 17): every x and y the same float32 as numpy's arrays gave."""
+    rng = np.random.default_rng(trials)
+    square = np.array([(0, 0), (84, 0), (84, 84), (0, 84)], float)
+    points = _fit_points(21)
+    for spread in (0.5, 6.0, 20.0):
+        for _ in range(120):
+            quads = (square * rng.uniform(0.3, 3.0) + rng.normal(0, spread, (trials, 4, 2))
+                     + rng.uniform(0, 2000, (1, 1, 2)))
+            for ours, theirs in zip(_square_to_quad(quads, points),
+                                    reference_square_to_quad(quads, points), strict=True):
+                assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs)
