@@ -251,25 +251,32 @@ def edge_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
     contrast = max(float(median(means[~expected]) - median(means[expected])), 1.0)
     near, far = (round((margin - d) * k) for d in EDGE_DEPTH)  # rows above the code
     near_b, far_b = (round((margin + n + d) * k) for d in EDGE_DEPTH)
-    reach = round(EDGE_REACH * k)
-    dips = []
+    reach, edge = round(EDGE_REACH * k), margin * k
+    columns = slice(edge - reach, edge + reach + 1)
+    strips = []
     for side in range(4):
         turned = np.rot90(grid, side)  # the side looked at becomes the left one
-        edge = margin * k
-        columns = slice(edge - reach, edge + reach + 1)
-        strips = (turned[far:near, columns], turned[near_b:far_b, columns])
-        ends = [_deepest_dip(strip.mean(axis=0), k) for strip in strips]
-        dips.append((min(ends) if both_ends else max(ends)) / contrast)
-    return np.array(dips)
+        strips += [turned[far:near, columns], turned[near_b:far_b, columns]]
+    # The eight strips' profiles in one pass: each is the mean of a few whole grey levels (an
+    # 8-bit image warped), summed exactly in any order, so the same floats as strip by strip
+    # (issue 19, branch tjudge3: a fifth of the time; tests/table/test_edge_dips_exact.py).
+    ends = _deepest_dips(np.stack(strips).mean(axis=1), k).reshape(4, 2).tolist()
+    return np.array([(min(two) if both_ends else max(two)) / contrast for two in ends])
 
 
-def _deepest_dip(profile: np.ndarray, k: int) -> float:
-    """The deepest narrow dip of a profile: each point's depth below the lighter of the
-    brightest points a module or more away on its left and on its right."""
-    left = np.maximum.accumulate(profile)[: len(profile) - 2 * k]
-    right = np.maximum.accumulate(profile[::-1])[::-1][2 * k:]
-    middle = profile[k: len(profile) - k]
-    return max(float((np.minimum(left, right) - middle).max()), 0.0)
+def _deepest_dips(profiles: np.ndarray, k: int) -> np.ndarray:
+    """The deepest narrow dip of each profile (rows): each point's depth below the lighter of
+    the brightest points a module or more away on its left and on its right (0 at least).
+
+    >>> _deepest_dips(np.array([[9, 9, 2, 9, 9], [9, 8, 7, 6, 5]], np.float32), 1).tolist()
+    [7.0, 0.0]
+    """
+    length = profiles.shape[1]
+    left = np.maximum.accumulate(profiles, axis=1)[:, : length - 2 * k]
+    right = np.maximum.accumulate(profiles[:, ::-1], axis=1)[:, ::-1][:, 2 * k:]
+    middle = profiles[:, k: length - k]
+    deepest: np.ndarray = np.maximum((np.minimum(left, right) - middle).max(axis=1), 0.0)
+    return deepest
 
 
 def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
