@@ -38,6 +38,7 @@ import math
 import numpy as np
 
 from vision.table_edges import MIN_CONTRAST, code_grid
+from vision.table_median import median
 
 LINE_PX = 4  # grid pixels per module
 STRIP = (0.5, 5.5)  # modules out from the code's edge: the pixels the lines average
@@ -129,8 +130,7 @@ def light_modules(grid: np.ndarray, expected: np.ndarray, k: int, margin: int
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
     cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
     light = cells[~expected]
-    contrast = float(np.median(light.mean(axis=(1, 2))) - np.median(cells[expected].mean(
-        axis=(1, 2))))
+    contrast = float(median(light.mean(axis=(1, 2))) - median(cells[expected].mean(axis=(1, 2))))
     return light, contrast
 
 
