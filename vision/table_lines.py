@@ -192,7 +192,9 @@ def _line_means(blocks: np.ndarray, n: int) -> np.ndarray:
     line not averaged (no line, nor a neighbour)."""
     through, lengths = _lines(n)
     padded = np.vstack([blocks, np.zeros((1, blocks.shape[1]), blocks.dtype)])
-    sums = padded[through].sum(axis=1).reshape(len(ANGLES), -1, blocks.shape[1])
+    # np.take: the same gather as ``padded[through]``, a third faster (issue 19, branch tjudge3)
+    sums = np.take(padded, through, axis=0).sum(axis=1).reshape(len(ANGLES), -1,
+                                                                blocks.shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
         means: np.ndarray = np.where(lengths[:, :, np.newaxis] > 0,
                                      sums / lengths[:, :, np.newaxis], np.nan)
@@ -207,8 +209,12 @@ def _below_neighbours(means: np.ndarray) -> np.ndarray:
     padded = np.pad(np.nan_to_num(means, nan=-np.inf), ((0, 0), (far, far), (0, 0)),
                     constant_values=-np.inf)
     count = means.shape[1]
-    inward = np.max([padded[:, far - s:far - s + count] for s in range(near, far + 1)], axis=0)
-    outward = np.max([padded[:, far + s:far + s + count] for s in range(near, far + 1)], axis=0)
+    # the largest of a few shifted views, pairwise (a maximum is exact in any order), without
+    # stacking them into one array first
+    inward = functools.reduce(np.maximum, (padded[:, far - s:far - s + count]
+                                           for s in range(near, far + 1)))
+    outward = functools.reduce(np.maximum, (padded[:, far + s:far + s + count]
+                                            for s in range(near, far + 1)))
     below: np.ndarray = np.minimum(inward, outward) - np.nan_to_num(means, nan=np.inf)
     return below
 
