@@ -537,9 +537,7 @@ class _GridFit:
         self.patch = np.ascontiguousarray(gray[top:bottom, left:right])
         self.origin = np.array([left, top], np.float64)
         self.start = np.asarray(corners, np.float64) - self.origin
-        # A copy of the shared points: the fits of 40 DEV frames took 1.4× main's time on the
-        # shared array itself, 0.86× on a copy (same results; cause not found: docs/benchmarks).
-        self.points = _fit_points(n).copy()
+        self.points = _fit_points(n)
         self.weights = _fit_weights(expected.tobytes(), n)
 
     def scores(self, quads: np.ndarray) -> np.ndarray:
@@ -583,7 +581,10 @@ def _fit_points(n: int) -> np.ndarray:
     """
     centres = np.stack(np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5), axis=-1)
     unit = (centres.reshape(-1, 1, 2) + np.array(FIT_OFFSETS)).reshape(-1, 2) / n
-    points = np.vstack([unit.T, np.ones(len(unit))]).astype(np.float32)
+    # C order: built from ``unit.T`` the stack comes out in Fortran order, and OpenBLAS's
+    # product took 1.7–2.2× as long on it (why a copy per fit, which is C-ordered, was faster
+    # than this array shared: issue 19, branches tfit and tjudge3)
+    points = np.ascontiguousarray(np.vstack([unit.T, np.ones(len(unit))]), np.float32)
     points.setflags(write=False)
     return points
 
