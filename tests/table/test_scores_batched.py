@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.table.test_fit_exact import random_code
-from vision.table_codes import FIT_BATCH, _GridFit, _square_to_quad, shifted_corners
+from vision.table_codes import _GridFit, _square_to_quad, shifted_corners
 
 
 def scores_in_one_product(fit: _GridFit, quads: np.ndarray) -> np.ndarray:
@@ -25,8 +25,9 @@ def scores_in_one_product(fit: _GridFit, quads: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_scores_in_batches_are_the_one_products_bits(seed):
-    """121 grids (the shift's), 33 and 17 (a last batch of one joined to the one before), on
-    version 1 and 2 codes: every score the same float64 as in one product."""
+    """121 grids (the shift's), 33 and 17 (a last batch of one joined to the one before: on
+    this machine's OpenBLAS a product of one row is summed otherwise than the same row among
+    others), on version 1 and 2 codes: every score the same float64 as in one product."""
     image, corners, expected, _ = random_code(seed)
     fit = _GridFit(image, corners, expected)
     rng = np.random.default_rng(seed)
@@ -34,22 +35,6 @@ def test_scores_in_batches_are_the_one_products_bits(seed):
         quads = fit.start[None] + rng.uniform(-1.5, 1.5, (count, 4, 2))
         batched, whole = fit.scores(quads), scores_in_one_product(fit, quads)
         assert batched.dtype == whole.dtype and np.array_equal(batched, whole)
-
-
-def test_a_batch_of_one_grid_is_never_scored_beside_others():
-    """The premise of the last batch's rule: numpy's product of one row is summed otherwise
-    than the same row in a product of several (were it not, the rule would be needless)."""
-    image, corners, expected, _ = random_code(3)
-    fit = _GridFit(image, corners, expected)
-    rng = np.random.default_rng(3)
-    differ = 0
-    for _ in range(20):
-        quads = fit.start[None] + rng.uniform(-1.5, 1.5, (FIT_BATCH + 1, 4, 2))
-        apart = np.concatenate([scores_in_one_product(fit, quads[:FIT_BATCH]),
-                                scores_in_one_product(fit, quads[FIT_BATCH:])])
-        differ += not np.array_equal(apart, scores_in_one_product(fit, quads))
-        assert np.array_equal(fit.scores(quads), scores_in_one_product(fit, quads))
-    assert differ > 0
 
 
 @pytest.mark.parametrize("seed", range(4))
