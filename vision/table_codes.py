@@ -564,11 +564,12 @@ FIT_OFFSETS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # of
 FIT_BATCH = 16  # grids scored in one product at most (a fit's round: 16 trial grids)
 """Scored in one product, the shift's 121 grids (:func:`shifted_corners`) are large enough for
 OpenBLAS to share its maps' product (363 × 3 by 3 × 1764 for a version 1 code) and its scores
-with worker threads, whose start and waits cost 10–40 times the work: 2–6 ms of the reading
-thread's CPU and as much again of a worker's a shift, where batches of 16 take 0.15 ms
-(issue 19, branch tjudge3). Each map and each score comes out the same to the last bit: a
-product's rows are summed alike in any batch of 2 rows or more that starts at a multiple of 4
-(only a batch of one row is summed otherwise: tests/table/test_scores_batched.py)."""
+with a worker thread, whose start and waits cost 15–50 times the work: 1.9–5.7 ms of the
+reading thread's CPU and as much again of the worker's a shift on a loaded machine, where the
+same product on one thread takes 0.12 ms (issue 19, branch tjudge3). Each map and each score
+comes out the same to the last bit: a product's rows are summed alike in any batch of 2 rows
+or more that starts at a multiple of 4 (a batch of one row is summed otherwise:
+tests/table/test_scores_batched.py)."""
 
 
 @functools.cache
@@ -608,9 +609,10 @@ def _fit_weights(modules: bytes, n: int) -> np.ndarray:
 
 
 def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points of the unit square (3 × N: u, v, 1) mapped onto each quad (T × 4 × 2, corners
-    from the square's (0, 0) clockwise) by the projective map between them (Heckbert's closed
-    form, so that many quads take one pass): T × N arrays of x and y (float32).
+    """Points of the unit square (3 × N: u, v, 1) mapped onto each quad (T × 4 × 2 float64,
+    corners from the square's (0, 0) clockwise) by the projective map between them
+    (Heckbert's closed form, so that many quads take one pass): T × N arrays of x and y
+    (float32).
 
     >>> square = np.array([[(0, 0), (2, 0), (2, 2), (0, 2)]], float)
     >>> x, y = _square_to_quad(square, np.array([[0.5], [0.25], [1.0]]))
