@@ -453,33 +453,50 @@ def _fitted_corners(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray)
     """
     fit = _GridFit(gray, corners, expected)
     start, reach = fit.start.reshape(8).tolist(), fit.limit + 1e-4
-    best, best_score = fit.start, float(fit.scores(fit.start[None])[0])
+    best, best_score = start, float(fit.scores(fit.start[None])[0])
     for step in FIT_STEPS:
         step_px = step * fit.module_px
-        moves = _UNIT_MOVES * step_px
         for _ in range(FIT_ROUNDS):
-            allowed = _moves_allowed(best.reshape(8).tolist(), start, step_px, reach)
+            allowed = _moves_allowed(best, start, step_px, reach)
             if not any(allowed):
                 break
-            trials = best.reshape(1, 8) + moves
+            trials = _trials(best, step_px)
             # The round's choice on 16 plain floats: the same IEEE arithmetic as numpy's on
             # them, without a dozen calls on tiny arrays (a sixth of a fit's time, branch tjudge)
             values = [score if ok else -math.inf for score, ok in
-                      zip(fit.scores(trials.reshape(-1, 4, 2)).tolist(), allowed, strict=True)]
+                      zip(fit.scores_of(trials).tolist(), allowed, strict=True)]
             top = max(values)
             if top <= best_score:
                 break
             offsets, improving = _moves_that_gain(values, best_score, step_px)
-            together = best.reshape(8) + np.array(offsets)
+            together = [at + offset for at, offset in zip(best, offsets, strict=True)]
             single = trials[values.index(top)]  # the first best, as np.argmax takes it
-            together_score = float(fit.scores(together.reshape(1, 4, 2))[0]) \
-                if improving > 1 else -np.inf
+            together_score = float(fit.scores_of([together])[0]) if improving > 1 \
+                else -math.inf
             if together_score > top:
-                best, best_score = together.reshape(4, 2), together_score
+                best, best_score = together, together_score
             else:
-                best, best_score = single.reshape(4, 2), top
-    fitted: np.ndarray = (best + fit.origin).astype(np.float32)
+                best, best_score = single, top
+    fitted: np.ndarray = (np.array(best).reshape(4, 2) + fit.origin).astype(np.float32)
     return fitted
+
+
+def _trials(best: list[float], step_px: float) -> list[list[float]]:
+    """A fit's round of trials as plain floats: each of the 8 coordinates of ``best`` moved by
+    ``step_px``, + then − (:data:`_UNIT_MOVES`), the others kept; the very floats of numpy's
+    ``best + _UNIT_MOVES * step_px`` (a kept coordinate plus 0.0 is itself: the grid's
+    coordinates are positive, in its patch).
+
+    >>> _trials([1.0, 2.0], 0.5)
+    [[1.5, 2.0], [1.0, 2.5], [0.5, 2.0], [1.0, 1.5]]
+    """
+    trials = []
+    for move in (step_px, -step_px):
+        for moved, coordinate in enumerate(best):
+            trial = list(best)
+            trial[moved] = coordinate + move
+            trials.append(trial)
+    return trials
 
 
 def _moves_allowed(best: list[float], start: list[float], step_px: float, reach: float
@@ -549,7 +566,12 @@ class _GridFit:
         cuts = list(range(FIT_BATCH, len(quads) - 1, FIT_BATCH))
         return np.concatenate([self._scored(part) for part in np.split(quads, cuts)])
 
-    def _scored(self, quads: np.ndarray) -> np.ndarray:
+    def scores_of(self, grids: list[list[float]]) -> np.ndarray:
+        """:meth:`scores` of at most :data:`FIT_BATCH` grids given as plain floats (each one's
+        corners x, y in turn, in the patch's pixels), without making them an array first."""
+        return self._scored(grids)
+
+    def _scored(self, quads: np.ndarray | list[list[float]]) -> np.ndarray:
         import cv2
 
         x, y = _square_to_quad(quads, self.points)
@@ -608,7 +630,8 @@ def _fit_weights(modules: bytes, n: int) -> np.ndarray:
     return weights
 
 
-def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _square_to_quad(quads: np.ndarray | list[list[float]], points: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """Points of the unit square (3 × N: u, v, 1) mapped onto each quad (T × 4 × 2 float64,
     corners from the square's (0, 0) clockwise) by the projective map between them
     (Heckbert's closed form, so that many quads take one pass): T × N arrays of x and y
@@ -628,7 +651,9 @@ def _square_to_quad(quads: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, 
     xs: list[float] = []
     ys: list[float] = []
     ws: list[float] = []
-    for x0, y0, x1, y1, x2, y2, x3, y3 in np.asarray(quads, np.float64).reshape(-1, 8).tolist():
+    if not isinstance(quads, list):
+        quads = np.asarray(quads, np.float64).reshape(-1, 8).tolist()
+    for x0, y0, x1, y1, x2, y2, x3, y3 in quads:
         d1x, d1y, d2x, d2y = x1 - x2, y1 - y2, x3 - x2, y3 - y2
         d3x, d3y = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
         det = d1x * d2y - d1y * d2x

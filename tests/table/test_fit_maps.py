@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from tests.table.test_fit_exact import reference_square_to_quad
-from vision.table_codes import _UNIT_MOVES, _fit_points, _moves_allowed, _square_to_quad
+from vision.table_codes import (
+    _UNIT_MOVES,
+    _fit_points,
+    _moves_allowed,
+    _square_to_quad,
+    _trials,
+)
 
 
 @pytest.mark.parametrize("trials", [1, 16, 17])
@@ -42,3 +48,12 @@ def test_a_rounds_allowed_trials_are_the_ones_numpy_allowed():
         trials = best.reshape(1, 8) + _UNIT_MOVES * step
         theirs = (np.abs(trials - start.reshape(1, 8)) <= reach).all(axis=1).tolist()
         assert _moves_allowed(best.tolist(), start.tolist(), step, reach) == theirs
+
+
+def test_a_rounds_trials_on_plain_floats_are_numpys():
+    """``_trials``: the round's 16 grids as plain floats, the very floats of numpy's
+    ``best + _UNIT_MOVES * step`` (coordinates in a patch: positive)."""
+    rng = np.random.default_rng(8)
+    for _ in range(500):
+        best, step = rng.uniform(0.5, 400, 8), rng.uniform(0.05, 1.0)
+        assert _trials(best.tolist(), step) == (best.reshape(1, 8) + _UNIT_MOVES * step).tolist()
