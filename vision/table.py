@@ -66,9 +66,11 @@ from vision.table_codes import (
     enlarged,
     merge_looks,
     moved_by,
+    smoothed,
     top_card,
     verdict_settled,
     visibility,
+    visibility_read_anew,
 )
 from vision.table_kit import (
     ARUCO_MAX_WIDTH,
@@ -298,31 +300,48 @@ class TableReader:
         (:func:`merge_looks`). The top-card test alone
         decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]
-        left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
-        crop = gray[top:bottom, left:right]
+        zone = _box(np.array(pose.search_zone(), np.float32), gray.shape)
         enlarge = self._enlargement(poses)
         looks = [codes]
         for enhance, more in SECOND_LOOKS:
-            if enlarge * more > 2.0:
+            if enlarge * more <= 2.0:
+                view = self._look_again(gray, poses, ferry, looks, zone, enhance, enlarge * more)
+                if view is not None:
+                    return view
+        around = unread_symbols_box(looks, pose, gray.shape) if enlarge < 2.0 else None
+        if around is None:
+            return None
+        return self._look_again(gray, poses, ferry, looks, around, smoothed, 2.0)
+
+    def _look_again(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
+                    looks: list[list[Code]], box: Box,
+                    enhance: Callable[[np.ndarray], np.ndarray], enlarge: float
+                    ) -> FerryView | None:
+        """One second look (:meth:`_look_closer`) at ``box`` of the frame, redrawn by
+        ``enhance`` and enlarged ``enlarge`` times: its codes in ``ferry``'s zone are judged
+        (on the crop as it is when the look smoothed it) and added to ``looks``; the ferry's
+        view when the looks merged name a top card."""
+        left, top, right, bottom = box
+        crop = gray[top:bottom, left:right]
+        image = enhance(crop)
+        symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0], enlarge,
+                                    read=self._read_closer)
+        if enhance is smoothed:
+            symbols = symbols.seen_in(crop)  # judged on the pixels as they are
+        pose = poses[ferry]
+        half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
+        look: list[Code] = []
+        looks.append(look)
+        for index, code in enumerate(symbols.unjudged):
+            code = replace(code, corners=moved_by(code.corners, left, top))
+            if _zone_of(code.centre, poses) != ferry:
                 continue
-            image = enhance(crop)
-            symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                        enlarge * more, read=self._read_closer)
-            half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
-            look: list[Code] = []
-            looks.append(look)
-            for index, code in enumerate(symbols.unjudged):
-                code = replace(code, corners=moved_by(code.corners, left, top))
-                if _zone_of(code.centre, poses) != ferry:
-                    continue
-                # not judged, a code reads as covered: what the merge makes of it anyway
-                settled = verdict_settled(looks, code, half_code_px)
-                look.append(code if settled else
-                            replace(symbols.judged(index), corners=code.corners))
-            merged = merge_looks(looks, half_code_px)
-            if top_card(merged) is not None:
-                return self._ferry_view(pose, merged)
-        return None
+            # not judged, a code reads as covered: what the merge makes of it anyway
+            settled = verdict_settled(looks, code, half_code_px)
+            look.append(code if settled else
+                        replace(symbols.judged(index), corners=code.corners))
+        merged = merge_looks(looks, half_code_px)
+        return self._ferry_view(pose, merged) if top_card(merged) is not None else None
 
     def _enlargement(self, poses: Mapping[int, MatPose]) -> float:
         """2 when the stickers' modules are too small for zxing-cpp as they are, else 1."""
@@ -379,6 +398,8 @@ class _Symbols:
         self._barcodes = barcodes
         self._crop, self._source, self._enlarge = crop, source, enlarge
         self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
+        self._offset = offset
+        self._judge: Callable[[Any, np.ndarray, np.ndarray], str] = visibility
         shift = np.array(offset, np.float32)
         self.unjudged: list[Code] = []
         for barcode in barcodes:
@@ -387,12 +408,21 @@ class _Symbols:
             self.unjudged.append(Code(barcode.text if barcode.valid else "", quad, False,
                                       readable=bool(barcode.valid)))
 
+    def seen_in(self, source: np.ndarray) -> _Symbols:
+        """The same symbols judged on ``source``, the crop before a look redrew it for decoding
+        (:func:`vision.table_codes.smoothed`), by the line look as well
+        (:func:`vision.table_codes.visibility_read_anew`)."""
+        crop = source if self._enlarge == 1.0 else enlarged(source, self._enlarge, sharp=True)
+        seen = _Symbols(self._barcodes, crop, source, self._enlarge, self._offset)
+        seen._judge = visibility_read_anew
+        return seen
+
     def judged(self, index: int) -> Code:
         """The ``index``-th symbol of :attr:`unjudged`, judged whole, covered or unsure."""
         barcode, code = self._barcodes[index], self.unjudged[index]
         if not code.readable:
             return code
-        seen = visibility(barcode, self._crop, self._plain_round(barcode))
+        seen = self._judge(barcode, self._crop, self._plain_round(barcode))
         return replace(code, fully_visible=seen == "whole", unsure=seen == "unsure")
 
     def _plain_round(self, barcode: Any) -> np.ndarray:
@@ -419,6 +449,46 @@ class _Symbols:
         plain_part(self._source, self._plain, (int(low[0]), int(low[1]), int(high[0]),
                                                int(high[1])))
         return self._plain
+
+
+SMOOTHED_LOOK = (smoothed, 2.0)  # the last second look: the crop smoothed, enlarged 2×
+
+
+SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees
+
+
+def unread_symbols_box(looks: Sequence[Sequence[Code]], pose: MatPose, shape: tuple[int, ...]
+                       ) -> Box | None:
+    """Where the smoothed look (:func:`vision.table_codes.smoothed`) is worth its cost after
+    ``looks`` (a zone's first look and its second looks, this ferry's codes only) gave no top
+    card: round the symbols one of them located and could not read, a code's width
+    (:data:`SMOOTHED_MARGIN`) all round, clipped to the frame (``shape``); ``None`` when every
+    symbol was read.
+
+    A symbol located but not read is what a code whose modules the sensor noise breaks up
+    looks like to zxing-cpp, and every top card the smoothed look read on the dev frames
+    showed one first (DEV 2 of 2, fresh dev seeds 1 of 1): a zone where nothing was located
+    (a hand, a strong highlight, no card: 57 of DEV's 75 looks that gave no top card) is not
+    smoothed, and the box round the symbols holds about a sixth of the zone's pixels (half a
+    code's width lost one of the three).
+
+    >>> pose = MatPose(3, np.eye(3), px_per_mm=1.0)  # a code 20 px across
+    >>> square = ((100.0, 100.0), (120.0, 100.0), (120.0, 120.0), (100.0, 120.0))
+    >>> unread_symbols_box([[Code("A", square, False)], []], pose, (480, 640)) is None
+    True
+    >>> unread_symbols_box([[], [Code("", square, False, readable=False)]], pose, (480, 640))
+    (80, 80, 140, 140)
+    """
+    unread = [c for look in looks for c in look if not c.readable]
+    if not unread:
+        return None
+    margin = pose.px_per_mm * QR_MODULES_MM * 21 * SMOOTHED_MARGIN
+    points = np.array([p for c in unread for p in c.corners], np.float32)
+    low = np.floor(points.min(axis=0) - margin).astype(int)
+    high = np.ceil(points.max(axis=0) + margin).astype(int)
+    height, width = shape[:2]
+    return (max(int(low[0]), 0), max(int(low[1]), 0), min(int(high[0]), width),
+            min(int(high[1]), height))
 
 
 PART_FACTOR = 2.0  # the enlargement whose unsharpened copy is made in parts (:func:`plain_part`)
