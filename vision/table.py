@@ -446,8 +446,8 @@ class _Symbols:
         if self._plain is None:
             self._plain = np.zeros_like(self._crop)  # pages untouched until a part is written
         corners = code_corners(barcode) / self._enlarge
-        side = max(math.dist(a, b) for a, b in zip(corners, np.roll(corners, 1, axis=0),
-                                                   strict=True))
+        points = corners.tolist()  # the sides' lengths from Python floats: no array per side
+        side = max(math.dist(points[i - 1], points[i]) for i in range(4))
         low = np.floor(corners.min(axis=0) - side).astype(int)
         high = np.ceil(corners.max(axis=0) + side).astype(int)
         plain_part(self._source, self._plain, (int(low[0]), int(low[1]), int(high[0]),
