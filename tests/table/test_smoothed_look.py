@@ -75,6 +75,15 @@ def test_the_smoothed_look_sees_round_the_symbol_not_read() -> None:
     assert box_px < (zone[2] - zone[0]) * (zone[3] - zone[1]) / 4
 
 
+def test_no_smoothed_look_at_a_place_judged_covered() -> None:
+    """A symbol not read where a look read a code judged covered: the place stays covered
+    whatever the smoothed look reads there (verdict_settled), so it is not smoothed."""
+    square = _square(400, 200)
+    codes = [Code("", square, False, readable=False), Code("NOAH1/BOX1/CAF1", square, False)]
+    assert smoothed not in [e for _, e, _ in _second_looks(codes)]
+    assert smoothed in [e for _, e, _ in _second_looks(codes[:1])]
+
+
 def test_no_smoothed_look_on_a_zone_already_enlarged() -> None:
     """A binned frame's zone is enlarged 2× already: the smoothed look (2× more) is not
     made, as the enlarged second look is not."""
