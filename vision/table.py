@@ -297,7 +297,9 @@ class TableReader:
         decoded again with
         the highlights pulled down, then enlarged 2× (when the reader did not enlarge it
         already), each look's codes judged on the image it was read in and all looks merged
-        (:func:`merge_looks`). The top-card test alone
+        (:func:`merge_looks`); last, where a look located a symbol it could not read, a box
+        round it smoothed and enlarged 2× (:func:`unread_symbols_box`), its codes judged on
+        the pixels as they are. The top-card test alone
         decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]
         zone = _box(np.array(pose.search_zone(), np.float32), gray.shape)
@@ -455,7 +457,6 @@ class _Symbols:
         return self._plain
 
 
-SMOOTHED_LOOK = (smoothed, 2.0)  # the last second look: the crop smoothed, enlarged 2×
 
 
 SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees
