@@ -457,8 +457,6 @@ class _Symbols:
         return self._plain
 
 
-
-
 SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees
 
 
