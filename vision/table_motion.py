@@ -33,6 +33,7 @@ STILL_FRACTION = 0.002  # of a small frame: more changed than this is motion
 ZONE_FRACTION = 0.02  # of a card zone: more changed than this is a hand over it (or a card)
 THUMBNAIL_STEP = 8  # a full frame's thumbnail keeps every 8th pixel along each axis
 Quad = tuple[tuple[float, float], ...]
+Bounds = tuple[float, float, float, float]  # least x, least y, greatest x, greatest y
 
 
 def motion(previous: np.ndarray, current: np.ndarray, level: int = MOTION_LEVEL) -> np.ndarray:
@@ -119,20 +120,67 @@ def changed_boxes(changed: np.ndarray, frame_size: tuple[int, int], grow: float 
     return merge_boxes(_grown(rect, changed.shape, frame_size, grow) for rect in rects)
 
 
-def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02
-                   ) -> Box | None:
+def changed_extent(changed: np.ndarray, frame_size: tuple[int, int], grow: float = 0.02, *,
+                   rect: Box | None = None) -> Box | None:
     """The one box that holds every box of :func:`changed_boxes` (``None``: nothing changed),
     for much less work: the merged boxes never overlap, so their area is at most this one's.
+    ``rect``: :func:`changed_rect` of ``changed``, when the caller has it already.
 
     >>> changed = np.zeros((90, 160), bool); changed[10:40, 10:40] = changed[60, 150] = True
     >>> changed_boxes(changed, (1600, 900)), changed_extent(changed, (1600, 900))
     ([(68, 68, 432, 432), (1468, 568, 1542, 642)], (68, 68, 1542, 642))
     """
+    rect = changed_rect(changed) if rect is None else rect
+    if rect is None:
+        return None
+    left, top, right, bottom = rect
+    return _grown((left, top, right - left, bottom - top), changed.shape, frame_size, grow)
+
+
+def changed_rect(changed: np.ndarray) -> Box | None:
+    """The bounding box of a change mask's changed pixels, in its own pixels (``None``: none).
+
+    >>> changed = np.zeros((9, 16), bool); changed[2:4, 5] = changed[6, 7] = True
+    >>> changed_rect(changed), changed_rect(np.zeros((9, 16), bool))
+    ((5, 2, 8, 7), None)
+    """
     import cv2
 
-    if not changed.any():
-        return None
-    return _grown(cv2.boundingRect(changed.astype(np.uint8)), changed.shape, frame_size, grow)
+    left, top, width, height = cv2.boundingRect(changed.astype(np.uint8))
+    return (left, top, left + width, top + height) if width else None
+
+
+def quad_bounds(quad: Quad) -> Bounds:
+    """A quadrilateral's least and greatest x and y (frame pixels), for :func:`may_touch`.
+
+    >>> quad_bounds(((3.5, 1.0), (9.0, 2.0), (8.0, 7.5), (2.0, 6.0)))
+    (2.0, 1.0, 9.0, 7.5)
+    """
+    xs, ys = [x for x, _ in quad], [y for _, y in quad]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def may_touch(bounds: Bounds, rect: Box, shape: tuple[int, ...], frame_size: tuple[int, int]
+              ) -> bool:
+    """Whether a quadrilateral whose :func:`quad_bounds` are ``bounds`` can hold a changed
+    pixel of a mask (``shape``) whose changed pixels all lie in ``rect`` (:func:`changed_rect`):
+    ``False`` is :func:`occluded_ferries`' answer for it, found without the mask. The same
+    pixels as there (truncated, and truncation keeps the order, so the least pixel is the
+    least corner's): a quad tested on every play (a mat's marker squares, its zone) is
+    settled by four comparisons instead of its pixels (issue 19, a play's own work).
+
+    >>> shape, size = (90, 160), (1600, 900)  # thumbnail pixels are 10 frame pixels
+    >>> rect = (10, 10, 40, 40)  # frame pixels 100 to 399 changed
+    >>> may_touch((395.0, 0.0, 600.0, 200.0), rect, shape, size)
+    True
+    >>> may_touch((400.0, 0.0, 600.0, 200.0), rect, shape, size)
+    False
+    """
+    height, width = shape[:2]
+    sx, sy = width / frame_size[0], height / frame_size[1]
+    left, top, right, bottom = bounds
+    return (int(left * sx) < rect[2] and int(right * sx) >= rect[0]
+            and int(top * sy) < rect[3] and int(bottom * sy) >= rect[1])
 
 
 def _grown(rect: Sequence[int], shape: tuple[int, ...],

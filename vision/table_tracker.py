@@ -60,11 +60,15 @@ from vision.table_kit import (
 )
 from vision.table_markers import Marker, MatPose, mat_poses, noah_ferry, unique_markers
 from vision.table_motion import (
+    Bounds,
     Quad,
     changed_boxes,
     changed_extent,
+    changed_rect,
     difference,
+    may_touch,
     occluded_ferries,
+    quad_bounds,
     smoothed,
     thumbnail,
 )
@@ -80,6 +84,7 @@ MARKER_SQUARE_MM = MARKER_MM / 2 + MARKER_WHITE_MM  # a change inside this: the 
 UNCOVERED_MM2 = 40.0
 MOVED_MM = 1.5  # a mat located again this far from its known place has been moved
 ZONE_CHANGE = 0.002  # of a ferry's search zone: a change this large may have changed its top
+ZONE_KEY = -1  # the search zone's key among a mat's shapes' bounds (the markers' are their ids)
 
 
 class FrameReader(Protocol):
@@ -105,11 +110,14 @@ class _MatShapes:
     (:data:`MARKER_SQUARE_MM`). Worked out once per pose: a mat kept from frame to frame keeps
     the same :class:`~vision.table_markers.MatPose`, whose matrix is never changed, so its
     shapes are the same (a play re-derived them for all five mats: a tenth of a millisecond
-    each)."""
+    each). ``bounds``: each shape's :func:`~vision.table_motion.quad_bounds` (the zone's under
+    :data:`ZONE_KEY`, no marker's id), so a play settles the shapes far from its change
+    without their pixels (:func:`_touched`)."""
 
     pose: MatPose
     zone: Quad
     squares: dict[int, Quad]
+    bounds: dict[int, Bounds]
 
     @classmethod
     def of(cls, pose: MatPose, known: Mapping[int, _MatShapes]) -> _MatShapes:
@@ -122,7 +130,9 @@ class _MatShapes:
         for marker_id in marker_ids(pose.ferry):
             x, y = marker_centre_mm(marker_id)
             squares[marker_id] = pose.quad(x - half, y - half, x + half, y + half)
-        return cls(pose, pose.quad(*SEARCH_ZONE_MM), squares)
+        zone = pose.quad(*SEARCH_ZONE_MM)
+        bounds = {i: quad_bounds(quad) for i, quad in [(ZONE_KEY, zone), *squares.items()]}
+        return cls(pose, zone, squares, bounds)
 
 
 @dataclass
@@ -218,7 +228,8 @@ class TableTracker:
         shapes = {k: _MatShapes.of(pose, known) for k, pose in poses.items()}
         zones = {k: shape.zone for k, shape in shapes.items()}
         touched = set(zones) if changed is None else occluded_ferries(
-            changed, zones, size, ZONE_CHANGE)
+            changed, _touched(zones, {k: shape.bounds[ZONE_KEY] for k, shape in shapes.items()},
+                              changed, locating.rect, size), size, ZONE_CHANGE)
         reread = [k for k in FERRIES if k not in views or k in touched
                   or _moved(views.get(k), poses.get(k))]
         views.update(reader.read_ferries(gray, poses, reread))
@@ -254,8 +265,9 @@ class _Locating:
         self.reader, self.gray, self.changed, self.size = reader, gray, changed, (width, height)
         known = memory.poses if memory is not None else {}
         shapes = memory.shapes if memory is not None else {}
+        self.rect = None if changed is None else changed_rect(changed)
         self.moved = {k: p for k, p in known.items()
-                      if _markers_changed(shapes[k].squares, changed, self.size)}
+                      if _markers_changed(shapes[k], changed, self.rect, self.size)}
         self.kept = {k: p for k, p in known.items() if k not in self.moved}
         self.noah_was = memory.noah if memory is not None else None
         self.noah_kept = self.noah_was if self.noah_was is not None and not _square_changed(
@@ -274,7 +286,8 @@ class _Locating:
         """Whether the changed areas cover more than ``share`` of the frame (their extent
         first: on a play it settles this without the areas themselves)."""
         area = self.size[0] * self.size[1]
-        extent = None if self.changed is None else changed_extent(self.changed, self.size)
+        extent = None if self.changed is None else changed_extent(self.changed, self.size,
+                                                                  rect=self.rect)
         if extent is not None and _share([extent], area) <= share:
             return False
         return _share(self.boxes, area) > share
@@ -363,17 +376,30 @@ def _inside(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
                        for left, top, right, bottom in boxes)
 
 
-def _markers_changed(squares: Mapping[int, Quad], changed: np.ndarray | None,
+def _markers_changed(shapes: _MatShapes, changed: np.ndarray | None, rect: Box | None,
                      size: tuple[int, int]) -> bool:
     """Whether the thumbnails differ over one of the mat's markers (its black square and white
     margin): a mat pushed moves its markers, a hand or a card over one changes it; a card laid
     on the mat's card zone does not (the zone starts 1 mm past a marker's white margin), so a
     play keeps the mat's pose (unless the card overhangs a marker's white margin, or its
     edge's blur reaches it: then the marker is looked for again). ``changed``: a
-    :func:`vision.table_motion.motion` mask, or ``None`` (everything may have changed)."""
-    if changed is None:
-        return True
-    return bool(occluded_ferries(changed, squares, size, 0.0))
+    :func:`vision.table_motion.motion` mask, or ``None`` (everything may have changed);
+    ``rect``: its changed pixels' bounding box (:func:`vision.table_motion.changed_rect`)."""
+    if changed is None or rect is None:
+        return changed is None
+    near = _touched(shapes.squares, shapes.bounds, changed, rect, size)
+    return bool(near) and bool(occluded_ferries(changed, near, size, 0.0))
+
+
+def _touched(quads: Mapping[int, Quad], bounds: Mapping[int, Bounds], changed: np.ndarray,
+             rect: Box | None, size: tuple[int, int]) -> dict[int, Quad]:
+    """The ``quads`` that may hold a changed pixel (:func:`vision.table_motion.may_touch`; all
+    of them when ``rect`` is ``None``): the others are not changed for
+    :func:`~vision.table_motion.occluded_ferries`, which is asked about these only."""
+    if rect is None:
+        return dict(quads)
+    return {k: quad for k, quad in quads.items()
+            if may_touch(bounds[k], rect, changed.shape, size)}
 
 
 def _noah_ferry(noah: Marker | None, poses: dict[int, MatPose], before: _Memory | None
