@@ -13,6 +13,15 @@ over the band, and the band's levels are taken as a share of the way from the da
 the light one; each point of the band is then the mean of a module round it (noise divided by
 the pixels a module holds, a card's thin outline still darker than the paper), and a patch
 below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there.
+
+Unless it is shade: the paper round a code is lit as the code is only roughly, and where a
+shade's edge or a side light falls off towards the sticker's edge faster than the code's
+quadratic says, the band's outer modules lie below the light surface with nothing there.
+Such a band is paper when it darkens smoothly (:func:`_only_shade`): nowhere below
+:data:`SHADE_FLOOR`, no point a narrow dip below the mean of its neighbours either side
+(:func:`_dips`: a card's outline is one, a slope is not), and no straight dark line beside
+the code for the line look (:func:`vision.table_lines.card_edge_beside`, which sees a faint
+outline under noise by averaging along it).
 """
 
 from __future__ import annotations
@@ -32,6 +41,9 @@ BAND_PX = 4  # grid pixels per module
 PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
 MAX_DARK_AREA = 0.5  # module²: more of the band darker than paper is a card's edge or corner
 MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
+SHADE_FLOOR = 0.7  # of the way from dark to light: a band darker anywhere is not only shade
+SHADE_REACH = (0.75, 1.5)  # modules either side of a band point: its neighbours
+SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's fall-off
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -55,8 +67,64 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     shares = paper_shares(gray, corners, expected)
     if shares is None:
         return False
-    dark = (shares < PAPER_SHARE) & _band_mask(expected.shape[0])
-    return float(dark.sum()) / BAND_PX ** 2 <= MAX_DARK_AREA
+    band = _band_mask(expected.shape[0])
+    if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
+        return True
+    # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
+    # something lying there, with an outline (issue 19, branch tband)
+    return _only_shade(shares, band) and not _line_beside(gray, corners, expected)
+
+
+def _area(points: np.ndarray, band: np.ndarray) -> float:
+    """The band's area (module²) where ``points`` holds."""
+    return float((points & band).sum()) / BAND_PX ** 2
+
+
+def _only_shade(shares: np.ndarray, band: np.ndarray) -> bool:
+    """Whether the band's paper, darker than the code's light surface says, darkens smoothly:
+    nowhere below :data:`SHADE_FLOOR`, and no point of it a narrow dip (:func:`_dips`) deeper
+    than :data:`SHADE_DIP` over more than :data:`MAX_DARK_AREA`.
+
+    >>> band = _band_mask(21)
+    >>> across = np.linspace(1.0, 0.75, band.shape[1], dtype=np.float32)  # a shade's fall-off
+    >>> shade = np.tile(across, (band.shape[0], 1))
+    >>> _only_shade(shade, band)
+    True
+    >>> shade[:, 104:106] -= 0.2  # a card's outline a module right of the code
+    >>> _only_shade(shade, band)
+    False
+    """
+    if float(shares[band].min()) < SHADE_FLOOR:
+        return False
+    return _area(_dips(shares) > SHADE_DIP, band) <= MAX_DARK_AREA
+
+
+def _dips(shares: np.ndarray) -> np.ndarray:
+    """How far each point lies below the mean of its two neighbours :data:`SHADE_REACH`
+    modules either side of it, across or down the grid, at the deepest: a card's outline (at a
+    small angle to the code's sides) lies below the paper on both sides of it; a shade's or a
+    highlight's fall-off is a slope, which the mean of both sides follows."""
+    near, far = (round(m * BAND_PX) for m in SHADE_REACH)
+    padded = np.pad(shares, far, mode="edge")
+    rows, cols = shares.shape
+
+    def shifted(down: int, across: int) -> np.ndarray:
+        return padded[far + down:far + down + rows, far + across:far + across + cols]
+
+    deepest = np.full(shares.shape, -np.inf, np.float32)
+    for step in range(near, far + 1):
+        for down, across in ((step, 0), (0, step)):
+            sides = (shifted(-down, -across) + shifted(down, across)) / 2
+            np.maximum(deepest, sides - shares, out=deepest)
+    return deepest
+
+
+def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the line look (:func:`vision.table_lines.card_edge_beside`) sees a straight dark
+    line beside the code: a card's outline the band's smoothness test could take for shade."""
+    from vision.table_lines import card_edge_beside  # it builds on this module's grid
+
+    return card_edge_beside(gray, corners, expected)
 
 
 def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
