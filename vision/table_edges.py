@@ -72,7 +72,8 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return True
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband)
-    return _only_shade(shares, band) and not _line_beside(gray, corners, expected)
+    return (_only_shade(shares, band) and not _under_a_highlight(gray, corners, expected)
+            and not _line_beside(gray, corners, expected))
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
@@ -117,6 +118,30 @@ def _dips(shares: np.ndarray) -> np.ndarray:
             sides = (shifted(-down, -across) + shifted(down, across)) / 2
             np.maximum(deepest, sides - shares, out=deepest)
     return deepest
+
+
+def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a highlight lies over the band (tglare's rule, :mod:`vision.table_glare`): the
+    paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or a
+    module's worth of the band above the bright level, :data:`~vision.table_glare.GLARE_RISE`
+    of the headroom above the paper (the code's light modules' and the band's median). A
+    highlight's fall-off is smooth too, and it can wash a covering card's outline out of the
+    band: under one, a darker band is never taken for shade (issue 19's glare sweep: four
+    buried codes named, a card's corner a module off the code's, branch tband)."""
+    import cv2
+
+    from vision.table_glare import GLARE_RISE, MIN_HEADROOM  # it builds on table_codes
+    from vision.table_lines import light_modules
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    grid = code_grid(gray, corners, n, k, margin)
+    light, _ = light_modules(grid, expected, k, margin)
+    band = np.asarray(cv2.blur(grid, (k, k)))[_band_mask(n)]  # a module round each point
+    paper = float(median(np.concatenate([light.mean(axis=(1, 2)), band])))
+    if 255.0 - paper < MIN_HEADROOM:
+        return True
+    bright = band > paper + GLARE_RISE * (255.0 - paper)
+    return float(bright.sum()) / k ** 2 > MAX_DARK_AREA
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
