@@ -87,3 +87,29 @@ def test_a_soft_dark_patch_is_seen():
     shaded = _shaded(darkened, 0.1)
     assert _band(shaded, corners, expected)[1] < SHADE_FLOOR
     assert not quiet_zone_is_clear(shaded, corners, expected)
+
+
+def test_no_shade_under_a_highlight_over_the_band():
+    """Issue 19's glare sweep (a covering card's corner a module off the buried code's, a
+    glow over it): a highlight's fall-off is as smooth as a shade's and can wash a card's
+    outline out of the band, so under one a darker band is never taken for shade. Here a
+    glow of 0.3 of the paper's light 2 modules out, over the shaded band of the first test."""
+    image, corners, expected = code_image(blur=0.8)
+    dim = _shaded(np.asarray(image * (150 / 210), np.uint8), 0.3).astype(float)
+    ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+    across, down = (xs - (image.shape[1] - 2 * PX)) / (3 * PX), (ys - image.shape[0] / 2) / (8 * PX)
+    glow = 0.3 * 150 * np.exp(-0.7 * (across ** 2 + down ** 2) ** 1.5)
+    lit = np.clip(dim + glow + np.random.default_rng(0).normal(0, 2, dim.shape), 0, 255)
+    lit = lit.astype(np.uint8)
+    dark, darkest = _band(lit, corners, expected)
+    assert dark > MAX_DARK_AREA and darkest >= SHADE_FLOOR  # smooth, and not below the floor
+    assert not quiet_zone_is_clear(lit, corners, expected)
+
+
+def test_no_shade_in_a_white_out():
+    """The paper within 20 grey levels of full scale (a bright room under a lamp's
+    reflection): a highlight may have washed a card's outline out anywhere round the code,
+    so the same smooth darkening is not taken for shade there."""
+    image, corners, expected = code_image(blur=0.8)
+    bright = _shaded(np.asarray(np.clip(image * (240 / 210), 0, 255), np.uint8), 0.3, 2.0)
+    assert not quiet_zone_is_clear(bright, corners, expected)
