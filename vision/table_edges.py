@@ -19,9 +19,11 @@ shade's edge or a side light falls off towards the sticker's edge faster than th
 quadratic says, the band's outer modules lie below the light surface with nothing there.
 Such a band is paper when it darkens smoothly (:func:`_only_shade`): nowhere below
 :data:`SHADE_FLOOR`, no point a narrow dip below the mean of its neighbours either side
-(:func:`_dips`: a card's outline is one, a slope is not), and no straight dark line beside
-the code for the line look (:func:`vision.table_lines.card_edge_beside`, which sees a faint
-outline under noise by averaging along it).
+(:func:`_dips`: a card's outline is one, a slope is not), no highlight over the band (a
+glow's fall-off is smooth too, and it can wash a card's outline out: :func:`_under_a_highlight`),
+and no straight dark line beside the code for the line look
+(:func:`vision.table_lines.card_edge_beside`, which sees a faint outline under noise by
+averaging along it).
 """
 
 from __future__ import annotations
@@ -122,12 +124,14 @@ def _dips(shares: np.ndarray) -> np.ndarray:
 
 def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a highlight lies over the band (tglare's rule, :mod:`vision.table_glare`): the
-    paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or a
-    module's worth of the band above the bright level, :data:`~vision.table_glare.GLARE_RISE`
-    of the headroom above the paper (the code's light modules' and the band's median). A
-    highlight's fall-off is smooth too, and it can wash a covering card's outline out of the
-    band: under one, a darker band is never taken for shade (issue 19's glare sweep: four
-    buried codes named, a card's corner a module off the code's, branch tband)."""
+    paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or
+    more than :data:`MAX_DARK_AREA` of the band above the bright level,
+    :data:`~vision.table_glare.GLARE_RISE` of the headroom above the paper (the median of the
+    code's light modules and the band). A highlight's fall-off is smooth too, and it can wash
+    a covering card's outline out of the band: under one, a darker band is never taken for
+    shade (issue 19's glare sweep without this: six buried codes named that main does not, a
+    card's corner a module off the code's in a white-out, a card's edge 2.2 modules beside it
+    under a glow; branch tband)."""
     import cv2
 
     from vision.table_glare import GLARE_RISE, MIN_HEADROOM  # it builds on table_codes
