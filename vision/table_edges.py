@@ -46,6 +46,7 @@ MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: el
 SHADE_FLOOR = 0.7  # of the way from dark to light: a band darker anywhere is not only shade
 SHADE_REACH = (0.75, 1.5)  # modules either side of a band point: its neighbours
 SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's fall-off
+SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -139,13 +140,13 @@ def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarr
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
     grid = code_grid(gray, corners, n, k, margin)
-    light, _ = light_modules(grid, expected, k, margin)
+    light, contrast = light_modules(grid, expected, k, margin)
     band = np.asarray(cv2.blur(grid, (k, k)))[_band_mask(n)]  # a module round each point
     paper = float(median(np.concatenate([light.mean(axis=(1, 2)), band])))
     if 255.0 - paper < MIN_HEADROOM:
         return True
-    bright = band > paper + GLARE_RISE * (255.0 - paper)
-    return float(bright.sum()) / k ** 2 > MAX_DARK_AREA
+    lifted = paper + min(GLARE_RISE * (255.0 - paper), SHADE_LIFT * contrast)
+    return float((band > lifted).sum()) / k ** 2 > MAX_DARK_AREA
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
