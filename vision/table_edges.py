@@ -124,15 +124,17 @@ def _dips(shares: np.ndarray) -> np.ndarray:
 
 
 def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """Whether a highlight lies over the band (tglare's rule, :mod:`vision.table_glare`): the
-    paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or
-    more than :data:`MAX_DARK_AREA` of the band above the bright level,
-    :data:`~vision.table_glare.GLARE_RISE` of the headroom above the paper (the median of the
-    code's light modules and the band). A highlight's fall-off is smooth too, and it can wash
-    a covering card's outline out of the band: under one, a darker band is never taken for
-    shade (issue 19's glare sweep without this: six buried codes named that main does not, a
-    card's corner a module off the code's in a white-out, a card's edge 2.2 modules beside it
-    under a glow; branch tband)."""
+    """Whether a highlight lies over the band (tglare's levels, :mod:`vision.table_glare`):
+    the paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or
+    more than :data:`MAX_DARK_AREA` of the band lifted above the paper (the median of the
+    code's light modules and the band) by tglare's bright level
+    (:data:`~vision.table_glare.GLARE_RISE` of the headroom) or by :data:`SHADE_LIFT` of the
+    code's contrast, whichever is less: a shade only darkens. A highlight's fall-off is smooth
+    too, and it can wash a covering card's outline out of the band: under one, a darker band
+    is never taken for shade (issue 19's glare sweeps without this: six buried codes named
+    that main does not, a card's corner a module off the code's in a white-out, a card's edge
+    2.2 modules beside it under a glow; three more under a weaker glow, drawn in linear
+    light; branch tband)."""
     import cv2
 
     from vision.table_glare import GLARE_RISE, MIN_HEADROOM  # it builds on table_codes

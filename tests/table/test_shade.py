@@ -89,16 +89,19 @@ def test_a_soft_dark_patch_is_seen():
     assert not quiet_zone_is_clear(shaded, corners, expected)
 
 
-def test_no_shade_under_a_highlight_over_the_band():
-    """Issue 19's glare sweep (a covering card's corner a module off the buried code's, a
-    glow over it): a highlight's fall-off is as smooth as a shade's and can wash a card's
-    outline out of the band, so under one a darker band is never taken for shade. Here a
-    glow of 0.3 of the paper's light 2 modules out, over the shaded band of the first test."""
+@pytest.mark.parametrize("peak", [0.2, 0.3])
+def test_no_shade_under_a_highlight_over_the_band(peak):
+    """Issue 19's glare sweeps (a covering card's corner a module off the buried code's, or
+    its edge 2.2 modules beside it, a glow over it): a highlight's fall-off is as smooth as a
+    shade's and can wash a card's outline out of the band, so under one a darker band is never
+    taken for shade. Here a glow of 0.2 or 0.3 of the paper's light 2 modules out, over the
+    shaded band of the first test: the band lifted above its paper by more than a tenth of
+    the code's contrast (0.2), or above tglare's bright level too (0.3)."""
     image, corners, expected = code_image(blur=0.8)
     dim = _shaded(np.asarray(image * (150 / 210), np.uint8), 0.3).astype(float)
     ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]]
     across, down = (xs - (image.shape[1] - 2 * PX)) / (3 * PX), (ys - image.shape[0] / 2) / (8 * PX)
-    glow = 0.3 * 150 * np.exp(-0.7 * (across ** 2 + down ** 2) ** 1.5)
+    glow = peak * 150 * np.exp(-0.7 * (across ** 2 + down ** 2) ** 1.5)
     lit = np.clip(dim + glow + np.random.default_rng(0).normal(0, 2, dim.shape), 0, 255)
     lit = lit.astype(np.uint8)
     dark, darkest = _band(lit, corners, expected)
