@@ -66,9 +66,11 @@ from vision.table_codes import (
     enlarged,
     merge_looks,
     moved_by,
+    smoothed,
     top_card,
     verdict_settled,
     visibility,
+    visibility_read_anew,
 )
 from vision.table_kit import (
     ARUCO_MAX_WIDTH,
@@ -278,10 +280,10 @@ class TableReader:
         seen: set[tuple[str, int, int]] = set()
         for left, top, right, bottom in boxes:
             symbols = self._decode_crop(gray, left, top, right, bottom, enlarge)
-            for index, symbol in enumerate(symbols.unjudged):
+            ferries = _zones_of([symbol.centre for symbol in symbols.unjudged], poses)
+            for index, (symbol, ferry) in enumerate(zip(symbols.unjudged, ferries, strict=True)):
                 x, y = symbol.centre
                 key = (symbol.text, round(x / 16), round(y / 16))
-                ferry = _zone_of(symbol.centre, poses)
                 if ferry is not None and ferry in which and key not in seen:
                     seen.add(key)
                     found.setdefault(ferry, []).append(symbols.judged(index))
@@ -295,34 +297,55 @@ class TableReader:
         decoded again with
         the highlights pulled down, then enlarged 2× (when the reader did not enlarge it
         already), each look's codes judged on the image it was read in and all looks merged
-        (:func:`merge_looks`). The top-card test alone
+        (:func:`merge_looks`); last, where a look located a symbol it could not read, a box
+        round it smoothed and enlarged 2× (:func:`unread_symbols_box`), its codes judged on
+        the pixels as they are. The top-card test alone
         decides, so a second look can only read what is there: never a guess."""
         pose = poses[ferry]
-        left, top, right, bottom = _box(np.array(pose.search_zone(), np.float32), gray.shape)
-        crop = gray[top:bottom, left:right]
+        zone = _box(np.array(pose.search_zone(), np.float32), gray.shape)
         enlarge = self._enlargement(poses)
         looks = [codes]
         for enhance, more in SECOND_LOOKS:
-            if enlarge * more > 2.0:
+            if enlarge * more <= 2.0:
+                view = self._look_again(gray, poses, ferry, looks, zone, enhance, enlarge * more)
+                if view is not None:
+                    return view
+        around = unread_symbols_box(looks, pose, gray.shape) if enlarge < 2.0 else None
+        if around is None:
+            return None
+        return self._look_again(gray, poses, ferry, looks, around, smoothed, 2.0)
+
+    def _look_again(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
+                    looks: list[list[Code]], box: Box,
+                    enhance: Callable[[np.ndarray], np.ndarray], enlarge: float
+                    ) -> FerryView | None:
+        """One second look (:meth:`_look_closer`) at ``box`` of the frame, redrawn by
+        ``enhance`` and enlarged ``enlarge`` times: its codes in ``ferry``'s zone are judged
+        (on the crop as it is when the look smoothed it) and added to ``looks``; the ferry's
+        view when the looks merged name a top card."""
+        left, top, right, bottom = box
+        crop = gray[top:bottom, left:right]
+        image = enhance(crop)
+        symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0], enlarge,
+                                    read=self._read_closer)
+        if enhance is smoothed:
+            symbols = symbols.seen_in(crop)  # judged on the pixels as they are
+        pose = poses[ferry]
+        half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
+        look: list[Code] = []
+        looks.append(look)
+        codes = [replace(code, corners=moved_by(code.corners, left, top))
+                 for code in symbols.unjudged]
+        ferries = _zones_of([code.centre for code in codes], poses)
+        for index, code in enumerate(codes):
+            if ferries[index] != ferry:
                 continue
-            image = enhance(crop)
-            symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0],
-                                        enlarge * more, read=self._read_closer)
-            half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
-            look: list[Code] = []
-            looks.append(look)
-            for index, code in enumerate(symbols.unjudged):
-                code = replace(code, corners=moved_by(code.corners, left, top))
-                if _zone_of(code.centre, poses) != ferry:
-                    continue
-                # not judged, a code reads as covered: what the merge makes of it anyway
-                settled = verdict_settled(looks, code, half_code_px)
-                look.append(code if settled else
-                            replace(symbols.judged(index), corners=code.corners))
-            merged = merge_looks(looks, half_code_px)
-            if top_card(merged) is not None:
-                return self._ferry_view(pose, merged)
-        return None
+            # not judged, a code reads as covered: what the merge makes of it anyway
+            settled = verdict_settled(looks, code, half_code_px)
+            look.append(code if settled else
+                        replace(symbols.judged(index), corners=code.corners))
+        merged = merge_looks(looks, half_code_px)
+        return self._ferry_view(pose, merged) if top_card(merged) is not None else None
 
     def _enlargement(self, poses: Mapping[int, MatPose]) -> float:
         """2 when the stickers' modules are too small for zxing-cpp as they are, else 1."""
@@ -379,20 +402,33 @@ class _Symbols:
         self._barcodes = barcodes
         self._crop, self._source, self._enlarge = crop, source, enlarge
         self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
+        self._offset = offset
+        self._judge: Callable[[Any, np.ndarray, np.ndarray], str] = visibility
         shift = np.array(offset, np.float32)
         self.unjudged: list[Code] = []
         for barcode in barcodes:
             corners = code_corners(barcode) / enlarge + shift
-            quad: Quad = tuple((float(x), float(y)) for x, y in corners)  # type: ignore[assignment]
+            # tolist gives each float32 as the Python float float() gives, without a NumPy
+            # scalar per number (a few hundredths of a millisecond a code)
+            quad: Quad = tuple(map(tuple, corners.tolist()))  # type: ignore[assignment]
             self.unjudged.append(Code(barcode.text if barcode.valid else "", quad, False,
                                       readable=bool(barcode.valid)))
+
+    def seen_in(self, source: np.ndarray) -> _Symbols:
+        """The same symbols judged on ``source``, the crop before a look redrew it for decoding
+        (:func:`vision.table_codes.smoothed`), by the line look as well
+        (:func:`vision.table_codes.visibility_read_anew`)."""
+        crop = source if self._enlarge == 1.0 else enlarged(source, self._enlarge, sharp=True)
+        seen = _Symbols(self._barcodes, crop, source, self._enlarge, self._offset)
+        seen._judge = visibility_read_anew
+        return seen
 
     def judged(self, index: int) -> Code:
         """The ``index``-th symbol of :attr:`unjudged`, judged whole, covered or unsure."""
         barcode, code = self._barcodes[index], self.unjudged[index]
         if not code.readable:
             return code
-        seen = visibility(barcode, self._crop, self._plain_round(barcode))
+        seen = self._judge(barcode, self._crop, self._plain_round(barcode))
         return replace(code, fully_visible=seen == "whole", unsure=seen == "unsure")
 
     def _plain_round(self, barcode: Any) -> np.ndarray:
@@ -412,13 +448,56 @@ class _Symbols:
         if self._plain is None:
             self._plain = np.zeros_like(self._crop)  # pages untouched until a part is written
         corners = code_corners(barcode) / self._enlarge
-        side = max(math.dist(a, b) for a, b in zip(corners, np.roll(corners, 1, axis=0),
-                                                   strict=True))
+        points = corners.tolist()  # the sides' lengths from Python floats: no array per side
+        side = max(math.dist(points[i - 1], points[i]) for i in range(4))
         low = np.floor(corners.min(axis=0) - side).astype(int)
         high = np.ceil(corners.max(axis=0) + side).astype(int)
         plain_part(self._source, self._plain, (int(low[0]), int(low[1]), int(high[0]),
                                                int(high[1])))
         return self._plain
+
+
+SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees
+
+
+def unread_symbols_box(looks: Sequence[Sequence[Code]], pose: MatPose, shape: tuple[int, ...]
+                       ) -> Box | None:
+    """Where the smoothed look (:func:`vision.table_codes.smoothed`) is worth its cost after
+    ``looks`` (a zone's first look and its second looks, this ferry's codes only) gave no top
+    card: round the symbols one of them located and could not read, at places no look judged
+    covered, a code's width (:data:`SMOOTHED_MARGIN`) all round, clipped to the frame
+    (``shape``); ``None`` when there is no such symbol.
+
+    A symbol located but not read is what a code whose modules the sensor noise breaks up
+    looks like to zxing-cpp, and every top card the smoothed look read on the dev frames
+    showed one first (DEV 2 of 2, fresh dev seeds 1 of 1). A place judged covered stays
+    covered whatever a later look reads there (:func:`vision.table_codes.verdict_settled`), so
+    its symbols are not a reason to look. A zone where nothing was located (a hand, a strong
+    highlight, no card: 57 of DEV's 75 zones still without a top card; 3 more hold symbols
+    only at covered places) is not smoothed: the whole zone smoothed everywhere cost 8 % of a
+    reading's CPU for one more top card in 300 fresh frames (seed 5028 ferry 2). The box
+    round the symbols holds about a sixth of the zone's pixels (half a code's width lost one
+    of the three).
+
+    >>> pose = MatPose(3, np.eye(3), px_per_mm=1.0)  # a code 20 px across
+    >>> square = ((100.0, 100.0), (120.0, 100.0), (120.0, 120.0), (100.0, 120.0))
+    >>> unread_symbols_box([[Code("A", square, False)], []], pose, (480, 640)) is None
+    True
+    >>> unread_symbols_box([[], [Code("", square, False, readable=False)]], pose, (480, 640))
+    (80, 80, 140, 140)
+    """
+    half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5
+    unread = [c for look in looks for c in look
+              if not c.readable and not verdict_settled(looks, c, half_code_px)]
+    if not unread:
+        return None
+    margin = pose.px_per_mm * QR_MODULES_MM * 21 * SMOOTHED_MARGIN
+    points = np.array([p for c in unread for p in c.corners], np.float32)
+    low = np.floor(points.min(axis=0) - margin).astype(int)
+    high = np.ceil(points.max(axis=0) + margin).astype(int)
+    height, width = shape[:2]
+    return (max(int(low[0]), 0), max(int(low[1]), 0), min(int(high[0]), width),
+            min(int(high[1]), height))
 
 
 PART_FACTOR = 2.0  # the enlargement whose unsharpened copy is made in parts (:func:`plain_part`)
@@ -474,17 +553,26 @@ def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
     return any(c.unsure or not c.readable for c in codes)
 
 
-def _zone_of(point: Point, poses: Mapping[int, MatPose]) -> int | None:
-    """The mat whose search zone holds ``point``; the nearest centre (in mat units) if two do."""
+def _zones_of(points: Sequence[Point], poses: Mapping[int, MatPose]) -> list[int | None]:
+    """For each of ``points``, the mat whose search zone holds it; the nearest centre (in mat
+    units) if two do. The points are placed on each mat in one call (a reading places about
+    four codes on five mats: half a millisecond, one call each).
+
+    >>> pose = MatPose(3, np.array([[2.0, 0, 100], [0, 2.0, 0], [0, 0, 1]]), px_per_mm=2.0)
+    >>> _zones_of([(150.0, 100.0), (50.0, 100.0), (30.0, 100.0)], {3: pose})  # x −25, −35 mm
+    [3, 3, None]
+    """
     width, height = MAT_MM
-    best: tuple[float, int] | None = None
+    best: list[tuple[float, int] | None] = [None] * len(points)
+    if not points:
+        return []
     for ferry, pose in poses.items():
-        x, y = pose.to_mat(np.array([point]))[0]
-        if -ZONE_OVERHANG_MM <= x <= width + ZONE_OVERHANG_MM and 0 <= y <= height:
-            distance = math.hypot((x - width / 2) / width, (y - height / 2) / height)
-            if best is None or distance < best[0]:
-                best = (distance, ferry)
-    return None if best is None else best[1]
+        for index, (x, y) in enumerate(pose.to_mat(np.array(points))):
+            if -ZONE_OVERHANG_MM <= x <= width + ZONE_OVERHANG_MM and 0 <= y <= height:
+                distance = math.hypot((x - width / 2) / width, (y - height / 2) / height)
+                if best[index] is None or distance < best[index][0]:  # type: ignore[index]
+                    best[index] = (distance, ferry)
+    return [None if b is None else b[1] for b in best]
 
 
 def _box(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:

@@ -52,7 +52,7 @@ from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, mo
 from vision.table_median import median
 
 # The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
-# out (:func:`_code_and_rings`): the highlight's lifted paper is compared, sample by sample,
+# out (:func:`_quiet_zone_rings`): the highlight's lifted paper is compared, sample by sample,
 # with the lighter of the calm modules and the zone's own paper, and an outline is looked for
 # along each ring's runs (:func:`_ring_runs`). Away from highlights the quiet zone is judged on
 # the whole band instead (:func:`vision.table_edges.quiet_zone_is_clear`).
@@ -83,8 +83,7 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     """
     n = expected.shape[0]
     means = _module_means(gray, corners, n)
-    values = _sampled(plain, corners, _code_and_rings(n), n)
-    ring = values[n * n:]
+    ring = _sampled(plain, corners, _quiet_zone_rings(n), n)
     paper = float(median(np.concatenate([means[~expected], ring])))
     if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
         return "unsure" if _lifted_at_the_edge(means, expected) else None
@@ -147,7 +146,7 @@ def _outline_in_light(ring: np.ndarray, n: int, paper: float, contrast: float) -
     paper: a card's outline, lifted by the highlight above the quiet-zone test's threshold,
     still dips below the light on both sides of it (a highlight's own slope does not).
 
-    ``ring``: the quiet-zone samples (:func:`_code_and_rings`), each ring
+    ``ring``: the quiet-zone samples (:func:`_quiet_zone_rings`), each ring
     as four straight runs (top, bottom, left, right).
     """
     r = OUTLINE_REACH
@@ -243,13 +242,13 @@ def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
 
 
 @functools.cache
-def _code_and_rings(n: int) -> np.ndarray:
-    """Where an n-module code and its quiet zone are sampled under a highlight, in module units
-    (N × 1 × 2): each module's centre, then the quiet-zone rings (``vision.table_codes._rings``,
-    then :data:`OUTER_RING`)."""
-    inside = [(c + 0.5, r + 0.5) for r in range(n) for c in range(n)]
+def _quiet_zone_rings(n: int) -> np.ndarray:
+    """Where an n-module code's quiet zone is sampled under a highlight, in module units (N × 1 ×
+    2): the rings of ``vision.table_codes._rings``, then :data:`OUTER_RING`'s. (The modules'
+    centres were sampled with them once, and never looked at: the modules are judged on their
+    means. Each point is sampled alone, so the rings' samples are the same without them; issue
+    19, branch tjudge3.)"""
     outer = np.array(_ring(n, -OUTER_RING), np.float32)
-    points = np.concatenate([np.array(inside, np.float32), _rings(n).reshape(-1, 2), outer])
-    points = points.reshape(-1, 1, 2)
+    points = np.concatenate([_rings(n).reshape(-1, 2), outer]).reshape(-1, 1, 2)
     points.setflags(write=False)
     return points

@@ -38,6 +38,7 @@ import math
 import numpy as np
 
 from vision.table_edges import MIN_CONTRAST, code_grid
+from vision.table_median import median
 
 LINE_PX = 4  # grid pixels per module
 STRIP = (0.5, 5.5)  # modules out from the code's edge: the pixels the lines average
@@ -129,8 +130,7 @@ def light_modules(grid: np.ndarray, expected: np.ndarray, k: int, margin: int
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
     cells = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].transpose(0, 2, 1, 3)
     light = cells[~expected]
-    contrast = float(np.median(light.mean(axis=(1, 2))) - np.median(cells[expected].mean(
-        axis=(1, 2))))
+    contrast = float(median(light.mean(axis=(1, 2))) - median(cells[expected].mean(axis=(1, 2))))
     return light, contrast
 
 
@@ -192,7 +192,9 @@ def _line_means(blocks: np.ndarray, n: int) -> np.ndarray:
     line not averaged (no line, nor a neighbour)."""
     through, lengths = _lines(n)
     padded = np.vstack([blocks, np.zeros((1, blocks.shape[1]), blocks.dtype)])
-    sums = padded[through].sum(axis=1).reshape(len(ANGLES), -1, blocks.shape[1])
+    # np.take: the same gather as ``padded[through]``, a third faster (issue 19, branch tjudge3)
+    sums = np.take(padded, through, axis=0).sum(axis=1).reshape(len(ANGLES), -1,
+                                                                blocks.shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
         means: np.ndarray = np.where(lengths[:, :, np.newaxis] > 0,
                                      sums / lengths[:, :, np.newaxis], np.nan)
@@ -207,8 +209,12 @@ def _below_neighbours(means: np.ndarray) -> np.ndarray:
     padded = np.pad(np.nan_to_num(means, nan=-np.inf), ((0, 0), (far, far), (0, 0)),
                     constant_values=-np.inf)
     count = means.shape[1]
-    inward = np.max([padded[:, far - s:far - s + count] for s in range(near, far + 1)], axis=0)
-    outward = np.max([padded[:, far + s:far + s + count] for s in range(near, far + 1)], axis=0)
+    # the largest of a few shifted views, pairwise (a maximum is exact in any order), without
+    # stacking them into one array first
+    inward = functools.reduce(np.maximum, (padded[:, far - s:far - s + count]
+                                           for s in range(near, far + 1)))
+    outward = functools.reduce(np.maximum, (padded[:, far + s:far + s + count]
+                                            for s in range(near, far + 1)))
     below: np.ndarray = np.minimum(inward, outward) - np.nan_to_num(means, nan=np.inf)
     return below
 

@@ -33,6 +33,13 @@ from vision.table_kit import (
 
 # -- markers and mats ----------------------------------------------------------------------------
 
+#: The shortest outline a search of the whole frame looks at, a share of its copy's longer side
+#: (ArUco's ``minMarkerPerimeterRate``; :func:`_aruco_detector` says why this much).
+LEAST_PERIMETER = 0.04
+#: The shortest outline the look again looks at: a marker half as wide as the one looked for
+#: (:func:`look_again`; the rate of its box, 3.2 markers wide, would let every speck through).
+LOOK_AGAIN_LEAST_SIDE = 0.5
+
 @dataclass(frozen=True)
 class Marker:
     """One ArUco marker found in a frame: its id and its corners in full-frame pixels."""
@@ -41,16 +48,17 @@ class Marker:
     corners: np.ndarray  # 4 × 2 float32, ArUco's order
 
     # Both kept once computed (a marker's corners are not changed after it is found): a cold
-    # frame asked them about 35 times a frame, a third of the mats' poses' time.
+    # frame asked them about 35 times a frame, a third of the mats' poses' time. A sum over
+    # four, as ``mean`` works it out (the same bits), without ``mean``'s machinery: half the
+    # time of these two, which each marker and each place looked at again needs.
     @functools.cached_property
     def centre(self) -> Point:
-        x, y = self.corners.mean(axis=0)
+        x, y = np.add.reduce(self.corners, axis=0) / 4
         return float(x), float(y)
 
     @functools.cached_property
     def side_px(self) -> float:
-        c = self.corners
-        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+        return float(np.add.reduce(_sides(self.corners)) / 4)
 
 
 @dataclass(frozen=True)
@@ -154,18 +162,21 @@ def search_scale(width: int, max_width: int = ARUCO_MAX_WIDTH) -> float:
 
 
 def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
-    """``gray`` scaled by ``scale`` ≤ 1 for the marker search: by halvings (each an exact
-    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area.
+    """``gray`` scaled by ``scale`` for the marker search: by halvings (each an exact
+    2 × 2 average, the cheap shrink) when ``scale`` is a power of ½, else by area (the look
+    again enlarges a small marker 2×: :func:`_look_again_scale`).
 
     >>> shrunk(np.zeros((2592, 4608), np.uint8), 0.25).shape
     (648, 1152)
+    >>> shrunk(np.zeros((60, 90), np.uint8), 2.0).shape
+    (120, 180)
     """
     import cv2
 
     if scale == 1.0:
         return gray
     halvings = -math.log2(scale)
-    if not halvings.is_integer():
+    if scale > 1.0 or not halvings.is_integer():  # an enlargement is no halving
         return np.asarray(cv2.resize(gray, None, fx=scale, fy=scale,
                                      interpolation=cv2.INTER_AREA))
     small = gray
@@ -175,15 +186,29 @@ def shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
 
 
 def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
-                   wide: bool = False) -> tuple[list[Marker], list[np.ndarray]]:
+                   wide: bool = False, shortest: float | None = None,
+                   copy: np.ndarray | None = None) -> tuple[list[Marker], list[np.ndarray]]:
     """The kit's markers in one box of the frame searched on a copy scaled by ``scale``, and
     the candidates ArUco rejected there (square outlines it could not decode: 4 × 2 corners
     in full-frame pixels), for :func:`look_again`. ``quick``, ``wide``: with only the first or
-    only the second of the two thresholding windows (:func:`whole_frame_markers`)."""
+    only the second of the two thresholding windows (:func:`whole_frame_markers`).
+
+    ``shortest``: the shortest outline looked at (a perimeter in frame pixels); by default
+    that of a search of the whole frame (:data:`LEAST_PERIMETER` of its longer side), wherever
+    the box. ArUco's own floor is a share of the image it is given: in a small box every speck
+    of the thresholded image is an outline to follow, approximate and test, which cost a box
+    searched several times what its pixels did (issue 19, docs/benchmarks.md, branch
+    ``tmark``); a box's marker shorter than the whole frame's floor would not be found on a
+    cold frame either. ``copy``: the box's scaled copy, when the caller has it already (a
+    whole frame searched with each window in turn shrinks it once: a full-resolution frame's
+    shrink is a 12 MP read, a quarter of a search).
+    """
     left, top, right, bottom = box
-    crop = gray[top:bottom, left:right]
-    small = shrunk(crop, scale)
-    corners, ids, rejected = _aruco_detector(scale < 1.0, quick, wide).detectMarkers(small)
+    small = shrunk(gray[top:bottom, left:right], scale) if copy is None else copy
+    least = _least_rate(gray.shape, small.shape, scale, shortest)
+    if least > MOST_PERIMETER:  # no marker that long fits in the box
+        return [], []
+    corners, ids, rejected = _aruco_detector(scale < 1.0, quick, wide, least).detectMarkers(small)
     origin = np.array([left, top], np.float32)
     markers = []
     for marker_id, quad in zip([] if ids is None else ids.ravel().tolist(), corners,
@@ -191,8 +216,34 @@ def detect_markers(gray: np.ndarray, box: Box, scale: float, *, quick: bool = Fa
         if 0 <= marker_id <= NOAH_MARKER:
             points = quad.reshape(4, 2) / scale + origin
             markers.append(Marker(marker_id, _refined(gray, points, scale)))
-    candidates = [quad.reshape(4, 2) / scale + origin for quad in rejected]
+    candidates = list(np.asarray(rejected).reshape(-1, 4, 2) / scale + origin)
     return markers, candidates
+
+
+#: ArUco's longest outline, a share of the image's longer side (its default,
+#: ``maxMarkerPerimeterRate``).
+MOST_PERIMETER = 4.0
+
+
+def _least_rate(frame: tuple[int, ...], copy: tuple[int, ...], scale: float,
+                shortest: float | None) -> float:
+    """ArUco's ``minMarkerPerimeterRate`` for a box's ``copy`` (its shape) of a ``frame`` (its
+    shape) scaled by ``scale``, for outlines ``shortest`` frame pixels long or longer (``None``:
+    a whole frame search's, :data:`LEAST_PERIMETER` of the frame's copy).
+
+    >>> _least_rate((2592, 4608), (648, 1152), 0.25, None)  # the whole frame: ArUco's own rate
+    0.04
+    >>> _least_rate((2592, 4608), (60, 90), 0.25, None)  # a box: the whole frame's 46 px
+    0.512
+    >>> _least_rate((2592, 4608), (200, 200), 1.0, 160.0)
+    0.8
+    """
+    longer = max(copy[:2])
+    if shortest is None:
+        if longer == round(max(frame[:2]) * scale):  # the whole frame: ArUco's rate as it is
+            return LEAST_PERIMETER
+        shortest = LEAST_PERIMETER * max(frame[:2])
+    return shortest * scale / max(1, longer)
 
 
 def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = ()
@@ -211,12 +262,12 @@ def whole_frame_markers(gray: np.ndarray, scale: float, known: Iterable[int] = (
     frame's markers were those of the two-window search (100 fresh frames: one true marker
     more).
     """
-    box = (0, 0, gray.shape[1], gray.shape[0])
-    markers, candidates = detect_markers(gray, box, scale, quick=True)
+    box, small = (0, 0, gray.shape[1], gray.shape[0]), shrunk(gray, scale)
+    markers, candidates = detect_markers(gray, box, scale, quick=True, copy=small)
     found = {m.id for m in markers} | set(known)
     if NOAH_MARKER in found and all(set(marker_ids(k)) & found for k in FERRIES):
         return markers, candidates
-    more, rejected = detect_markers(gray, box, scale, wide=True)
+    more, rejected = detect_markers(gray, box, scale, wide=True, copy=small)
     # the caller's unique_markers keeps each marker once; a square both windows rejected is
     # kept once too, or it would take two of look_again's places
     return markers + more, candidates + _other_squares(rejected, candidates)
@@ -231,15 +282,25 @@ def _other_squares(squares: Sequence[np.ndarray], seen: Sequence[np.ndarray]
     >>> len(_other_squares([square + 2, square + 100], [square]))
     1
     """
-    if not seen:
+    if not seen or not squares:
         return list(squares)
-    centres = np.array([s.mean(axis=0) for s in seen])
-    kept = []
-    for square in squares:
-        side = float(np.linalg.norm(square[1] - square[0]))
-        if float(np.linalg.norm(centres - square.mean(axis=0), axis=1).min()) >= side / 4:
-            kept.append(square)
-    return kept
+    quads = np.asarray(squares)
+    offsets = quads.mean(axis=1)[:, None] - np.asarray(seen).mean(axis=1)[None]
+    nearest = np.sqrt((offsets * offsets).sum(axis=2)).min(axis=1)
+    first = quads[:, 1] - quads[:, 0]
+    side = np.sqrt((first * first).sum(axis=1))
+    return [square for square, keep in zip(squares, nearest >= side / 4, strict=True) if keep]
+
+
+def _sides(corners: np.ndarray) -> np.ndarray:
+    """The four sides' lengths of a quadrilateral (4 × 2 corners), each as
+    ``np.linalg.norm`` gives it, in the corners' own precision.
+
+    >>> _sides(np.array([(0, 0), (3, 0), (3, 4), (0, 4)], np.float32)).tolist()
+    [3.0, 4.0, 3.0, 4.0]
+    """
+    steps = corners - corners[[1, 2, 3, 0]]
+    return np.asarray(np.sqrt((steps * steps).sum(axis=1)))
 
 
 def unique_markers(markers: Iterable[Marker]) -> list[Marker]:
@@ -312,7 +373,9 @@ def look_again(gray: np.ndarray, markers: list[Marker], candidates: Sequence[np.
         half = 1.6 * side
         box = (max(0, int(x - half)), max(0, int(y - half)),
                min(gray.shape[1], int(x + half) + 1), min(gray.shape[0], int(y + half) + 1))
-        extra += [m for m in detect_markers(gray, box, _look_again_scale(side))[0]
+        shortest = 4 * LOOK_AGAIN_LEAST_SIDE * side
+        extra += [m for m in detect_markers(gray, box, _look_again_scale(side),
+                                            shortest=shortest)[0]
                   if m.id not in found]
     return unique_markers(markers + extra) if extra else markers
 
@@ -505,11 +568,13 @@ def _refined(gray: np.ndarray, corners: np.ndarray, scale: float) -> np.ndarray:
     return points.reshape(4, 2)
 
 
-@functools.cache
-def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = False) -> Any:
+@functools.lru_cache(maxsize=64)  # a box's floor differs with its size: a few dozen a play
+def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = False,
+                    least: float = LEAST_PERIMETER) -> Any:
     """ArUco's detector for the kit's markers; ``scaled``: the one for a scaled-down copy of the
     whole frame, whose corners :func:`_refined` refines on the full frame anyway; ``quick``,
-    ``wide``: with the 3 px or the 23 px thresholding window only (:func:`whole_frame_markers`).
+    ``wide``: with the 3 px or the 23 px thresholding window only (:func:`whole_frame_markers`);
+    ``least``: the shortest outline, a share of the image's longer side (:func:`_least_rate`).
     """
     import cv2
 
@@ -521,7 +586,8 @@ def _aruco_detector(scaled: bool = False, quick: bool = False, wide: bool = Fals
     # on the 1152 px copy from 100 cm, a perimeter of 5 %): the sticker's modules and the
     # mats' lettering are dropped early.
     parameters.adaptiveThreshWinSizeStep = 20
-    parameters.minMarkerPerimeterRate = 0.04
+    parameters.minMarkerPerimeterRate = least
+    parameters.maxMarkerPerimeterRate = MOST_PERIMETER
     if quick:
         parameters.adaptiveThreshWinSizeMax = parameters.adaptiveThreshWinSizeMin
     if wide:

@@ -20,9 +20,10 @@ same frame, back to back, on one core. Counted, overall and for each condition:
   read once, then the same table with one card played (fresh sensor noise). Each is given for
   all frames, by resolution (full, binned) and by condition (:func:`time_groups`).
 
-Time is first the **CPU time of the reading thread** (``time.thread_time``; the command turns
-OpenCV's threads off, and zxing-cpp and numpy use none here): on a machine shared with other
-jobs a reading's wall time counts the others' turns too, its CPU time only its own work. Each
+Time is first the **CPU time of the process** (``time.process_time``: the reading's thread and
+any worker a library starts for it; the command turns OpenCV's threads off and runs nothing
+else beside the reading, see :class:`vision.table_bench.Clocks`): on a machine shared with
+other jobs a reading's wall time counts the others' turns too, its CPU time only its own work. Each
 frame's reader and bare zxing-cpp run back to back in the same process, so the ratio is paired
 frame by frame; wall time is the second column, what one would wait on an idle machine.
 

@@ -38,10 +38,10 @@ def test_a_timing_reads_the_thread_cpu_clock_and_the_wall_clock_around_the_call(
     assert (result, cpu, wall) == (4.0, 0.25, 1.0)
 
 
-def test_the_real_clocks_are_the_reading_threads_cpu_time_and_a_wall_clock() -> None:
+def test_the_real_clocks_are_the_processs_cpu_time_and_a_wall_clock() -> None:
     import time
 
-    assert Clocks().cpu is time.thread_time and Clocks().wall is time.perf_counter
+    assert Clocks().cpu is time.process_time and Clocks().wall is time.perf_counter
 
 
 def test_ratios_are_paired_frame_by_frame_and_split_by_resolution_and_condition() -> None:

@@ -65,9 +65,9 @@ def _searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     real = vision.table_markers.detect_markers
 
     def counting(gray: np.ndarray, box: Box, scale: float, *, quick: bool = False,
-                 wide: bool = False) -> Any:
+                 wide: bool = False, **more: Any) -> Any:  # more: the copy made once (tmark)
         calls.append("3 px" if quick else "23 px" if wide else "both")
-        return real(gray, box, scale, quick=quick, wide=wide)
+        return real(gray, box, scale, quick=quick, wide=wide, **more)
 
     monkeypatch.setattr(vision.table_markers, "detect_markers", counting)
     return calls
