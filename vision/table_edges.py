@@ -13,6 +13,17 @@ over the band, and the band's levels are taken as a share of the way from the da
 the light one; each point of the band is then the mean of a module round it (noise divided by
 the pixels a module holds, a card's thin outline still darker than the paper), and a patch
 below :data:`PAPER_SHARE` larger than :data:`MAX_DARK_AREA` is something lying there.
+
+Unless it is shade: the paper round a code is lit as the code is only roughly, and where a
+shade's edge or a side light falls off towards the sticker's edge faster than the code's
+quadratic says, the band's outer modules lie below the light surface with nothing there.
+Such a band is paper when it darkens smoothly (:func:`_only_shade`): nowhere below
+:data:`SHADE_FLOOR`, no point a narrow dip below the mean of its neighbours either side
+(:func:`_dips`: a card's outline is one, a slope is not), no highlight over the band (a
+glow's fall-off is smooth too, and it can wash a card's outline out: :func:`_under_a_highlight`),
+and no straight dark line beside the code for the line look
+(:func:`vision.table_lines.card_edge_beside`, which sees a faint outline under noise by
+averaging along it).
 """
 
 from __future__ import annotations
@@ -32,6 +43,10 @@ BAND_PX = 4  # grid pixels per module
 PAPER_SHARE = 0.85  # of the way from the dark surface to the light one: paper is above it
 MAX_DARK_AREA = 0.5  # module²: more of the band darker than paper is a card's edge or corner
 MIN_CONTRAST = 20.0  # grey levels between the code's light and dark modules: else not judged
+SHADE_FLOOR = 0.7  # of the way from dark to light: a band darker anywhere is not only shade
+SHADE_REACH = (0.75, 1.5)  # modules either side of a band point: its neighbours
+SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's fall-off
+SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -55,8 +70,93 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     shares = paper_shares(gray, corners, expected)
     if shares is None:
         return False
-    dark = (shares < PAPER_SHARE) & _band_mask(expected.shape[0])
-    return float(dark.sum()) / BAND_PX ** 2 <= MAX_DARK_AREA
+    band = _band_mask(expected.shape[0])
+    if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
+        return True
+    # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
+    # something lying there, with an outline (issue 19, branch tband)
+    return (_only_shade(shares, band) and not _under_a_highlight(gray, corners, expected)
+            and not _line_beside(gray, corners, expected))
+
+
+def _area(points: np.ndarray, band: np.ndarray) -> float:
+    """The band's area (module²) where ``points`` holds."""
+    return float((points & band).sum()) / BAND_PX ** 2
+
+
+def _only_shade(shares: np.ndarray, band: np.ndarray) -> bool:
+    """Whether the band's paper, darker than the code's light surface says, darkens smoothly:
+    nowhere below :data:`SHADE_FLOOR`, and no point of it a narrow dip (:func:`_dips`) deeper
+    than :data:`SHADE_DIP` over more than :data:`MAX_DARK_AREA`.
+
+    >>> band = _band_mask(21)
+    >>> across = np.linspace(1.0, 0.75, band.shape[1], dtype=np.float32)  # a shade's fall-off
+    >>> shade = np.tile(across, (band.shape[0], 1))
+    >>> _only_shade(shade, band)
+    True
+    >>> shade[:, 104:106] -= 0.2  # a card's outline a module right of the code
+    >>> _only_shade(shade, band)
+    False
+    """
+    if float(shares[band].min()) < SHADE_FLOOR:
+        return False
+    return _area(_dips(shares) > SHADE_DIP, band) <= MAX_DARK_AREA
+
+
+def _dips(shares: np.ndarray) -> np.ndarray:
+    """How far each point lies below the mean of its two neighbours :data:`SHADE_REACH`
+    modules either side of it, across or down the grid, at the deepest: a card's outline (at a
+    small angle to the code's sides) lies below the paper on both sides of it; a shade's or a
+    highlight's fall-off is a slope, which the mean of both sides follows."""
+    near, far = (round(m * BAND_PX) for m in SHADE_REACH)
+    padded = np.pad(shares, far, mode="edge")
+    rows, cols = shares.shape
+
+    def shifted(down: int, across: int) -> np.ndarray:
+        return padded[far + down:far + down + rows, far + across:far + across + cols]
+
+    deepest = np.full(shares.shape, -np.inf, np.float32)
+    for step in range(near, far + 1):
+        for down, across in ((step, 0), (0, step)):
+            sides = (shifted(-down, -across) + shifted(down, across)) / 2
+            np.maximum(deepest, sides - shares, out=deepest)
+    return deepest
+
+
+def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a highlight lies over the band (tglare's levels, :mod:`vision.table_glare`):
+    the paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or
+    more than :data:`MAX_DARK_AREA` of the band lifted above the paper (the median of the
+    code's light modules and the band) by tglare's bright level
+    (:data:`~vision.table_glare.GLARE_RISE` of the headroom) or by :data:`SHADE_LIFT` of the
+    code's contrast, whichever is less: a shade only darkens. A highlight's fall-off is smooth
+    too, and it can wash a covering card's outline out of the band: under one, a darker band
+    is never taken for shade (issue 19's glare sweeps without this: six buried codes named
+    that main does not, a card's corner a module off the code's in a white-out, a card's edge
+    2.2 modules beside it under a glow; three more under a weaker glow, drawn in linear
+    light; branch tband)."""
+    import cv2
+
+    from vision.table_glare import GLARE_RISE, MIN_HEADROOM  # it builds on table_codes
+    from vision.table_lines import light_modules
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    grid = code_grid(gray, corners, n, k, margin)
+    light, contrast = light_modules(grid, expected, k, margin)
+    band = np.asarray(cv2.blur(grid, (k, k)))[_band_mask(n)]  # a module round each point
+    paper = float(median(np.concatenate([light.mean(axis=(1, 2)), band])))
+    if 255.0 - paper < MIN_HEADROOM:
+        return True
+    lifted = paper + min(GLARE_RISE * (255.0 - paper), SHADE_LIFT * contrast)
+    return float((band > lifted).sum()) / k ** 2 > MAX_DARK_AREA
+
+
+def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the line look (:func:`vision.table_lines.card_edge_beside`) sees a straight dark
+    line beside the code: a card's outline the band's smoothness test could take for shade."""
+    from vision.table_lines import card_edge_beside  # it builds on this module's grid
+
+    return card_edge_beside(gray, corners, expected)
 
 
 def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray

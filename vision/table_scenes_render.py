@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import math
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -252,7 +253,12 @@ def _outside(u: np.ndarray, v: np.ndarray, flat: Flat) -> np.ndarray:
     return np.asarray(outside - r)
 
 
-_FILTERED: dict[tuple[int, int, float], np.ndarray] = {}
+_FILTERED: dict[tuple[int, int, float], tuple[weakref.ref[np.ndarray], np.ndarray]] = {}
+"""The filtered element images, by (``id`` of the image, factor, sigma), each with a weak
+reference to its image: an ``id`` names an object only while it lives, and a board's image is
+made afresh for each render, so a later image (another table's board, a new card) may take the
+``id`` of one gone. The entry leaves with its image (the reference's callback), and is used
+only for the very image it was made from: a frame never depends on what was rendered before."""
 
 
 def _filtered(image: np.ndarray, frame_px_per_mm: float) -> tuple[np.ndarray, float]:
@@ -265,14 +271,17 @@ def _filtered(image: np.ndarray, frame_px_per_mm: float) -> tuple[np.ndarray, fl
     px_per_mm = PX_PER_MM / factor
     sigma = round(0.42 * px_per_mm / frame_px_per_mm, 1)
     key = (id(image), factor, sigma)
-    if key not in _FILTERED:
+    entry = _FILTERED.get(key)
+    if entry is None or entry[0]() is not image:
         if len(_FILTERED) > 256:
             _FILTERED.clear()
         small = image if factor == 1 else cv2.resize(
             image, (image.shape[1] // factor, image.shape[0] // factor),
             interpolation=cv2.INTER_AREA)
-        _FILTERED[key] = cv2.GaussianBlur(small, (0, 0), sigma) if sigma > 0.3 else small
-    return _FILTERED[key], px_per_mm
+        entry = (weakref.ref(image, lambda _: _FILTERED.pop(key, None)),
+                 cv2.GaussianBlur(small, (0, 0), sigma) if sigma > 0.3 else small)
+        _FILTERED[key] = entry
+    return entry[1], px_per_mm
 
 
 def fill_polygon(canvas: Canvas, points: np.ndarray, albedo: float, ident: int) -> None:
