@@ -97,16 +97,26 @@ def timed(function: Callable[[Any], Any], frame: Any, clocks: Clocks
     return result, (clocks.cpu() - cpu, clocks.wall() - wall)
 
 
+def _seed_span(name: str) -> str:
+    """A named set's seeds as the help shows them.
+
+    >>> _seed_span("dev")
+    '1000–1199'
+    """
+    seeds = SCENE_SETS[name]
+    return f"{seeds[0]}–{seeds[-1]}"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--renderer", choices=("scenes", "ours"), default="scenes",
                         help="scenes: varied 3D tables (vision.table_scenes, by condition); "
                              "ours: the layouts of vision.table_render")
     parser.add_argument("--set", choices=tuple(SCENE_SETS),
                         default="dev", dest="set_name",
-                        help="with --renderer scenes: the development set (seeds 1000–1199) "
-                             "or a held-out set (900000–900119, 910000–910119, 920000–920119, "
-                             "930000–930119, 940000–940119: "
-                             "report it, never tune on it)")
+                        help="with --renderer scenes: the development set (seeds "
+                             f"{_seed_span('dev')}) or a held-out set ("
+                             + ", ".join(_seed_span(name) for name in SCENE_SETS if name != "dev")
+                             + ": report it, never tune on it)")
     parser.add_argument("--frames", type=_count(1), default=None,
                         help="with --renderer scenes: only the set's first N seeds")
     parser.add_argument("--changes", type=_count(0), default=20,
