@@ -319,7 +319,7 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
 
     fitted = _fitted_corners(gray, corners, expected)
     if not clean(fitted):
-        return "unsure"
+        return _slipped_verdict(gray, plain, corners, fitted, expected)
     if clean(corners):
         return "whole"
     # zxing-cpp's fourth corner half a module off shows a few wrong modules on a whole code:
@@ -335,6 +335,25 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     # of a card beyond the code's corner as well as the grid's: refused, as before)
     wrong_on_zxing = int((sample_modules(gray, corners, n) != expected).sum())
     if wrong_on_zxing < SHIFT_MIN_ERRORS or not clean(shifted_corners(gray, corners, expected)):
+        return "unsure"
+    return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+NOISY_ONE_BAND = True  # candidate A: modules clean on both grids, zxing-cpp's band light
+NOISY_FITTED_SLIPS = 1  # candidate B: wrong modules on the fitted grid forgiven, isolated
+
+
+def _slipped_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                     fitted: np.ndarray, expected: np.ndarray) -> str:
+    """CANDIDATE (branch tnoisy2): a noisy code not clean on the fitted grid."""
+    n = expected.shape[0]
+    wrong = int((sample_modules(gray, fitted, n) != expected).sum())
+    if wrong == 0:  # so the fitted grid's band was dark
+        if not NOISY_ONE_BAND or (sample_modules(gray, corners, n) != expected).any() \
+                or not quiet_zone_is_clear(plain, corners, expected):
+            return "unsure"
+    elif wrong > NOISY_FITTED_SLIPS or not (quiet_zone_is_clear(plain, fitted, expected)
+                                            and quiet_zone_is_clear(plain, corners, expected)):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
 
