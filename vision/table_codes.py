@@ -293,7 +293,10 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     zxing-cpp's grid showing :data:`SHIFT_MIN_ERRORS` wrong modules or more, when nothing
     differs on it moved as a whole (:func:`shifted_corners`) and no card's edge runs beside;
     or, :data:`NOISY_SLIPS` module at most differing on the fitted grid, when the quiet zone is
-    light on both grids and no card's edge runs beside (whatever zxing-cpp's modules show).
+    light on both grids and no card's edge runs beside (whatever zxing-cpp's modules show);
+    or, nothing differing on the fitted grid, when its band alone is dark and zxing-cpp's grid
+    is clean (:func:`_fitted_band_dark`), or when :data:`NOISY_AGREED_SLIPS` module at most
+    differs on the agreed grid, its band light, and no card's edge runs beside.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -312,7 +315,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     one wrong module on zxing-cpp's grid allowed, three buried codes of the quiet-zone sweep
     at 2.3 px, their card 4.3–6.3 modules off the code's corner (branch tfar). One isolated
     module off on the fitted grid, judged by both bands and the line look: 1 more DEV top card
-    and 3 more of the fresh seeds', every guard as before (branch tnoisy2).
+    and 3 more of the fresh seeds', every guard as before (branch tnoisy2). The fitted grid clean
+    with its band alone dark, or the agreed grid one module off: 0 DEV top cards, 6 more of 658
+    fresh dim-side-light ones (binned, 90–100 cm), every guard as before (branch tdim4).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
@@ -325,8 +330,10 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     n = expected.shape[0]
     fitted = _fitted_corners(gray, corners, expected)
     slips = int((sample_modules(gray, fitted, n) != expected).sum())
-    if slips > NOISY_SLIPS or not quiet_zone_is_clear(plain, fitted, expected):
+    if slips > NOISY_SLIPS:
         return "unsure"
+    if not quiet_zone_is_clear(plain, fitted, expected):
+        return _fitted_band_dark(gray, plain, corners, fitted, expected, slips)
     if slips:
         # one module of 441 off on the grid fitted to the code, the band light on both grids:
         # the sensor noise's, unless a card's edge runs beside the code (branch tnoisy2)
@@ -337,9 +344,12 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     # zxing-cpp's fourth corner half a module off shows a few wrong modules on a whole code:
     # judged with that corner from the fitted grid, a code is whole only if no card's edge
     # runs beside it either, out to where the noise hides it from the band (vision.table_lines)
-    if _fourth_corner_off(corners, fitted, n) >= NOISY_CORNER_OFF \
-            and clean(agreed_corners(corners, fitted, n)):
-        return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+    if _fourth_corner_off(corners, fitted, n) >= NOISY_CORNER_OFF:
+        agreed = agreed_corners(corners, fitted, n)
+        # one module off there, the fitted grid clean (binned codes in dim side light: the three
+        # finder corners zxing-cpp's, a fraction of a module astray; branch tdim4)
+        if _slipped(gray, plain, agreed, expected, NOISY_AGREED_SLIPS):
+            return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
     # zxing-cpp's grid may also lie a fraction of a module off as a whole (dim light at
     # 90–100 cm): moved by the shift that best matches the decoded code, its shape kept, it
     # must show no wrong module, where zxing-cpp's showed several (one alone may be the trace
@@ -348,6 +358,38 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if wrong_on_zxing < SHIFT_MIN_ERRORS or not clean(shifted_corners(gray, corners, expected)):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+NOISY_ONE_BAND = True  # a noisy code clean on both grids may show its band dark on the fitted one
+NOISY_AGREED_SLIPS = 1  # wrong modules a noisy code may show on the agreed grid, fitted one clean
+
+
+def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                      fitted: np.ndarray, expected: np.ndarray, slips: int) -> str:
+    """:func:`_noisy_verdict` for a code whose band is dark on the grid fitted to it (``slips``:
+    its wrong modules there): whole only when :data:`NOISY_ONE_BAND` allows it, no module is off
+    on the fitted grid nor on zxing-cpp's, zxing-cpp's band is light and no card's edge runs
+    beside the code (:func:`vision.table_lines.card_edge_beside`).
+
+    Binned codes in dim side light and head shadow (2.2–2.4 px a module): the fit, free to move
+    each corner 0.6 module, may pull the band over the paper's darker fall-off or the noise's
+    dips where zxing-cpp's own grid, whose modules are all right, sees paper. A card's edge
+    the fitted grid's band sees and zxing-cpp's misses is the line look's to find (the
+    quiet-zone sweep's card 3–4 modules beside a code, branch tnoisy). Issue 19, branch tdim4.
+    """
+    if not NOISY_ONE_BAND or slips or (sample_modules(gray, corners, expected.shape[0])
+                                       != expected).any() \
+            or not quiet_zone_is_clear(plain, corners, expected):
+        return "unsure"
+    return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+def _slipped(gray: np.ndarray, plain: np.ndarray, grid: np.ndarray, expected: np.ndarray,
+             allowed: int) -> bool:
+    """Whether ``grid`` shows at most ``allowed`` wrong modules and its band is light (the
+    modules first: cheaper than the band)."""
+    wrong = int((sample_modules(gray, grid, expected.shape[0]) != expected).sum())
+    return wrong <= allowed and quiet_zone_is_clear(plain, grid, expected)
 
 
 SHIFT_LIMIT = 0.5  # modules: how far zxing-cpp's grid may be moved as a whole
