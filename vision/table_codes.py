@@ -323,9 +323,7 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
         return "unsure"
 
     def clean(grid: np.ndarray) -> bool:
-        # the modules first: cheaper than the band (on zxing-cpp's grid their means are kept)
-        return not bool((sample_modules(gray, grid, expected.shape[0]) != expected).any()) \
-            and quiet_zone_is_clear(plain, grid, expected)
+        return _slipped(gray, plain, grid, expected, 0)
 
     n = expected.shape[0]
     fitted = _fitted_corners(gray, corners, expected)
@@ -371,11 +369,12 @@ def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     on the fitted grid nor on zxing-cpp's, zxing-cpp's band is light and no card's edge runs
     beside the code (:func:`vision.table_lines.card_edge_beside`).
 
-    Binned codes in dim side light and head shadow (2.2–2.4 px a module): the fit, free to move
-    each corner 0.6 module, may pull the band over the paper's darker fall-off or the noise's
-    dips where zxing-cpp's own grid, whose modules are all right, sees paper. A card's edge
-    the fitted grid's band sees and zxing-cpp's misses is the line look's to find (the
-    quiet-zone sweep's card 3–4 modules beside a code, branch tnoisy). Issue 19, branch tdim4.
+    Binned codes (2.2–2.4 px a module) and far ones (90–100 cm) in dim side light and head
+    shadow: the fit, free to move each corner 0.6 module, may pull the band over the paper's
+    darker fall-off or the noise's dips where zxing-cpp's own grid, whose modules are all
+    right, sees paper. A card's edge the fitted grid's band sees and zxing-cpp's misses is the
+    line look's to find (the quiet-zone sweep's card 3–4 modules beside a code, branch
+    tnoisy). Issue 19, branch tdim4.
     """
     if not NOISY_ONE_BAND or slips or (sample_modules(gray, corners, expected.shape[0])
                                        != expected).any() \
@@ -387,7 +386,7 @@ def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
 def _slipped(gray: np.ndarray, plain: np.ndarray, grid: np.ndarray, expected: np.ndarray,
              allowed: int) -> bool:
     """Whether ``grid`` shows at most ``allowed`` wrong modules and its band is light (the
-    modules first: cheaper than the band)."""
+    modules first: cheaper than the band; on zxing-cpp's grid their means are kept)."""
     wrong = int((sample_modules(gray, grid, expected.shape[0]) != expected).sum())
     return wrong <= allowed and quiet_zone_is_clear(plain, grid, expected)
 
