@@ -15,7 +15,7 @@ core, against bare whole-frame zxing-cpp on the same frames:
 * Noah at the right ferry, over frames where his marker is visible;
 * the median time per frame and its ratio to zxing-cpp's (paired, same frame, back to back),
   and the same scaled for a Raspberry Pi 4 and 5 by the factors of PLATFORM-NOTES: CPU time
-  of the reading thread (:class:`Clocks`: on a shared machine wall time also counts the other
+  of the process (:class:`Clocks`: on a shared machine wall time also counts the other
   jobs' turns), the wall time ratio beside it;
 * the round end (``read(frame, loose=True)``, asked for only during the hand scan), on frames
   of every layout with six cards of a hand laid face up beside the mats: the share of those
@@ -308,7 +308,7 @@ def _text(r: dict[str, Any]) -> str:
         f"(bare whole-frame zxing-cpp finds the text in {r['zxing_read_pct']} %)",
         f"Wrong top cards: {c['wrong']}",
         f"Noah at the right ferry: {r['noah_right_pct']} % of {c['noah_visible']} frames",
-        f"Median time per frame (CPU of the reading thread): {r['median_ms']} ms; bare "
+        f"Median time per frame (CPU of the process): {r['median_ms']} ms; bare "
         f"zxing-cpp {r['zxing_median_ms']} ms; ratio {r['ratio_to_zxing']}× (median of "
         f"per-frame ratios; wall time {r['wall_ratio_to_zxing']}×)",
     ]

@@ -469,7 +469,7 @@ def text(report: dict[str, Any]) -> str:
         f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']} "
         f"({t['noah_silent_hidden_mat']} with a mat that shows no whole marker); "
         f"wrong on any frame: {t['noah_wrong_any']}",
-        f"Time per frame (CPU of the reading thread): reader {report['median_ms']} ms, bare "
+        f"Time per frame (CPU of the process): reader {report['median_ms']} ms, bare "
         f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
         f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",
     ]
