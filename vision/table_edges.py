@@ -67,21 +67,23 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     >>> quiet_zone_is_clear(lit, corners, modules)
     False
     """
-    shares = paper_shares(gray, corners, expected)
+    grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
+    shares = _shares_on(grid, expected, whole=gray.dtype == np.uint8)
     if shares is None:
         return False
     band = _band_mask(expected.shape[0])
     if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
         return True
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
-    # something lying there, with an outline (issue 19, branch tband)
-    return (_only_shade(shares, band) and not _under_a_highlight(gray, corners, expected)
+    # something lying there, with an outline (issue 19, branch tband); the band's grid warped
+    # once for both looks (branch tband2: the same grid, so the same verdicts)
+    return (_only_shade(shares, band) and not _under_a_highlight(grid, expected)
             and not _line_beside(gray, corners, expected))
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
     """The band's area (module²) where ``points`` holds."""
-    return float((points & band).sum()) / BAND_PX ** 2
+    return int(np.count_nonzero(points & band)) / BAND_PX ** 2
 
 
 def _only_shade(shares: np.ndarray, band: np.ndarray) -> bool:
@@ -123,7 +125,7 @@ def _dips(shares: np.ndarray) -> np.ndarray:
     return deepest
 
 
-def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+def _under_a_highlight(grid: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a highlight lies over the band (tglare's levels, :mod:`vision.table_glare`):
     the paper within :data:`~vision.table_glare.MIN_HEADROOM` of full scale (a white-out), or
     more than :data:`MAX_DARK_AREA` of the band lifted above the paper (the median of the
@@ -134,14 +136,13 @@ def _under_a_highlight(gray: np.ndarray, corners: np.ndarray, expected: np.ndarr
     is never taken for shade (issue 19's glare sweeps without this: six buried codes named
     that main does not, a card's corner a module off the code's in a white-out, a card's edge
     2.2 modules beside it under a glow; three more under a weaker glow, drawn in linear
-    light; branch tband)."""
+    light; branch tband). ``grid``: :func:`paper_shares`'s grid of the code and its band."""
     import cv2
 
     from vision.table_glare import GLARE_RISE, MIN_HEADROOM  # it builds on table_codes
     from vision.table_lines import light_modules
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
-    grid = code_grid(gray, corners, n, k, margin)
     light, contrast = light_modules(grid, expected, k, margin)
     band = np.asarray(cv2.blur(grid, (k, k)))[_band_mask(n)]  # a module round each point
     paper = float(median(np.concatenate([light.mean(axis=(1, 2)), band])))
@@ -165,16 +166,34 @@ def paper_shares(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     as a share of the way from the dark surface to the light one (0: the code's ink, 1: its
     paper, lit where the point lies), averaged over a module round it; ``None`` when the code
     shows too little contrast to judge (washed out, or not a code at all)."""
+    n = expected.shape[0]
+    return _shares_on(code_grid(gray, corners, n, BAND_PX, _margin()), expected,
+                      whole=gray.dtype == np.uint8)
+
+
+def _shares_on(grid: np.ndarray, expected: np.ndarray, whole: bool) -> np.ndarray | None:
+    """:func:`paper_shares` on the code's ``grid`` (:func:`code_grid`, :data:`BAND_PX` pixels
+    per module, :func:`_margin` modules round it; ``whole``: its levels are whole numbers, an
+    8-bit image warped)."""
     import cv2
 
+    from vision.table_codes import _middle_means  # it builds on this module
+
     n, k, margin = expected.shape[0], BAND_PX, _margin()
-    grid = code_grid(gray, corners, n, k, margin)
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
-    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
-    if float(median(means[~expected]) - median(means[expected])) < MIN_CONTRAST:
+    # whole numbers are summed exactly in any order: as slices, numpy's very means at a
+    # fraction of its time (branch tband2); any other image's as numpy takes them
+    means = (_middle_means(inner, n, k) if whole
+             else inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3)))
+    light_modules = ~expected
+    if float(median(means[light_modules]) - median(means[expected])) < MIN_CONTRAST:
         return None
-    light, dark = (_surface(means, mask, n, margin) for mask in (~expected, expected))
-    shares = (grid - dark) / np.maximum(light - dark, MIN_CONTRAST / 2)
+    light, dark = (_surface(means, mask, n, margin) for mask in (light_modules, expected))
+    # the same float32 operations in the same order, into one array instead of three
+    spread = np.subtract(light, dark, out=light)
+    np.maximum(spread, MIN_CONTRAST / 2, out=spread)
+    shares = np.subtract(grid, dark, out=dark)
+    np.divide(shares, spread, out=shares)
     return np.asarray(cv2.blur(shares, (k, k)))
 
 
