@@ -230,8 +230,9 @@ def _surface(means: np.ndarray, mask: np.ndarray, n: int, margin: int) -> np.nda
     at, squared, product = _grid_axis(n, margin)  # the same along x and y: the grid is square
     across = c[0] + c[1] * at + c[3] * squared
     down = c[2] * at + c[4] * squared
-    # across + down + c₅·uv in float64 as before, the sum made in place (branch tband2: the
-    # broadcast sum of a row and a column cost numpy up to 0.17 ms, its outer sum 10 µs)
+    # across + down + c₅·uv in float64 as before, the sum made in place: a float64 grid's
+    # temporary less (branch tband2; 139 kB for a version 2 code, past glibc's mmap threshold,
+    # where a fresh array can cost its pages' faults)
     plane = np.add.outer(down, across)
     plane += c[5] * product
     surface: np.ndarray = plane.astype(np.float32)
