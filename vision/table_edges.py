@@ -188,10 +188,10 @@ def _shares_on(grid: np.ndarray, expected: np.ndarray, whole: bool) -> np.ndarra
     # fraction of its time (branch tband2); any other image's as numpy takes them
     means = (_middle_means(inner, n, k) if whole
              else inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3)))
-    light_modules = ~expected
-    if float(median(means[light_modules]) - median(means[expected])) < MIN_CONTRAST:
+    paper_modules = ~expected
+    if float(median(means[paper_modules]) - median(means[expected])) < MIN_CONTRAST:
         return None
-    light, dark = (_surface(means, mask, n, margin) for mask in (light_modules, expected))
+    light, dark = (_surface(means, mask, n, margin) for mask in (paper_modules, expected))
     # the same float32 operations in the same order, into one array instead of three
     spread = np.subtract(light, dark, out=light)
     np.maximum(spread, MIN_CONTRAST / 2, out=spread)
