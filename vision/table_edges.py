@@ -47,6 +47,8 @@ SHADE_FLOOR = 0.7  # of the way from dark to light: a band darker anywhere is no
 SHADE_REACH = (0.75, 1.5)  # modules either side of a band point: its neighbours
 SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's fall-off
 SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
+GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
+GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -77,8 +79,10 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband); the band's grid warped
     # once for both looks (branch tband2: the same grid, so the same verdicts)
-    return (_only_shade(shares, band) and not _under_a_highlight(grid, expected)
-            and not _line_beside(gray, corners, expected))
+    if _only_shade(shares, band) and not _under_a_highlight(grid, expected):
+        return not _line_beside(gray, corners, expected)
+    return _only_glow(grid, expected, band) and not _line_beside(gray, corners, expected) \
+        and not _corner_beside(gray, corners, expected)
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
@@ -153,6 +157,42 @@ def _under_a_highlight(grid: np.ndarray, expected: np.ndarray) -> bool:
         return True
     lifted = paper + min(GLARE_RISE * (255.0 - paper), SHADE_LIFT * contrast)
     return float((band > lifted).sum()) / k ** 2 > MAX_DARK_AREA
+
+
+def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool:
+    """Whether a weak highlight over the code (:func:`vision.table_glare.lit_patch`) explains
+    the band's failing: the glow bends the light surface, so the band is judged by its shape
+    instead of its level. Nothing in it saturated (:data:`GLOW_TOP`: a white-out washes a
+    card's outline out), nowhere below :data:`GLOW_FLOOR` of the way from the code's dark
+    level to its light one, and no narrow dip (:func:`_dips`, :data:`SHADE_DIP` of the code's
+    contrast over more than :data:`MAX_DARK_AREA`): a glow adds light to a card's outline and
+    to the paper beside it alike, so the outline still dips below its neighbours."""
+    import cv2
+
+    from vision.table_glare import lit_patch  # it builds on table_codes
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    light, dark = float(median(means[~expected])), float(median(means[expected]))
+    contrast = light - dark
+    if contrast < MIN_CONTRAST or not lit_patch(means, expected, contrast):
+        return False
+    around = np.asarray(cv2.blur(grid, (k, k)))  # a module round each point
+    if float(around[band].max()) >= GLOW_TOP:
+        return False
+    levels = ((around - dark) / contrast).astype(np.float32)
+    if float(levels[band].min()) < GLOW_FLOOR:
+        return False
+    return _area(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
+
+
+def _corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the corner look (:func:`vision.table_corners.card_corner_beside`) sees a card's
+    corner just beyond one of the code's: a glow lifts its outline's tip into the band."""
+    from vision.table_corners import card_corner_beside  # it builds on this module's grid
+
+    return card_corner_beside(gray, corners, expected)
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

@@ -69,6 +69,8 @@ LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washe
 MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's own levels
 OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
+WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
+WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
 
 def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
@@ -87,6 +89,15 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     paper = float(median(np.concatenate([means[~expected], ring])))
     if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
         return "unsure" if _lifted_at_the_edge(means, expected) else None
+    verdict = _strong_verdict(means, expected, ring, paper, n)
+    if verdict is None and _weakly_lit_whole(means, expected):
+        return "whole"  # the quiet zone is judged by visibility, under the glow's own proof
+    return verdict
+
+
+def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, paper: float,
+                    n: int) -> str | None:
+    """:func:`glare_verdict` for a highlight bright enough to stand out on the paper."""
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     if not (bright.any() or lit_ring.any()):
@@ -114,6 +125,47 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
         # the rule does not vouch for such a code, and the top-card test's verdict stands
         return None
     return "whole" if _ring_is_light(ring, light, dark) else None
+
+
+def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a weak highlight lies over the code (:func:`lit_patch`) and every module reads
+    right against its neighbours (:func:`_window_median`'s windows; a module with no contrast
+    left round it counts as wrong: a card's white over dark modules leaves none)."""
+    light, dark = float(median(means[~expected])), float(median(means[expected]))
+    contrast = light - dark
+    if contrast < 20 or not lit_patch(means, expected, contrast):
+        return False
+    light_ref, dark_ref = _window_median(means, ~expected), _window_median(means, expected)
+    washed = ~(light_ref - dark_ref >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
+    wrong = ((means < (light_ref + dark_ref) / 2) != expected) | washed
+    return module_errors(wrong) == "whole"
+
+
+def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
+    """Whether a highlight's patch lifts the code's light modules: :data:`WEAK_PATCH` of them
+    or more, touching one another, lie :data:`WEAK_RISE` of the code's ``contrast`` above the
+    plane fitted to all its light modules (a side light's gradient is a plane: it lifts none;
+    sensor noise lifts scattered ones).
+
+    >>> expected = np.zeros((21, 21), bool); expected[::2, ::2] = True
+    >>> ramp = np.tile(np.linspace(150, 210, 21), (21, 1)) - 100 * expected
+    >>> lit_patch(ramp, expected, 100.0)
+    False
+    >>> ramp[5:10, 5:10] += 40; lit_patch(ramp, expected, 100.0)
+    True
+    """
+    import cv2
+
+    rows, cols = np.nonzero(~expected)
+    terms = np.stack([np.ones(len(rows)), rows, cols], axis=1)
+    values = means[~expected].astype(np.float64)
+    plane = terms @ np.linalg.lstsq(terms, values, rcond=None)[0]
+    lifted = np.zeros(expected.shape, np.uint8)
+    lifted[rows, cols] = values - plane > WEAK_RISE * contrast
+    count, labels = cv2.connectedComponents(np.asarray(_grown(lifted.astype(bool), 1), np.uint8)
+                                            & (~expected).astype(np.uint8))
+    sizes = np.bincount(labels[lifted.astype(bool)], minlength=count)[1:]
+    return bool(sizes.size and sizes.max() >= WEAK_PATCH)
 
 
 def _ring_is_light(ring: np.ndarray, light: float, dark: float) -> bool:
