@@ -81,8 +81,7 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # once for both looks (branch tband2: the same grid, so the same verdicts)
     if _only_shade(shares, band) and not _under_a_highlight(grid, expected):
         return not _line_beside(gray, corners, expected)
-    return _only_glow(grid, expected, band) and not _line_beside(gray, corners, expected) \
-        and not _corner_beside(gray, corners, expected)
+    return _only_glow(grid, expected, band) and not _edge_under_glow(gray, corners, expected)
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
@@ -187,12 +186,20 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     return _area(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
 
 
-def _corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """Whether the corner look (:func:`vision.table_corners.card_corner_beside`) sees a card's
-    corner just beyond one of the code's: a glow lifts its outline's tip into the band."""
-    from vision.table_corners import card_corner_beside  # it builds on this module's grid
+def _edge_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a covering card's straight edge runs beside the code under a glow: the line look
+    (:func:`vision.table_lines.card_edge_beside`) with a line only
+    :data:`~vision.table_glare.OUTLINE_DIP` of the code's contrast below its neighbourhoods
+    (tglare's depth of an outline in a lit quiet zone: the glow's light flattens the outline
+    as it nears full scale), or the corner look
+    (:func:`vision.table_corners.card_corner_beside`) seeing a card's corner beyond one of the
+    code's."""
+    from vision.table_corners import card_corner_beside  # they build on this module's grid
+    from vision.table_glare import OUTLINE_DIP
+    from vision.table_lines import card_edge_beside
 
-    return card_corner_beside(gray, corners, expected)
+    return (card_edge_beside(gray, corners, expected, depth=OUTLINE_DIP)
+            or card_corner_beside(gray, corners, expected))
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

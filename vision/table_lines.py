@@ -54,7 +54,8 @@ MIN_LINE = 6  # modules: a shorter line (one crossing the strip) is not averaged
 _MARGIN = math.ceil(STRIP[1])
 
 
-def card_edge_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+def card_edge_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
+                     depth: float = EDGE_LINE) -> bool:
     """Whether a straight dark line, a covering card's edge, runs beside the code (``corners``:
     its outer corners in ``gray``, top left first, clockwise; ``expected``: its modules, True
     = dark), under noise that hides it from point samples (see the module's docstring).
@@ -76,18 +77,20 @@ def card_edge_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     >>> card_edge_beside(covered + rng.normal(0, 5, covered.shape), corners, modules)
     True
     """
-    dips = line_dips(gray, corners, expected)
+    dips = line_dips(gray, corners, expected, depth=depth)
     if dips is None:
         return False
     return bool((dips > 0).any())
 
 
-def line_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np.ndarray | None:
+def line_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
+              depth: float = EDGE_LINE) -> np.ndarray | None:
     """How far each line beside the code (4 sides × :data:`ANGLES` × offsets a quarter of a
     module apart, from the code's edge outwards) lies below both its neighbourhoods, less the
-    larger of :data:`EDGE_LINE` of the code's contrast and :data:`NOISE_Z` standard errors of
-    its mean: positive where a card's edge is seen; ``-inf`` where a line is not looked at.
-    ``None`` when the code shows too little contrast to judge (a washed-out code)."""
+    larger of ``depth`` (:data:`EDGE_LINE` unless told) of the code's contrast and
+    :data:`NOISE_Z` standard errors of its mean: positive where a card's edge is seen; ``-inf``
+    where a line is not looked at. ``None`` when the code shows too little contrast to judge (a
+    washed-out code)."""
     n, k = expected.shape[0], LINE_PX
     grid = code_grid(gray, corners, n, k, _MARGIN)
     light, contrast = light_modules(grid, expected, k, _MARGIN)
@@ -96,7 +99,7 @@ def line_dips(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> np
     _, lengths = _lines(n)
     below = _below_neighbours(_line_means(_strip_blocks(grid, n), n))
     noise = line_noise(light, lengths * k, oversampling(corners, n, k))
-    floor = np.maximum(EDGE_LINE * contrast, NOISE_Z * noise)[:, :, np.newaxis]
+    floor = np.maximum(depth * contrast, NOISE_Z * noise)[:, :, np.newaxis]
     return np.where(_looked_at(n)[:, :, np.newaxis], below - floor, -np.inf).transpose(2, 0, 1)
 
 
