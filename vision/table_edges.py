@@ -81,7 +81,7 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # once for both looks (branch tband2: the same grid, so the same verdicts)
     if _only_shade(shares, band) and not _under_a_highlight(grid, expected):
         return not _line_beside(gray, corners, expected)
-    return _only_glow(grid, expected, band) and not _edge_under_glow(gray, corners, expected)
+    return _only_glow(grid, expected, band) and not card_outline_under_glow(gray, corners, expected)
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
@@ -186,7 +186,7 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     return _area(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
 
 
-def _edge_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a covering card's straight edge runs beside the code under a glow: the line look
     (:func:`vision.table_lines.card_edge_beside`) with a line only
     :data:`~vision.table_glare.OUTLINE_DIP` of the code's contrast below its neighbourhoods

@@ -49,6 +49,7 @@ import functools
 import numpy as np
 
 from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, module_errors
+from vision.table_edges import card_outline_under_glow
 from vision.table_median import median
 
 # The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
@@ -90,8 +91,9 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
         return "unsure" if _lifted_at_the_edge(means, expected) else None
     verdict = _strong_verdict(means, expected, ring, paper, n)
-    if verdict is None and _weakly_lit_whole(means, expected):
-        return "whole"  # the quiet zone is judged by visibility, under the glow's own proof
+    if verdict is None and _weakly_lit_whole(means, expected) \
+            and not card_outline_under_glow(plain, corners, expected):
+        return "whole"  # its band is judged by visibility, a glow's by its shape (table_edges)
     return verdict
 
 
