@@ -16,10 +16,8 @@ from tests.table.test_exposure import Glow, _glow, _to_frame
 from tests.table.test_glare import _sticker, _with_highlight
 from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
 from vision.table import TableReader
-from vision.table_codes import code_corners, expected_modules, visibility
-from vision.table_kit import QR_MODULES_MM
-from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat, MatOnTable, TableScene, \
-    render_table
+from vision.table_codes import visibility
+from vision.table_render import STICKER_AT, CardOnMat, MatOnTable, TableScene, render_table
 
 
 def _verdict(image: np.ndarray) -> str:
@@ -61,50 +59,43 @@ def test_a_weak_patch_needs_a_lift_not_a_gradient():
 SWEEP_DEPTHS = (1.5, 0.75, 0.0, -1.0, -2.2)  # modules: tglare's glare sweep's card positions
 
 
-def _corner_under_glow(spot: int) -> np.ndarray:
-    """tglare's glare sweep, the scenes tried variants named at "corner −1.0": a card without a
-    sticker turned −7°, its corner a module off the buried code's lower right corner, room
-    light 0.6, blur 0.7, a glow of 0.6 × paper (8 × 4 mm, added in grey levels as the sweep
-    adds it) at that corner (``spot`` 0) or at the end of the code's edge (``spot`` 4: turned
-    45°, 6: 135°), sensor noise σ 2.5 drawn from the sweep's own seeds."""
+def _sweep_frame(side: str, depth: float, at: tuple[float, float], turn: float) -> np.ndarray:
+    """One scene of tglare's glare sweep, drawn as the sweep draws it: a card without a sticker
+    turned −7° laid ``depth`` modules into the buried code from ``side`` (negative: beside it),
+    room light 0.6, blur 0.7, a glow of 0.6 × paper (8 × 4 mm turned ``turn`` degrees, centred
+    ``at``, mm on the buried card), added in grey levels on both cards, sensor noise σ 2.5 from
+    the sweep's own seeds."""
     positions = list(overlap_positions(SWEEP_DEPTHS))  # the sweep's order gives its seeds
-    index = positions.index(next(p for p in positions if p[:2] == ("corner", -1.0)))
+    index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
     buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)
     scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=0.7,
                        seed=index, light=0.6, noise=0.0)
     clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
-    d, half = -1.0 * QR_MODULES_MM, STICKER_CODE_MM / 2
-    corner = (STICKER_AT[0] + half - d, STICKER_AT[1] + half - d)
-    end = (STICKER_AT[0] + half, corner[1])
-    at, turn = {0: (corner, 45.0), 4: (end, 45.0), 6: (end, 135.0)}[spot]
-    lift = 0.6 * _glow(_to_frame(scene, buried), Glow(at, turn=turn), clean.shape)
+    lift = _glow(_to_frame(scene, buried), Glow(at, peak=0.6, turn=turn), clean.shape)
     frame = clean + lift * float(np.percentile(clean, 90))
+    spot = 8  # the sweep's ninth highlight at each position: over the code's middle
     frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
     return np.clip(frame, 0, 255).astype(np.uint8)
 
 
-@pytest.mark.parametrize("spot", [0, 6])
-def test_a_cards_corner_beside_a_code_under_a_weak_glow_is_not_the_top(spot, monkeypatch):
-    """Never wrong: the glow lifts the covering card's outline in the band to less than 0.2 of
-    the code's contrast below its neighbours; the band alone, judged by its shape, would pass
-    it (the ferry named the buried code). The line look at tglare's outline depth sees the
-    card's edge beside the code: the ferry says nothing."""
-    frame = _corner_under_glow(spot)
-    assert TableReader().read(frame).ferries[3].top is None
+def _card_into_the_code() -> np.ndarray:
+    """The glare sweep's scene this rule first named: the card ¾ of a module into the code from
+    the left, the glow over the code's middle, along the card's edge."""
+    return _sweep_frame("left", 0.75, STICKER_AT, 90.0)
+
+
+def _without_the_outline_look(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(edges, "card_outline_under_glow", lambda *args: False)
+    monkeypatch.setattr(glare, "card_outline_under_glow", lambda *args: False)
+
+
+def test_a_card_into_a_code_under_a_weak_glow_is_not_the_top(monkeypatch):
+    """Never wrong: under the glow every module of the buried code reads right against its
+    neighbours on the reader's second look, and its band passes; the covering card's edge
+    beside the code (the line look at tglare's outline depth) keeps the rule from vouching for
+    it: the ferry says nothing. Without that look, the ferry named the buried code."""
+    frame = _card_into_the_code()
+    assert TableReader().read(frame).ferries[3].top is None
+    _without_the_outline_look(monkeypatch)
     assert TableReader().read(frame).ferries[3].top == BURIED
-
-
-def test_the_line_look_depth_under_a_glow_sees_the_lifted_edge():
-    """vision/table_lines' depth keyword: the card's edge of the scene above is not a line at
-    the line look's own depth (0.3 of the contrast), and is one at tglare's outline depth."""
-    from vision.table_lines import card_edge_beside
-
-    frame = _corner_under_glow(0)
-    code, = [c for c in zxingcpp.read_barcodes(frame) if c.text == BURIED]
-    expected = expected_modules(code)
-    assert expected is not None
-    corners = code_corners(code)
-    assert not card_edge_beside(frame, corners, expected)
-    assert card_edge_beside(frame, corners, expected, depth=glare.OUTLINE_DIP)
