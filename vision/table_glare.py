@@ -158,16 +158,31 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     """
     import cv2
 
-    rows, cols = np.nonzero(~expected)
-    terms = np.stack([np.ones(len(rows)), rows, cols], axis=1)
-    values = means[~expected].astype(np.float64)
-    plane = terms @ np.linalg.lstsq(terms, values, rcond=None)[0]
-    lifted = np.zeros(expected.shape, np.uint8)
-    lifted[rows, cols] = values - plane > WEAK_RISE * contrast
-    count, labels = cv2.connectedComponents(np.asarray(_grown(lifted.astype(bool), 1), np.uint8)
-                                            & (~expected).astype(np.uint8))
-    sizes = np.bincount(labels[lifted.astype(bool)], minlength=count)[1:]
+    light = ~expected
+    values = means[light].astype(np.float64)
+    residuals = values - _plane_fit(light.tobytes(), expected.shape[0]) @ values
+    above = residuals > WEAK_RISE * contrast
+    if int(above.sum()) < WEAK_PATCH:  # most codes: no patch can be that large
+        return False
+    lifted = np.zeros(expected.shape, bool)
+    lifted[light] = above
+    # light modules touching one another across a dark one: a patch on a code's pattern
+    joined = np.asarray(_grown(lifted, 1), np.uint8) & light.astype(np.uint8)
+    count, labels = cv2.connectedComponents(joined)
+    sizes = np.bincount(labels[lifted], minlength=count)[1:]
     return bool(sizes.size and sizes.max() >= WEAK_PATCH)
+
+
+@functools.lru_cache(maxsize=256)
+def _plane_fit(light: bytes, n: int) -> np.ndarray:
+    """The matrix taking an n-module code's light module means (``light``: its mask's bytes) to
+    the plane fitted to them by least squares, at each of them (the same for every reading of
+    one sticker)."""
+    rows, cols = np.nonzero(np.frombuffer(light, bool).reshape(n, n))
+    terms = np.stack([np.ones(len(rows)), rows, cols], axis=1)
+    fit: np.ndarray = terms @ np.linalg.pinv(terms)
+    fit.setflags(write=False)
+    return fit
 
 
 def _ring_is_light(ring: np.ndarray, light: float, dark: float) -> bool:
