@@ -90,18 +90,31 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     paper = float(median(np.concatenate([means[~expected], ring])))
     if 255.0 - paper < MIN_HEADROOM:  # paper near full scale: no highlight stands out on it
         return "unsure" if _lifted_at_the_edge(means, expected) else None
-    verdict = _strong_verdict(means, expected, ring, paper, n)
-    if verdict is None and _weakly_lit_whole(means, expected) \
+    bright_level = paper + GLARE_RISE * (255.0 - paper)
+    bright, lit_ring = means > bright_level, ring > bright_level
+    verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
+    if verdict is None and not _inside_the_code(bright, lit_ring) \
+            and _weakly_lit_whole(means, expected) \
             and not card_outline_under_glow(plain, corners, expected):
         return "whole"  # its band is judged by visibility, a glow's by its shape (table_edges)
     return verdict
 
 
+def _inside_the_code(bright: np.ndarray, lit_ring: np.ndarray) -> bool:
+    """Whether a bright highlight lies inside the code (none of the quiet zone's samples and
+    none of its outermost modules lifted): there the rule judges the code itself, and its
+    silence stands (issue 19's glare sweep: the weak path's reading against the neighbours
+    named a buried code whose covering card's corner lay a module off the code's, the glow over
+    the code's middle)."""
+    return bool(bright.any()) and not lit_ring.any() \
+        and not _reaches_the_border(_grown(bright, GLARE_REACH))
+
+
 def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, paper: float,
-                    n: int) -> str | None:
-    """:func:`glare_verdict` for a highlight bright enough to stand out on the paper."""
-    bright_level = paper + GLARE_RISE * (255.0 - paper)
-    bright, lit_ring = means > bright_level, ring > bright_level
+                    bright: np.ndarray, lit_ring: np.ndarray, n: int) -> str | None:
+    """:func:`glare_verdict` for a highlight bright enough to stand out on the paper
+    (``bright``, ``lit_ring``: the modules and quiet-zone samples above tglare's bright
+    level)."""
     if not (bright.any() or lit_ring.any()):
         return None
     lifted = _grown(bright, GLARE_REACH)

@@ -59,12 +59,13 @@ def test_a_weak_patch_needs_a_lift_not_a_gradient():
 SWEEP_DEPTHS = (1.5, 0.75, 0.0, -1.0, -2.2)  # modules: tglare's glare sweep's card positions
 
 
-def _sweep_frame(side: str, depth: float, at: tuple[float, float], turn: float) -> np.ndarray:
+def _sweep_frame(side: str, depth: float, spot: int, at: tuple[float, float], turn: float
+                 ) -> np.ndarray:
     """One scene of tglare's glare sweep, drawn as the sweep draws it: a card without a sticker
     turned −7° laid ``depth`` modules into the buried code from ``side`` (negative: beside it),
     room light 0.6, blur 0.7, a glow of 0.6 × paper (8 × 4 mm turned ``turn`` degrees, centred
-    ``at``, mm on the buried card), added in grey levels on both cards, sensor noise σ 2.5 from
-    the sweep's own seeds."""
+    ``at``, mm on the buried card: the sweep's highlight number ``spot`` at that position), added
+    in grey levels on both cards, sensor noise σ 2.5 from the sweep's own seeds."""
     positions = list(overlap_positions(SWEEP_DEPTHS))  # the sweep's order gives its seeds
     index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
@@ -74,7 +75,6 @@ def _sweep_frame(side: str, depth: float, at: tuple[float, float], turn: float) 
     clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
     lift = _glow(_to_frame(scene, buried), Glow(at, peak=0.6, turn=turn), clean.shape)
     frame = clean + lift * float(np.percentile(clean, 90))
-    spot = 8  # the sweep's ninth highlight at each position: over the code's middle
     frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
     return np.clip(frame, 0, 255).astype(np.uint8)
 
@@ -82,7 +82,7 @@ def _sweep_frame(side: str, depth: float, at: tuple[float, float], turn: float) 
 def _card_into_the_code() -> np.ndarray:
     """The glare sweep's scene this rule first named: the card ¾ of a module into the code from
     the left, the glow over the code's middle, along the card's edge."""
-    return _sweep_frame("left", 0.75, STICKER_AT, 90.0)
+    return _sweep_frame("left", 0.75, 8, STICKER_AT, 90.0)
 
 
 def _without_the_outline_look(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,9 +93,27 @@ def _without_the_outline_look(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_card_into_a_code_under_a_weak_glow_is_not_the_top(monkeypatch):
     """Never wrong: under the glow every module of the buried code reads right against its
     neighbours on the reader's second look, and its band passes; the covering card's edge
-    beside the code (the line look at tglare's outline depth) keeps the rule from vouching for
-    it: the ferry says nothing. Without that look, the ferry named the buried code."""
+    beside the code (the line look at tglare's outline depth) keeps the weak path from
+    vouching for it: the ferry says nothing. Without that look, the ferry named the buried
+    code."""
     frame = _card_into_the_code()
     assert TableReader().read(frame).ferries[3].top is None
+    # the glow lies inside the code, which the weak path leaves to the rule (the test below);
+    # without that, the outline look alone keeps the code from the top
+    monkeypatch.setattr(glare, "_inside_the_code", lambda *args: False)
+    assert TableReader().read(frame).ferries[3].top is None
     _without_the_outline_look(monkeypatch)
+    assert TableReader().read(frame).ferries[3].top == BURIED
+
+
+def test_a_cards_corner_off_a_code_under_a_glow_inside_it_is_not_the_top(monkeypatch):
+    """Never wrong: a card's corner a module off the buried code's lower right corner (the band
+    does not see it: main's reader names the same table without any highlight, tcodes' "card
+    beside a code" limit), a glow over the code's middle that keeps clear of its edge. The
+    glare rule judges such a highlight itself and says nothing; the weak path, reading every
+    module against its neighbours, would have vouched for the code (the glare sweep's "corner
+    −1.0", highlight 10). It leaves a highlight inside the code to the rule: nothing named."""
+    frame = _sweep_frame("corner", -1.0, 10, STICKER_AT, 135.0)
+    assert TableReader().read(frame).ferries[3].top is None
+    monkeypatch.setattr(glare, "_inside_the_code", lambda *args: False)
     assert TableReader().read(frame).ferries[3].top == BURIED
