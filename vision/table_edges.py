@@ -24,6 +24,14 @@ glow's fall-off is smooth too, and it can wash a card's outline out: :func:`_und
 and no straight dark line beside the code for the line look
 (:func:`vision.table_lines.card_edge_beside`, which sees a faint outline under noise by
 averaging along it).
+
+Or a weak highlight's glow (:func:`_only_glow`): a reflection over the code and its band, too
+weak to saturate anything, bends the light surface upwards, and the band beyond lies below it
+with nothing there. Such a band is paper when a highlight's patch shows on the code's light
+modules (:func:`vision.table_glare.lit_patch`), nothing in it is washed out, it is nowhere far
+darker than the code's light level, no narrow dip crosses it, and neither the line look at
+tglare's outline depth nor the corner look sees a card beside the code
+(:func:`card_outline_under_glow`): a glow lifts a card's outline and the paper beside it alike.
 """
 
 from __future__ import annotations

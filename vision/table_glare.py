@@ -30,6 +30,16 @@ bright blob without a card's dark outline":
   code's edge can wash out a covering card's edge beside it where no test sees it: there the
   rule says nothing (issue 19's glare sweep on the merged reader, docs/benchmarks.md).
 
+A *weak* highlight (nothing saturated) over a code and its quiet zone lifts its light modules
+in a broad patch (:func:`lit_patch`) and bends the light surface the quiet-zone band is judged
+against. Where the rule above keeps silent on purpose (the highlight reaching the code's outer
+modules or its quiet zone, or no module bright; a bright highlight inside the code is judged
+above, and its silence stands: :func:`_inside_the_code`), such a code is whole when every module
+reads right against its neighbours (a washed-out one counts as wrong) and no covering card's
+outline lies beside it under the glow (:func:`vision.table_edges.card_outline_under_glow`);
+its band is still judged (:func:`vision.table_codes.visibility`), under the glow by its shape
+(:func:`vision.table_edges.quiet_zone_is_clear`). Issue 19 §3, branch ``tweak2``.
+
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
 lifts, and a code whose light modules are near full scale too is *unsure* when several dark
