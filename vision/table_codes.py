@@ -150,7 +150,7 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     # that the band test sees darkened (a card's corner a module off the code's, issue 19's
     # glare sweep on the merged reader: 10 buried codes named through the rule alone).
     under_glare = (glare == "whole" and verdict != "whole"
-                   and quiet_zone_is_clear(plain, corners, expected))
+                   and quiet_zone_is_clear(plain, corners, expected, under_glow=True))
     if under_glare or (glare == "unsure" and verdict == "whole"):
         verdict = str(glare)
     dips = edge_dips(gray, corners, expected, both_ends=not under_glare) if verdict == "whole" \

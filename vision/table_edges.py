@@ -59,7 +59,8 @@ GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
 GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
 
 
-def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
+                        under_glow: bool = False) -> bool:
     """Whether the band :data:`BAND` modules round the code (``corners``: its outer corners in
     ``gray``, top left first, clockwise; ``expected``: its modules, True = dark) shows only
     paper, judged against the light where it lies (see the module's docstring).
@@ -76,6 +77,11 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     >>> lit[:, 3 * k:3 * k + 3] = 60  # a card's outline two modules left of the code
     >>> quiet_zone_is_clear(lit, corners, modules)
     False
+
+    ``under_glow``: a highlight rule vouches for the code's modules
+    (:func:`vision.table_glare.glare_verdict`): no covering card's outline may lie beside it
+    under the glow (:func:`card_outline_under_glow`), and a band the glow darkens is judged by
+    its shape (:func:`_only_glow`).
     """
     grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
     shares = _shares_on(grid, expected, whole=gray.dtype == np.uint8)
@@ -83,13 +89,16 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return False
     band = _band_mask(expected.shape[0])
     if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
-        return True
+        return not under_glow or not card_outline_under_glow(gray, corners, expected)
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband); the band's grid warped
     # once for both looks (branch tband2: the same grid, so the same verdicts)
     if _only_shade(shares, band) and not _under_a_highlight(grid, expected):
         return not _line_beside(gray, corners, expected)
-    return _only_glow(grid, expected, band) and not card_outline_under_glow(gray, corners, expected)
+    # a weak highlight's glow, asked only for a code the glare rule vouches for (issue 19 §3,
+    # branch tweak2): its shape, and no card's outline beside the code under it
+    return under_glow and _only_glow(grid, expected, band) \
+        and not card_outline_under_glow(gray, corners, expected)
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:

@@ -35,10 +35,11 @@ in a broad patch (:func:`lit_patch`) and bends the light surface the quiet-zone 
 against. Where the rule above keeps silent on purpose (the highlight reaching the code's outer
 modules or its quiet zone, or no module bright; a bright highlight inside the code is judged
 above, and its silence stands: :func:`_inside_the_code`), such a code is whole when every module
-reads right against its neighbours (a washed-out one counts as wrong) and no covering card's
-outline lies beside it under the glow (:func:`vision.table_edges.card_outline_under_glow`);
-its band is still judged (:func:`vision.table_codes.visibility`), under the glow by its shape
-(:func:`vision.table_edges.quiet_zone_is_clear`). Issue 19 §3, branch ``tweak2``.
+reads right against its neighbours (a washed-out one counts as wrong); its band is still
+judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
+card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
+with ``under_glow``, as for every code a highlight rule vouches for). Issue 19 §3, branch
+``tweak2``.
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
@@ -59,7 +60,6 @@ import functools
 import numpy as np
 
 from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, module_errors
-from vision.table_edges import card_outline_under_glow
 from vision.table_median import median
 
 # The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
@@ -104,9 +104,10 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
     if verdict is None and not _inside_the_code(bright, lit_ring) \
-            and _weakly_lit_whole(means, expected) \
-            and not card_outline_under_glow(plain, corners, expected):
-        return "whole"  # its band is judged by visibility, a glow's by its shape (table_edges)
+            and _weakly_lit_whole(means, expected):
+        # its band, and no card's outline under the glow beside it, are judged by visibility
+        # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
+        return "whole"
     return verdict
 
 

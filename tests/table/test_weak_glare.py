@@ -87,7 +87,6 @@ def _card_into_the_code() -> np.ndarray:
 
 def _without_the_outline_look(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(edges, "card_outline_under_glow", lambda *args: False)
-    monkeypatch.setattr(glare, "card_outline_under_glow", lambda *args: False)
 
 
 def test_a_card_into_a_code_under_a_weak_glow_is_not_the_top(monkeypatch):
