@@ -103,8 +103,7 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
-    if verdict is None and not _inside_the_code(bright, lit_ring) \
-            and _weakly_lit_whole(means, expected):
+    if verdict is None and _weakly_lit_whole(means, expected, bright, lit_ring):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"
@@ -153,13 +152,17 @@ def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, p
     return "whole" if _ring_is_light(ring, light, dark) else None
 
 
-def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray) -> bool:
-    """Whether a weak highlight lies over the code (:func:`lit_patch`) and every module reads
-    right against its neighbours (:func:`_window_median`'s windows; a module with no contrast
-    left round it counts as wrong: a card's white over dark modules leaves none)."""
+def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray, bright: np.ndarray,
+                      lit_ring: np.ndarray) -> bool:
+    """Whether a weak highlight lies over the code (:func:`lit_patch`), not a bright one inside
+    it (:func:`_inside_the_code`), and every module reads right against its neighbours
+    (:func:`_window_median`'s windows; a module with no contrast left round it counts as
+    wrong: a card's white over dark modules leaves none). The cheapest test first: most codes
+    show no patch."""
     light, dark = float(median(means[~expected])), float(median(means[expected]))
     contrast = light - dark
-    if contrast < 20 or not lit_patch(means, expected, contrast):
+    if contrast < 20 or not lit_patch(means, expected, contrast) \
+            or _inside_the_code(bright, lit_ring):
         return False
     light_ref, dark_ref = _window_median(means, ~expected), _window_median(means, expected)
     washed = ~(light_ref - dark_ref >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
