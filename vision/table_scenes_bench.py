@@ -346,9 +346,26 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
         "wall_ratio_to_bare": overall.get("wall_ratio"),
         "time": {"cold": cold, "one_ferry": plays},
         "short_look": short,
+        "noah_seeds": noah_seeds(records),
         "one_ferry_change": {**_change_report(plays.get(ALL), _still_ms(records), change_tally,
                                               changes), **_play_work(records)},
     }
+
+
+def noah_seeds(records: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """The seeds worth a look for Noah, so that a set nobody may open still says which frames:
+    ``other``, silent where a reader can know (:func:`noah_silence`); ``wrong``, a ferry named
+    that is not his, on any frame.
+
+    >>> silent, wrong = Tally(noah_knowable_silent=1), Tally(noah_wrong_any=1)
+    >>> noah_seeds([{"seed": 7, "tally": asdict(silent)}, {"seed": 8, "tally": asdict(Tally())},
+    ...             {"seed": 9, "tally": asdict(wrong)}])
+    {'other': [7], 'wrong': [9]}
+    """
+    def where(field: str) -> list[int]:
+        return [r["seed"] for r in records if r["tally"].get(field)]
+
+    return {"other": where("noah_knowable_silent"), "wrong": where("noah_wrong_any")}
 
 
 def _short_report(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -527,8 +544,13 @@ def _save(folder: Path, seed: int, frame: np.ndarray, truth: SceneTruth) -> None
                              ensure_ascii=False) + "\n")
 
 
-def _noah_lines(t: Mapping[str, Any], r: Mapping[str, Any]) -> list[str]:
-    """Noah where a reader can know, and his silences by why (:func:`noah_silence`)."""
+def _noah_lines(t: Mapping[str, Any], r: Mapping[str, Any], seeds: Mapping[str, list[int]]
+                ) -> list[str]:
+    """Noah where a reader can know, his silences by why (:func:`noah_silence`), and the
+    seeds of the frames worth a look (:func:`noah_seeds`)."""
+    said = {"other": "silent where a reader can know", "wrong": "at a wrong ferry"}
+    named = [f"  Noah {said[why]}, seeds: {', '.join(map(str, found))}"
+             for why, found in seeds.items() if found]
     return [
         f"  where a reader can know (every mat shows a whole marker, true gap "
         f"{KNOWABLE_GAP_MM:g} mm or more; {t['noah_knowable']} frames): right "
@@ -537,6 +559,7 @@ def _noah_lines(t: Mapping[str, Any], r: Mapping[str, Any]) -> list[str]:
         f"  nothing said, by why: forced {t['noah_silent_hidden_mat']} (a mat shows no whole "
         f"marker), near tie {t['noah_silent_near_tie']} (true gap under {KNOWABLE_GAP_MM:g} "
         f"mm), other {t['noah_knowable_silent']} (a reader could still name him)",
+        *named,
     ]
 
 
@@ -560,7 +583,7 @@ def text(report: dict[str, Any]) -> str:
         f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']} "
         f"({t['noah_silent_hidden_mat']} with a mat that shows no whole marker); "
         f"wrong on any frame: {t['noah_wrong_any']}",
-        *_noah_lines(t, r),
+        *_noah_lines(t, r, report.get("noah_seeds", {})),
         f"Time per frame (CPU of the process): reader {report['median_ms']} ms, bare "
         f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
         f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",

@@ -122,3 +122,17 @@ def test_the_saved_truth_carries_the_gap_and_the_hidden_mat() -> None:
     saved = truth_json(replace(FORCED, noah_gap_mm=9.6999))
     assert saved["noah_gap_mm"] == 9.7 and saved["every_mat_locatable"] is False
     assert truth_json(replace(CLEAR, noah=None, noah_gap_mm=None))["noah_gap_mm"] is None
+
+
+def test_the_report_names_the_seeds_worth_a_look() -> None:
+    """A set nobody may open (held-out) still says which frames were silent where a reader
+    can know, and which named a wrong ferry."""
+    records = [_record(CLEAR, None, "arc"), _record(TIE, None, "arc"), _record(CLEAR, 2, "row"),
+               _record(UNSEEN, 4, "row")]
+    for seed, record in enumerate(records, start=900):
+        record["seed"] = seed
+    report = summarise("dev", records, 0)
+    assert report["noah_seeds"] == {"other": [900], "wrong": [903]}
+    lines = text(report)
+    assert "Noah silent where a reader can know, seeds: 900" in lines
+    assert "Noah at a wrong ferry, seeds: 903" in lines
