@@ -84,8 +84,8 @@ class Tally:
     noah_silent: int = 0
     noah_silent_hidden_mat: int = 0
     """Of :attr:`noah_silent`, the frames where a mat shows no marker whole: no reader can
-    locate it, so a single frame must leave Noah unnamed (TABLE-KIT.md); the others are
-    near-ties under the margins, or a mat the reader missed."""
+    locate it, so a single frame must leave Noah unnamed (TABLE-KIT.md): the silences
+    :func:`noah_silence` calls ``"forced"``."""
     noah_silent_near_tie: int = 0
     """Of :attr:`noah_silent`, the frames where every mat shows a whole marker but the true
     gap is under :data:`KNOWABLE_GAP_MM`; the rest, :attr:`noah_knowable_silent`, are the
