@@ -85,14 +85,15 @@ WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch
 
 
 def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
-                  expected: np.ndarray) -> str | None:
+                  expected: np.ndarray, weak: bool = True) -> str | None:
     """``"whole"`` when the code's only differences from the expected code are a highlight's,
     ``"unsure"`` when a highlight over its quiet zone could hide a card's edge (see the
     module's docstring), ``None`` when there is no highlight over it or something else
     differs: the top-card test's own verdict stands.
 
     Modules are sampled on ``gray``, the quiet zone on ``plain`` (as in
-    :func:`vision.table_codes.visibility`).
+    :func:`vision.table_codes.visibility`). ``weak``: look for a weak highlight too (the
+    caller's verdict is not whole already, so a "whole" here can count).
     """
     n = expected.shape[0]
     means = _module_means(gray, corners, n)
@@ -103,7 +104,7 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
-    if verdict is None and _weakly_lit_whole(means, expected, bright, lit_ring):
+    if verdict is None and weak and _weakly_lit_whole(means, expected, bright, lit_ring):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"
