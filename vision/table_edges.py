@@ -81,8 +81,12 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     ``under_glow``: a highlight rule vouches for the code's modules
     (:func:`vision.table_glare.glare_verdict`): no covering card's outline may lie beside it
     under the glow (:func:`card_outline_under_glow`), and a band the glow darkens is judged by
-    its shape (:func:`_only_glow`).
+    its shape (:func:`_only_glow`) — while :data:`vision.table_glare.WEAK_HIGHLIGHTS` is on.
     """
+    if under_glow:
+        from vision import table_glare  # it builds on table_codes, which builds on this module
+
+        under_glow = table_glare.WEAK_HIGHLIGHTS
     grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
     shares = _shares_on(grid, expected, whole=gray.dtype == np.uint8)
     if shares is None:

@@ -80,6 +80,13 @@ LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washe
 MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's own levels
 OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
+WEAK_HIGHLIGHTS = False
+"""The weak path (below) switched on. Off: it passes the round's guards (the quiet-zone, dim,
+noise and draws sweeps, the glare sweep, ``bench noah``) and reads 7 more DEV top cards, none
+wrong, but tshort's glare sweep with short frames (its glow added in linear light) names 3
+buried codes on the normal reading that main's reader does not name on those frames (a card
+turned −7° 2.2 modules beside the code, which main names on the same table without any
+highlight): the lead's call (issue 19 §3, docs/benchmarks.md, branch ``tweak2``)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
@@ -104,7 +111,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
-    if verdict is None and weak and _weakly_lit_whole(means, expected, bright, lit_ring):
+    if verdict is None and weak and WEAK_HIGHLIGHTS \
+            and _weakly_lit_whole(means, expected, bright, lit_ring):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"

@@ -20,6 +20,22 @@ from vision.table_codes import visibility
 from vision.table_render import STICKER_AT, CardOnMat, MatOnTable, TableScene, render_table
 
 
+@pytest.fixture(autouse=True)
+def _weak_highlights_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The weak path is built and guarded but off in the reader (``WEAK_HIGHLIGHTS``: tshort's
+    glare sweep with short frames); these tests hold it to its rules switched on."""
+    monkeypatch.setattr(glare, "WEAK_HIGHLIGHTS", True)
+
+
+def test_the_weak_path_is_off_in_the_reader():
+    """Until the lead switches it on, the reader is main's: the code under a weak glow below is
+    covered, as before the path existed."""
+    image = _with_highlight(_sticker(), (30.0, 30.0), (6.0, 4.0), 0.18)
+    with pytest.MonkeyPatch.context() as off:
+        off.setattr(glare, "WEAK_HIGHLIGHTS", False)
+        assert _verdict(image) == "covered"
+
+
 def _verdict(image: np.ndarray) -> str:
     (barcode,) = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
     assert barcode.text == "NOAH1/BOX1/CAF1"
