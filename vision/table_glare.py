@@ -39,7 +39,7 @@ reads right against its neighbours (a washed-out one counts as wrong); its band 
 judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
 card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
 with ``under_glow``, as for every code a highlight rule vouches for). Issue 19 §3, branch
-``tweak2``.
+``tweak2``; off in the reader (:data:`WEAK_HIGHLIGHTS`).
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
