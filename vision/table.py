@@ -470,7 +470,7 @@ def square_enough(outline: np.ndarray) -> bool:
 
     A QR code's outline is a square, seen at most 25° off the camera's axis (the kit's
     tilt) and with its fourth corner guessed by zxing-cpp: its sides differ by a few tenths
-    (1.01–1.16 on the dev frames). zxing-cpp also "locates" slivers 4–22 times as long as
+    (1.00–1.20 on the dev frames). zxing-cpp also "locates" slivers 3.4–22 times as long as
     wide, three finder-like marks on a card's art, a board's track or the stripes of a
     glossy highlight lined up; counted as symbols not read, they kept a ferry silent whose
     top card was read whole (issue 19: DEV 1085 ferry 3, 1179 ferry 5, branch tdecode).
