@@ -325,8 +325,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     or, :data:`NOISY_SLIPS` module at most differing on the fitted grid, when the quiet zone is
     light on both grids and no card's edge runs beside (whatever zxing-cpp's modules show);
     or, nothing differing on the fitted grid, when its band alone is dark and zxing-cpp's grid
-    is clean (:func:`_fitted_band_dark`), or when :data:`NOISY_AGREED_SLIPS` module at most
-    differs on the agreed grid, its band light, and no card's edge runs beside.
+    is clean, or the agreed one stands for it (:func:`_fitted_band_dark`), or when
+    :data:`NOISY_AGREED_SLIPS` module at most differs on the agreed grid, its band light, and
+    no card's edge runs beside.
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -347,7 +348,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     module off on the fitted grid, judged by both bands and the line look: 1 more DEV top card
     and 3 more of the fresh seeds', every guard as before (branch tnoisy2). The fitted grid clean
     with its band alone dark, or the agreed grid one module off: 0 DEV top cards, 6 more of 658
-    fresh dim-side-light ones (binned, 90–100 cm), every guard as before (branch tdim4).
+    fresh dim-side-light ones (binned, 90–100 cm), every guard as before (branch tdim4). The
+    fitted band dark and zxing-cpp's grid off, judged on the agreed grid: 2 more of those 658
+    (branch tdim5).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
@@ -396,7 +399,8 @@ def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
                       fitted: np.ndarray, expected: np.ndarray, slips: int) -> str:
     """:func:`_noisy_verdict` for a code whose band is dark on the grid fitted to it (``slips``:
     its wrong modules there): whole only when :data:`NOISY_ONE_BAND` allows it, no module is off
-    on the fitted grid nor on zxing-cpp's, zxing-cpp's band is light and no card's edge runs
+    on the fitted grid nor on zxing-cpp's, zxing-cpp's band is light (or, that grid falling
+    short, the agreed one stands for it: :func:`_agreed_band_light`) and no card's edge runs
     beside the code (:func:`vision.table_lines.card_edge_beside`).
 
     Binned codes (2.2–2.4 px a module) and far ones (90–100 cm) in dim side light and head
