@@ -245,7 +245,7 @@ def agreed_corners(corners: np.ndarray, fitted: np.ndarray, n: int) -> np.ndarra
 
 
 NOISY_CORNER_OFF = 0.4  # modules: a noisy code's fourth corner forgiven only this far off
-NOISY_SLIPS = 1  # wrong modules a noisy code may show on the fitted grid, with the line look
+NOISY_SLIPS = 2  # wrong modules, apart, a noisy code may show on the fitted grid (line look)
 
 
 def _fourth_corner_off(corners: np.ndarray, fitted: np.ndarray, n: int) -> float:
@@ -322,8 +322,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     card's edge runs beside the code (:func:`vision.table_lines.card_edge_beside`); or,
     zxing-cpp's grid showing :data:`SHIFT_MIN_ERRORS` wrong modules or more, when nothing
     differs on it moved as a whole (:func:`shifted_corners`) and no card's edge runs beside;
-    or, :data:`NOISY_SLIPS` module at most differing on the fitted grid, when the quiet zone is
-    light on both grids and no card's edge runs beside (whatever zxing-cpp's modules show);
+    or, :data:`NOISY_SLIPS` modules at most differing on the fitted grid, none beside another,
+    when the quiet zone is light on both grids and no card's edge runs beside (whatever
+    zxing-cpp's modules show);
     or, nothing differing on the fitted grid, when its band alone is dark and zxing-cpp's grid
     is clean, or the agreed one stands for it (:func:`_fitted_band_dark`), or when
     :data:`NOISY_AGREED_SLIPS` module at most differs on the agreed grid, its band light, and
@@ -349,7 +350,8 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     and 3 more of the fresh seeds', every guard as before (branch tnoisy2). The fitted grid clean
     with its band alone dark, or the agreed grid one module off: 0 DEV top cards, 6 more of 658
     fresh dim-side-light ones (binned, 90–100 cm), every guard as before (branch tdim4). The
-    fitted band dark and zxing-cpp's grid off, judged on the agreed grid: 2 more of those 658
+    fitted band dark and zxing-cpp's grid off, judged on the agreed grid: 2 more of those 658;
+    two modules off on the fitted grid, apart: 2 more; none on DEV, every guard as before
     (branch tdim5).
     """
     if not expected[-2:, -2:].any():
@@ -369,8 +371,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if not quiet_zone_is_clear(plain, fitted, expected):
         return _fitted_band_dark(gray, plain, corners, fitted, expected, slips)
     if slips:
-        # one module of 441 off on the grid fitted to the code, the band light on both grids:
-        # the sensor noise's, unless a card's edge runs beside the code (branch tnoisy2)
+        # one or two modules of 441 off on the grid fitted to the code, apart, the band light
+        # on both grids: the sensor noise's, unless a card's edge runs beside the code
+        # (branches tnoisy2, tdim5)
         return "whole" if quiet_zone_is_clear(plain, corners, expected) \
             and not card_edge_beside(plain, fitted, expected) else "unsure"
     if clean(corners):

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.table import test_noisy_grids as noisy_grids
+from tests.table import test_noisy_slip as noisy_slip
 from tests.table.test_lines import _corners, _frame, _modules
 from vision import table_codes
 from vision.table_edges import quiet_zone_is_clear
@@ -161,3 +162,24 @@ def test_fitted_band_dark_agreed_grid_with_a_card_edge_refuses(
     assert _noisy_judged(monkeypatch, frame, zxing, blind=True) == "unsure"
     monkeypatch.setattr(table_codes, "card_edge_beside", lambda *args: False)
     assert _noisy_judged(monkeypatch, frame, zxing, blind=True) == "whole"
+
+
+# The noisy path: two scattered modules off on the fitted grid (NOISY_SLIPS 2).
+
+def test_two_scattered_modules_off_on_the_fitted_grid_are_the_noise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """tdim4's seeds 6101 ferry 3 and 6602 ferry 3 (90–100 cm, dim side light, head shadow,
+    defocus; bare zxing-cpp reads them): two modules of 441 off on the fitted grid, apart, both
+    bands light, no card's edge beside the code: whole. With one slip allowed (main): unsure."""
+    frame = noisy_slip._turned(_frame(seed=0), noisy_slip.SPECK, noisy_slip.OTHER)
+    assert noisy_slip._fitted_slips(frame) == 2
+    assert noisy_slip._noisy_verdict(frame) == "whole"
+    monkeypatch.setattr(table_codes, "NOISY_SLIPS", 1)
+    assert noisy_slip._noisy_verdict(frame) == "unsure"
+
+
+def test_three_scattered_modules_off_on_the_fitted_grid_stay_unsure() -> None:
+    """Three modules off, apart: unsure."""
+    frame = noisy_slip._turned(_frame(seed=0), noisy_slip.SPECK, noisy_slip.OTHER, (14, 8))
+    assert noisy_slip._fitted_slips(frame) == 3
+    assert noisy_slip._noisy_verdict(frame) == "unsure"
