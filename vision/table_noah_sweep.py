@@ -39,6 +39,7 @@ from vision.table_kit import (
 from vision.table_markers import Marker, mat_poses, noah_ferry
 from vision.table_scenes import MAT_THICK_MM, Ferry, Scene, scene_for_seed
 from vision.table_scenes_render import DISC_Z, optics
+from vision.table_scenes_truth import nearest_two
 
 TEXTS = [f"NOAH1/BOX1/T{i:02d}" for i in range(20)]  # the sweep lays no card: any 5 texts
 CORNER_NOISE = 0.006  # of a marker's side, per coordinate: the DEV frames' detected corners
@@ -82,12 +83,6 @@ def _on_mat(ferry: Ferry, x: float, y: float, pad: float) -> bool:
     offset = np.array((x, y)) - origin
     return bool(abs(offset @ across) < MAT_MM[0] / 2 + pad
                 and abs(offset @ along) < MAT_MM[1] / 2 + pad)
-
-
-def nearest_two(scene: Scene, x: float, y: float) -> tuple[int, float]:
-    """The ferry whose mat centre is nearest ``(x, y)`` and how much nearer than the next."""
-    distances = sorted((math.dist((x, y), (f.x, f.y)), f.ferry) for f in scene.ferries)
-    return distances[0][1], distances[1][0] - distances[0][0]
 
 
 def spots(scene: Scene, rng: random.Random, count: int, within: float

@@ -60,10 +60,14 @@ HELDOUT8_SEEDS = range(970000, 970120)
 """An eighth held-out set, drawn once the seventh had been run and the renderer made
 deterministic (2026-11-27): run by the lead once that round's branches are merged, never
 looked into frame by frame."""
+HELDOUT9_SEEDS = range(980000, 980120)
+"""A ninth held-out set, drawn once the eighth had been run three times and its figures by
+condition had guided a round (2026-11-27, the session after): run by the lead once that
+session's branches are merged, never looked into frame by frame."""
 SCENE_SETS = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
               "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS, "heldout5": HELDOUT5_SEEDS,
               "heldout6": HELDOUT6_SEEDS, "heldout7": HELDOUT7_SEEDS,
-              "heldout8": HELDOUT8_SEEDS}
+              "heldout8": HELDOUT8_SEEDS, "heldout9": HELDOUT9_SEEDS}
 """Every named set of seeds: the development set, then the held-out ones, oldest first."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
@@ -305,7 +309,7 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 
 def scene_set(name: str) -> range:
     """The seeds of a named set (:data:`SCENE_SETS`): ``"dev"``, or a held-out set ``"heldout"``,
-    ``"heldout2"``, … ``"heldout8"``.
+    ``"heldout2"``, … ``"heldout9"``.
 
     >>> len(scene_set("heldout")), scene_set("dev")[0], scene_set("heldout6")[0]
     (120, 1000, 950000)

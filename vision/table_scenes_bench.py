@@ -14,6 +14,9 @@ same frame, back to back, on one core. Counted, overall and for each condition:
 * **mats** located of those locatable (and located though truth says not: no error);
 * **Noah**, on frames where his marker and his ferry's mat are visible: right, wrong, or nothing
   said; and wrong on *any* frame (a reading that names a ferry while his own mat is hidden);
+  the same **where a reader can know** (:func:`noah_knowable`: every mat shows a whole marker
+  and his mat is the nearest by :data:`KNOWABLE_GAP_MM` or more); and the silences by why
+  (:func:`noah_silence`: forced, near tie, other — the only ones a reader could still end);
 * **time**: the reader's time per frame over bare zxing-cpp's on the same frame, the median of
   these paired ratios; and, when the reader has a frame-to-frame API
   (:class:`vision.table_tracker.TableTracker`), the same for a **one-ferry change**: the table
@@ -81,9 +84,18 @@ class Tally:
     noah_silent: int = 0
     noah_silent_hidden_mat: int = 0
     """Of :attr:`noah_silent`, the frames where a mat shows no marker whole: no reader can
-    locate it, so a single frame must leave Noah unnamed (TABLE-KIT.md); the others are
-    near-ties under the margins, or a mat the reader missed."""
+    locate it, so a single frame must leave Noah unnamed (TABLE-KIT.md): the silences
+    :func:`noah_silence` calls ``"forced"``."""
+    noah_silent_near_tie: int = 0
+    """Of :attr:`noah_silent`, the frames where every mat shows a whole marker but the true
+    gap is under :data:`KNOWABLE_GAP_MM`; the rest, :attr:`noah_knowable_silent`, are the
+    silences a reader could still end (:func:`noah_silence`)."""
     noah_wrong_any: int = 0
+    noah_knowable: int = 0
+    """Frames where a reader can know Noah's ferry (:func:`noah_knowable`), and on them:"""
+    noah_knowable_right: int = 0
+    noah_knowable_wrong: int = 0
+    noah_knowable_silent: int = 0
 
     def __iadd__(self, other: Tally) -> Tally:
         for f in fields(self):
@@ -98,7 +110,58 @@ class Tally:
                 "glare_read": _pct(self.glare_read, self.glare),
                 "glare_bare": _pct(self.glare_bare, self.glare),
                 "located": _pct(self.located, self.locatable),
-                "noah_right": _pct(self.noah_right, self.noah_frames)}
+                "noah_right": _pct(self.noah_right, self.noah_frames),
+                "noah_knowable_right": _pct(self.noah_knowable_right, self.noah_knowable)}
+
+
+#: The true gap (millimetres on the table) between the nearest and the second-nearest mat
+#: centre to Noah's marker from which a reader can be asked to name his ferry. The reader's
+#: tie margins (:mod:`vision.table_markers`) are 10 mm between two mats placed by two markers
+#: and 15 mm when one is placed by one marker — which of its markers a mat shows is up to the
+#: players' hands, not the reader — each 1.7-2.3 times the worst error of a pose measured
+#: where Noah stands (issue 19's Noah sweep, docs/benchmarks.md, branches ``tnoah`` and
+#: ``tmats``); and a player's "just beside a mat" is no finer than a centimetre. Under 15 mm
+#: a reader that is never wrong may have to stay silent; at 15 mm or more, with every mat in
+#: view, it should not. (The margins also grow past 120 mm from Noah, and with no mat placed
+#: by two markers; the scenes put Noah 97-105 mm from his mat, so a 15 mm gap leaves the
+#: second mat within 120 mm: those silences count as "other" and are explained apart.)
+KNOWABLE_GAP_MM = 15.0
+
+
+def noah_knowable(truth: SceneTruth) -> bool:
+    """Whether a reader can know Noah's ferry on this frame: his marker and his mat visible,
+    every mat showing a whole marker, and his mat the nearest by :data:`KNOWABLE_GAP_MM`.
+
+    >>> from dataclasses import replace
+    >>> from vision.table_scenes_truth import FerryTruth
+    >>> ferries = {k: FerryTruth(True, 2, None, False) for k in FERRIES}
+    >>> clear = SceneTruth(ferries, 1, True, True, (), (), {}, noah_gap_mm=40.0)
+    >>> noah_knowable(clear), noah_knowable(replace(clear, noah_gap_mm=9.7))
+    (True, False)
+    >>> noah_knowable(replace(clear, ferries={**ferries, 4: FerryTruth(False, 0, None, False)}))
+    False
+    """
+    return (truth.noah_visible and truth.noah_mat_visible and truth.every_mat_locatable
+            and truth.noah_gap_mm is not None and truth.noah_gap_mm >= KNOWABLE_GAP_MM)
+
+
+def noah_silence(truth: SceneTruth) -> str:
+    """Why Noah may go unnamed on a frame where his marker and his mat are visible:
+    ``"forced"`` (a mat shows no whole marker: it could lie nearer, TABLE-KIT.md), ``"near
+    tie"`` (the true gap is under :data:`KNOWABLE_GAP_MM`) or ``"other"`` (a reader can know:
+    :func:`noah_knowable`).
+
+    >>> from dataclasses import replace
+    >>> from vision.table_scenes_truth import FerryTruth
+    >>> ferries = {k: FerryTruth(True, 2, None, False) for k in FERRIES}
+    >>> tie = SceneTruth(ferries, 1, True, True, (), (), {}, noah_gap_mm=0.6)
+    >>> hidden = replace(tie, ferries={**ferries, 3: FerryTruth(False, 0, None, False)})
+    >>> noah_silence(tie), noah_silence(hidden), noah_silence(replace(tie, noah_gap_mm=15.0))
+    ('near tie', 'forced', 'other')
+    """
+    if not truth.every_mat_locatable:
+        return "forced"
+    return "other" if noah_knowable(truth) else "near tie"
 
 
 def score(truth: SceneTruth, reading: TableReading, bare_texts: Iterable[str]) -> Tally:
@@ -122,17 +185,29 @@ def score(truth: SceneTruth, reading: TableReading, bare_texts: Iterable[str]) -
     tally = Tally(frames=1, foreign_visible=len(truth.foreign))
     for k in FERRIES:
         _score_ferry(tally, truth, k, reading.ferries[k].seen, reading.ferries[k].top, bare)
-    said = reading.noah
-    if said is not None and said != truth.noah:
-        tally.noah_wrong_any += 1
-    if truth.noah_visible and truth.noah_mat_visible:
-        tally.noah_frames += 1
-        tally.noah_right += said == truth.noah
-        tally.noah_wrong += said is not None and said != truth.noah
-        tally.noah_silent += said is None
-        tally.noah_silent_hidden_mat += said is None and not all(
-            f.locatable for f in truth.ferries.values())
+    _score_noah(tally, truth, reading.noah)
     return tally
+
+
+def _score_noah(tally: Tally, truth: SceneTruth, said: int | None) -> None:
+    """Noah's counts: right, wrong or silent where his marker and mat show, the silences by
+    why (:func:`noah_silence`), the same where a reader can know, and wrong on any frame."""
+    wrong = said is not None and said != truth.noah
+    tally.noah_wrong_any += wrong
+    if not (truth.noah_visible and truth.noah_mat_visible):
+        return
+    tally.noah_frames += 1
+    tally.noah_right += said == truth.noah
+    tally.noah_wrong += wrong
+    tally.noah_silent += said is None
+    why = noah_silence(truth)
+    tally.noah_silent_hidden_mat += said is None and why == "forced"
+    tally.noah_silent_near_tie += said is None and why == "near tie"
+    if why == "other":
+        tally.noah_knowable += 1
+        tally.noah_knowable_right += said == truth.noah
+        tally.noah_knowable_wrong += wrong
+        tally.noah_knowable_silent += said is None
 
 
 def _score_ferry(tally: Tally, truth: SceneTruth, k: int, seen: bool, top: str | None,
@@ -271,9 +346,26 @@ def summarise(set_name: str, records: Sequence[dict[str, Any]], changes: int
         "wall_ratio_to_bare": overall.get("wall_ratio"),
         "time": {"cold": cold, "one_ferry": plays},
         "short_look": short,
+        "noah_seeds": noah_seeds(records),
         "one_ferry_change": {**_change_report(plays.get(ALL), _still_ms(records), change_tally,
                                               changes), **_play_work(records)},
     }
+
+
+def noah_seeds(records: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """The seeds worth a look for Noah, so that a set nobody may open still says which frames:
+    ``other``, silent where a reader can know (:func:`noah_silence`); ``wrong``, a ferry named
+    that is not his, on any frame.
+
+    >>> silent, wrong = Tally(noah_knowable_silent=1), Tally(noah_wrong_any=1)
+    >>> noah_seeds([{"seed": 7, "tally": asdict(silent)}, {"seed": 8, "tally": asdict(Tally())},
+    ...             {"seed": 9, "tally": asdict(wrong)}])
+    {'other': [7], 'wrong': [9]}
+    """
+    def where(field: str) -> list[int]:
+        return [r["seed"] for r in records if r["tally"].get(field)]
+
+    return {"other": where("noah_knowable_silent"), "wrong": where("noah_wrong_any")}
 
 
 def _short_report(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -413,7 +505,10 @@ def _change_report(timed: dict[str, Any] | None, still_ms: float | None, tally: 
             "wall_ratio_to_bare": timed["wall_ratio"], "cpu_ms": timed["cpu_ms"],
             "still_cpu_ms": still_ms, "pi4_ms": pi4_settle_ms(timed["cpu_ms"], still_ms),
             "read": tally.read, "visible": tally.visible, "wrong": tally.wrong,
-            "noah_wrong_any": tally.noah_wrong_any}
+            "noah_wrong_any": tally.noah_wrong_any, "noah_knowable": tally.noah_knowable,
+            "noah_knowable_right": tally.noah_knowable_right,
+            "noah_knowable_wrong": tally.noah_knowable_wrong,
+            "noah_knowable_silent": tally.noah_knowable_silent}
 
 
 def _seconds(took: tuple[float, float], bare_took: tuple[float, float]) -> dict[str, float]:
@@ -449,6 +544,25 @@ def _save(folder: Path, seed: int, frame: np.ndarray, truth: SceneTruth) -> None
                              ensure_ascii=False) + "\n")
 
 
+def _noah_lines(t: Mapping[str, Any], r: Mapping[str, Any], seeds: Mapping[str, list[int]]
+                ) -> list[str]:
+    """Noah where a reader can know, his silences by why (:func:`noah_silence`), and the
+    seeds of the frames worth a look (:func:`noah_seeds`)."""
+    said = {"other": "silent where a reader can know", "wrong": "at a wrong ferry"}
+    named = [f"  Noah {said[why]}, seeds: {', '.join(map(str, found))}"
+             for why, found in seeds.items() if found]
+    return [
+        f"  where a reader can know (every mat shows a whole marker, true gap "
+        f"{KNOWABLE_GAP_MM:g} mm or more; {t['noah_knowable']} frames): right "
+        f"{t['noah_knowable_right']} ({r['noah_knowable_right']} %), wrong "
+        f"{t['noah_knowable_wrong']}, nothing said {t['noah_knowable_silent']}",
+        f"  nothing said, by why: forced {t['noah_silent_hidden_mat']} (a mat shows no whole "
+        f"marker), near tie {t['noah_silent_near_tie']} (true gap under {KNOWABLE_GAP_MM:g} "
+        f"mm), other {t['noah_knowable_silent']} (a reader could still name him)",
+        *named,
+    ]
+
+
 def text(report: dict[str, Any]) -> str:
     """The report as lines for a terminal."""
     t, r = report["total"], report["rates"]
@@ -469,6 +583,7 @@ def text(report: dict[str, Any]) -> str:
         f"wrong {t['noah_wrong']}, nothing said {t['noah_silent']} "
         f"({t['noah_silent_hidden_mat']} with a mat that shows no whole marker); "
         f"wrong on any frame: {t['noah_wrong_any']}",
+        *_noah_lines(t, r, report.get("noah_seeds", {})),
         f"Time per frame (CPU of the process): reader {report['median_ms']} ms, bare "
         f"zxing-cpp {report['bare_median_ms']} ms; ratio {report['ratio_to_bare']}× (median "
         f"of per-frame ratios; wall time {report['wall_ratio_to_bare']}×)",
@@ -487,7 +602,10 @@ def text(report: dict[str, Any]) -> str:
         lines.append(f"One-ferry change ({plays}): ratio "
                      f"{change['ratio_to_bare']}× bare zxing-cpp (wall time "
                      f"{change['wall_ratio_to_bare']}×); read {change['read']}/"
-                     f"{change['visible']}, wrong {change['wrong']}")
+                     f"{change['visible']}, wrong {change['wrong']}; Noah wrong on any frame "
+                     f"{change['noah_wrong_any']}, where a reader can know "
+                     f"{change['noah_knowable_right']}/{change['noah_knowable_wrong']}/"
+                     f"{change['noah_knowable_silent']} of {change['noah_knowable']}")
         if "searched_plays" in change:
             lines.append(f"  marker search on {change['searched_plays']} of {plays}; "
                          f"ferries decoded per play {change['decoded_per_play']}")
@@ -500,11 +618,12 @@ def text(report: dict[str, Any]) -> str:
         lines.append(f"One-ferry change: not measured ({change['why']})")
     lines += _time_lines(report["time"])
     lines.append("By condition (top cards read / visible, bare; no strong highlight; wrong; "
-                 "Noah right/wrong/silent; wrong on any frame):")
+                 "Noah right/wrong/silent; wrong on any frame; where a reader can know):")
     for condition, c in report["by_condition"].items():
         lines.append(
             f"  {condition:<18} {c['frames']:>3} fr  read {c['read']}/{c['visible']} bare "
             f"{c['bare']}  clear {c['clear_read']}/{c['clear']} bare {c['clear_bare']}  "
             f"wrong {c['wrong']}  Noah {c['noah_right']}/{c['noah_wrong']}/{c['noah_silent']}"
-            f" any-wrong {c['noah_wrong_any']}")
+            f" any-wrong {c['noah_wrong_any']}  knowable {c['noah_knowable_right']}/"
+            f"{c['noah_knowable_wrong']}/{c['noah_knowable_silent']}")
     return "\n".join(lines)

@@ -10,6 +10,7 @@ its height, through the tilted, distorted lens.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -64,7 +65,10 @@ class FerryTruth:
 class SceneTruth:
     """The whole table: each ferry; Noah's ferry (the mat whose centre is nearest his marker),
     whether his marker and his ferry's mat can be seen; the foreign codes wholly visible; the
-    scene's conditions; each visible marker's corners in the frame (ArUco's order)."""
+    scene's conditions; each visible marker's corners in the frame (ArUco's order); and
+    ``noah_gap_mm``, how much farther from Noah's marker the second-nearest mat centre lies
+    than his own (millimetres on the table; ``None`` without Noah): how clearly his mat is the
+    nearest, whatever a reader sees."""
 
     ferries: dict[int, FerryTruth]
     noah: int | None
@@ -73,6 +77,13 @@ class SceneTruth:
     foreign: tuple[str, ...]
     conditions: tuple[str, ...]
     markers: dict[int, np.ndarray]
+    noah_gap_mm: float | None = None
+
+    @property
+    def every_mat_locatable(self) -> bool:
+        """Whether every mat shows a whole marker: else a mat could lie nearer to Noah than
+        any a reader locates, and a single frame must leave him unnamed (TABLE-KIT.md)."""
+        return all(f.locatable for f in self.ferries.values())
 
 
 def scene_truth(scene: Scene, canvas: Canvas, gloss: np.ndarray) -> SceneTruth:
@@ -98,10 +109,10 @@ def scene_truth(scene: Scene, canvas: Canvas, gloss: np.ndarray) -> SceneTruth:
             tuple(c.text for c in ferry.cards[:-1] if c.text is not None), px)
     for k in FERRIES:
         ferries.setdefault(k, FerryTruth(False, 0, None, False))
-    noah, noah_visible = None, False
+    noah, noah_visible, gap = None, False, None
     if scene.noah is not None:
         nx, ny = scene.noah
-        noah = min(scene.ferries, key=lambda f: (f.x - nx) ** 2 + (f.y - ny) ** 2).ferry
+        noah, gap = nearest_two(scene, nx, ny)
         half = MARKER_MM / 2 + MARKER_MARGIN_MM
         square = np.array([(nx - half, ny - half), (nx + half, ny - half),
                            (nx + half, ny + half), (nx - half, ny + half)])
@@ -110,7 +121,20 @@ def scene_truth(scene: Scene, canvas: Canvas, gloss: np.ndarray) -> SceneTruth:
                     if card.text is not None and not card.ours
                     and seen.only(np.array(card.code_corners(1.0)), card.z, LOOSE_ID + index))
     return SceneTruth(ferries, noah, noah_visible, noah is not None and ferries[noah].locatable,
-                      foreign, scene.conditions, markers)
+                      foreign, scene.conditions, markers, gap)
+
+
+def nearest_two(scene: Scene, x: float, y: float) -> tuple[int, float]:
+    """The ferry whose mat centre is nearest ``(x, y)`` (table mm) and how much nearer than
+    the next.
+
+    >>> from vision.table_scenes import Camera, Ferry
+    >>> row = Scene(tuple(Ferry(k, 110.0 * k, 0.0, 0.0) for k in FERRIES), Camera())
+    >>> nearest_two(row, 300.0, 100.0)  # 104.4 mm from mat 3's centre, 128.1 from mat 2's
+    (3, 23.65...)
+    """
+    distances = sorted((math.dist((x, y), (f.x, f.y)), f.ferry) for f in scene.ferries)
+    return distances[0][1], distances[1][0] - distances[0][0]
 
 
 def _code_truth(seen: _Seen, card: Card | None, ident: int) -> tuple[bool, str, bool, float]:
@@ -198,5 +222,7 @@ def truth_json(truth: SceneTruth) -> dict[str, object]:
             "buried": list(f.buried), "px_per_module": round(f.px_per_module, 2)}
             for k, f in sorted(truth.ferries.items())},
         "noah": truth.noah, "noah_visible": truth.noah_visible,
-        "noah_mat_visible": truth.noah_mat_visible, "foreign": list(truth.foreign),
+        "noah_mat_visible": truth.noah_mat_visible,
+        "noah_gap_mm": None if truth.noah_gap_mm is None else round(truth.noah_gap_mm, 1),
+        "every_mat_locatable": truth.every_mat_locatable, "foreign": list(truth.foreign),
     }
