@@ -208,11 +208,11 @@ def _one_band_light(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
 
     Binned codes (2.1–2.3 px a module) in dim side light and head shadow: averaged over a
     module, the band holds a few frame pixels, and a grid a fraction of a module off lays it
-    over the paper's darker fall-off or the sensor's dips (0.06–0.1 module² over
-    :data:`~vision.table_edges.MAX_DARK_AREA`, shares no lower than 0.82) where the other
-    grid sees paper. A card's edge in the band that only one grid's band sees is a straight
-    line the line look finds (as on the noisy path, :func:`_fitted_band_dark`). Issue 19,
-    branch tdim5.
+    over the paper's darker fall-off or the sensor's dips (0.06 module² over
+    :data:`~vision.table_edges.MAX_DARK_AREA`, its lowest share 0.83–0.84) where the other grid
+    sees paper (tdim4's seeds 6742 ferry 2, 6468 ferry 5; mine, 9173 ferry 3). A card's edge in
+    the band that only one grid's band sees is a straight line the line look finds (as on the
+    noisy path, :func:`_fitted_band_dark`). Issue 19, branch tdim5.
     """
     n = expected.shape[0]
     if not ONE_BAND_LIGHT or (sample_modules(gray, corners, n) != expected).any() \
@@ -437,10 +437,11 @@ def _agreed_band_light(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     :func:`_noisy_verdict` asks when the fitted band is light (only with
     :data:`NOISY_AGREED_BAND`).
 
-    Binned codes in dim side light and head shadow (fresh seeds 6203 ferry 5, 6314 ferry 5):
-    the fitted grid clean with its band 0.8–2.6 module² under the paper's share, zxing-cpp's
-    fourth corner 0.46–0.8 module off (7–40 wrong modules on its grid), the agreed grid clean
-    or one module off with its band light. Issue 19, branch tdim5.
+    Binned and far codes in dim side light (tdim4's seeds 6203 ferry 5, binned under a head's
+    shadow, and 6314 ferry 5 at 90–100 cm): the fitted grid clean with its band 0.8–2.6 module²
+    under the paper's share, zxing-cpp's fourth corner 0.46–0.8 module off (7–40 wrong modules
+    on its grid), the agreed grid clean or one module off with its band light. Issue 19, branch
+    tdim5.
     """
     n = expected.shape[0]
     return NOISY_AGREED_BAND and _fourth_corner_off(corners, fitted, n) >= NOISY_CORNER_OFF \
