@@ -399,7 +399,7 @@ class _Symbols:
 
     def __init__(self, barcodes: list[Any], crop: np.ndarray, source: np.ndarray,
                  enlarge: float, offset: tuple[int, int]) -> None:
-        self._barcodes = barcodes
+        self._barcodes: list[Any] = []
         self._crop, self._source, self._enlarge = crop, source, enlarge
         self._plain: np.ndarray | None = None  # the unsharpened copy, made when first asked
         self._offset = offset
@@ -407,7 +407,11 @@ class _Symbols:
         shift = np.array(offset, np.float32)
         self.unjudged: list[Code] = []
         for barcode in barcodes:
-            corners = code_corners(barcode) / enlarge + shift
+            outline = code_corners(barcode)
+            if not barcode.valid and not square_enough(outline):
+                continue  # not a code's outline: nothing a top card's sticker could be
+            self._barcodes.append(barcode)
+            corners = outline / enlarge + shift
             # tolist gives each float32 as the Python float float() gives, without a NumPy
             # scalar per number (a few hundredths of a millisecond a code)
             quad: Quad = tuple(map(tuple, corners.tolist()))  # type: ignore[assignment]
@@ -455,6 +459,30 @@ class _Symbols:
         plain_part(self._source, self._plain, (int(low[0]), int(low[1]), int(high[0]),
                                                int(high[1])))
         return self._plain
+
+
+SLIVER_RATIO = 3.0  # a located symbol's longest side over its shortest: above, not a QR code
+
+
+def square_enough(outline: np.ndarray) -> bool:
+    """Whether a symbol zxing-cpp located and could not read (``outline``: its four corners,
+    4 × 2) may be a QR code: its longest side at most :data:`SLIVER_RATIO` times its shortest.
+
+    A QR code's outline is a square, seen at most 25° off the camera's axis (the kit's
+    tilt) and with its fourth corner guessed by zxing-cpp: its sides differ by a few tenths
+    (1.00–1.20 on the dev frames). zxing-cpp also "locates" slivers 3.4–22 times as long as
+    wide, three finder-like marks on a card's art, a board's track or the stripes of a
+    glossy highlight lined up; counted as symbols not read, they kept a ferry silent whose
+    top card was read whole (issue 19: DEV 1085 ferry 3, 1179 ferry 5, branch tdecode).
+
+    >>> square_enough(np.array([(0, 0), (100, 4), (98, 104), (-3, 99)], np.float32))
+    True
+    >>> square_enough(np.array([(2351, 1377), (2394, 1014), (2444, 1028), (2408, 1383)],
+    ...                        np.float32))  # DEV 1070: 360 px long, 50 wide
+    False
+    """
+    sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
+    return bool(sides.max() <= SLIVER_RATIO * sides.min())
 
 
 SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees

@@ -11,6 +11,7 @@ from vision import table_codes
 
 SPECK = (8, 8)  # a light module in the code's middle, darkened (a speck of dust, a hot pixel)
 OTHER = (11, 11)  # a second module turned to the other colour
+BESIDE = (8, 9)  # a second module next to SPECK
 
 
 def _turned(frame: np.ndarray, *modules: tuple[int, int], px: int = 3) -> np.ndarray:
@@ -45,10 +46,11 @@ def test_one_module_off_on_the_fitted_grid_is_the_noise(seed: int,
     assert _noisy_verdict(frame) == "unsure"
 
 
-def test_two_modules_off_on_the_fitted_grid_stay_unsure() -> None:
-    """Two modules off may be a covering card's trace (the dim sweep's buried codes showed a
-    few): the noisy path still refuses them."""
-    frame = _turned(_frame(seed=0), SPECK, OTHER)
+def test_two_modules_off_on_the_fitted_grid_side_by_side_stay_unsure() -> None:
+    """Two modules off side by side may be a covering card's trace (the dim sweep's buried
+    codes showed a few): the noisy path still refuses them (two apart: branch tdim5,
+    tests/table/test_one_band.py)."""
+    frame = _turned(_frame(seed=0), SPECK, BESIDE)
     assert _fitted_slips(frame) == 2
     assert _noisy_verdict(frame) == "unsure"
 
