@@ -145,9 +145,10 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     verdict = _verdict(gray, plain, corners, expected)
     from vision.table_glare import glare_verdict  # it builds on this module's sampling
 
-    # a weak highlight looked for only where a "whole" can count (positional: the guards' sweeps
-    # swap the rule for ``lambda *args: None``)
-    glare = glare_verdict(gray, plain, corners, expected, verdict != "whole")
+    # a weak highlight looked for only where the modules left the test unsure: it washes
+    # nothing out, so it cannot excuse modules the test judged covered (positional: the
+    # guards' sweeps swap the rule for ``lambda *args: None``)
+    glare = glare_verdict(gray, plain, corners, expected, verdict == "unsure")
     # The glare rule excuses modules a highlight washed out; it never excuses a quiet zone
     # that the band test sees darkened (a card's corner a module off the code's, issue 19's
     # glare sweep on the merged reader: 10 buried codes named through the rule alone).

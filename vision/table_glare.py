@@ -80,7 +80,7 @@ LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washe
 MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's own levels
 OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
-WEAK_HIGHLIGHTS = False
+WEAK_HIGHLIGHTS = True
 """The weak path (below) switched on. Off: it passes the round's guards (the quiet-zone, dim,
 noise and draws sweeps, the glare sweep, ``bench noah``) and reads 7 more DEV top cards, none
 wrong, but tshort's glare sweep with short frames (its glow added in linear light) names 3
