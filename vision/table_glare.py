@@ -38,8 +38,9 @@ above, and its silence stands: :func:`_inside_the_code`), such a code is whole w
 reads right against its neighbours (a washed-out one counts as wrong); its band is still
 judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
 card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
-with ``under_glow``, as for every code a highlight rule vouches for). Issue 19 §3, branch
-``tweak2``; off in the reader (:data:`WEAK_HIGHLIGHTS`).
+with ``under_glow``, as for every code a highlight rule vouches for). Issue 19 §3, branches
+``tweak2`` and ``tweak3``: asked only where the top-card test left the modules unsure, never
+where it judged them covered (:data:`WEAK_HIGHLIGHTS`).
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
@@ -81,12 +82,12 @@ MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's
 OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
 WEAK_HIGHLIGHTS = True
-"""The weak path (below) switched on. Off: it passes the round's guards (the quiet-zone, dim,
-noise and draws sweeps, the glare sweep, ``bench noah``) and reads 7 more DEV top cards, none
-wrong, but tshort's glare sweep with short frames (its glow added in linear light) names 3
-buried codes on the normal reading that main's reader does not name on those frames (a card
-turned −7° 2.2 modules beside the code, which main names on the same table without any
-highlight): the lead's call (issue 19 §3, docs/benchmarks.md, branch ``tweak2``)."""
+"""The weak path (below) switched on (issue 19 §3, branches ``tweak2``, ``tweak3``). It is asked
+only where the top-card test left the modules unsure (:func:`vision.table_codes.visibility`):
+a weak highlight washes nothing out, so it never excuses modules the test judged covered — as
+first built it did, and tshort's glare sweep with short frames named 3 buried codes that main's
+reader does not (a card turned −7°, its edge 2.2 modules beside the code, the glow on the
+buried card only). Off: main's reader exactly (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
@@ -100,7 +101,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
 
     Modules are sampled on ``gray``, the quiet zone on ``plain`` (as in
     :func:`vision.table_codes.visibility`). ``weak``: look for a weak highlight too (the
-    caller's verdict is not whole already, so a "whole" here can count).
+    caller's verdict is unsure: a "whole" here can count, and a weak highlight, washing
+    nothing out, cannot explain modules judged covered).
     """
     n = expected.shape[0]
     means = _module_means(gray, corners, n)
