@@ -145,10 +145,9 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
     verdict = _verdict(gray, plain, corners, expected)
     from vision.table_glare import glare_verdict  # it builds on this module's sampling
 
-    # a weak highlight looked for only where the modules left the test unsure: it washes
-    # nothing out, so it cannot excuse modules the test judged covered (positional: the
-    # guards' sweeps swap the rule for ``lambda *args: None``)
-    glare = glare_verdict(gray, plain, corners, expected, verdict == "unsure")
+    # the verdict tells the rule where a weak highlight may count (positional: the guards'
+    # sweeps swap the rule for ``lambda *args: None``)
+    glare = glare_verdict(gray, plain, corners, expected, verdict)
     # The glare rule excuses modules a highlight washed out; it never excuses a quiet zone
     # that the band test sees darkened (a card's corner a module off the code's, issue 19's
     # glare sweep on the merged reader: 10 buried codes named through the rule alone).

@@ -39,8 +39,8 @@ reads right against its neighbours (a washed-out one counts as wrong); its band 
 judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
 card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
 with ``under_glow``, as for every code a highlight rule vouches for). Issue 19 §3, branches
-``tweak2`` and ``tweak3``: asked only where the top-card test left the modules unsure, never
-where it judged them covered (:data:`WEAK_HIGHLIGHTS`).
+``tweak2`` and ``tweak3``: never where the test judged the modules covered and the highlight
+washed none out (:func:`_explains`, :data:`WEAK_HIGHLIGHTS`).
 
 Paper within :data:`MIN_HEADROOM` of full scale (a bright room, the first renderer's frames)
 leaves a highlight no room to stand out on the paper: it shows only on the dark modules it
@@ -83,26 +83,28 @@ OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit qui
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
 WEAK_HIGHLIGHTS = True
 """The weak path (below) switched on (issue 19 §3, branches ``tweak2``, ``tweak3``). It is asked
-only where the top-card test left the modules unsure (:func:`vision.table_codes.visibility`):
-a weak highlight washes nothing out, so it never excuses modules the test judged covered — as
-first built it did, and tshort's glare sweep with short frames named 3 buried codes that main's
-reader does not (a card turned −7°, its edge 2.2 modules beside the code, the glow on the
-buried card only). Off: main's reader exactly (the guards' A/B)."""
+where the top-card test left the modules unsure, and where it judged them covered only when the
+highlight washed a module out (:func:`_explains`): a highlight that washes nothing out never
+excuses modules judged covered — as first built it did, and tshort's glare sweep with short
+frames named 3 buried codes that main's reader does not (a card turned −7°, its edge 2.2
+modules beside the code, the glow on the buried card only). Off: main's reader exactly (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
 
 def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
-                  expected: np.ndarray, weak: bool = True) -> str | None:
+                  expected: np.ndarray, judged: str = "unsure") -> str | None:
     """``"whole"`` when the code's only differences from the expected code are a highlight's,
     ``"unsure"`` when a highlight over its quiet zone could hide a card's edge (see the
     module's docstring), ``None`` when there is no highlight over it or something else
     differs: the top-card test's own verdict stands.
 
     Modules are sampled on ``gray``, the quiet zone on ``plain`` (as in
-    :func:`vision.table_codes.visibility`). ``weak``: look for a weak highlight too (the
-    caller's verdict is unsure: a "whole" here can count, and a weak highlight, washing
-    nothing out, cannot explain modules judged covered).
+    :func:`vision.table_codes.visibility`). ``judged``: the top-card test's verdict. A weak
+    highlight is looked for too where it is unsure, and where it is covered only when the
+    highlight washed a module out: one that washes nothing out cannot explain modules judged
+    covered (tshort's glare sweep with short frames); where it is whole, a "whole" here
+    cannot count.
     """
     n = expected.shape[0]
     means = _module_means(gray, corners, n)
@@ -113,12 +115,19 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright_level = paper + GLARE_RISE * (255.0 - paper)
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
-    if verdict is None and weak and WEAK_HIGHLIGHTS \
+    if verdict is None and WEAK_HIGHLIGHTS and _explains(judged, bright) \
             and _weakly_lit_whole(means, expected, bright, lit_ring):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"
     return verdict
+
+
+def _explains(judged: str, bright: np.ndarray) -> bool:
+    """Whether a highlight (``bright``: the modules it washed out) could explain the top-card
+    test's verdict ``judged``: a few lifted modules (unsure) any glow may; modules judged
+    covered only one that washed a module out."""
+    return judged == "unsure" or (judged == "covered" and bool(bright.any()))
 
 
 def _inside_the_code(bright: np.ndarray, lit_ring: np.ndarray) -> bool:
