@@ -87,7 +87,8 @@ where the top-card test left the modules unsure, and where it judged them covere
 highlight washed a module out (:func:`_explains`): a highlight that washes nothing out never
 excuses modules judged covered — as first built it did, and tshort's glare sweep with short
 frames named 3 buried codes that main's reader does not (a card turned −7°, its edge 2.2
-modules beside the code, the glow on the buried card only). Off: main's reader exactly (the guards' A/B)."""
+modules beside the code, the glow on the buried card only). Off: main's reader exactly (the
+guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
