@@ -95,7 +95,8 @@ def _card_into_the_code() -> np.ndarray:
 
 def _asked_for_covered_modules_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """The weak path asked wherever the top-card test's verdict is not whole (as first built),
-    not only where it is unsure: the reader's later safeguards then stand alone."""
+    whether or not the highlight washed a module out: the reader's later safeguards then stand
+    alone."""
     rule = glare.glare_verdict
     monkeypatch.setattr(glare, "glare_verdict",
                         lambda gray, plain, corners, expected, judged="unsure":
@@ -145,9 +146,9 @@ def test_a_weak_glow_never_excuses_modules_judged_covered(monkeypatch):
     paper along that edge on the buried card only, added in linear light (room light 0.6). The
     glow leaves the top-card test judging the modules covered and the band clear; the weak path,
     reading each module against its neighbours, would call them whole, and the card's edge lies
-    past the band, too faint for the outline look. A weak highlight washes nothing out, so it is
-    asked only where the test is unsure: the ferry says nothing. Asked for covered modules too,
-    the ferry named the buried code."""
+    past the band, too faint for the outline look. This glow washes no module out, and a
+    highlight that washes nothing out never excuses modules judged covered: the ferry says
+    nothing. Asked for them all the same, the ferry named the buried code."""
     positions = list(overlap_positions((-1.0, -2.2)))  # the sweep's order gives its seeds
     index = [position[:2] for position in positions].index(("left", -2.2))
     _, _, dx, dy = positions[index]
