@@ -74,25 +74,48 @@ def _leg_dips(grid: np.ndarray, n: int, corner: int) -> np.ndarray:
     leg's dip below the lighter of its neighbourhoods: 2 × len(REACH)² × len(ANGLES)."""
     import cv2
 
+    dips = []
+    for leg_maps in _leg_maps(n, corner):
+        means = []
+        for map_x, map_y, shape in leg_maps:
+            values = cv2.remap(grid, map_x, map_y, cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+            means.append(values.reshape(shape).mean(axis=(-2, -1)))
+        line, plus, minus = means
+        dips.append(np.maximum(plus, minus) - line)
+    return np.stack(dips)
+
+
+_LegMaps = tuple[tuple[np.ndarray, np.ndarray, tuple[int, ...]], ...]
+
+
+@functools.cache
+def _leg_maps(n: int, corner: int) -> tuple[_LegMaps, _LegMaps]:
+    """:func:`_leg_dips`' sampling maps for an n-module code's ``corner``, for each leg's
+    direction: remap's x and y maps (in :func:`code_grid`'s pixels, 2-D, small) and the
+    samples' shape, on the leg, then at :data:`SIDE` on either side of it. They depend on the
+    code's version and the corner only, not on the image: worked out once (read-only; 1.4 MB
+    a version and corner), where each look worked them out anew, about 4 ms of its 5
+    (issue 19 §4, branch tcost3: the same floats, tests/table/test_corner_maps_exact.py)."""
     x0, y0, sx, sy = _CORNERS[corner](n)
     points, directions = _candidates(sx, sy)
-    dips = []
+    origin = np.array([x0 + _MARGIN, y0 + _MARGIN], float)
+    per_direction = []
     for direction in directions:
         normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
-        means = []
+        maps = []
         for across in ((0.0,), SIDE, tuple(-s for s in SIDE)):
             at = (points[..., np.newaxis, np.newaxis, :]
                   + direction[..., np.newaxis, np.newaxis, :] * np.array(LEG)[:, None, None]
                   + normal[..., np.newaxis, np.newaxis, :] * np.array(across)[None, :, None])
-            origin = np.array([x0 + _MARGIN, y0 + _MARGIN], float)
             pixels = ((at + origin) * CORNER_PX - 0.5).astype(np.float32)
-            rows = pixels.reshape(-1, len(LEG) * len(across), 2)  # remap's maps: 2-D, small
-            values = cv2.remap(grid, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-            means.append(values.reshape(at.shape[:-1]).mean(axis=(-2, -1)))
-        line, plus, minus = means
-        dips.append(np.maximum(plus, minus) - line)
-    return np.stack(dips)
+            rows = pixels.reshape(-1, len(LEG) * len(across), 2)
+            map_x, map_y = np.ascontiguousarray(rows[..., 0]), np.ascontiguousarray(rows[..., 1])
+            for array in (map_x, map_y):
+                array.setflags(write=False)
+            maps.append((map_x, map_y, at.shape[:-1]))
+        per_direction.append(tuple(maps))
+    return per_direction[0], per_direction[1]
 
 
 _CORNERS = (lambda n: (0, 0, -1, -1), lambda n: (n, 0, 1, -1),
