@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,10 +42,7 @@ from companion.session.store import GameStore
 from companion.sim.autoplay import SimulatedTable
 
 PLAYERS = ("Ana", "Ben", "Chloé")
-#: A child silent this long is stuck: it only bounds a hang. 120 s once ran out under a load
-#: average of 16 on two cores (the whole suite beside three helpers' benchmarks), with nothing
-#: stuck: the bound is a hang's, so it is generous, never a speed.
-HANG_SECONDS = 300
+HANG_SECONDS = 120  # a child silent this long is stuck: only bounds a hang
 
 
 
@@ -130,11 +127,16 @@ class Zygote:
     negative for a signal).
     """
 
-    def __init__(self, hang_seconds: float = HANG_SECONDS) -> None:
+    COMMAND = (sys.executable, "-c", "from companion.sim.crashdrill import Zygote; Zygote.serve()")
+
+    def __init__(self, hang_seconds: float = HANG_SECONDS,
+                 command: Sequence[str] = COMMAND) -> None:
         self.hang_seconds = hang_seconds
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "from companion.sim.crashdrill import Zygote; Zygote.serve()"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        # Unbuffered (bufsize=0): :meth:`next` waits with select() on the pipe itself, so no
+        # line may sit read ahead in a Python buffer. Buffered, two lines that came in one
+        # read (a loaded machine) left the second unseen by select() until the hang bound.
+        self.process = subprocess.Popen(list(command), stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, bufsize=0)
         assert self.process.stdin is not None and self.process.stdout is not None, "pipes"
         self._stdin, self._stdout = self.process.stdin, self.process.stdout
 
