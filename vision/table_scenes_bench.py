@@ -592,8 +592,9 @@ def text(report: dict[str, Any]) -> str:
     if short and short["frames"]:
         s, sr = short["total"], short["rates"]
         lines.append(
-            f"With the short look (as the app reads a still table; {short['frames']} frames "
-            f"took one, {short['cpu_ms']} ms CPU each): read {s['read']}/{s['visible']} "
+            f"With the short look (as the app reads a still table; {short['frames']} "
+            f"{'frame' if short['frames'] == 1 else 'frames'} took one, {short['cpu_ms']} ms "
+            f"CPU each): read {s['read']}/{s['visible']} "
             f"({sr['read']} %); no strong highlight {s['clear_read']}/{s['clear']}; under one "
             f"{s['glare_read']}/{s['glare']}; wrong {s['wrong']}")
     change = report["one_ferry_change"]
