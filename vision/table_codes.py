@@ -93,6 +93,12 @@ def top_card(codes: Sequence[Code]) -> str | None:
 
 
 STICKER_MODULES = 21  # a card sticker's code: version 1 (TABLE-KIT.md "Cards")
+# Why these are safe (:func:`own_phantom`; docs/benchmarks.md, branch ttopcard2): in the danger
+# sweeps the top card's own sticker, located beside a whole buried code, kept every corner 2.9
+# modules or more outside it and covered none of it — with one corner guessed 4 modules too far
+# in, one corner came inside and 0.003 of the code was covered: a corner and a sliver, never two
+# corners nor a sixth of the code. The phantoms refused in dim side light had two corners on it
+# (−0.1…+0.2 module from its edge, and 4–7 inside) or covered 0.18–0.34 of it.
 PHANTOM_REACH = 1.0  # modules: how far outside a whole code's outline a phantom's corner may lie
 PHANTOM_CORNERS = 2  # corners on or inside a whole code's outline: its own finders
 PHANTOM_SHARE = 0.15  # of a whole code's area, covered by an outline that uses its finders
@@ -109,12 +115,13 @@ def own_phantom(unread: Quad, whole: Quad) -> bool:
     part of the whole code's outline it would cover that code, which would not be whole (its
     modules wrong, its quiet zone dark); lying beside it, its three finders are its own,
     outside the whole code, and only its guessed fourth corner may stray. The top-card rule's
-    refusals in dim side light were such phantoms, 12 of 13 on six sets (two corners in the
-    code, 0.18–0.34 of its area covered); in the danger sweeps (a buried code whole, the top
-    card's own sticker beside it, 3 and 2.3 px a module, the sticker 7.8 mm from its card's
-    edge or at its corner, one corner of its outline moved 4 modules toward the code: 3,042
-    scenes, 403 with both located) neither test ever held for the top card's sticker
-    (docs/benchmarks.md, branches ``ttopcard`` and ``ttopcard2``).
+    refusals in dim side light were such phantoms, 12 of 13 on six sets (9 with two corners on
+    the code, all 11 with a corner on it covering 0.18–0.34 of its area); in the danger sweeps
+    (a buried code whole, the top card's own sticker located beside it, 3 and 2.3 px a module,
+    the sticker 7.8 mm from its card's edge or at its corner, as located and with any one
+    corner of its outline moved 4 modules toward the code: 3,042 scenes, 458 with both
+    located) neither test ever held for the top card's sticker (docs/benchmarks.md, branches
+    ``ttopcard`` and ``ttopcard2``).
 
     >>> code = ((0.0, 0.0), (21.0, 0.0), (21.0, 21.0), (0.0, 21.0))  # a module a pixel
     >>> on_two_finders = ((0.0, 14.0), (14.0, 14.0), (14.0, 28.0), (0.0, 28.0))
