@@ -94,11 +94,12 @@ def top_card(codes: Sequence[Code]) -> str | None:
 
 STICKER_MODULES = 21  # a card sticker's code: version 1 (TABLE-KIT.md "Cards")
 # Why these are safe (:func:`own_phantom`; docs/benchmarks.md, branch ttopcard2): in the danger
-# sweeps the top card's own sticker, located beside a whole buried code, kept every corner 2.9
-# modules or more outside it and covered none of it — with one corner guessed 4 modules too far
-# in, one corner came inside and 0.003 of the code was covered: a corner and a sliver, never two
-# corners nor a sixth of the code. The phantoms refused in dim side light had two corners on it
-# (−0.1…+0.2 module from its edge, and 4–7 inside) or covered 0.18–0.34 of it.
+# sweeps (3,042 scenes) the top card's own sticker, located beside a whole buried code, kept
+# every corner 2.8 modules or more outside it and covered none of it; with one corner guessed 4
+# modules too far in, that corner came 1.1 module inside at most, the next stayed 4.2 modules
+# out and 0.004 of the code was covered: never two corners within 1 module nor 0.15 of the
+# code. The phantoms refused in dim side light had two corners on it (−0.1…+0.2 module from its
+# edge, and 4–7 inside) or covered 0.18–0.34 of it.
 PHANTOM_REACH = 1.0  # modules: how far outside a whole code's outline a phantom's corner may lie
 PHANTOM_CORNERS = 2  # corners on or inside a whole code's outline: its own finders
 PHANTOM_SHARE = 0.15  # of a whole code's area, covered by an outline that uses its finders
