@@ -462,11 +462,13 @@ class _Symbols:
 
 
 SLIVER_RATIO = 3.0  # a located symbol's longest side over its shortest: above, not a QR code
+NO_SIZE_PX = 1.0  # a located symbol's shortest side under this: zxing-cpp gave no position
 
 
 def square_enough(outline: np.ndarray) -> bool:
     """Whether a symbol zxing-cpp located and could not read (``outline``: its four corners,
-    4 × 2) may be a QR code: its longest side at most :data:`SLIVER_RATIO` times its shortest.
+    4 × 2) may be a QR code: its longest side at most :data:`SLIVER_RATIO` times its shortest,
+    and that side a pixel long at least (:data:`NO_SIZE_PX`).
 
     A QR code's outline is a square, seen at most 25° off the camera's axis (the kit's
     tilt) and with its fourth corner guessed by zxing-cpp: its sides differ by a few tenths
@@ -475,14 +477,23 @@ def square_enough(outline: np.ndarray) -> bool:
     glossy highlight lined up; counted as symbols not read, they kept a ferry silent whose
     top card was read whole (issue 19: DEV 1085 ferry 3, 1179 ferry 5, branch tdecode).
 
+    An outline of no size is no place at all: where zxing-cpp's QR detector fails before it
+    has placed a symbol ("Invalid symbol size", a format error), it returns the failure with
+    all four corners at (0, 0), which the crop's offset then moves to the crop's top-left
+    corner, a place that says nothing of where the finders were; counted there as a symbol
+    not read, it kept silent a ferry whose top card was read whole (issue 19: tdim4's seed
+    6355 ferry 1, the second look's enlarged zone; branch ttopcard2).
+
     >>> square_enough(np.array([(0, 0), (100, 4), (98, 104), (-3, 99)], np.float32))
     True
     >>> square_enough(np.array([(2351, 1377), (2394, 1014), (2444, 1028), (2408, 1383)],
     ...                        np.float32))  # DEV 1070: 360 px long, 50 wide
     False
+    >>> square_enough(np.zeros((4, 2), np.float32))  # no position
+    False
     """
     sides = np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1)
-    return bool(sides.max() <= SLIVER_RATIO * sides.min())
+    return bool(sides.min() >= NO_SIZE_PX and sides.max() <= SLIVER_RATIO * sides.min())
 
 
 SMOOTHED_MARGIN = 1.0  # codes' widths: how far round the symbols not read the smoothed look sees

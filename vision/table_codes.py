@@ -71,17 +71,77 @@ def top_card(codes: Sequence[Code]) -> str | None:
     Exactly one text among the whole codes, and nothing else in the zone that could be the top
     card's: an unreadable symbol may be the true top card's (under glare, say), and so may a
     code read with a few too many errors (soft); then even a single whole-looking code could
-    be a buried card's, so the answer is ``None``: the referee never guesses.
+    be a buried card's, so the answer is ``None``: the referee never guesses. A symbol not
+    read that is the whole code's own finders seen again (:func:`own_phantom`) is no other
+    card's and does not count.
 
     >>> square = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
     >>> top_card([Code("A", square, True), Code("B", square, False)])
     'A'
-    >>> top_card([Code("A", square, True), Code("", square, False, readable=False)]) is None
+    >>> beside = ((2.0, 0.0), (3.0, 0.0), (3.0, 1.0), (2.0, 1.0))
+    >>> top_card([Code("A", square, True), Code("", beside, False, readable=False)]) is None
     True
     """
     visible = {c.text for c in codes if c.fully_visible}
-    unsure = any(not c.readable or c.unsure for c in codes)
-    return next(iter(visible)) if len(visible) == 1 and not unsure else None
+    if len(visible) != 1 or any(c.unsure for c in codes):
+        return None
+    whole = [c.corners for c in codes if c.fully_visible]
+    unread = (c for c in codes if not c.readable)
+    if any(not any(own_phantom(c.corners, w) for w in whole) for c in unread):
+        return None
+    return next(iter(visible))
+
+
+STICKER_MODULES = 21  # a card sticker's code: version 1 (TABLE-KIT.md "Cards")
+# Why these are safe (:func:`own_phantom`; docs/benchmarks.md, branch ttopcard2): in the danger
+# sweeps (3,042 scenes) the top card's own sticker, located beside a whole buried code, kept
+# every corner 2.8 modules or more outside it and covered none of it; with one corner guessed 4
+# modules too far in, that corner came 1.1 module inside at most, the next stayed 4.2 modules
+# out and 0.004 of the code was covered: never two corners within 1 module nor 0.15 of the
+# code. The phantoms refused in dim side light had two corners on it (−0.1…+0.2 module from its
+# edge, and 4–7 inside) or covered 0.18–0.34 of it.
+PHANTOM_REACH = 1.0  # modules: how far outside a whole code's outline a phantom's corner may lie
+PHANTOM_CORNERS = 2  # corners on or inside a whole code's outline: its own finders
+PHANTOM_SHARE = 0.15  # of a whole code's area, covered by an outline that uses its finders
+
+
+def own_phantom(unread: Quad, whole: Quad) -> bool:
+    """Whether ``unread``, the outline of a symbol zxing-cpp located and could not read, is
+    the whole code's (``whole``) own finder patterns grouped with a finder-like mark beside
+    them (the label's text, the card's art, a highlight's edge): a phantom, not a sticker.
+
+    It is when :data:`PHANTOM_CORNERS` of its corners lie on or inside the whole code's
+    outline (within :data:`PHANTOM_REACH` of a module), or when it covers
+    :data:`PHANTOM_SHARE` of the whole code's area or more. A real sticker cannot: lying over
+    part of the whole code's outline it would cover that code, which would not be whole (its
+    modules wrong, its quiet zone dark); lying beside it, its three finders are its own,
+    outside the whole code, and only its guessed fourth corner may stray. The top-card rule's
+    refusals in dim side light were such phantoms, 12 of 13 on six sets (9 with two corners on
+    the code, all 11 with a corner on it covering 0.18–0.34 of its area); in the danger sweeps
+    (a buried code whole, the top card's own sticker located beside it, 3 and 2.3 px a module,
+    the sticker 7.8 mm from its card's edge or at its corner, as located and with any one
+    corner of its outline moved 4 modules toward the code: 3,042 scenes, 458 with both
+    located) neither test ever held for the top card's sticker (docs/benchmarks.md, branches
+    ``ttopcard`` and ``ttopcard2``).
+
+    >>> code = ((0.0, 0.0), (21.0, 0.0), (21.0, 21.0), (0.0, 21.0))  # a module a pixel
+    >>> on_two_finders = ((0.0, 14.0), (14.0, 14.0), (14.0, 28.0), (0.0, 28.0))
+    >>> beside = ((25.0, 0.0), (46.0, 0.0), (46.0, 21.0), (25.0, 21.0))
+    >>> own_phantom(on_two_finders, code), own_phantom(beside, code)
+    (True, False)
+    """
+    import cv2
+
+    outline = np.array(whole, np.float32)
+    module = float(np.linalg.norm(outline - np.roll(outline, 1, axis=0), axis=1).mean()
+                   ) / STICKER_MODULES
+    corners_on = sum(cv2.pointPolygonTest(outline, point, True) >= -PHANTOM_REACH * module
+                     for point in unread)
+    if corners_on >= PHANTOM_CORNERS:
+        return True
+    hull = cv2.convexHull(np.array(unread, np.float32))
+    shared, _ = cv2.intersectConvexConvex(hull, cv2.convexHull(outline))
+    return bool(shared >= PHANTOM_SHARE * cv2.contourArea(outline))
 
 
 MAX_BIT_ERRORS = 8  # of 441 modules, isolated ones only: sensor noise, a soft focus
