@@ -695,11 +695,32 @@ class _GridFit:
         import cv2
 
         x, y = _square_to_quad(quads, self.points)
-        rows = (-1, 4 * self.n)  # remap's maps: fewer than 32767 columns, whatever the version
+        rows = _map_rows(4 * self.n * self.n, 4 * self.n)
         values = cv2.remap(self.patch, x.reshape(rows), y.reshape(rows), cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
         result: np.ndarray = values.reshape(len(quads), -1).astype(np.float32) @ self.weights
         return result.astype(np.float64)
+
+
+REMAP_MAX_COLUMNS = 32766  # cv2.remap's maps: their columns are counted in 16-bit integers
+
+
+def _map_rows(wide: int, narrow: int) -> tuple[int, int]:
+    """The shape ``cv2.remap``'s maps of some samples are laid out in: rows of ``wide`` samples
+    (a row a grid, or all in one row) when remap takes so many columns, else rows of
+    ``narrow`` (each a divisor of the samples' count).
+
+    Each sample is remapped alone, so the shape changes no value; but remap works row by row,
+    in tiles of about 16 K samples, and a row costs more than its samples where rows are short:
+    one row a grid took a fit's batch of 16 grids in three quarters of the time of rows of a
+    module row's samples, and a column of a few hundred ring samples (:func:`_sampled`) a tenth
+    of a row's speed (issue 19 §4, branch tcost4: the same bytes,
+    tests/table/test_cost4_exact.py).
+
+    >>> _map_rows(1764, 84), _map_rows(360, 1), _map_rows(40000, 800)
+    ((-1, 1764), (-1, 360), (-1, 800))
+    """
+    return (-1, wide if wide <= REMAP_MAX_COLUMNS else narrow)
 
 
 FIT_OFFSETS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # of a module
@@ -884,7 +905,8 @@ def _sampled(gray: np.ndarray, corners: np.ndarray, points: np.ndarray, n: int
     square = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
     to_frame = cv2.getPerspectiveTransform(square, np.asarray(corners, np.float32))
     xy = cv2.perspectiveTransform(points, to_frame).reshape(-1, 2)
-    values = cv2.remap(gray, xy[:, 0].reshape(-1, 1), xy[:, 1].reshape(-1, 1),
+    rows = _map_rows(len(xy), 1)
+    values = cv2.remap(gray, xy[:, 0].reshape(rows), xy[:, 1].reshape(rows),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(values).ravel().astype(float)
 
