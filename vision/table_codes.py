@@ -755,11 +755,36 @@ class _GridFit:
         import cv2
 
         x, y = _square_to_quad(quads, self.points)
-        rows = (-1, 4 * self.n)  # remap's maps: fewer than 32767 columns, whatever the version
+        rows = remap_rows(x.size, 4 * self.n)
         values = cv2.remap(self.patch, x.reshape(rows), y.reshape(rows), cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
         result: np.ndarray = values.reshape(len(quads), -1).astype(np.float32) @ self.weights
         return result.astype(np.float64)
+
+
+REMAP_MAX_COLUMNS = 32766  # cv2.remap's maps: their columns are counted in 16-bit integers
+
+
+@functools.cache
+def remap_rows(count: int, unit: int = 1) -> tuple[int, int]:
+    """The shape (rows, columns) to lay out ``cv2.remap``'s maps of ``count`` samples in: rows
+    as long as remap takes (:data:`REMAP_MAX_COLUMNS`), each a whole number of ``unit`` samples
+    (a divisor of ``count``).
+
+    Each sample is remapped alone, so the shape changes no value; but remap works row by row,
+    and a short row costs more than its samples: a fit's batch of 16 grids in rows of 84
+    samples (a module row's) took a third longer than in one row, a few hundred ring samples
+    in a column (:func:`_sampled`) several times as long as in a row, the corner look's legs
+    in rows of 9 or 36 twice as long (issue 19 §4, branch tcost4: the same bytes,
+    tests/table/test_cost4_exact.py).
+
+    >>> remap_rows(16 * 1764, 84), remap_rows(360), remap_rows(1089 * 36, 36)
+    ((1, 28224), (1, 360), (3, 13068))
+    """
+    rows = count // unit
+    per_row = max(d for d in range(1, rows + 1)
+                  if rows % d == 0 and unit * d <= REMAP_MAX_COLUMNS)
+    return rows // per_row, unit * per_row
 
 
 FIT_OFFSETS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # of a module
@@ -944,7 +969,8 @@ def _sampled(gray: np.ndarray, corners: np.ndarray, points: np.ndarray, n: int
     square = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
     to_frame = cv2.getPerspectiveTransform(square, np.asarray(corners, np.float32))
     xy = cv2.perspectiveTransform(points, to_frame).reshape(-1, 2)
-    values = cv2.remap(gray, xy[:, 0].reshape(-1, 1), xy[:, 1].reshape(-1, 1),
+    rows = remap_rows(len(xy))
+    values = cv2.remap(gray, xy[:, 0].reshape(rows), xy[:, 1].reshape(rows),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(values).ravel().astype(float)
 

@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from vision.table_codes import remap_rows
 from vision.table_edges import MIN_CONTRAST, code_grid
 from vision.table_lines import light_modules, line_noise, oversampling
 
@@ -109,7 +110,8 @@ def _leg_maps(n: int, corner: int) -> tuple[_LegMaps, _LegMaps]:
                   + direction[..., np.newaxis, np.newaxis, :] * np.array(LEG)[:, None, None]
                   + normal[..., np.newaxis, np.newaxis, :] * np.array(across)[None, :, None])
             pixels = ((at + origin) * CORNER_PX - 0.5).astype(np.float32)
-            rows = pixels.reshape(-1, len(LEG) * len(across), 2)
+            count = pixels.size // 2  # in long rows (the values' order kept): remap_rows
+            rows = pixels.reshape(*remap_rows(count, len(LEG) * len(across)), 2)
             map_x, map_y = np.ascontiguousarray(rows[..., 0]), np.ascontiguousarray(rows[..., 1])
             for array in (map_x, map_y):
                 array.setflags(write=False)
