@@ -89,6 +89,16 @@ excuses modules judged covered — as first built it did, and tshort's glare swe
 frames named 3 buried codes that main's reader does not (a card turned −7°, its edge 2.2
 modules beside the code, the glow on the buried card only). Off: main's reader exactly (the
 guards' A/B)."""
+BY_THE_OUTLINE = True
+"""A highlight over the code is judged by the outline beside the code, not by where it
+reaches (issue 19 §3, branch ``tstrong2``): the rule vouches for a code whose modules read whole
+against their neighbours even where the highlight reaches its outer modules or its quiet zone,
+and a lit quiet zone makes the code *unsure* only where an outline dips across it
+(:func:`_outline_in_light`), not where a module round the highlight differs or is washed out.
+The vouching counts only once the band under the glow is clear and no card's outline lies
+beside the code (:func:`vision.table_edges.quiet_zone_is_clear` with ``under_glow``, a
+saturating highlight judged there by that outline alone: :data:`vision.table_edges.MIN_SATURATED`).
+Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
@@ -161,15 +171,26 @@ def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, p
     if not bright.any():
         return None
     wrong, washed = _glare_errors(means, expected, lifted, light - dark)
+    if not BY_THE_OUTLINE:
+        return _by_where_it_reaches(ring, light, dark, lifted, lit_ring, wrong, washed, bright)
+    # whole against the neighbours wherever the highlight reaches: the band, and no card's
+    # outline beside the code under the glow, are judged by visibility (quiet_zone_is_clear,
+    # under_glow) before this "whole" counts
+    return "whole" if module_errors(wrong | (washed & ~bright)) == "whole" else None
+
+
+def _by_where_it_reaches(ring: np.ndarray, light: float, dark: float, lifted: np.ndarray,
+                         lit_ring: np.ndarray, wrong: np.ndarray, washed: np.ndarray,
+                         bright: np.ndarray) -> str | None:
+    """:func:`_strong_verdict` as tglare built it (:data:`BY_THE_OUTLINE` off): a module
+    differing or washed out round a highlight over the quiet zone makes the code *unsure*, and
+    the rule vouches only for a highlight inside the code, its quiet zone light."""
     if lit_ring.any() and bool((lifted & (wrong | washed)).any()):
         return "unsure"  # the highlight reaches the quiet zone, where a card's edge could hide
     if module_errors(wrong | (washed & ~bright)) != "whole":
         return None
     if lit_ring.any() or _reaches_the_border(lifted):
-        # a highlight reaching the code's outer modules may wash out a card's edge beside
-        # it, where no test can see it (the merged reader's glare sweep: one buried code):
-        # the rule does not vouch for such a code, and the top-card test's verdict stands
-        return None
+        return None  # a highlight reaching the code's outer modules: no verdict of its own
     return "whole" if _ring_is_light(ring, light, dark) else None
 
 
