@@ -173,10 +173,13 @@ def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, p
     wrong, washed = _glare_errors(means, expected, lifted, light - dark)
     if not BY_THE_OUTLINE:
         return _by_where_it_reaches(ring, light, dark, lifted, lit_ring, wrong, washed, bright)
-    # whole against the neighbours wherever the highlight reaches: the band, and no card's
-    # outline beside the code under the glow, are judged by visibility (quiet_zone_is_clear,
-    # under_glow) before this "whole" counts
-    return "whole" if module_errors(wrong | (washed & ~bright)) == "whole" else None
+    if module_errors(wrong | (washed & ~bright)) != "whole":
+        return None
+    # whole against the neighbours wherever the highlight reaches, its quiet zone's samples
+    # light (a card over the code's corner, its modules there few and scattered, crosses them);
+    # the band, and no card's outline beside the code under the glow, are judged by
+    # visibility (quiet_zone_is_clear, under_glow) before this "whole" counts
+    return "whole" if _ring_is_light(ring, light, dark) else None
 
 
 def _by_where_it_reaches(ring: np.ndarray, light: float, dark: float, lifted: np.ndarray,
