@@ -70,7 +70,7 @@ def _card_beside(gap: float) -> np.ndarray:
     of the code's right edge: it saturates the code's right-hand modules and lifts the card's
     outline with the quiet zone round it."""
     image = _sticker()
-    edge = int(round(CODE_RIGHT + gap * PX))
+    edge = round(CODE_RIGHT + gap * PX)
     image[:, edge:] = int(PAPER)
     image[:, edge - 1:edge + 1] = 90
     return _with_highlight(image, (CODE_CENTRE[0] + 12, CODE_CENTRE[1]), (4.0, 2.5), 1.2)
