@@ -32,6 +32,9 @@ modules (:func:`vision.table_glare.lit_patch`), nothing in it is washed out, it 
 darker than the code's light level, no narrow dip crosses it, and neither the line look at
 tglare's outline depth nor the corner look sees a card beside the code
 (:func:`card_outline_under_glow`): a glow lifts a card's outline and the paper beside it alike.
+A *strong* highlight, one that saturates :data:`MIN_SATURATED` of the code's modules or more,
+overshoots the band with nothing there and fails that shape test: its band is judged by the
+outline look alone (:func:`_saturates`; issue 19 §3, branch ``tstrong2``).
 """
 
 from __future__ import annotations
@@ -92,7 +95,9 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     ``under_glow``: a highlight rule vouches for the code's modules
     (:func:`vision.table_glare.glare_verdict`): no covering card's outline may lie beside it
     under the glow (:func:`card_outline_under_glow`), and a band the glow darkens is judged by
-    its shape (:func:`_only_glow`) — while :data:`vision.table_glare.WEAK_HIGHLIGHTS` is on.
+    its shape (:func:`_only_glow`), or, under a glow that saturates modules
+    (:func:`_saturates`), by that outline alone — while
+    :data:`vision.table_glare.WEAK_HIGHLIGHTS` is on.
     """
     if under_glow:
         from vision import table_glare  # it builds on table_codes, which builds on this module

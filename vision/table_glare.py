@@ -22,19 +22,30 @@ bright blob without a card's dark outline":
   zone light (against the levels of the modules away from the highlight), and the edge test
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
-  module round the highlight differs or is washed out, or a card's outline dips across the lit
-  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole;
-* the rule vouches for a code only when the highlight lies inside it: none of its quiet-zone
-  samples and none of its outermost modules lifted (:func:`_reaches_the_border`), and the
-  quiet-zone band test passes too (:func:`vision.table_codes.visibility`). A highlight at the
-  code's edge can wash out a covering card's edge beside it where no test sees it: there the
-  rule says nothing (issue 19's glare sweep on the merged reader, docs/benchmarks.md).
+  card's outline dips across the lit quiet zone (:func:`_outline_in_light`), even one the
+  one-threshold test calls whole;
+* a highlight is judged by the outline beside the code, not by where it reaches
+  (:data:`BY_THE_OUTLINE`): the rule vouches for a code whose modules read whole against their
+  neighbours and whose quiet-zone samples are light, the highlight inside the code or reaching
+  its outer modules and its quiet zone; a module round it that differs or is washed out no
+  longer makes the code unsure by itself. The vouching counts only once the quiet-zone band
+  test passes (:func:`vision.table_codes.visibility`, ``under_glow``): no covering card's
+  outline beside the code under the glow, and a band darker than the light surface judged by
+  its shape under a weak glow, by that outline alone under one that saturates modules
+  (:data:`vision.table_edges.MIN_SATURATED`). tglare built the rule to vouch only for a
+  highlight inside the code (a highlight at the code's edge can wash out a covering card's
+  edge beside it where the one-threshold band does not see it: issue 19's glare sweep on the
+  merged reader); tstrong found every one of 47 strong-highlight top cards bare zxing-cpp
+  reads refused for where its highlight reached or for its band's shape, and the outline look
+  under the glow is what keeps the sweeps' buried codes out (docs/benchmarks.md, branches
+  ``tstrong``, ``tstrong2``).
 
 A *weak* highlight (nothing saturated) over a code and its quiet zone lifts its light modules
 in a broad patch (:func:`lit_patch`) and bends the light surface the quiet-zone band is judged
-against. Where the rule above keeps silent on purpose (the highlight reaching the code's outer
-modules or its quiet zone, or no module bright; a bright highlight inside the code is judged
-above, and its silence stands: :func:`_inside_the_code`), such a code is whole when every module
+against. Where the rule above says nothing (no module bright, or the modules round a highlight
+reaching the code's edge not whole against their neighbours as it reads them; a bright
+highlight inside the code is judged above, and its silence stands: :func:`_inside_the_code`),
+such a code is whole when every module
 reads right against its neighbours (a washed-out one counts as wrong); its band is still
 judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
 card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
