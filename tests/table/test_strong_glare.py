@@ -14,9 +14,13 @@ import zxingcpp
 
 import vision.table_edges as edges
 import vision.table_glare as glare
+from tests.table.test_exposure import Glow, _glow, _to_frame
 from tests.table.test_fit import PX
 from tests.table.test_glare import CODE_CENTRE, MARGIN, PAPER, _judged, _sticker, _with_highlight
+from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from vision.table import TableReader
 from vision.table_codes import _expected_modules, code_corners
+from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
 
 CODE_RIGHT = MARGIN + 4 * PX + 21 * PX  # the code's right edge, pixels from the image's left
 
@@ -112,3 +116,46 @@ def test_a_weak_glow_saturates_nothing():
     weak = _with_highlight(_sticker(), (32.0, 32.0), (6.0, 4.0), 0.16)
     assert not _saturates(weak)
     assert _judged(weak)[0] == "whole"
+
+
+SWEEP_DEPTHS = (-1.0, -2.2)  # modules beside the code: two of tglare's glare sweep's depths
+
+
+def _beside_under_a_saturating_glow(side: str, depth: float, spot: int,
+                                    at: tuple[float, float], turn: float) -> np.ndarray:
+    """One scene of tglare's glare sweep, drawn as the sweep draws it (its seeds for these two
+    depths): a card without a sticker, square to the mat, its edge ``-depth`` modules beside
+    the buried code on ``side``; room light 0.6, blur 1.1; a glow of 1.5 × paper (8 × 4 mm
+    turned ``turn`` degrees, centred ``at``, mm on the buried card: the sweep's highlight
+    number ``spot``) added in grey levels on both cards; sensor noise σ 2.5."""
+    positions = list(overlap_positions(SWEEP_DEPTHS))
+    index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
+    _, _, dx, dy = positions[index]
+    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, 0.0)
+    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=1.1,
+                       seed=index, light=0.6, noise=0.0)
+    clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
+    lift = _glow(_to_frame(scene, buried), Glow(at, peak=1.5, turn=turn), clean.shape)
+    frame = clean + lift * float(np.percentile(clean, 90))
+    frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize(("side", "depth", "at", "turn"), [
+    ("left", -1.0, (6.847619047619048, 19.8), 180.0),
+    ("below", -2.2, (17.8, 31.895238095238096), 90.0),
+])
+def test_a_card_beside_a_code_under_a_saturating_glow_is_not_the_top(monkeypatch, side, depth,
+                                                                     at, turn):
+    """Never wrong, on the renderer's tables: a card's edge 1 module left of the buried code,
+    or 2.2 modules below it, a glow of 1.5 × paper over the code's edge and the card's (the
+    glare sweep's highlight 1 at those depths). The glow saturates the code's modules and the
+    band under it is judged by the outline beside the code: the outline look sees the card's
+    edge, and the ferry says nothing. Without that look the reader named the buried code
+    (through the saturated band: judged by its shape, it is refused)."""
+    frame = _beside_under_a_saturating_glow(side, depth, 1, at, turn)
+    assert TableReader().read(frame).ferries[3].top is None
+    monkeypatch.setattr(edges, "card_outline_under_glow", lambda *args: False)
+    assert TableReader().read(frame).ferries[3].top == BURIED
+    monkeypatch.setattr(edges, "MIN_SATURATED", 10 ** 6)  # the band judged by its shape
+    assert TableReader().read(frame).ferries[3].top is None
