@@ -123,11 +123,11 @@ SWEEP_DEPTHS = (-1.0, -2.2)  # modules beside the code: two of tglare's glare sw
 
 def _beside_under_a_saturating_glow(side: str, depth: float, spot: int,
                                     at: tuple[float, float], turn: float) -> np.ndarray:
-    """One scene of tglare's glare sweep, drawn as the sweep draws it (its seeds for these two
-    depths): a card without a sticker, square to the mat, its edge ``-depth`` modules beside
-    the buried code on ``side``; room light 0.6, blur 1.1; a glow of 1.5 × paper (8 × 4 mm
-    turned ``turn`` degrees, centred ``at``, mm on the buried card: the sweep's highlight
-    number ``spot``) added in grey levels on both cards; sensor noise σ 2.5."""
+    """A scene drawn as tglare's glare sweep draws its scenes (its card positions and seeds for
+    these two depths; its 1.5 × paper glows): a card without a sticker, square to the mat, its
+    edge ``-depth`` modules beside the buried code on ``side``; room light 0.6, blur 1.1; a
+    glow of 1.5 × paper (8 × 4 mm turned ``turn`` degrees, centred ``at``, mm on the buried
+    card) added in grey levels on both cards; sensor noise σ 2.5 (seeded with ``spot``)."""
     positions = list(overlap_positions(SWEEP_DEPTHS))
     index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
@@ -148,8 +148,8 @@ def _beside_under_a_saturating_glow(side: str, depth: float, spot: int,
 def test_a_card_beside_a_code_under_a_saturating_glow_is_not_the_top(monkeypatch, side, depth,
                                                                      at, turn):
     """Never wrong, on the renderer's tables: a card's edge 1 module left of the buried code,
-    or 2.2 modules below it, a glow of 1.5 × paper over the code's edge and the card's (the
-    glare sweep's highlight 1 at those depths). The glow saturates the code's modules and the
+    or 2.2 modules below it, a glow of 1.5 × paper over the code's edge and the card's. The
+    glow saturates the code's modules and the
     band under it is judged by the outline beside the code: the outline look sees the card's
     edge, and the ferry says nothing. Without that look the reader named the buried code
     (through the saturated band: judged by its shape, it is refused)."""
