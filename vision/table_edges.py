@@ -32,6 +32,9 @@ modules (:func:`vision.table_glare.lit_patch`), nothing in it is washed out, it 
 darker than the code's light level, no narrow dip crosses it, and neither the line look at
 tglare's outline depth nor the corner look sees a card beside the code
 (:func:`card_outline_under_glow`): a glow lifts a card's outline and the paper beside it alike.
+A *strong* highlight, one that saturates :data:`MIN_SATURATED` of the code's modules or more,
+overshoots the band with nothing there and fails that shape test: its band is judged by the
+outline look alone (:func:`_saturates`; issue 19 §3, branch ``tstrong2``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,17 @@ SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's 
 SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
 GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
+SATURATED = 250.0  # grey: a module's mean this bright is saturated (no sensor reads paper so)
+MIN_SATURATED = 9
+"""Saturated modules (:data:`SATURATED`) that make a highlight strong: its band under the glow
+is judged by the outline beside the code alone (:func:`card_outline_under_glow`), not by its
+shape (:func:`_only_glow`, built for a weak glow). A strong highlight's surface overshoots the
+band, darker than the glow's shape allows with nothing there: tstrong's 47 strong-highlight top
+cards bare zxing-cpp read and the reader did not had 9–182 saturated modules, and every one's
+band failed :func:`_only_glow`; the buried codes of tglare's glare sweep whose band that test
+refuses had none (a glow of 0.6 × paper lifts a buried code's modules, it saturates none), and
+the outline look saw the covering card on every one (issue 19 §3, branches ``tstrong``,
+``tstrong2``)."""
 
 
 def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
@@ -81,7 +95,9 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     ``under_glow``: a highlight rule vouches for the code's modules
     (:func:`vision.table_glare.glare_verdict`): no covering card's outline may lie beside it
     under the glow (:func:`card_outline_under_glow`), and a band the glow darkens is judged by
-    its shape (:func:`_only_glow`) — while :data:`vision.table_glare.WEAK_HIGHLIGHTS` is on.
+    its shape (:func:`_only_glow`), or, under a glow that saturates modules
+    (:func:`_saturates`), by that outline alone — while
+    :data:`vision.table_glare.WEAK_HIGHLIGHTS` is on.
     """
     if under_glow:
         from vision import table_glare  # it builds on table_codes, which builds on this module
@@ -99,9 +115,10 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # once for both looks (branch tband2: the same grid, so the same verdicts)
     if _only_shade(shares, band) and not _under_a_highlight(grid, expected):
         return not _line_beside(gray, corners, expected)
-    # a weak highlight's glow, asked only for a code the glare rule vouches for (issue 19 §3,
-    # branch tweak2): its shape, and no card's outline beside the code under it
-    return under_glow and _only_glow(grid, expected, band) \
+    # a highlight's glow, asked only for a code the glare rule vouches for (issue 19 §3,
+    # branches tweak2, tstrong2): a weak one's shape (a strong one's saturated modules are
+    # counted first: the cheaper test), and no card's outline beside the code under it
+    return under_glow and (_saturates(grid, expected) or _only_glow(grid, expected, band)) \
         and not card_outline_under_glow(gray, corners, expected)
 
 
@@ -205,6 +222,23 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     if float(levels[band].min()) < GLOW_FLOOR:
         return False
     return _area(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
+
+
+def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a highlight saturates :data:`MIN_SATURATED` of the code's modules or more (each
+    module's middle on the band's ``grid``, :func:`code_grid`, at :data:`SATURATED` or above).
+
+    >>> expected = np.zeros((21, 21), bool); expected[::2, ::2] = True
+    >>> grid = np.full((29 * BAND_PX, 29 * BAND_PX), 200.0, np.float32)
+    >>> inside = slice(_margin() * BAND_PX, (_margin() + 3) * BAND_PX)
+    >>> grid[inside, inside] = 255.0  # 3 × 3 modules
+    >>> _saturates(grid, expected), _saturates(grid.clip(0, 240), expected)
+    (True, False)
+    """
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    return int(np.count_nonzero(means >= SATURATED)) >= MIN_SATURATED
 
 
 def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

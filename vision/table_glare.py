@@ -22,19 +22,30 @@ bright blob without a card's dark outline":
   zone light (against the levels of the modules away from the highlight), and the edge test
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
-  module round the highlight differs or is washed out, or a card's outline dips across the lit
-  quiet zone (:func:`_outline_in_light`), even one the one-threshold test calls whole;
-* the rule vouches for a code only when the highlight lies inside it: none of its quiet-zone
-  samples and none of its outermost modules lifted (:func:`_reaches_the_border`), and the
-  quiet-zone band test passes too (:func:`vision.table_codes.visibility`). A highlight at the
-  code's edge can wash out a covering card's edge beside it where no test sees it: there the
-  rule says nothing (issue 19's glare sweep on the merged reader, docs/benchmarks.md).
+  card's outline dips across the lit quiet zone (:func:`_outline_in_light`), even one the
+  one-threshold test calls whole;
+* a highlight is judged by the outline beside the code, not by where it reaches
+  (:data:`BY_THE_OUTLINE`): the rule vouches for a code whose modules read whole against their
+  neighbours and whose quiet-zone samples are light, the highlight inside the code or reaching
+  its outer modules and its quiet zone; a module round it that differs or is washed out no
+  longer makes the code unsure by itself. The vouching counts only once the quiet-zone band
+  test passes (:func:`vision.table_codes.visibility`, ``under_glow``): no covering card's
+  outline beside the code under the glow, and a band darker than the light surface judged by
+  its shape under a weak glow, by that outline alone under one that saturates modules
+  (:data:`vision.table_edges.MIN_SATURATED`). tglare built the rule to vouch only for a
+  highlight inside the code (a highlight at the code's edge can wash out a covering card's
+  edge beside it where the one-threshold band does not see it: issue 19's glare sweep on the
+  merged reader); tstrong found every one of 47 strong-highlight top cards bare zxing-cpp
+  reads refused for where its highlight reached or for its band's shape, and the outline look
+  under the glow is what keeps the sweeps' buried codes out (docs/benchmarks.md, branches
+  ``tstrong``, ``tstrong2``).
 
 A *weak* highlight (nothing saturated) over a code and its quiet zone lifts its light modules
 in a broad patch (:func:`lit_patch`) and bends the light surface the quiet-zone band is judged
-against. Where the rule above keeps silent on purpose (the highlight reaching the code's outer
-modules or its quiet zone, or no module bright; a bright highlight inside the code is judged
-above, and its silence stands: :func:`_inside_the_code`), such a code is whole when every module
+against. Where the rule above says nothing (no module bright, or the modules round a highlight
+reaching the code's edge not whole against their neighbours as it reads them; a bright
+highlight inside the code is judged above, and its silence stands: :func:`_inside_the_code`),
+such a code is whole when every module
 reads right against its neighbours (a washed-out one counts as wrong); its band is still
 judged (:func:`vision.table_codes.visibility`), under the glow by its shape, and no covering
 card's outline may lie beside it under the glow (:func:`vision.table_edges.quiet_zone_is_clear`
@@ -89,6 +100,16 @@ excuses modules judged covered — as first built it did, and tshort's glare swe
 frames named 3 buried codes that main's reader does not (a card turned −7°, its edge 2.2
 modules beside the code, the glow on the buried card only). Off: main's reader exactly (the
 guards' A/B)."""
+BY_THE_OUTLINE = True
+"""A highlight over the code is judged by the outline beside the code, not by where it
+reaches (issue 19 §3, branch ``tstrong2``): the rule vouches for a code whose modules read whole
+against their neighbours even where the highlight reaches its outer modules or its quiet zone,
+and a lit quiet zone makes the code *unsure* only where an outline dips across it
+(:func:`_outline_in_light`), not where a module round the highlight differs or is washed out.
+The vouching counts only once the band under the glow is clear and no card's outline lies
+beside the code (:func:`vision.table_edges.quiet_zone_is_clear` with ``under_glow``, a
+saturating highlight judged there by that outline alone: :data:`vision.table_edges.MIN_SATURATED`).
+Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 
@@ -161,15 +182,29 @@ def _strong_verdict(means: np.ndarray, expected: np.ndarray, ring: np.ndarray, p
     if not bright.any():
         return None
     wrong, washed = _glare_errors(means, expected, lifted, light - dark)
+    if not BY_THE_OUTLINE:
+        return _by_where_it_reaches(ring, light, dark, lifted, lit_ring, wrong, washed, bright)
+    if module_errors(wrong | (washed & ~bright)) != "whole":
+        return None
+    # whole against the neighbours wherever the highlight reaches, its quiet zone's samples
+    # light (a card over the code's corner, its modules there few and scattered, crosses them);
+    # the band, and no card's outline beside the code under the glow, are judged by
+    # visibility (quiet_zone_is_clear, under_glow) before this "whole" counts
+    return "whole" if _ring_is_light(ring, light, dark) else None
+
+
+def _by_where_it_reaches(ring: np.ndarray, light: float, dark: float, lifted: np.ndarray,
+                         lit_ring: np.ndarray, wrong: np.ndarray, washed: np.ndarray,
+                         bright: np.ndarray) -> str | None:
+    """:func:`_strong_verdict` as tglare built it (:data:`BY_THE_OUTLINE` off): a module
+    differing or washed out round a highlight over the quiet zone makes the code *unsure*, and
+    the rule vouches only for a highlight inside the code, its quiet zone light."""
     if lit_ring.any() and bool((lifted & (wrong | washed)).any()):
         return "unsure"  # the highlight reaches the quiet zone, where a card's edge could hide
     if module_errors(wrong | (washed & ~bright)) != "whole":
         return None
     if lit_ring.any() or _reaches_the_border(lifted):
-        # a highlight reaching the code's outer modules may wash out a card's edge beside
-        # it, where no test can see it (the merged reader's glare sweep: one buried code):
-        # the rule does not vouch for such a code, and the top-card test's verdict stands
-        return None
+        return None  # a highlight reaching the code's outer modules: no verdict of its own
     return "whole" if _ring_is_light(ring, light, dark) else None
 
 
