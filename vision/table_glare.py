@@ -307,17 +307,39 @@ def _outline_in_light(ring: np.ndarray, n: int, paper: float, contrast: float) -
     still dips below the light on both sides of it (a highlight's own slope does not).
 
     ``ring``: the quiet-zone samples (:func:`_quiet_zone_rings`), each ring
-    as four straight runs (top, bottom, left, right).
+    as four straight runs (top, bottom, left, right); each sample's shoulders are the
+    brightest of the :data:`OUTLINE_REACH` samples either side of it along its run (the run's
+    end sample repeated past it), gathered for all runs at once (:func:`_shoulder_samples`:
+    a maximum is exact in any order, so the same shoulders as run by run, at a fraction of
+    numpy's calls; issue 19 §4, branch tcost5).
     """
-    r = OUTLINE_REACH
-    for run in _ring_runs(ring, n):
-        padded = np.pad(run, r, mode="edge")
-        windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * r + 1)
-        left, right = windows[:, :r].max(axis=1), windows[:, r + 1:].max(axis=1)
-        shoulder = np.minimum(left, right)
-        if bool(((shoulder - run > OUTLINE_DIP * contrast) & (shoulder > paper)).any()):
-            return True
-    return False
+    left, right = _shoulder_samples(n, len(ring))
+    shoulder = np.minimum(ring[left].max(axis=1), ring[right].max(axis=1))
+    return bool(((shoulder - ring > OUTLINE_DIP * contrast) & (shoulder > paper)).any())
+
+
+@functools.cache
+def _shoulder_samples(n: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``count`` quiet-zone samples of an n-module code (:func:`_ring_runs`' runs
+    end to end), the indices of the :data:`OUTLINE_REACH` samples before it and after it along
+    its run, an index past the run's end clamped to its end sample (``np.pad``'s "edge").
+
+    >>> left, right = _shoulder_samples(21, 2 * (8 * 21 + 12))
+    >>> left[:2].tolist(), right[44:46].tolist(), left[46].tolist()
+    ([[0, 0, 0], [0, 0, 0]], [[45, 45, 45], [45, 45, 45]], [46, 46, 46])
+    """
+    r, left, right = OUTLINE_REACH, [], []
+    start = 0
+    for run in _ring_runs(np.zeros(count), n):
+        at = np.arange(len(run))
+        steps = np.arange(1, r + 1)
+        left.append(start + np.clip(at[:, np.newaxis] - steps[::-1], 0, len(run) - 1))
+        right.append(start + np.clip(at[:, np.newaxis] + steps, 0, len(run) - 1))
+        start += len(run)
+    indices = np.concatenate(left), np.concatenate(right)
+    for array in indices:
+        array.setflags(write=False)
+    return indices
 
 
 def _ring_runs(ring: np.ndarray, n: int) -> list[np.ndarray]:
@@ -352,37 +374,47 @@ def _lifted_at_the_edge(means: np.ndarray, expected: np.ndarray) -> bool:
 def _glare_errors(means: np.ndarray, expected: np.ndarray, lifted: np.ndarray,
                   contrast: float) -> tuple[np.ndarray, np.ndarray]:
     """The modules read wrong, and those washed out (no contrast left round them): away from
-    the highlight against the code's own threshold, under it against the neighbours."""
+    the highlight against the code's own threshold, under it against the neighbours (their
+    window medians taken only there, the only modules they decide: the same values, a
+    highlight's few modules' worth of sorting; issue 19 §4, branch tcost5)."""
     wrong = (means < _otsu(means[~lifted])) != expected
-    light_ref = _window_median(means, ~expected)
-    dark_ref = _window_median(means, expected)
+    light_ref = _window_median(means, ~expected, at=lifted)
+    dark_ref = _window_median(means, expected, at=lifted)
     local = light_ref - dark_ref
-    washed = lifted & ~(local >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
-    locally_dark = means < (light_ref + dark_ref) / 2
-    wrong = np.where(lifted, (locally_dark != expected) & ~washed, wrong)
+    washed_there = ~(local >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
+    locally_dark = means[lifted] < (light_ref + dark_ref) / 2
+    wrong[lifted] = (locally_dark != expected[lifted]) & ~washed_there
+    washed = np.zeros_like(lifted)
+    washed[lifted] = washed_there
     return wrong, washed
 
 
-def _window_median(means: np.ndarray, which: np.ndarray) -> np.ndarray:
+def _window_median(means: np.ndarray, which: np.ndarray, at: np.ndarray | None = None
+                   ) -> np.ndarray:
     """Each module's median of the ``which`` modules within :data:`LOCAL_WINDOW` of it (NaN
-    where there is none).
+    where there is none); ``at``: only the modules where it holds, in order (1-D).
 
     The windows are sorted once (NaN last) and each one's median taken at its count of
     values, the two middle ones summed and halved in float32 as ``np.nanmedian`` does: the
     same values to the last bit at a fifth of the time (``np.nanmedian`` goes through masked
     arrays on rows this short; issue 19's binned frames sample these windows on 40 % of
-    their codes, docs/benchmarks.md, branch ``tcost``).
+    their codes, docs/benchmarks.md, branch ``tcost``). Each window is sorted alone: a
+    module's median is the same whichever others are asked with it.
 
     >>> means = np.arange(5, dtype=np.float32).reshape(1, 5)
     >>> _window_median(means, means % 2 == 0).tolist()
     [[1.0, 1.0, 2.0, 3.0, 3.0]]
+    >>> _window_median(means, means % 2 == 0, at=means > 2).tolist()
+    [3.0, 3.0]
     >>> _window_median(means, means > 9).tolist()[0][:2]
     [nan, nan]
     """
     r = LOCAL_WINDOW
     padded = np.pad(np.where(which, means, np.nan), r, constant_values=np.nan)
     windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * r + 1, 2 * r + 1))
-    ordered = np.sort(windows.reshape(*means.shape, -1), axis=-1)
+    side = (2 * r + 1) ** 2
+    rows = windows.reshape(*means.shape, side) if at is None else windows[at].reshape(-1, side)
+    ordered = np.sort(rows, axis=-1)
     count = np.count_nonzero(~np.isnan(ordered), axis=-1)
     high = count // 2
     low = np.where(count % 2 == 1, high, high - 1)
