@@ -193,15 +193,28 @@ def _lines(n: int) -> tuple[np.ndarray, np.ndarray]:
 def _line_means(blocks: np.ndarray, n: int) -> np.ndarray:
     """Each line's mean (angle × offset × side) over the blocks it passes through; NaN for a
     line not averaged (no line, nor a neighbour)."""
-    through, lengths = _lines(n)
-    padded = np.vstack([blocks, np.zeros((1, blocks.shape[1]), blocks.dtype)])
-    # np.take: the same gather as ``padded[through]``, a third faster (issue 19, branch tjudge3)
-    sums = np.take(padded, through, axis=0).sum(axis=1).reshape(len(ANGLES), -1,
-                                                                blocks.shape[1])
+    _, lengths = _lines(n)
+    # each side's blocks in a row, gathered block by block along the lines (the line's blocks
+    # on the middle axis): numpy sums a middle axis block after block, as it summed the
+    # ``padded[through]`` gather's, so the same sums, at a sixth of the time (contiguous rows
+    # instead of a row of 4 sides per block; issue 19 §4, branch tcost5)
+    sides = np.zeros((blocks.shape[1], blocks.shape[0] + 1), blocks.dtype)  # + the line's end
+    sides[:, :-1] = blocks.T
+    sums = np.take(sides, _lines_by_block(n), axis=1).sum(axis=1)
+    sums = sums.T.reshape(len(ANGLES), -1, blocks.shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
         means: np.ndarray = np.where(lengths[:, :, np.newaxis] > 0,
                                      sums / lengths[:, :, np.newaxis], np.nan)
     return means
+
+
+@functools.cache
+def _lines_by_block(n: int) -> np.ndarray:
+    """:func:`_lines`' blocks, block by block along the side (rows) for every line (columns)."""
+    through, _ = _lines(n)
+    by_block = np.ascontiguousarray(through.T)
+    by_block.setflags(write=False)
+    return by_block
 
 
 def _below_neighbours(means: np.ndarray) -> np.ndarray:
