@@ -410,18 +410,20 @@ def _window_median(means: np.ndarray, which: np.ndarray, at: np.ndarray | None =
     [nan, nan]
     """
     r = LOCAL_WINDOW
-    padded = np.pad(np.where(which, means, np.nan), r, constant_values=np.nan)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (2 * r + 1, 2 * r + 1))
-    side = (2 * r + 1) ** 2
-    rows = windows.reshape(*means.shape, side) if at is None else windows[at].reshape(-1, side)
+    side = 2 * r + 1
+    values = np.where(which, means, np.nan)
+    padded = np.full((values.shape[0] + 2 * r, values.shape[1] + 2 * r), np.nan, values.dtype)
+    padded[r:-r, r:-r] = values  # np.pad's result, without its Python (branch tcost5)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (side, side))
+    rows = (windows if at is None else windows[at]).reshape(-1, side * side)
     ordered = np.sort(rows, axis=-1)
-    count = np.count_nonzero(~np.isnan(ordered), axis=-1)
+    count = side * side - np.count_nonzero(np.isnan(rows), axis=-1)
     high = count // 2
-    low = np.where(count % 2 == 1, high, high - 1)
-    middle = np.take_along_axis(ordered, np.stack([np.maximum(low, 0), high], axis=-1),
-                                axis=-1)
-    median = (middle[..., 0] + middle[..., 1]) / 2
-    return np.where(count > 0, median, np.nan).astype(np.float32)
+    low = high - 1 + (count & 1)
+    each = np.arange(len(ordered))
+    median = (ordered[each, np.maximum(low, 0)] + ordered[each, high]) / 2
+    result = np.where(count > 0, median, np.nan).astype(np.float32)
+    return result if at is not None else result.reshape(means.shape)
 
 
 def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
