@@ -409,13 +409,15 @@ def _window_median(means: np.ndarray, which: np.ndarray, at: np.ndarray | None =
     >>> _window_median(means, means > 9).tolist()[0][:2]
     [nan, nan]
     """
-    r = LOCAL_WINDOW
-    side = 2 * r + 1
+    side = 2 * LOCAL_WINDOW + 1
     values = np.where(which, means, np.nan)
-    padded = np.full((values.shape[0] + 2 * r, values.shape[1] + 2 * r), np.nan, values.dtype)
-    padded[r:-r, r:-r] = values  # np.pad's result, without its Python (branch tcost5)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (side, side))
-    rows = (windows if at is None else windows[at]).reshape(-1, side * side)
+    padded = np.full((values.shape[0] + side - 1, values.shape[1] + side - 1), np.nan,
+                     values.dtype)
+    padded[LOCAL_WINDOW:-LOCAL_WINDOW, LOCAL_WINDOW:-LOCAL_WINDOW] = values
+    # each window's values gathered in the order np.lib.stride_tricks.sliding_window_view
+    # lays them out, without its Python (branch tcost5)
+    windows = _windows(*values.shape)
+    rows = padded.ravel()[windows if at is None else windows[at.ravel()]]
     ordered = np.sort(rows, axis=-1)
     count = side * side - np.count_nonzero(np.isnan(rows), axis=-1)
     high = count // 2
@@ -424,6 +426,23 @@ def _window_median(means: np.ndarray, which: np.ndarray, at: np.ndarray | None =
     median = (ordered[each, np.maximum(low, 0)] + ordered[each, high]) / 2
     result = np.where(count > 0, median, np.nan).astype(np.float32)
     return result if at is not None else result.reshape(means.shape)
+
+
+@functools.cache
+def _windows(rows: int, columns: int) -> np.ndarray:
+    """Where each module's window (:data:`LOCAL_WINDOW` modules round it) lies in the
+    module means padded by the window's reach, flattened: one row of indices a module, row by
+    row across the window.
+
+    >>> _windows(3, 4).shape, _windows(3, 4)[0, :6].tolist()
+    ((12, 25), [0, 1, 2, 3, 4, 8])
+    """
+    side, width = 2 * LOCAL_WINDOW + 1, columns + 2 * LOCAL_WINDOW
+    corner = (np.arange(rows)[:, np.newaxis] * width + np.arange(columns)).ravel()
+    across = (np.arange(side)[:, np.newaxis] * width + np.arange(side)).ravel()
+    windows = corner[:, np.newaxis] + across
+    windows.setflags(write=False)
+    return windows
 
 
 def _grown(mask: np.ndarray, reach: int) -> np.ndarray:
