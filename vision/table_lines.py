@@ -222,9 +222,10 @@ def _below_neighbours(means: np.ndarray) -> np.ndarray:
     lines :data:`NEIGHBOURS` modules inward and outward of it at the same angle; ``-inf`` where
     a neighbourhood holds no line."""
     near, far = (round(m * LINE_PX) for m in NEIGHBOURS)
-    padded = np.pad(np.nan_to_num(means, nan=-np.inf), ((0, 0), (far, far), (0, 0)),
-                    constant_values=-np.inf)
     count = means.shape[1]
+    # np.pad's result (the lines past both ends of the strip: none), without its Python
+    padded = np.full((means.shape[0], count + 2 * far, means.shape[2]), -np.inf, means.dtype)
+    padded[:, far:far + count] = np.nan_to_num(means, nan=-np.inf)
     # the largest of a few shifted views, pairwise (a maximum is exact in any order), without
     # stacking them into one array first
     inward = functools.reduce(np.maximum, (padded[:, far - s:far - s + count]

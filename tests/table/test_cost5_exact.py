@@ -3,10 +3,13 @@ the neighbours' window medians taken only at the modules a highlight lifts
 (:func:`vision.table_glare._glare_errors`, :func:`~vision.table_glare._window_median`), the lit
 quiet zone's shoulders gathered for all its runs at once
 (:func:`~vision.table_glare._outline_in_light`), and the line look's sums gathered side by
-side (:func:`vision.table_lines._line_means`) — each against a written-out copy of the code it
-replaced (main 576ce03), on random codes' levels and on random numbers."""
+side (:func:`vision.table_lines._line_means`) and their neighbourhoods padded without
+``np.pad`` (:func:`~vision.table_lines._below_neighbours`) — each against a written-out copy
+of the code it replaced (main 576ce03), on random codes' levels and on random numbers."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -27,7 +30,16 @@ from vision.table_glare import (
     _shoulder_samples,
     _window_median,
 )
-from vision.table_lines import _MARGIN, ANGLES, LINE_PX, _line_means, _lines, _strip_blocks
+from vision.table_lines import (
+    _MARGIN,
+    ANGLES,
+    LINE_PX,
+    NEIGHBOURS,
+    _below_neighbours,
+    _line_means,
+    _lines,
+    _strip_blocks,
+)
 
 # -- the code as it was (main 576ce03) ------------------------------------------------------------
 
@@ -89,6 +101,19 @@ def line_means_as_they_were(blocks: np.ndarray, n: int) -> np.ndarray:
         means: np.ndarray = np.where(lengths[:, :, np.newaxis] > 0,
                                      sums / lengths[:, :, np.newaxis], np.nan)
     return means
+
+
+def below_neighbours_as_it_was(means: np.ndarray) -> np.ndarray:
+    near, far = (round(m * LINE_PX) for m in NEIGHBOURS)
+    padded = np.pad(np.nan_to_num(means, nan=-np.inf), ((0, 0), (far, far), (0, 0)),
+                    constant_values=-np.inf)
+    count = means.shape[1]
+    inward = functools.reduce(np.maximum, (padded[:, far - s:far - s + count]
+                                           for s in range(near, far + 1)))
+    outward = functools.reduce(np.maximum, (padded[:, far + s:far + s + count]
+                                            for s in range(near, far + 1)))
+    below: np.ndarray = np.minimum(inward, outward) - np.nan_to_num(means, nan=np.inf)
+    return below
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -175,15 +200,18 @@ def test_the_lit_quiet_zones_shoulders_are_the_ones_they_were(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_line_looks_sums_are_the_ones_they_were(seed):
-    """Every line's mean beside a random code (versions 1 and 2) and over random blocks: the
-    same bytes, NaN where there was NaN (issue 19 §4, branch tcost5)."""
+    """Every line's mean beside a random code (versions 1 and 2) and over random blocks, and
+    its depth below its neighbourhoods: the same bytes, NaN and -inf where they were (issue 19
+    §4, branch tcost5)."""
     image, corners, expected, _ = random_code(seed)
     n = expected.shape[0]
     blocks = _strip_blocks(code_grid(image, corners, n, LINE_PX, _MARGIN), n)
     rng = np.random.default_rng(300 + seed)
     for sample in (blocks, rng.uniform(0, 255, blocks.shape).astype(np.float32),
                    np.round(rng.uniform(0, 255, blocks.shape)).astype(np.float32)):
-        assert same_bytes(_line_means(sample, n), line_means_as_they_were(sample, n))
+        means = _line_means(sample, n)
+        assert same_bytes(means, line_means_as_they_were(sample, n))
+        assert same_bytes(_below_neighbours(means), below_neighbours_as_it_was(means))
 
 
 def test_the_cases_reach_washed_and_wrong_modules():
