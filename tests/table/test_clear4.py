@@ -10,9 +10,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from tests.table import test_one_band as one_band
 from tests.table.test_lines import _corners, _frame, _modules
 from vision import table_codes
-from vision.table_edges import quiet_zone_is_clear
 
 FOURTH_OFF = 0.35  # modules: the fitted grid's fourth corner, away from zxing-cpp's estimate
 PX = 3.0  # frame pixels a module (tests/table/test_lines.py's default)
@@ -37,33 +37,22 @@ def _is_agreed(grid: np.ndarray) -> bool:
     return _is(grid, table_codes.agreed_corners(_corners(), _fitted(), 21))
 
 
-_SAMPLE, _CLEAR = table_codes.sample_modules, quiet_zone_is_clear
+_SAMPLE = table_codes.sample_modules
 
 
 def _judged(monkeypatch: pytest.MonkeyPatch, frame: np.ndarray, *,
             light: Callable[[np.ndarray], bool] = _is_agreed,
             wrong_on: Callable[[np.ndarray], bool] = lambda grid: False,
             fitted: np.ndarray | None = None, blind: bool = False) -> str:
-    """``_verdict`` of a code that is not too noisy, the fit's answer fixed (:func:`_fitted`),
-    the band light only on the grids ``light`` names (as they really are, or light whatever
-    lies there when ``blind``: as if the band missed a card's edge), and one module of the
-    code's middle turned on the grids ``wrong_on`` names."""
-    assert not table_codes._too_noisy(frame, _corners(), _modules())  # the path under test
+    """``_verdict`` of a code that is not too noisy (tests/table/test_one_band.py's harness),
+    the fit's answer fixed (:func:`_fitted`), the band light only on the grids ``light`` names
+    (as they really are, or light whatever lies there when ``blind``: as if the band missed a
+    card's edge), and one module of the code's middle turned on the grids ``wrong_on``
+    names."""
     fit = _fitted() if fitted is None else fitted
-
-    def sampled(gray: np.ndarray, grid: np.ndarray, n: int) -> np.ndarray:
-        modules = np.array(_SAMPLE(gray, grid, n))
-        if wrong_on(np.asarray(grid, np.float32)):
-            modules.flat[220] ^= True
-        return modules
-
-    def clear(gray: np.ndarray, grid: np.ndarray, expected: np.ndarray) -> bool:
-        return light(np.asarray(grid)) and (blind or _CLEAR(gray, grid, expected))
-
-    monkeypatch.setattr(table_codes, "_fitted_corners", lambda *args: fit)
-    monkeypatch.setattr(table_codes, "sample_modules", sampled)
-    monkeypatch.setattr(table_codes, "quiet_zone_is_clear", clear)
-    return table_codes._verdict(frame, frame, _corners(), _modules())
+    monkeypatch.setattr(one_band, "_fitted", lambda: fit)
+    return one_band._judged(monkeypatch, frame, dark_band=lambda grid: not light(grid),
+                            wrong_on=wrong_on, blind=blind)
 
 
 def _calm(card: tuple[float, float] | None = None) -> np.ndarray:
