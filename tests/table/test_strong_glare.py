@@ -14,13 +14,12 @@ import zxingcpp
 
 import vision.table_edges as edges
 import vision.table_glare as glare
-from tests.table.test_exposure import Glow, _glow, _to_frame
 from tests.table.test_fit import PX
 from tests.table.test_glare import CODE_CENTRE, MARGIN, PAPER, _judged, _sticker, _with_highlight
-from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from tests.table.test_view import BURIED
+from tests.table.test_weak_glare import sweep_frame
 from vision.table import TableReader
 from vision.table_codes import _expected_modules, code_corners
-from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
 
 CODE_RIGHT = MARGIN + 4 * PX + 21 * PX  # the code's right edge, pixels from the image's left
 
@@ -125,20 +124,9 @@ def _beside_under_a_saturating_glow(side: str, depth: float, spot: int,
                                     at: tuple[float, float], turn: float) -> np.ndarray:
     """A scene drawn as tglare's glare sweep draws its scenes (its card positions and seeds for
     these two depths; its 1.5 × paper glows): a card without a sticker, square to the mat, its
-    edge ``-depth`` modules beside the buried code on ``side``; room light 0.6, blur 1.1; a
-    glow of 1.5 × paper (8 × 4 mm turned ``turn`` degrees, centred ``at``, mm on the buried
-    card) added in grey levels on both cards; sensor noise σ 2.5 (seeded with ``spot``)."""
-    positions = list(overlap_positions(SWEEP_DEPTHS))
-    index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
-    _, _, dx, dy = positions[index]
-    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, 0.0)
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=1.1,
-                       seed=index, light=0.6, noise=0.0)
-    clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
-    lift = _glow(_to_frame(scene, buried), Glow(at, peak=1.5, turn=turn), clean.shape)
-    frame = clean + lift * float(np.percentile(clean, 90))
-    frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
-    return np.clip(frame, 0, 255).astype(np.uint8)
+    edge ``-depth`` modules beside the buried code on ``side``; blur 1.1."""
+    return sweep_frame(side, depth, spot, at, turn, depths=SWEEP_DEPTHS, peak=1.5, blur=1.1,
+                       card_turn=0.0)
 
 
 @pytest.mark.parametrize(("side", "depth", "at", "turn"), [

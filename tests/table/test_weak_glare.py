@@ -67,21 +67,23 @@ def test_a_weak_patch_needs_a_lift_not_a_gradient():
 SWEEP_DEPTHS = (1.5, 0.75, 0.0, -1.0, -2.2)  # modules: tglare's glare sweep's card positions
 
 
-def _sweep_frame(side: str, depth: float, spot: int, at: tuple[float, float], turn: float
-                 ) -> np.ndarray:
+def sweep_frame(side: str, depth: float, spot: int, at: tuple[float, float], turn: float, *,
+                depths: tuple[float, ...] = SWEEP_DEPTHS, peak: float = 0.6, blur: float = 0.7,
+                card_turn: float = -7.0) -> np.ndarray:
     """One scene of tglare's glare sweep, drawn as the sweep draws it: a card without a sticker
-    turned −7° laid ``depth`` modules into the buried code from ``side`` (negative: beside it),
-    room light 0.6, blur 0.7, a glow of 0.6 × paper (8 × 4 mm turned ``turn`` degrees, centred
-    ``at``, mm on the buried card: the sweep's highlight number ``spot`` at that position), added
-    in grey levels on both cards, sensor noise σ 2.5 from the sweep's own seeds."""
-    positions = list(overlap_positions(SWEEP_DEPTHS))  # the sweep's order gives its seeds
+    turned ``card_turn`` degrees laid ``depth`` modules into the buried code from ``side``
+    (negative: beside it), room light 0.6, blur ``blur``, a glow of ``peak`` × paper (8 × 4 mm
+    turned ``turn`` degrees, centred ``at``, mm on the buried card: the sweep's highlight number
+    ``spot`` at that position), added in grey levels on both cards, sensor noise σ 2.5 from the
+    sweep's own seeds (the order of the card positions of ``depths`` gives them)."""
+    positions = list(overlap_positions(depths))
     index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
-    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=0.7,
+    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, card_turn)
+    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=blur,
                        seed=index, light=0.6, noise=0.0)
     clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
-    lift = _glow(_to_frame(scene, buried), Glow(at, peak=0.6, turn=turn), clean.shape)
+    lift = _glow(_to_frame(scene, buried), Glow(at, peak=peak, turn=turn), clean.shape)
     frame = clean + lift * float(np.percentile(clean, 90))
     frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
     return np.clip(frame, 0, 255).astype(np.uint8)
@@ -90,7 +92,7 @@ def _sweep_frame(side: str, depth: float, spot: int, at: tuple[float, float], tu
 def _card_into_the_code() -> np.ndarray:
     """The glare sweep's scene this rule first named: the card ¾ of a module into the code from
     the left, the glow over the code's middle, along the card's edge."""
-    return _sweep_frame("left", 0.75, 8, STICKER_AT, 90.0)
+    return sweep_frame("left", 0.75, 8, STICKER_AT, 90.0)
 
 
 def _asked_for_covered_modules_too(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,7 +134,7 @@ def test_a_cards_corner_off_a_code_under_a_glow_inside_it_is_not_the_top(monkeyp
     glare rule judges such a highlight itself and says nothing; the weak path, reading every
     module against its neighbours, would have vouched for the code (the glare sweep's "corner
     −1.0", highlight 10). It leaves a highlight inside the code to the rule: nothing named."""
-    frame = _sweep_frame("corner", -1.0, 10, STICKER_AT, 135.0)
+    frame = sweep_frame("corner", -1.0, 10, STICKER_AT, 135.0)
     assert TableReader().read(frame).ferries[3].top is None
     _asked_for_covered_modules_too(monkeypatch)  # the test judges these modules covered
     assert TableReader().read(frame).ferries[3].top is None
