@@ -60,11 +60,13 @@ SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's 
 SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
 GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
-DIP_LINE = 1.5  # modules: a patch of narrow dips this long (its box's longer side) may be an outline
-DIP_WIDTH = 0.5
-"""Modules: a patch of narrow dips at most this wide on average (its area over its length) lies
-along a line, a covering card's outline; a side light's fall-off and sensor noise leave
-scattered specks or wide patches (issue 19 §3, branch ``tdips``)."""
+DIP_LINE = 1.5
+"""Modules: a patch of touching narrow dips this long (its box's longer side) lies along a line,
+a covering card's outline; sensor noise's dips are specks a module across. The band's strip is
+2.3 modules wide, so a patch this long runs along a side or round a corner, as an outline does
+(tshort's short-frame sweep, "corner −1.0": a card's outline under the buried card's own glow,
+two patches 1.75 modules long; the noise of the weak highlights' top cards: specks up to 1.25;
+issue 19 §3, branch ``tdips``)."""
 SATURATED = 250.0  # grey: a module's mean this bright is saturated (no sensor reads paper so)
 MIN_SATURATED = 9
 """Saturated modules (:data:`SATURATED`) that make a highlight strong: its band under the glow
@@ -206,9 +208,11 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     the band's failing: the glow bends the light surface, so the band is judged by its shape
     instead of its level. Nothing in it saturated (:data:`GLOW_TOP`: a white-out washes a
     card's outline out), nowhere below :data:`GLOW_FLOOR` of the way from the code's dark
-    level to its light one, and no narrow dip (:func:`_dips`, :data:`SHADE_DIP` of the code's
-    contrast over more than :data:`MAX_DARK_AREA`): a glow adds light to a card's outline and
-    to the paper beside it alike, so the outline still dips below its neighbours."""
+    level to its light one, and no narrow dips (:func:`_dips`, :data:`SHADE_DIP` of the code's
+    contrast) lying along a line over more than :data:`MAX_DARK_AREA`
+    (:func:`_dips_along_lines`): a glow adds light to a card's outline and to the paper beside
+    it alike, so the outline still dips below its neighbours, along its length; sensor noise
+    under a dim side light dips in specks, which are not counted (branch ``tdips``)."""
     import cv2
 
     from vision.table_glare import lit_patch  # it builds on table_codes
@@ -231,24 +235,23 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
 
 def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
     """The band's area (module²) where narrow dips (``dipping``) lie along lines: each patch of
-    touching dips at least :data:`DIP_LINE` long and at most :data:`DIP_WIDTH` wide on average.
+    touching dips at least :data:`DIP_LINE` long.
 
     >>> band = _band_mask(21)
     >>> specks = np.zeros(band.shape, bool); specks[2:110:6, 1:10:6] = True  # noise's dips
-    >>> outline = np.zeros(band.shape, bool); outline[20:40, 5] = True  # 5 modules, thin
+    >>> outline = np.zeros(band.shape, bool); outline[20:40, 5:7] = True  # 5 modules
     >>> _area(specks, band) > MAX_DARK_AREA, _dips_along_lines(specks, band)
     (True, 0.0)
     >>> _dips_along_lines(outline, band)
-    1.25
+    2.5
     """
     import cv2
 
     patches = (dipping & band).astype(np.uint8)
     _, _, stats, _ = cv2.connectedComponentsWithStats(patches, connectivity=8)
-    area = stats[1:, cv2.CC_STAT_AREA]
     length = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
-    along = (length >= DIP_LINE * BAND_PX) & (area <= DIP_WIDTH * BAND_PX * length)
-    return int(area[along].sum()) / BAND_PX ** 2
+    along = stats[1:, cv2.CC_STAT_AREA][length >= DIP_LINE * BAND_PX]
+    return int(along.sum()) / BAND_PX ** 2
 
 
 def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
