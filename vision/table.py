@@ -95,7 +95,6 @@ from vision.table_markers import (
     unique_markers,
     whole_frame_markers,
 )
-from vision.table_retry import nothing_decoded, washed_redrawn
 from vision.table_zones import zone_is_blank
 
 # -- what a reading is ---------------------------------------------------------------------------
@@ -312,20 +311,9 @@ class TableReader:
                 if view is not None:
                     return view
         around = unread_symbols_box(looks, pose, gray.shape) if enlarge < 2.0 else None
-        if around is not None:
-            view = self._look_again(gray, poses, ferry, looks, around, smoothed, 2.0)
-            if view is not None:
-                return view
-        return self._last_look(gray, poses, ferry, looks, zone)
-
-    def _last_look(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
-                   looks: list[list[Code]], zone: Box) -> FerryView | None:
-        """The last look (:mod:`vision.table_retry`): only where no look decoded any code in
-        the zone, the zone's crop redrawn by :func:`washed_redrawn` and enlarged 2×, its codes
-        judged on the crop as it is."""
-        if not nothing_decoded(looks):
+        if around is None:
             return None
-        return self._look_again(gray, poses, ferry, looks, zone, washed_redrawn, 2.0)
+        return self._look_again(gray, poses, ferry, looks, around, smoothed, 2.0)
 
     def _look_again(self, gray: np.ndarray, poses: Mapping[int, MatPose], ferry: int,
                     looks: list[list[Code]], box: Box,
@@ -340,7 +328,7 @@ class TableReader:
         image = enhance(crop)
         symbols = self._decode_crop(image, 0, 0, image.shape[1], image.shape[0], enlarge,
                                     read=self._read_closer)
-        if enhance in (smoothed, washed_redrawn):
+        if enhance is smoothed:
             symbols = symbols.seen_in(crop)  # judged on the pixels as they are
         pose = poses[ferry]
         half_code_px = pose.px_per_mm * QR_MODULES_MM * 10.5

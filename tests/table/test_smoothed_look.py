@@ -14,7 +14,6 @@ from vision.table import FerryView, TableReader, unread_symbols_box
 from vision.table_codes import Code, enlarged, smoothed
 from vision.table_kit import QR_MODULES_MM, Box, Quad
 from vision.table_markers import MatPose
-from vision.table_retry import washed_redrawn
 
 PX_PER_MM = 3.2  # 3 px a module: the reader does not enlarge the zone (enlarge_below 2.6)
 CODE_PX = PX_PER_MM * QR_MODULES_MM * 21
@@ -48,8 +47,7 @@ def _second_looks(codes: list[Code], px_per_mm: float = PX_PER_MM) -> list[tuple
     reader = _LooksRecorded()
     gray = np.full((720, 1280), 180, np.uint8)
     reader._look_closer(gray, {3: _pose(px_per_mm)}, 3, codes)
-    # the last look, where nothing was decoded, is test_last_look.py's
-    return [look for look in reader.looks if look[1] is not washed_redrawn]
+    return reader.looks
 
 
 def test_no_smoothed_look_where_every_symbol_was_read() -> None:
