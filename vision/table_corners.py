@@ -17,6 +17,14 @@ neighbours alike, cancels; a corner is seen when both legs lie below it by :data
 code's contrast and by :data:`NOISE_Z` standard errors of their means. The sticker's own corner
 lies 4 modules out with its edges running back *along* the code: past :data:`REACH`, and
 opening the other way.
+
+Under a highlight's glow the line look's far shallow lines are left to the sticker's own edge
+(:func:`vision.table_edges.card_outline_under_glow`); a card lying beyond the sticker is then
+looked for by its corner there (:func:`card_corner_beyond_sticker`): the same two legs, their
+meeting point :data:`BEYOND` modules out from one of the code's sides — past the sticker's edge
+— anywhere :data:`ALONG_SIDE` along it, still opening away from the code (issue 19 §3, branch
+tcorner: a card turned 7° about its own middle puts the corner it was laid 1 module beyond the
+code's corner some 5 modules further round, below the code's side).
 """
 
 from __future__ import annotations
@@ -38,6 +46,10 @@ SIDE = (0.75, 1.0, 1.25, 1.5)  # modules either side of a leg: where the paper's
 EDGE = 0.3  # of the code's contrast: how far both legs lie below their neighbourhoods
 NOISE_Z = 6.0  # standard errors of a leg's mean: a dip smaller than this may be noise
 _MARGIN = math.ceil(REACH[-1] + LEG[-1] + SIDE[-1])
+BEYOND = tuple(4.5 + 0.25 * i for i in range(11))  # modules out: 4.5 to 7, past the sticker's 4
+ALONG_SIDE = tuple(-12.5 + 0.5 * i for i in range(32))  # modules from the corner back along its
+# side (to a version 2 code's middle; the side's other corner looks at the other half) to 3 past
+_FAR_MARGIN = math.ceil(BEYOND[-1] + LEG[-1] + SIDE[-1])
 
 
 def card_corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -59,24 +71,58 @@ def card_corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarr
     >>> card_corner_beside(covered, corners, modules)
     True
     """
+    return _corner_seen(gray, corners, expected, far=False)
+
+
+def card_corner_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
+                               ) -> bool:
+    """Whether a covering card's corner lies beyond the sticker's edge, off one of the code's
+    sides (:data:`BEYOND` modules out, anywhere :data:`ALONG_SIDE`), its edges running away from
+    the code; see the module's docstring.
+
+    >>> n, k = 21, 3
+    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
+    >>> sticker = np.pad(np.where(modules, 30.0, 200.0), 4, constant_values=200.0)
+    >>> card = np.pad(sticker, 9, constant_values=90.0)  # the card's artwork round the sticker
+    >>> frame = np.kron(card, np.ones((k, k)))
+    >>> corners = np.array([(13, 13), (34, 13), (34, 34), (13, 34)], np.float32) * k - 0.5
+    >>> card_corner_beyond_sticker(frame, corners, modules)  # the sticker's own edges only
+    False
+    >>> covered = frame.copy()  # a light card's corner 6 modules below the code, 4 left of its
+    >>> top, left = (34 + 6) * k, (34 - 4) * k  # lower right corner
+    >>> covered[top:, left:] = 190
+    >>> covered[top:, left] = covered[top, left:] = 60
+    >>> card_corner_beyond_sticker(covered, corners, modules)
+    True
+    """
+    return _corner_seen(gray, corners, expected, far=True)
+
+
+def _corner_seen(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *, far: bool
+                 ) -> bool:
+    """Whether both legs of a candidate corner (beyond the code's corners, or ``far``: beyond
+    the sticker off its sides) lie below their neighbourhoods by the floor."""
     n, k = expected.shape[0], CORNER_PX
-    grid = code_grid(gray, corners, n, k, _MARGIN)
-    light, contrast = light_modules(grid, expected, k, _MARGIN)
+    margin = _FAR_MARGIN if far else _MARGIN
+    grid = code_grid(gray, corners, n, k, margin)
+    light, contrast = light_modules(grid, expected, k, margin)
     if contrast < MIN_CONTRAST:
         return False
     noise = float(line_noise(light, np.array(float(len(LEG))), oversampling(corners, n, k)))
     floor = max(EDGE * contrast, NOISE_Z * noise)
-    return any(bool((_leg_dips(grid, n, corner).min(axis=0) > floor).any())
+    return any(bool((_leg_dips(grid, n, corner, far=far).min(axis=0) > floor).any())
                for corner in range(4))
 
 
-def _leg_dips(grid: np.ndarray, n: int, corner: int) -> np.ndarray:
+def _leg_dips(grid: np.ndarray, n: int, corner: int, *, far: bool = False) -> np.ndarray:
     """For each candidate corner beyond the code's ``corner`` (0: top left, clockwise), each
-    leg's dip below the lighter of its neighbourhoods: 2 × len(REACH)² × len(ANGLES)."""
+    leg's dip below the lighter of its neighbourhoods: 2 × len(REACH)² × len(ANGLES) (``far``:
+    2 × the far candidates × len(ANGLES), on a grid of :data:`_FAR_MARGIN` modules round the
+    code)."""
     import cv2
 
     dips = []
-    for leg_maps in _leg_maps(n, corner):
+    for leg_maps in _leg_maps(n, corner, far):
         means = []
         for map_x, map_y, shape in leg_maps:
             values = cv2.remap(grid, map_x, map_y, cv2.INTER_LINEAR,
@@ -91,7 +137,7 @@ _LegMaps = tuple[tuple[np.ndarray, np.ndarray, tuple[int, ...]], ...]
 
 
 @functools.cache
-def _leg_maps(n: int, corner: int) -> tuple[_LegMaps, _LegMaps]:
+def _leg_maps(n: int, corner: int, far: bool = False) -> tuple[_LegMaps, _LegMaps]:
     """:func:`_leg_dips`' sampling maps for an n-module code's ``corner``, for each leg's
     direction: remap's x and y maps (in :func:`code_grid`'s pixels, 2-D, small) and the
     samples' shape, on the leg, then at :data:`SIDE` on either side of it. They depend on the
@@ -99,8 +145,9 @@ def _leg_maps(n: int, corner: int) -> tuple[_LegMaps, _LegMaps]:
     a version and corner), where each look worked them out anew, about 4 ms of its 5
     (issue 19 §4, branch tcost3: the same floats, tests/table/test_corner_maps_exact.py)."""
     x0, y0, sx, sy = _CORNERS[corner](n)
-    points, directions = _candidates(sx, sy)
-    origin = np.array([x0 + _MARGIN, y0 + _MARGIN], float)
+    points, directions = _candidates(sx, sy, far)
+    margin = _FAR_MARGIN if far else _MARGIN
+    origin = np.array([x0 + margin, y0 + margin], float)
     per_direction = []
     for direction in directions:
         normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
@@ -126,10 +173,19 @@ _CORNERS = (lambda n: (0, 0, -1, -1), lambda n: (n, 0, 1, -1),
 
 
 @functools.cache
-def _candidates(sx: int, sy: int) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+def _candidates(sx: int, sy: int, far: bool = False
+                ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """The candidate corners' points (module units from the code's corner) and their two legs'
-    directions, for the corner whose outwards signs are ``sx``, ``sy``."""
-    a, b, turn = np.meshgrid(REACH, REACH, np.radians(ANGLES), indexing="ij")
+    directions, for the corner whose outwards signs are ``sx``, ``sy``: :data:`REACH` out along
+    both axes, or ``far``: :data:`BEYOND` out along one axis and :data:`ALONG_SIDE` along the
+    other (the two sides' candidates one after the other)."""
+    if far:
+        below = np.meshgrid(ALONG_SIDE, BEYOND, np.radians(ANGLES), indexing="ij")
+        beside = np.meshgrid(BEYOND, ALONG_SIDE, np.radians(ANGLES), indexing="ij")
+        a, b, turn = (np.concatenate([one.reshape(-1, len(ANGLES)), other.reshape(-1, len(ANGLES))])
+                      for one, other in zip(below, beside, strict=True))
+    else:
+        a, b, turn = np.meshgrid(REACH, REACH, np.radians(ANGLES), indexing="ij")
     points = np.stack([sx * a, sy * b], axis=-1)
     cos, sin = np.cos(turn), np.sin(turn)
     along_x = np.stack([sx * cos, sx * sin], axis=-1)  # the outwards x axis, turned
