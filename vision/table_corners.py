@@ -49,7 +49,8 @@ _MARGIN = math.ceil(REACH[-1] + LEG[-1] + SIDE[-1])
 BEYOND = tuple(4.5 + 0.25 * i for i in range(11))  # modules out: 4.5 to 7, past the sticker's 4
 ALONG_SIDE = tuple(-12.5 + 0.5 * i for i in range(32))  # modules from the corner back along its
 # side (to a version 2 code's middle; the side's other corner looks at the other half) to 3 past
-_FAR_MARGIN = math.ceil(BEYOND[-1] + LEG[-1] + SIDE[-1])
+FAR_LEG = tuple(0.25 * i for i in range(1, 17))  # modules along a far corner's leg: 4, not 2.25
+_FAR_MARGIN = math.ceil(BEYOND[-1] + FAR_LEG[-1] + SIDE[-1])
 
 
 def card_corner_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -108,7 +109,8 @@ def _corner_seen(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
     light, contrast = light_modules(grid, expected, k, margin)
     if contrast < MIN_CONTRAST:
         return False
-    noise = float(line_noise(light, np.array(float(len(LEG))), oversampling(corners, n, k)))
+    samples = len(FAR_LEG if far else LEG)
+    noise = float(line_noise(light, np.array(float(samples)), oversampling(corners, n, k)))
     floor = max(EDGE * contrast, NOISE_Z * noise)
     return any(bool((_leg_dips(grid, n, corner, far=far).min(axis=0) > floor).any())
                for corner in range(4))
@@ -117,8 +119,8 @@ def _corner_seen(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray, *,
 def _leg_dips(grid: np.ndarray, n: int, corner: int, *, far: bool = False) -> np.ndarray:
     """For each candidate corner beyond the code's ``corner`` (0: top left, clockwise), each
     leg's dip below the lighter of its neighbourhoods: 2 × len(REACH)² × len(ANGLES) (``far``:
-    2 × the far candidates × len(ANGLES), on a grid of :data:`_FAR_MARGIN` modules round the
-    code)."""
+    below its neighbourhood on the corner's inside alone, 2 × the far candidates ×
+    len(ANGLES), on a grid of :data:`_FAR_MARGIN` modules round the code)."""
     import cv2
 
     dips = []
@@ -128,8 +130,12 @@ def _leg_dips(grid: np.ndarray, n: int, corner: int, *, far: bool = False) -> np
             values = cv2.remap(grid, map_x, map_y, cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
             means.append(values.reshape(shape).mean(axis=(-2, -1)))
-        line, plus, minus = means
-        dips.append(np.maximum(plus, minus) - line)
+        if far:
+            line, inside = means
+            dips.append(inside - line)
+        else:
+            line, plus, minus = means
+            dips.append(np.maximum(plus, minus) - line)
     return np.stack(dips)
 
 
@@ -140,7 +146,8 @@ _LegMaps = tuple[tuple[np.ndarray, np.ndarray, tuple[int, ...]], ...]
 def _leg_maps(n: int, corner: int, far: bool = False) -> tuple[_LegMaps, _LegMaps]:
     """:func:`_leg_dips`' sampling maps for an n-module code's ``corner``, for each leg's
     direction: remap's x and y maps (in :func:`code_grid`'s pixels, 2-D, small) and the
-    samples' shape, on the leg, then at :data:`SIDE` on either side of it. They depend on the
+    samples' shape, on the leg, then at :data:`SIDE` on either side of it (``far``: the
+    :data:`FAR_LEG` legs, then :data:`SIDE` on the corner's inside only). They depend on the
     code's version and the corner only, not on the image: worked out once (read-only; 1.4 MB
     a version and corner), where each look worked them out anew, about 4 ms of its 5
     (issue 19 §4, branch tcost3: the same floats, tests/table/test_corner_maps_exact.py)."""
@@ -148,17 +155,20 @@ def _leg_maps(n: int, corner: int, far: bool = False) -> tuple[_LegMaps, _LegMap
     points, directions = _candidates(sx, sy, far)
     margin = _FAR_MARGIN if far else _MARGIN
     origin = np.array([x0 + margin, y0 + margin], float)
+    legs = FAR_LEG if far else LEG
     per_direction = []
-    for direction in directions:
+    for index, direction in enumerate(directions):
         normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
+        inward = sx * sy * (1 if index == 0 else -1)  # the normal's sign towards the other leg
+        sides = (SIDE, tuple(-s for s in SIDE))
         maps = []
-        for across in ((0.0,), SIDE, tuple(-s for s in SIDE)):
+        for across in ((0.0,), tuple(inward * s for s in SIDE)) if far else ((0.0,), *sides):
             at = (points[..., np.newaxis, np.newaxis, :]
-                  + direction[..., np.newaxis, np.newaxis, :] * np.array(LEG)[:, None, None]
+                  + direction[..., np.newaxis, np.newaxis, :] * np.array(legs)[:, None, None]
                   + normal[..., np.newaxis, np.newaxis, :] * np.array(across)[None, :, None])
             pixels = ((at + origin) * CORNER_PX - 0.5).astype(np.float32)
             count = pixels.size // 2  # in long rows (the values' order kept): remap_rows
-            rows = pixels.reshape(*remap_rows(count, len(LEG) * len(across)), 2)
+            rows = pixels.reshape(*remap_rows(count, len(legs) * len(across)), 2)
             map_x, map_y = np.ascontiguousarray(rows[..., 0]), np.ascontiguousarray(rows[..., 1])
             for array in (map_x, map_y):
                 array.setflags(write=False)
