@@ -280,12 +280,15 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
     (:func:`vision.table_corners.card_corner_beside`) seeing a card's corner beyond one of the
     code's.
 
-    A shallow line past the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`) is
-    that edge's own, seen askew, unless a card's corner lies out there too
-    (:func:`vision.table_corners.card_corner_beyond_sticker`): only such a line refused 17 of
-    the 21 strong-highlight tops bare zxing-cpp read and the reader did not, while a card laid
-    beyond the code's corner and turned puts its corner 5–6 modules out, below the code's side
-    (issue 19 §3, branch tcorner)."""
+    Under a glow that saturates the code's modules (:func:`_saturates`), a shallow line past
+    the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`) is that edge's own, seen
+    askew, unless a card's corner lies out there
+    (:func:`vision.table_corners.card_corner_beyond_sticker`): such a line alone refused 17 of
+    the 21 strong-highlight tops bare zxing-cpp read and the reader did not (16 of them under
+    saturated modules), while a card laid beyond the code's corner and turned puts its corner
+    5–6 modules out, below the code's side, and a dim room's card edge may run as shallow
+    that far out with no corner in view — where nothing saturates (issue 19 §3, branch
+    tcorner)."""
     from vision.table_corners import card_corner_beside  # they build on this module's grid
     from vision.table_glare import OUTLINE_DIP
     from vision.table_lines import line_dips, sticker_edge_lines
@@ -296,7 +299,8 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
         return True
     if card_corner_beside(gray, corners, expected):
         return True
-    return bool(dark.any()) and _card_beyond_sticker(gray, corners, expected)
+    return bool(dark.any()) and (_card_beyond_sticker(gray, corners, expected)
+                                 or not _saturating_glow(gray, corners, expected))
 
 
 def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -306,6 +310,13 @@ def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.nda
     from vision.table_corners import card_corner_beyond_sticker  # it builds on this module
 
     return card_corner_beyond_sticker(gray, corners, expected)
+
+
+def _saturating_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the glow saturates the code's modules (:func:`_saturates`, on the band's grid):
+    where the sticker's edge may be told from a card's by a corner alone."""
+    grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
+    return _saturates(grid, expected)
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

@@ -41,10 +41,14 @@ def _top(frame: np.ndarray) -> str | None:
 def test_a_card_turned_beyond_the_codes_corner_is_refused_by_its_corner(monkeypatch):
     """The glare sweep's scene "corner −1.0, −7°, spot 0": the card laid 1 module beyond the
     buried code's lower right corner and turned −7°, a glow of 0.6 × paper over that corner.
-    The code is silent — and it is the card's corner, 5–6 modules below the code's side, that
-    keeps it so: with the far corner look blind, the buried code is named (before this branch
-    only the buried code's own sticker edge, 4.38 modules left of it, kept it silent)."""
+    The line look under the glow sees one line only, the buried code's own sticker edge 4.38
+    modules left of it — which alone kept it silent before this branch. With that line left
+    to the sticker (as under a glow that saturates modules) the code is still silent: the
+    card's corner, 5–6 modules below the code's side, is seen. With the far corner look
+    blind as well, the buried code is named."""
     frame = sweep_frame("corner", -1.0, 0, BEYOND_THE_CORNER, 45.0)
+    assert _top(frame) is None
+    monkeypatch.setattr(edges, "_saturating_glow", lambda *args: True)
     assert _top(frame) is None
     monkeypatch.setattr(edges, "_card_beyond_sticker", lambda *args: False)
     assert _top(frame) == BURIED
