@@ -81,19 +81,16 @@ def card_corner_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: 
     sides (:data:`BEYOND` modules out, anywhere :data:`ALONG_SIDE`), its edges running away from
     the code; see the module's docstring.
 
-    >>> n, k = 21, 3
-    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
-    >>> sticker = np.pad(np.where(modules, 30.0, 200.0), 4, constant_values=200.0)
-    >>> card = np.pad(sticker, 9, constant_values=90.0)  # the card's artwork round the sticker
-    >>> frame = np.kron(card, np.ones((k, k)))
-    >>> corners = np.array([(13, 13), (34, 13), (34, 34), (13, 34)], np.float32) * k - 0.5
-    >>> card_corner_beyond_sticker(frame, corners, modules)  # the sticker's own edges only
+    >>> modules = np.zeros((21, 21), bool); modules[::2, ::3] = True
+    >>> card = np.full((47, 47), 90.0)  # the card's artwork round the sticker (4 modules)
+    >>> card[9:-9, 9:-9] = 200.0; card[13:-13, 13:-13] = np.where(modules, 30.0, 200.0)
+    >>> frame = np.kron(card, np.ones((3, 3)))
+    >>> at = np.array([(13, 13), (34, 13), (34, 34), (13, 34)], np.float32) * 3 - 0.5
+    >>> card_corner_beyond_sticker(frame, at, modules)  # the sticker's own edges only
     False
-    >>> covered = frame.copy()  # a light card's corner 6 modules below the code, 4 left of its
-    >>> top, left = (34 + 6) * k, (34 - 4) * k  # lower right corner
-    >>> covered[top:, left:] = 190
-    >>> covered[top:, left] = covered[top, left:] = 60
-    >>> card_corner_beyond_sticker(covered, corners, modules)
+    >>> frame[40 * 3:, 30 * 3:] = 190  # a light card's corner 6 modules below the code's
+    >>> frame[40 * 3:, 30 * 3] = frame[40 * 3, 30 * 3:] = 60  # side, 4 left of its corner
+    >>> card_corner_beyond_sticker(frame, at, modules)
     True
     """
     return _corner_seen(gray, corners, expected, far=True)
