@@ -46,7 +46,7 @@ SIDE = (0.75, 1.0, 1.25, 1.5)  # modules either side of a leg: where the paper's
 EDGE = 0.3  # of the code's contrast: how far both legs lie below their neighbourhoods
 NOISE_Z = 6.0  # standard errors of a leg's mean: a dip smaller than this may be noise
 _MARGIN = math.ceil(REACH[-1] + LEG[-1] + SIDE[-1])
-BEYOND = tuple(4.5 + 0.25 * i for i in range(11))  # modules out: 4.5 to 7, past the sticker's 4
+BEYOND = tuple(4.5 + 0.5 * i for i in range(6))  # modules out: 4.5 to 7, past the sticker's 4
 ALONG_SIDE = tuple(-12.5 + 0.5 * i for i in range(32))  # modules from the corner back along its
 # side (to a version 2 code's middle; the side's other corner looks at the other half) to 3 past
 FAR_LEG = tuple(0.25 * i for i in range(1, 17))  # modules along a far corner's leg: 4, not 2.25
