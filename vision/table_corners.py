@@ -18,13 +18,15 @@ code's contrast and by :data:`NOISE_Z` standard errors of their means. The stick
 lies 4 modules out with its edges running back *along* the code: past :data:`REACH`, and
 opening the other way.
 
-Under a highlight's glow the line look's far shallow lines are left to the sticker's own edge
-(:func:`vision.table_edges.card_outline_under_glow`); a card lying beyond the sticker is then
-looked for by its corner there (:func:`card_corner_beyond_sticker`): the same two legs, their
-meeting point :data:`BEYOND` modules out from one of the code's sides — past the sticker's edge
-— anywhere :data:`ALONG_SIDE` along it, still opening away from the code (issue 19 §3, branch
-tcorner: a card turned 7° about its own middle puts the corner it was laid 1 module beyond the
-code's corner some 5 modules further round, below the code's side).
+Under a glow that saturates the code's modules the line look's far shallow lines are left to
+the sticker's own edge (:func:`vision.table_edges.card_outline_under_glow`); a card lying beyond
+the sticker is then looked for by its corner there (:func:`card_corner_beyond_sticker`): two
+legs of :data:`FAR_LEG` modules meeting :data:`BEYOND` modules out from one of the code's sides
+— past the sticker's edge — anywhere :data:`ALONG_SIDE` along it, still opening away from the
+code, each dark against the corner's inside only (a card lying beyond is light inside its own
+outline; the sticker's edge is light on the code's side). Issue 19 §3, branch tcorner: a card
+turned 7° about its own middle puts the corner it was laid 1 module beyond the code's corner
+some 5 modules further round, below the code's side.
 """
 
 from __future__ import annotations
@@ -146,7 +148,8 @@ def _leg_maps(n: int, corner: int, far: bool = False) -> tuple[_LegMaps, _LegMap
     samples' shape, on the leg, then at :data:`SIDE` on either side of it (``far``: the
     :data:`FAR_LEG` legs, then :data:`SIDE` on the corner's inside only). They depend on the
     code's version and the corner only, not on the image: worked out once (read-only; 1.4 MB
-    a version and corner), where each look worked them out anew, about 4 ms of its 5
+    a version and corner, the far ones 4.4 MB), where each look worked them out anew, about 4
+    ms of its 5
     (issue 19 §4, branch tcost3: the same floats, tests/table/test_corner_maps_exact.py)."""
     x0, y0, sx, sy = _CORNERS[corner](n)
     points, directions = _candidates(sx, sy, far)

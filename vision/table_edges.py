@@ -294,13 +294,14 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
     from vision.table_lines import line_dips, sticker_edge_lines
 
     dips = line_dips(gray, corners, expected, depth=OUTLINE_DIP)
-    dark = np.zeros(0, bool) if dips is None else dips > 0
-    if dark.any() and (dark & ~sticker_edge_lines(expected.shape[0])).any():
+    dark = None if dips is None else dips > 0
+    if dark is not None and (dark & ~sticker_edge_lines(expected.shape[0])).any():
         return True
     if card_corner_beside(gray, corners, expected):
         return True
-    return bool(dark.any()) and (_card_beyond_sticker(gray, corners, expected)
-                                 or not _saturating_glow(gray, corners, expected))
+    return dark is not None and bool(dark.any()) and (
+        _card_beyond_sticker(gray, corners, expected)
+        or not _saturating_glow(gray, corners, expected))
 
 
 def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
