@@ -72,9 +72,11 @@ def test_a_strong_top_beside_its_own_sticker_edge_is_read(monkeypatch):
     assert _judged(frame) == ("covered", "whole")
 
 
-def test_a_card_square_beyond_the_codes_corner_stays_silent():
+def test_a_card_square_beyond_the_codes_corner_stays_silent(monkeypatch):
     """The same card laid 1 module beyond the buried code's corner, square to it: its corner
     lies in the code's quiet zone, under the glow: the buried code is never named, the far
     shallow lines left to the sticker or not."""
     frame = sweep_frame("corner", -1.0, 0, BEYOND_THE_CORNER, 45.0, card_turn=0.0)
+    assert _top(frame) is None
+    monkeypatch.setattr(edges, "_saturating_glow", lambda *args: True)
     assert _top(frame) is None
