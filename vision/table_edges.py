@@ -273,18 +273,51 @@ def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
 
 def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a covering card's straight edge runs beside the code under a glow: the line look
-    (:func:`vision.table_lines.card_edge_beside`) with a line only
+    (:func:`vision.table_lines.line_dips`) with a line only
     :data:`~vision.table_glare.OUTLINE_DIP` of the code's contrast below its neighbourhoods
     (tglare's depth of an outline in a lit quiet zone: the glow's light flattens the outline
     as it nears full scale), or the corner look
     (:func:`vision.table_corners.card_corner_beside`) seeing a card's corner beyond one of the
-    code's."""
+    code's.
+
+    Under a glow that saturates the code's modules (:func:`_saturates`), a shallow line past
+    the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`) is that edge's own, seen
+    askew, unless a card's corner lies out there
+    (:func:`vision.table_corners.card_corner_beyond_sticker`): such a line alone refused 17 of
+    the 21 strong-highlight tops bare zxing-cpp read and the reader did not (16 of them under
+    saturated modules), while a card laid beyond the code's corner and turned puts its corner
+    5–6 modules out, below the code's side, and a dim room's card edge may run as shallow
+    that far out with no corner in view — where nothing saturates (issue 19 §3, branch
+    tcorner)."""
     from vision.table_corners import card_corner_beside  # they build on this module's grid
     from vision.table_glare import OUTLINE_DIP
-    from vision.table_lines import card_edge_beside
+    from vision.table_lines import line_dips, sticker_edge_lines
 
-    return (card_edge_beside(gray, corners, expected, depth=OUTLINE_DIP)
-            or card_corner_beside(gray, corners, expected))
+    dips = line_dips(gray, corners, expected, depth=OUTLINE_DIP)
+    dark = None if dips is None else dips > 0
+    if dark is not None and (dark & ~sticker_edge_lines(expected.shape[0])).any():
+        return True
+    if card_corner_beside(gray, corners, expected):
+        return True
+    return dark is not None and bool(dark.any()) and (
+        _card_beyond_sticker(gray, corners, expected)
+        or not _saturating_glow(gray, corners, expected))
+
+
+def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a covering card's corner lies past the sticker's edge
+    (:func:`vision.table_corners.card_corner_beyond_sticker`), asked only where the line look
+    sees nothing but shallow lines out there (:func:`card_outline_under_glow`)."""
+    from vision.table_corners import card_corner_beyond_sticker  # it builds on this module
+
+    return card_corner_beyond_sticker(gray, corners, expected)
+
+
+def _saturating_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the glow saturates the code's modules (:func:`_saturates`, on the band's grid):
+    where the sticker's edge may be told from a card's by a corner alone."""
+    grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
+    return _saturates(grid, expected)
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
