@@ -275,8 +275,10 @@ def _outline_dips(dips: np.ndarray, band: np.ndarray) -> np.ndarray:
     >>> band = _band_mask(21)
     >>> noise = np.random.default_rng(19).normal(0.0, 0.06, band.shape).astype(np.float32)
     >>> dips = np.abs(noise)  # a dim light's noise: a tenth of the contrast per point
-    >>> bool((dips[band] > SHADE_DIP).mean() > 0.1), int(np.count_nonzero(_outline_dips(dips, band)))
-    (True, 0)
+    >>> bool((dips[band] > SHADE_DIP).mean() > 0.1)  # past SHADE_DIP over a tenth of the band
+    True
+    >>> int(np.count_nonzero(_outline_dips(dips, band)))
+    0
     >>> dips[20:40, 5:7] = 0.6  # a card's outline 5 modules long, standing out of that noise
     >>> _area(_outline_dips(dips, band), band)
     2.5
