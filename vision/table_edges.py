@@ -69,13 +69,13 @@ two patches 1.75 modules long; the noise of the weak highlights' top cards: spec
 issue 19 §3, branch ``tdips``)."""
 DIP_NOISE = 8.0
 """Times the band's median dip (:func:`_dips`): a narrow dip no deeper than this is the sensor's
-noise, not a card's outline (:func:`_outline_dips`). Where the light is dim, a module's mean
-still carries noise of a tenth of the code's contrast, and the band dips past
-:data:`SHADE_DIP` over a tenth of its area in specks packed so close that they touch in
-patches several modules long; their deepest dip is 8.2–9.5 times the band's median one, where a
-covering card's outline under the buried card's own glow dips 47 times it (tshort's short-frame
-sweep, "corner −1.0"; tdim4's and tdim5's top cards in dim side light; issue 19 §3, branch
-``tdips2``)."""
+noise, not a card's outline (:func:`_outline_dips`). Where the light is dim, the band's median
+dip is 0.012–0.033 of the code's contrast (0.005 in good light), and the band dips past
+:data:`SHADE_DIP` over up to a fifth of its area in specks packed so close that they touch in
+patches up to 8.75 modules long; their deepest dip is 7.6–8.8 times the band's median one, and
+the few points past 8 times it are specks, where a covering card's outline under the buried
+card's own glow dips 47 times it (tshort's short-frame sweep, "corner −1.0"; five top cards in
+dim side light of tdim4's, tdim5's and ttopcard2's sets; issue 19 §3, branch ``tdips2``)."""
 SATURATED = 250.0  # grey: a module's mean this bright is saturated (no sensor reads paper so)
 MIN_SATURATED = 9
 """Saturated modules (:data:`SATURATED`) that make a highlight strong: its band under the glow
@@ -269,7 +269,7 @@ def _outline_dips(dips: np.ndarray, band: np.ndarray) -> np.ndarray:
     deeper than :data:`SHADE_DIP` of the code's contrast and than :data:`DIP_NOISE` times the
     band's median dip, the depth the sensor's noise gives every point of it. In good light that
     median is a few thousandths and :data:`SHADE_DIP` decides; in a dim side light the noise's
-    own dips pass :data:`SHADE_DIP` over a tenth of the band, in patches that touch along
+    own dips pass :data:`SHADE_DIP` over up to a fifth of the band, in patches that touch along
     several modules as an outline does, and only the dips that stand out of that noise count.
 
     >>> band = _band_mask(21)

@@ -1,10 +1,10 @@
 """The band under a weak highlight's glow in a dim light: narrow dips count only where they
 stand out of the band's own noise (issue 19 §3, branch ``tdips2``; vision/table_edges.py,
-``_outline_dips``, ``DIP_NOISE``). In a dim side light a module's mean still carries noise of a
-tenth of the code's contrast: the band dips past ``SHADE_DIP`` over a tenth of its area, in
-specks packed so close that they touch in patches several modules long, which ``tdips``'s
-length test took for a card's outline (tdim4's and tdim5's top cards). A card's outline dips
-far deeper than that noise, and still refuses the code."""
+``_outline_dips``, ``DIP_NOISE``). In a dim side light the band dips past ``SHADE_DIP`` over up
+to a fifth of its area, in specks packed so close that they touch in patches several modules
+long, which ``tdips``'s length test took for a card's outline (five top cards of tdim4's,
+tdim5's and ttopcard2's sets). A card's outline dips far deeper than that noise, and still
+refuses the code."""
 
 from __future__ import annotations
 
