@@ -67,6 +67,15 @@ a covering card's outline; sensor noise's dips are specks a module across. The b
 (tshort's short-frame sweep, "corner −1.0": a card's outline under the buried card's own glow,
 two patches 1.75 modules long; the noise of the weak highlights' top cards: specks up to 1.25;
 issue 19 §3, branch ``tdips``)."""
+DIP_NOISE = 8.0
+"""Times the band's median dip (:func:`_dips`): a narrow dip no deeper than this is the sensor's
+noise, not a card's outline (:func:`_outline_dips`). Where the light is dim, the band's median
+dip is 0.012–0.033 of the code's contrast (0.005 in good light), and the band dips past
+:data:`SHADE_DIP` over up to a fifth of its area in specks packed so close that they touch in
+patches up to 8.75 modules long; their deepest dip is 7.6–8.8 times the band's median one, and
+the few points past 8 times it are specks, where a covering card's outline under the buried
+card's own glow dips 47 times it (tshort's short-frame sweep, "corner −1.0"; five top cards in
+dim side light of tdim4's, tdim5's and ttopcard2's sets; issue 19 §3, branch ``tdips2``)."""
 SATURATED = 250.0  # grey: a module's mean this bright is saturated (no sensor reads paper so)
 MIN_SATURATED = 9
 """Saturated modules (:data:`SATURATED`) that make a highlight strong: its band under the glow
@@ -212,7 +221,8 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     contrast) lying along a line over more than :data:`MAX_DARK_AREA`
     (:func:`_dips_along_lines`): a glow adds light to a card's outline and to the paper beside
     it alike, so the outline still dips below its neighbours, along its length; sensor noise
-    under a dim side light dips in specks, which are not counted (branch ``tdips``)."""
+    under a dim side light dips in specks, which are not counted (branch ``tdips``), and no
+deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``)."""
     import cv2
 
     from vision.table_glare import lit_patch  # it builds on table_codes
@@ -230,7 +240,7 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     levels = ((around - dark) / contrast).astype(np.float32)
     if float(levels[band].min()) < GLOW_FLOOR:
         return False
-    return _dips_along_lines(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
+    return _dips_along_lines(_outline_dips(_dips(levels), band), band) <= MAX_DARK_AREA
 
 
 def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
@@ -252,6 +262,28 @@ def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
     length = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
     along = stats[1:, cv2.CC_STAT_AREA][length >= DIP_LINE * BAND_PX]
     return int(along.sum()) / BAND_PX ** 2
+
+
+def _outline_dips(dips: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Where the narrow dips (``dips``, :func:`_dips`) are deep enough to be a card's outline:
+    deeper than :data:`SHADE_DIP` of the code's contrast and than :data:`DIP_NOISE` times the
+    band's median dip, the depth the sensor's noise gives every point of it. In good light that
+    median is a few thousandths and :data:`SHADE_DIP` decides; in a dim side light the noise's
+    own dips pass :data:`SHADE_DIP` over up to a fifth of the band, in patches that touch along
+    several modules as an outline does, and only the dips that stand out of that noise count.
+
+    >>> band = _band_mask(21)
+    >>> noise = np.random.default_rng(19).normal(0.0, 0.06, band.shape).astype(np.float32)
+    >>> dips = np.abs(noise)  # a dim light's noise: a tenth of the contrast per point
+    >>> bool((dips[band] > SHADE_DIP).mean() > 0.1)  # past SHADE_DIP over a tenth of the band
+    True
+    >>> int(np.count_nonzero(_outline_dips(dips, band)))
+    0
+    >>> dips[20:40, 5:7] = 0.6  # a card's outline 5 modules long, standing out of that noise
+    >>> _area(_outline_dips(dips, band), band)
+    2.5
+    """
+    return dips > max(SHADE_DIP, DIP_NOISE * float(median(dips[band])))
 
 
 def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
