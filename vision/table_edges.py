@@ -29,7 +29,8 @@ Or a weak highlight's glow (:func:`_only_glow`): a reflection over the code and 
 weak to saturate anything, bends the light surface upwards, and the band beyond lies below it
 with nothing there. Such a band is paper when a highlight's patch shows on the code's light
 modules (:func:`vision.table_glare.lit_patch`), nothing in it is washed out, it is nowhere far
-darker than the code's light level, no narrow dip crosses it, and neither the line look at
+darker than the code's light level (one level, or the light without the glow where it lies:
+:data:`GLOW_BY_THE_LIGHT`), no narrow dip crosses it, and neither the line look at
 tglare's outline depth nor the corner look sees a card beside the code
 (:func:`card_outline_under_glow`): a glow lifts a card's outline and the paper beside it alike.
 A *strong* highlight, one that saturates :data:`MIN_SATURATED` of the code's modules or more,
@@ -60,6 +61,13 @@ SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's 
 SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
 GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
+GLOW_BY_THE_LIGHT = True
+"""The band under a weak glow below :data:`GLOW_FLOOR` of the code's one level is judged again
+against the light without the glow (:func:`vision.table_glare.levels_by_the_light`): a glow that
+lifts most dark modules lifts the one dark level, and the paper beyond the glow, or down a side
+light's fall-off, fell under the floor with nothing there (tclear's audit: 6 of the tuned sets'
+weak-highlight top cards; issue 19 §3, branch ``tweak4``). Off: one level, main's reader before
+it (the guards' A/B)."""
 DIP_LINE = 1.5
 """Modules: a patch of touching narrow dips this long (its box's longer side) lies along a line,
 a covering card's outline; sensor noise's dips are specks a module across. The band's strip is
@@ -217,15 +225,16 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     the band's failing: the glow bends the light surface, so the band is judged by its shape
     instead of its level. Nothing in it saturated (:data:`GLOW_TOP`: a white-out washes a
     card's outline out), nowhere below :data:`GLOW_FLOOR` of the way from the code's dark
-    level to its light one, and no narrow dips (:func:`_dips`, :data:`SHADE_DIP` of the code's
-    contrast) lying along a line over more than :data:`MAX_DARK_AREA`
+    level to its light one — the code's one level, or the unlit planes where the band lies
+    (:data:`GLOW_BY_THE_LIGHT`) — and no narrow dips (:func:`_dips`, :data:`SHADE_DIP` of the
+    code's contrast) lying along a line over more than :data:`MAX_DARK_AREA`
     (:func:`_dips_along_lines`): a glow adds light to a card's outline and to the paper beside
     it alike, so the outline still dips below its neighbours, along its length; sensor noise
     under a dim side light dips in specks, which are not counted (branch ``tdips``), and no
 deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``)."""
     import cv2
 
-    from vision.table_glare import lit_patch  # it builds on table_codes
+    from vision.table_glare import levels_by_the_light, lit_patch  # it builds on table_codes
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
@@ -238,7 +247,10 @@ deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``).
     if float(around[band].max()) >= GLOW_TOP:
         return False
     levels = ((around - dark) / contrast).astype(np.float32)
-    if float(levels[band].min()) < GLOW_FLOOR:
+    floor = float(levels[band].min())
+    if floor < GLOW_FLOOR and GLOW_BY_THE_LIGHT:  # a glow lifting the dark modules lifts `dark`
+        floor = float(levels_by_the_light(around, means, expected, contrast, margin)[band].min())
+    if floor < GLOW_FLOOR:
         return False
     return _dips_along_lines(_outline_dips(_dips(levels), band), band) <= MAX_DARK_AREA
 
