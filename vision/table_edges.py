@@ -29,7 +29,8 @@ Or a weak highlight's glow (:func:`_only_glow`): a reflection over the code and 
 weak to saturate anything, bends the light surface upwards, and the band beyond lies below it
 with nothing there. Such a band is paper when a highlight's patch shows on the code's light
 modules (:func:`vision.table_glare.lit_patch`), nothing in it is washed out, it is nowhere far
-darker than the code's light level, no narrow dip crosses it, and neither the line look at
+darker than the code's light level (one level, or the light without the glow where it lies:
+:data:`GLOW_BY_THE_LIGHT`), no narrow dip crosses it, and neither the line look at
 tglare's outline depth nor the corner look sees a card beside the code
 (:func:`card_outline_under_glow`): a glow lifts a card's outline and the paper beside it alike.
 A *strong* highlight, one that saturates :data:`MIN_SATURATED` of the code's modules or more,
@@ -60,6 +61,13 @@ SHADE_DIP = 0.08  # below its neighbours' mean: a card's outline, not a shade's 
 SHADE_LIFT = 0.1  # of the code's contrast: band paper lifted more above the paper is lit
 GLOW_TOP = 250.0  # grey: a band this bright under a highlight is washed out
 GLOW_FLOOR = 0.5  # of the way from the code's dark level to its light one: darker is not paper
+GLOW_BY_THE_LIGHT = True
+"""The band under a weak glow below :data:`GLOW_FLOOR` of the code's one level is judged again
+against the light without the glow (:func:`vision.table_glare.levels_by_the_light`): a glow that
+lifts most dark modules lifts the one dark level, and the paper beyond the glow, or down a side
+light's fall-off, fell under the floor with nothing there (tclear's audit: 6 of the tuned sets'
+weak-highlight top cards; issue 19 §3, branch ``tweak4``). Off: one level, main's reader before
+it (the guards' A/B)."""
 DIP_LINE = 1.5
 """Modules: a patch of touching narrow dips this long (its box's longer side) lies along a line,
 a covering card's outline; sensor noise's dips are specks a module across. The band's strip is
@@ -67,6 +75,15 @@ a covering card's outline; sensor noise's dips are specks a module across. The b
 (tshort's short-frame sweep, "corner −1.0": a card's outline under the buried card's own glow,
 two patches 1.75 modules long; the noise of the weak highlights' top cards: specks up to 1.25;
 issue 19 §3, branch ``tdips``)."""
+DIP_NOISE = 8.0
+"""Times the band's median dip (:func:`_dips`): a narrow dip no deeper than this is the sensor's
+noise, not a card's outline (:func:`_outline_dips`). Where the light is dim, the band's median
+dip is 0.012–0.033 of the code's contrast (0.005 in good light), and the band dips past
+:data:`SHADE_DIP` over up to a fifth of its area in specks packed so close that they touch in
+patches up to 8.75 modules long; their deepest dip is 7.6–8.8 times the band's median one, and
+the few points past 8 times it are specks, where a covering card's outline under the buried
+card's own glow dips 47 times it (tshort's short-frame sweep, "corner −1.0"; five top cards in
+dim side light of tdim4's, tdim5's and ttopcard2's sets; issue 19 §3, branch ``tdips2``)."""
 SATURATED = 250.0  # grey: a module's mean this bright is saturated (no sensor reads paper so)
 MIN_SATURATED = 9
 """Saturated modules (:data:`SATURATED`) that make a highlight strong: its band under the glow
@@ -208,14 +225,16 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     the band's failing: the glow bends the light surface, so the band is judged by its shape
     instead of its level. Nothing in it saturated (:data:`GLOW_TOP`: a white-out washes a
     card's outline out), nowhere below :data:`GLOW_FLOOR` of the way from the code's dark
-    level to its light one, and no narrow dips (:func:`_dips`, :data:`SHADE_DIP` of the code's
-    contrast) lying along a line over more than :data:`MAX_DARK_AREA`
+    level to its light one — the code's one level, or the unlit planes where the band lies
+    (:data:`GLOW_BY_THE_LIGHT`) — and no narrow dips (:func:`_dips`, :data:`SHADE_DIP` of the
+    code's contrast) lying along a line over more than :data:`MAX_DARK_AREA`
     (:func:`_dips_along_lines`): a glow adds light to a card's outline and to the paper beside
     it alike, so the outline still dips below its neighbours, along its length; sensor noise
-    under a dim side light dips in specks, which are not counted (branch ``tdips``)."""
+    under a dim side light dips in specks, which are not counted (branch ``tdips``), and no
+deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``)."""
     import cv2
 
-    from vision.table_glare import lit_patch  # it builds on table_codes
+    from vision.table_glare import levels_by_the_light, lit_patch  # it builds on table_codes
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
     inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
@@ -228,9 +247,12 @@ def _only_glow(grid: np.ndarray, expected: np.ndarray, band: np.ndarray) -> bool
     if float(around[band].max()) >= GLOW_TOP:
         return False
     levels = ((around - dark) / contrast).astype(np.float32)
-    if float(levels[band].min()) < GLOW_FLOOR:
+    floor = float(levels[band].min())
+    if floor < GLOW_FLOOR and GLOW_BY_THE_LIGHT:  # a glow lifting the dark modules lifts `dark`
+        floor = float(levels_by_the_light(around, means, expected, contrast, margin)[band].min())
+    if floor < GLOW_FLOOR:
         return False
-    return _dips_along_lines(_dips(levels) > SHADE_DIP, band) <= MAX_DARK_AREA
+    return _dips_along_lines(_outline_dips(_dips(levels), band), band) <= MAX_DARK_AREA
 
 
 def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
@@ -254,6 +276,28 @@ def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
     return int(along.sum()) / BAND_PX ** 2
 
 
+def _outline_dips(dips: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """Where the narrow dips (``dips``, :func:`_dips`) are deep enough to be a card's outline:
+    deeper than :data:`SHADE_DIP` of the code's contrast and than :data:`DIP_NOISE` times the
+    band's median dip, the depth the sensor's noise gives every point of it. In good light that
+    median is a few thousandths and :data:`SHADE_DIP` decides; in a dim side light the noise's
+    own dips pass :data:`SHADE_DIP` over up to a fifth of the band, in patches that touch along
+    several modules as an outline does, and only the dips that stand out of that noise count.
+
+    >>> band = _band_mask(21)
+    >>> noise = np.random.default_rng(19).normal(0.0, 0.06, band.shape).astype(np.float32)
+    >>> dips = np.abs(noise)  # a dim light's noise: a tenth of the contrast per point
+    >>> bool((dips[band] > SHADE_DIP).mean() > 0.1)  # past SHADE_DIP over a tenth of the band
+    True
+    >>> int(np.count_nonzero(_outline_dips(dips, band)))
+    0
+    >>> dips[20:40, 5:7] = 0.6  # a card's outline 5 modules long, standing out of that noise
+    >>> _area(_outline_dips(dips, band), band)
+    2.5
+    """
+    return dips > max(SHADE_DIP, DIP_NOISE * float(median(dips[band])))
+
+
 def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a highlight saturates :data:`MIN_SATURATED` of the code's modules or more (each
     module's middle on the band's ``grid``, :func:`code_grid`, at :data:`SATURATED` or above).
@@ -273,18 +317,51 @@ def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
 
 def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a covering card's straight edge runs beside the code under a glow: the line look
-    (:func:`vision.table_lines.card_edge_beside`) with a line only
+    (:func:`vision.table_lines.line_dips`) with a line only
     :data:`~vision.table_glare.OUTLINE_DIP` of the code's contrast below its neighbourhoods
     (tglare's depth of an outline in a lit quiet zone: the glow's light flattens the outline
     as it nears full scale), or the corner look
     (:func:`vision.table_corners.card_corner_beside`) seeing a card's corner beyond one of the
-    code's."""
+    code's.
+
+    Under a glow that saturates the code's modules (:func:`_saturates`), a shallow line past
+    the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`) is that edge's own, seen
+    askew, unless a card's corner lies out there
+    (:func:`vision.table_corners.card_corner_beyond_sticker`): such a line alone refused 17 of
+    the 21 strong-highlight tops bare zxing-cpp read and the reader did not (16 of them under
+    saturated modules), while a card laid beyond the code's corner and turned puts its corner
+    5–6 modules out, below the code's side, and a dim room's card edge may run as shallow
+    that far out with no corner in view — where nothing saturates (issue 19 §3, branch
+    tcorner)."""
     from vision.table_corners import card_corner_beside  # they build on this module's grid
     from vision.table_glare import OUTLINE_DIP
-    from vision.table_lines import card_edge_beside
+    from vision.table_lines import line_dips, sticker_edge_lines
 
-    return (card_edge_beside(gray, corners, expected, depth=OUTLINE_DIP)
-            or card_corner_beside(gray, corners, expected))
+    dips = line_dips(gray, corners, expected, depth=OUTLINE_DIP)
+    dark = None if dips is None else dips > 0
+    if dark is not None and (dark & ~sticker_edge_lines(expected.shape[0])).any():
+        return True
+    if card_corner_beside(gray, corners, expected):
+        return True
+    return dark is not None and bool(dark.any()) and (
+        _card_beyond_sticker(gray, corners, expected)
+        or not _saturating_glow(gray, corners, expected))
+
+
+def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a covering card's corner lies past the sticker's edge
+    (:func:`vision.table_corners.card_corner_beyond_sticker`), asked only where the line look
+    sees nothing but shallow lines out there (:func:`card_outline_under_glow`)."""
+    from vision.table_corners import card_corner_beyond_sticker  # it builds on this module
+
+    return card_corner_beyond_sticker(gray, corners, expected)
+
+
+def _saturating_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the glow saturates the code's modules (:func:`_saturates`, on the band's grid):
+    where the sticker's edge may be told from a card's by a corner alone."""
+    grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
+    return _saturates(grid, expected)
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

@@ -112,6 +112,8 @@ saturating highlight judged there by that outline alone: :data:`vision.table_edg
 Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
+UNLIT_ABOVE = 0.05  # of the code's contrast above a plane fit: a module a glow lifts, left out
+UNLIT_FITS = 5  # plane fits, each without the modules lifted above the last: the unlit light
 
 
 def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
@@ -254,6 +256,56 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     count, labels = cv2.connectedComponents(joined)
     sizes = np.bincount(labels[lifted], minlength=count)[1:]
     return bool(sizes.size and sizes.max() >= WEAK_PATCH)
+
+
+def levels_by_the_light(around: np.ndarray, means: np.ndarray, expected: np.ndarray,
+                        contrast: float, margin: int) -> np.ndarray:
+    """Each point of a code's grid (``around``: a module's mean round each point, the code's
+    ``means`` inside ``margin`` modules of band) as a share of the way from the dark level to
+    the light one *where it lies, without the glow*: both levels planes over the grid fitted
+    to the code's dark and light modules (:func:`_unlit_plane`), each fitted again without the
+    modules a glow lifts above it. A highlight only adds light, so its patch is left out and
+    the planes are the light a side light or a head's shadow leaves across the code, carried
+    on over the band: the paper beyond a glow, or down a side light's fall-off, is paper
+    there, not something dark. A card's dark art or a hand beyond the code still lies far
+    below both (a card's outline under the glow is :func:`vision.table_edges._only_glow`'s
+    dips' and :func:`vision.table_edges.card_outline_under_glow`'s to find). The planes' gap is
+    never taken under half the ``contrast`` (carried past the code, two planes may meet).
+
+    >>> k, m, n = 4, 5, 21
+    >>> expected = np.zeros((n, n), bool); expected[::2, ::2] = True
+    >>> code = np.tile(120 + 5.0 * np.arange(-m, n + m), (n + 2 * m, 1))  # a side light
+    >>> code[m:m + n, m:m + n] -= 80 * expected
+    >>> code[m + 4:m + 12, m + 12:m + 20] += 50  # a weak glow over the code
+    >>> means = code[m:m + n, m:m + n]
+    >>> one = (code - np.median(means[expected])) / 80  # against one level: the band far down
+    >>> levels = levels_by_the_light(np.kron(code, np.ones((k, k))), means, expected, 80.0, m)
+    >>> round(float(one[:, 0].min()), 2), round(float(levels[:, :k].min()), 2)
+    (0.06, 0.98)
+    """
+    k = around.shape[0] // (expected.shape[0] + 2 * margin)
+    light, dark = _unlit_plane(means, ~expected, contrast), _unlit_plane(means, expected, contrast)
+    rows = (np.arange(around.shape[0]) - (k - 1) / 2) / k - margin
+    cols = (np.arange(around.shape[1]) - (k - 1) / 2) / k - margin
+    at_light = light[0] + light[1] * rows[:, None] + light[2] * cols[None, :]
+    at_dark = dark[0] + dark[1] * rows[:, None] + dark[2] * cols[None, :]
+    gap = np.maximum(at_light - at_dark, 0.5 * contrast)
+    return np.asarray((around - at_dark) / gap, np.float32)
+
+
+def _unlit_plane(means: np.ndarray, which: np.ndarray, contrast: float) -> np.ndarray:
+    """The plane ``a + b·row + c·col`` fitted by least squares to the modules ``which``, then
+    :data:`UNLIT_FITS` times again without those more than :data:`UNLIT_ABOVE` of the
+    ``contrast`` above the last fit: the light without a glow's patch (a plane under it, as a
+    glow only adds light). ``means``: the code's module means."""
+    rows, cols = np.nonzero(which)
+    terms = np.stack([np.ones(len(rows)), rows, cols], axis=1)
+    values = means[which].astype(np.float64)
+    plane = np.linalg.lstsq(terms, values, rcond=None)[0]
+    for _ in range(UNLIT_FITS):
+        calm = values - terms @ plane <= UNLIT_ABOVE * contrast
+        plane = np.linalg.lstsq(terms[calm], values[calm], rcond=None)[0]
+    return plane
 
 
 @functools.lru_cache(maxsize=256)

@@ -51,6 +51,8 @@ MIN_ANGLE = 3  # degrees off the code's sides: not the sticker's own edge
 EDGE_LINE = 0.3  # of the code's contrast: how far a line's mean lies below its neighbourhoods
 NOISE_Z = 6.0  # standard errors of a line's mean: a dip smaller than this may be noise
 MIN_LINE = 6  # modules: a shorter line (one crossing the strip) is not averaged
+STICKER_EDGE = 4.0  # modules out: the sticker's own edge; a shallow line past it may be that edge
+STICKER_ANGLE = 4  # degrees off the code's sides: a line this shallow past STICKER_EDGE may be it
 _MARGIN = math.ceil(STRIP[1])
 
 
@@ -247,3 +249,24 @@ def _looked_at(n: int) -> np.ndarray:
     looked: np.ndarray = (lengths > 0) & reach & (out >= NEIGHBOURS[0])
     looked.setflags(write=False)
     return looked
+
+
+@functools.cache
+def sticker_edge_lines(n: int) -> np.ndarray:
+    """The lines (angle × offset, as :func:`line_dips`' last two axes) that may be the sticker's
+    own edge seen askew: past :data:`STICKER_EDGE` modules, within :data:`STICKER_ANGLE` degrees
+    of the code's sides. A 3° line 4.4 modules out crosses the edge within 7 modules of the
+    side's middle and runs along its dark side for the rest (issue 19 §3, branch tglow: 17 of
+    21 strong-highlight tops refused under the glow, by such a line alone).
+
+    >>> edge = sticker_edge_lines(21)
+    >>> out = (np.arange(edge.shape[1]) + 0.5) / LINE_PX
+    >>> bool(edge[ANGLES.index(3), out == 4.375]), bool(edge[ANGLES.index(5), out == 4.375])
+    (True, False)
+    """
+    _, lengths = _lines(n)
+    out = (np.arange(lengths.shape[1]) + 0.5) / LINE_PX
+    shallow = np.abs(np.array(ANGLES))[:, np.newaxis] <= STICKER_ANGLE
+    edge: np.ndarray = shallow & (out > STICKER_EDGE)
+    edge.setflags(write=False)
+    return edge

@@ -82,15 +82,16 @@ def test_the_observer_holds_a_short_look_only_for_a_camera_that_can():
 
 
 def test_the_apps_observer_takes_the_short_look_on_a_rendered_table(tmp_path):
-    """The app's wiring (``open_cameras``, ``SHORT_LOOK`` on): DEV scene 1025's ferry 2 filmed
+    """The app's wiring (``open_cameras``, ``SHORT_LOOK`` on): DEV scene 1131's ferry 3 filmed
     by the scenes renderer, its top card's code under a highlight that clips; once the table
-    is still, the observer asks the camera for one short exposure and reads that card there."""
+    is still, the observer asks the camera for one short exposure and reads that card there
+    (scene 1025's ferry 2 until the automatic exposure read it: branch tcorner)."""
     from companion.session import GameStore
     from companion.wiring import assemble, open_cameras
     from tests.table.test_exposure import _one_ferry
     from vision.table_exposure import SceneCamera
 
-    table = SceneCamera([_one_ferry(1025, 2)])
+    table = SceneCamera([_one_ferry(1131, 3)])
     with GameStore(tmp_path / "g.sqlite") as store:
         cameras = open_cameras(assemble(store), "table", table=table)
         assert cameras.observer is not None
