@@ -133,7 +133,9 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return False
     band = _band_mask(expected.shape[0])
     if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
-        return not under_glow or not card_outline_under_glow(gray, corners, expected)
+        if under_glow:
+            return not card_outline_under_glow(gray, corners, expected)
+        return not (WASHED_OUT_BANDS and _washed_out(grid, band))
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband); the band's grid warped
     # once for both looks (branch tband2: the same grid, so the same verdicts)
@@ -144,6 +146,33 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # counted first: the cheaper test), and no card's outline beside the code under it
     return under_glow and (_saturates(grid, expected) or _only_glow(grid, expected, band)) \
         and not card_outline_under_glow(gray, corners, expected)
+
+
+WASHED_OUT_BANDS = True
+"""A band washed out over more than :data:`MAX_DARK_AREA` (:func:`_washed_out`) is not taken
+for paper by the ordinary look (issue 19 §2/§3, branch ``tbroad``). Off: main's reader before it
+(the guards' A/B)."""
+
+
+def _washed_out(grid: np.ndarray, band: np.ndarray) -> bool:
+    """Whether more than :data:`MAX_DARK_AREA` of the band lies at :data:`GLOW_TOP` or above,
+    averaged over a module round each point: there the light clips at full scale, and a
+    covering card's outline, a little darker than paper, clips with it — a band light there
+    says nothing. A glow 24 mm across at 0.3–0.5 × paper over both cards lifts the code's light
+    modules to 250–255 and its band to 255 but the dark modules only to 100–190: the code
+    decodes and its band showed paper with a card's edge at the code's edge or 1–2 modules
+    beside it (54 of 672 broad-glow sweep scenes; branch ``tbroad``). ``grid``:
+    :func:`paper_shares`'s grid of the code and its band.
+
+    >>> band = _band_mask(21)
+    >>> grid = np.full(band.shape, 200.0, np.float32)
+    >>> _washed_out(grid, band), _washed_out(grid + 55.0, band)
+    (False, True)
+    """
+    import cv2
+
+    around = np.asarray(cv2.blur(grid, (BAND_PX, BAND_PX)))
+    return _area(around >= GLOW_TOP, band) > MAX_DARK_AREA
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
