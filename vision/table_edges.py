@@ -154,9 +154,10 @@ for paper by the ordinary look (issue 19 §2/§3, branch ``tbroad``). Off: main'
 (the guards' A/B)."""
 WASHED_SHARE = 0.75
 """Of the band's area: washed out over more, the band shows too little below full scale to hold
-a covering card's edge. A broad glow over both cards in a bright room washes out 0.8–1.0 of the
-band of the buried codes it let through; the first renderer's bright room without a glow, whose
-sticker paper clips in places, about 0.45 (its tops are read: a card's edge there is seen)."""
+a covering card's edge. A broad glow over both cards in a bright room washed out 0.89–1.0 of
+the band of the six buried codes traced of the 54 it let through (more than 0.75 of every one:
+this share refuses all 54); the first renderer's bright room without a glow, whose sticker paper
+clips in places, about 0.45 (its tops are read: a card's edge there is seen)."""
 
 
 def _washed_out(grid: np.ndarray, band: np.ndarray) -> bool:
