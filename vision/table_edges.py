@@ -133,9 +133,7 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return False
     band = _band_mask(expected.shape[0])
     if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
-        if under_glow:
-            return not card_outline_under_glow(gray, corners, expected)
-        return not (WASHED_OUT_BANDS and _washed_out(grid, band))
+        return not under_glow or not card_outline_under_glow(gray, corners, expected)
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband); the band's grid warped
     # once for both looks (branch tband2: the same grid, so the same verdicts)
@@ -146,45 +144,6 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # counted first: the cheaper test), and no card's outline beside the code under it
     return under_glow and (_saturates(grid, expected) or _only_glow(grid, expected, band)) \
         and not card_outline_under_glow(gray, corners, expected)
-
-
-WASHED_OUT_BANDS = True
-"""A band washed out over more than :data:`WASHED_SHARE` of it (:func:`_washed_out`) is not taken
-for paper by the ordinary look (issue 19 §2/§3, branch ``tbroad``). Off: main's reader before it
-(the guards' A/B)."""
-WASHED_SHARE = 0.75
-"""Of the band's area: washed out over more, the band shows too little below full scale to hold
-a covering card's edge. A broad glow over both cards in a bright room washed out 0.89–1.0 of
-the band of the six buried codes traced of the 54 it let through (more than 0.75 of every one:
-this share refuses all 54); the first renderer's bright room without a glow, whose sticker paper
-clips in places, about 0.45 (its tops are read: a card's edge there is seen)."""
-
-
-def _washed_out(grid: np.ndarray, band: np.ndarray) -> bool:
-    """Whether more than :data:`WASHED_SHARE` of the band lies at :data:`GLOW_TOP` or above,
-    averaged over a module round each point: there the light clips at full scale, and a
-    covering card's edge, a little darker than paper, clips with it, so the band's light
-    says nothing. A glow 24 mm across at 0.3–0.5 × paper over both cards in a bright room
-    lifts the code's light modules to 250–255 and its band to full scale but its dark
-    modules only to 100–190: the code decodes, and its band showed paper with a card's edge
-    at the code's edge or 1–2 modules beside it (54 of tweak4's 672 broad-glow sweep scenes;
-    branch ``tbroad``). ``grid``: :func:`paper_shares`'s grid of the code and its band.
-
-    >>> band = _band_mask(21)
-    >>> grid = np.full(band.shape, 200.0, np.float32)
-    >>> _washed_out(grid, band), _washed_out(grid + 55.0, band)
-    (False, True)
-    >>> grid[: grid.shape[0] // 2] = 255.0  # half the band clipped: a bright room's sticker
-    >>> _washed_out(grid, band)
-    False
-    """
-    import cv2
-
-    if float(grid.max()) < GLOW_TOP - 1.0:  # a module's mean is never above the grid's highest
-        return False  # (the same answer without the blur, for nearly every band)
-    around = np.asarray(cv2.blur(grid, (BAND_PX, BAND_PX)))
-    return int(np.count_nonzero((around >= GLOW_TOP) & band)) > WASHED_SHARE * int(
-        np.count_nonzero(band))
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:
