@@ -23,7 +23,8 @@ bright blob without a card's dark outline":
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
   card's outline dips across the lit quiet zone (:func:`_outline_in_light`), even one the
-  one-threshold test calls whole;
+  one-threshold test calls whole — dips shaped as a line, not one noisy sample
+  (:func:`_like_an_outline`);
 * a highlight is judged by the outline beside the code, not by where it reaches
   (:data:`BY_THE_OUTLINE`): the rule vouches for a code whose modules read whole against their
   neighbours and whose quiet-zone samples are light, the highlight inside the code or reaching
