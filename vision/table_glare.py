@@ -23,7 +23,8 @@ bright blob without a card's dark outline":
   (``edge_dips``, a line beyond either end of a side: one end may be washed out);
 * the highlight never hides an edge: where it lifts the quiet zone, a code is *unsure* when a
   card's outline dips across the lit quiet zone (:func:`_outline_in_light`), even one the
-  one-threshold test calls whole;
+  one-threshold test calls whole — dips shaped as a line, not one noisy sample
+  (:func:`_like_an_outline`);
 * a highlight is judged by the outline beside the code, not by where it reaches
   (:data:`BY_THE_OUTLINE`): the rule vouches for a code whose modules read whole against their
   neighbours and whose quiet-zone samples are light, the highlight inside the code or reaching
@@ -92,6 +93,10 @@ LOCAL_CONTRAST = 0.2  # of the code's contrast: less between neighbours is washe
 MIN_CALM = 8  # light and dark modules each, away from the highlight: the code's own levels
 OUTLINE_DIP = 0.2  # of the code's contrast: a narrow dip this deep in a lit quiet zone
 OUTLINE_REACH = 3  # ring samples either side of a point: where its neighbours' light is taken
+OUTLINE_SHAPED = True
+"""An outline in the lit quiet zone counts only when its dipping samples look like a line: on
+two rings, or neighbours along one (:func:`_like_an_outline`; issue 19 §3, branch tring). Off:
+any one sample dipping past :data:`OUTLINE_DIP` makes the code unsure (main's reader before)."""
 WEAK_HIGHLIGHTS = True
 """The weak path (below) switched on (issue 19 §3, branches ``tweak2``, ``tweak3``). It is asked
 where the top-card test left the modules unsure, and where it judged them covered only when the
@@ -367,7 +372,52 @@ def _outline_in_light(ring: np.ndarray, n: int, paper: float, contrast: float) -
     """
     left, right = _shoulder_samples(n, len(ring))
     shoulder = np.minimum(ring[left].max(axis=1), ring[right].max(axis=1))
-    return bool(((shoulder - ring > OUTLINE_DIP * contrast) & (shoulder > paper)).any())
+    dips = (shoulder - ring > OUTLINE_DIP * contrast) & (shoulder > paper)
+    return _like_an_outline(dips, n) if OUTLINE_SHAPED else bool(dips.any())
+
+
+def _like_an_outline(dips: np.ndarray, n: int) -> bool:
+    """Whether the dipping quiet-zone samples ``dips`` (:func:`_quiet_zone_rings`' order) look
+    like a line across the quiet zone rather than noise: dips on two different rings, or two
+    neighbours along one run. A card's outline across the lit quiet zone crosses all three rings,
+    or lies along one; a lone sample a hair past :data:`OUTLINE_DIP` is the sensor's noise
+    (issue 19 §3, branch tring: 9 of 29 *unsure* calls on tclear's class H frames rested on one
+    sample of 540).
+
+    >>> dips = np.zeros(3 * (8 * 21 + 12), bool)
+    >>> dips[5] = True
+    >>> _like_an_outline(dips, 21)
+    False
+    >>> dips[6] = True  # its neighbour along the top run
+    >>> _like_an_outline(dips, 21)
+    True
+    >>> dips[6], dips[180 + 5] = False, True  # the same place on the second ring
+    >>> _like_an_outline(dips, 21)
+    True
+    """
+    if dips.sum() < 2:
+        return False
+    ring_of, next_in_run = _ring_layout(n, len(dips))
+    return bool(np.ptp(ring_of[dips]) > 0 or (dips[:-1] & dips[1:] & next_in_run).any())
+
+
+@functools.cache
+def _ring_layout(n: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ``count`` quiet-zone samples of an n-module code (:func:`_ring_runs`' runs end to
+    end): each sample's ring, and for each pair of consecutive samples whether they are
+    neighbours along one run.
+
+    >>> ring_of, next_in_run = _ring_layout(21, 2 * (8 * 21 + 12))
+    >>> ring_of[[0, 179, 180]].tolist(), next_in_run[[0, 45, 46]].tolist()
+    ([0, 0, 1], [True, False, True])
+    """
+    ids = [np.full(len(run), k) for k, run in enumerate(_ring_runs(np.zeros(count), n))]
+    run_of = np.concatenate(ids)
+    ring_of = np.arange(count) // (8 * n + 12)
+    next_in_run = run_of[:-1] == run_of[1:]
+    for array in (ring_of, next_in_run):
+        array.setflags(write=False)
+    return ring_of, next_in_run
 
 
 @functools.cache

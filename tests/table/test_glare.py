@@ -90,12 +90,14 @@ def test_the_outline_test_sees_a_dip_in_light_not_a_highlights_slope():
     highlight's rim, or a dip in a part of the ring the highlight does not lift, is not."""
     n = 21
     across, down = 2 * n + 4, 2 * n + 2
-    ring = np.full(2 * (2 * across + 2 * down), 200.0)
-    ring[:across] = np.linspace(200, 250, across)  # the rim's slope along the top
+    size = 2 * across + 2 * down  # one ring's samples
+    ring = np.full(2 * size, 200.0)
+    for top in (slice(0, across), slice(size, size + across)):
+        ring[top] = np.linspace(200, 250, across)  # the rim's slope along each ring's top
     assert not _outline_in_light(ring, n, 200.0, 150.0)
-    ring[20] = 180.0  # a thin line across it, lifted above the paper round it
+    ring[[20, size + 20]] = 180.0  # a thin line across both rings, lifted above the paper
     assert _outline_in_light(ring, n, 200.0, 150.0)
-    ring[:across] = 200.0
+    ring[:across] = ring[size:size + across] = 200.0
     ring[across + 5] = 150.0  # an unlit dip: the quiet-zone test's own business
     assert not _outline_in_light(ring, n, 200.0, 150.0)
 
