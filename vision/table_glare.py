@@ -413,7 +413,7 @@ def _ring_layout(n: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     """
     ids = [np.full(len(run), k) for k, run in enumerate(_ring_runs(np.zeros(count), n))]
     run_of = np.concatenate(ids)
-    ring_of = np.arange(count) // (8 * n + 12)
+    ring_of = run_of // 4  # each ring's four sides, in turn
     next_in_run = run_of[:-1] == run_of[1:]
     for array in (ring_of, next_in_run):
         array.setflags(write=False)
