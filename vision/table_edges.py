@@ -345,7 +345,8 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
         return True
     return dark is not None and bool(dark.any()) and (
         _card_beyond_sticker(gray, corners, expected)
-        or not _saturating_glow(gray, corners, expected))
+        or not _saturating_glow(gray, corners, expected)
+        and not _the_sticker_edge(gray, corners, expected, dark))
 
 
 def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
@@ -362,6 +363,40 @@ def _saturating_glow(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
     where the sticker's edge may be told from a card's by a corner alone."""
     grid = code_grid(gray, corners, expected.shape[0], BAND_PX, _margin())
     return _saturates(grid, expected)
+
+
+STICKER_EDGE_PARALLEL = True  # under a glow that saturates nothing, the sticker's edge by its angle
+
+
+def _the_sticker_edge(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
+                      dark: np.ndarray) -> bool:
+    """Whether the shallow lines past the sticker's edge that the line look sees under a glow
+    saturating nothing (``dark``: :func:`vision.table_lines.line_dips`' lines past
+    :data:`~vision.table_lines.STICKER_EDGE` within
+    :data:`~vision.table_lines.STICKER_ANGLE` degrees, and no other) are that edge's own, while
+    :data:`STICKER_EDGE_PARALLEL` is on: each one dips no deeper than the line parallel to the
+    code at its own offset on its side (:func:`vision.table_lines.line_depths`).
+
+    The sticker's edge runs parallel to the code, 4 modules out: a line 3–4° off it, averaged
+    across that edge, dips less than the parallel line through it. A covering card's edge turned
+    3° or more is deepest at its own angle; the parallel line crosses its thin outline over a
+    few modules of its 29 and hardly dips (tests/table/test_lines.py's quiet-zone scene, a card
+    2.2 modules left turned −7°, light 0.4, σ 5: its −3° line 0.34 of the contrast deep, the
+    parallel one −0.12; tcorner found that scene named when such lines were let pass under any
+    vouched glow). A card laid square to the code past the sticker's edge lies beyond every
+    look already (:data:`~vision.table_lines.PARALLEL_REACH`). Weak highlights over top cards
+    in dim side light and head shadow: the lines the glow's line look sees 4.1–4.4 modules
+    out at ±3°, 0.25–0.29 of the contrast deep, the parallel ones 0.28–0.54 (DEV 1074 ferry 4,
+    1194 ferry 5; tdim4's 6304 ferry 1). Issue 19 §3, branch tverdict.
+    """
+    from vision.table_lines import ANGLES, line_depths  # it builds on this module's grid
+
+    depths = line_depths(gray, corners, expected) if STICKER_EDGE_PARALLEL else None
+    if depths is None:
+        return False
+    side, angle, offset = np.nonzero(dark)
+    parallel = depths[side, ANGLES.index(0), offset]
+    return bool((depths[side, angle, offset] <= parallel).all())
 
 
 def _line_beside(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:

@@ -270,3 +270,20 @@ def sticker_edge_lines(n: int) -> np.ndarray:
     edge: np.ndarray = shallow & (out > STICKER_EDGE)
     edge.setflags(write=False)
     return edge
+
+
+def line_depths(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
+                ) -> np.ndarray | None:
+    """How far each line beside the code (side × angle × offset, as :func:`line_dips`) lies
+    below both its neighbourhoods, in the code's contrast, whether it is looked at or not (the
+    lines parallel to the code past :data:`PARALLEL_REACH` included: where the sticker's own
+    edge lies); NaN-free but ``-inf`` where a neighbourhood holds no line. ``None`` when the code
+    shows too little contrast to judge."""
+    n, k = expected.shape[0], LINE_PX
+    grid = code_grid(gray, corners, n, k, _MARGIN)
+    _, contrast = light_modules(grid, expected, k, _MARGIN)
+    if contrast < MIN_CONTRAST:
+        return None
+    below = _below_neighbours(_line_means(_strip_blocks(grid, n), n))
+    depths: np.ndarray = (below / contrast).transpose(2, 0, 1)
+    return depths
