@@ -345,8 +345,8 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
         return True
     return dark is not None and bool(dark.any()) and (
         _card_beyond_sticker(gray, corners, expected)
-        or not _saturating_glow(gray, corners, expected)
-        and not _the_sticker_edge(gray, corners, expected, dark))
+        or (not _saturating_glow(gray, corners, expected)
+            and not _the_sticker_edge(gray, corners, expected, dark)))
 
 
 def _card_beyond_sticker(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
