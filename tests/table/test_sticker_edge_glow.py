@@ -18,18 +18,10 @@ import vision.table_edges as edges
 from tests.table.test_fit import PX
 from tests.table.test_glare import CODE_CENTRE, MARGIN, _sticker, _with_highlight
 from tests.table.test_view import BURIED, SWEEP_CAMERA
+from vision import table_render as render
 from vision.table import TableReader
 from vision.table_codes import _expected_modules, code_corners
 from vision.table_kit import QR_MODULES_MM
-from vision.table_render import (
-    CARD_MM,
-    STICKER_AT,
-    STICKER_CODE_MM,
-    CardOnMat,
-    MatOnTable,
-    TableScene,
-    render_table,
-)
 
 
 def _dim_sticker_by_its_edge(turn: float) -> np.ndarray:
@@ -82,11 +74,12 @@ def test_a_card_turned_minus_7_degrees_beside_a_buried_code_is_still_refused(
     line look under the glow sees only −3°/−4° lines past the sticker's edge, the parallel line
     there shallow. The rule is asked and says *a card*: silent. Had it called those lines the
     sticker's edge, the buried code would be named (tcorner's reason for leaving them be)."""
-    left = STICKER_AT[0] - CARD_MM[0] - STICKER_CODE_MM / 2 - 2.2 * QR_MODULES_MM
-    cards = (CardOnMat(BURIED), CardOnMat(None, left, 0.0, -7.0))
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=1.1, seed=22, light=0.4,
-                       noise=5.0)
-    frame = render_table(scene, SWEEP_CAMERA).frame
+    left = render.STICKER_AT[0] - render.CARD_MM[0] - render.STICKER_CODE_MM / 2 \
+        - 2.2 * QR_MODULES_MM
+    cards = (render.CardOnMat(BURIED), render.CardOnMat(None, left, 0.0, -7.0))
+    mat = render.MatOnTable(3, 0.0, 0.0, 20.0, cards)
+    frame = render.render_table(render.TableScene((mat,), blur=1.1, seed=22, light=0.4,
+                                                  noise=5.0), SWEEP_CAMERA).frame
     answers: list[bool] = []
     rule = edges._the_sticker_edge
 
