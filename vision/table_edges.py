@@ -340,7 +340,7 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
 
     dips = line_dips(gray, corners, expected, depth=OUTLINE_DIP)
     dark = None if dips is None else dips > 0
-    if dips is not None and (dark & ~sticker_edge_fan(dips, expected.shape[0])).any():
+    if dips is not None and (dark & ~sticker_edge_fan(gray, corners, expected, dips)).any():
         return True
     if card_corner_beside(gray, corners, expected):
         return True
