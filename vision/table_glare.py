@@ -115,6 +115,17 @@ The vouching counts only once the band under the glow is clear and no card's out
 beside the code (:func:`vision.table_edges.quiet_zone_is_clear` with ``under_glow``, a
 saturating highlight judged there by that outline alone: :data:`vision.table_edges.MIN_SATURATED`).
 Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
+WEAK_OUT_OF_NOISE = 2.0
+"""The weak path (:data:`WEAK_HIGHLIGHTS`) vouches only for a glow whose patch stands out of
+the sensor's noise: its light modules lifted this many times their own scatter above the plane
+(:func:`lit_patch` with ``out_of_noise``; the scatter is 1.4826 × the residuals' median absolute
+deviation), where that is more than :data:`WEAK_RISE` of the contrast. In good light the scatter
+is a few grey levels and :data:`WEAK_RISE` decides alone; in a dim, noisy room the noise lifts a
+sixth of the light modules past :data:`WEAK_RISE` in patches that touch, a glow or not, and the
+weak path vouched for codes whose covering card's edge, 1–2.2 modules beside them, the noise
+hid: tshort's short-frame sweep drawn at light 0.3–0.45 and noise σ 6 named 10 buried codes more
+than in the sweep's own light, each patch's highest residuals 2.4–2.8 times that scatter
+(issue 19 §2/§3, branch ``tdimshort``). 0: main's reader before it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 UNLIT_ABOVE = 0.05  # of the code's contrast above a plane fit: a module a glow lifts, left out
@@ -224,7 +235,7 @@ def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray, bright: np.ndarra
     show no patch."""
     light, dark = float(median(means[~expected])), float(median(means[expected]))
     contrast = light - dark
-    if contrast < 20 or not lit_patch(means, expected, contrast) \
+    if contrast < 20 or not lit_patch(means, expected, contrast, out_of_noise=True) \
             or _inside_the_code(bright, lit_ring):
         return False
     light_ref, dark_ref = _window_median(means, ~expected), _window_median(means, expected)
@@ -233,7 +244,8 @@ def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray, bright: np.ndarra
     return module_errors(wrong) == "whole"
 
 
-def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
+def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
+              out_of_noise: bool = False) -> bool:
     """Whether a highlight's patch lifts the code's light modules: :data:`WEAK_PATCH` of them
     or more, touching one another, lie :data:`WEAK_RISE` of the code's ``contrast`` above the
     plane (with the blur's term, :func:`_plane_fit`) fitted to all its light modules (a side
@@ -245,13 +257,24 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     False
     >>> ramp[5:10, 5:10] += 40; lit_patch(ramp, expected, 100.0)
     True
+
+    ``out_of_noise`` (the weak path's question, :data:`WEAK_OUT_OF_NOISE`): the patch's
+    modules must also stand out of the light modules' own scatter round the plane — a dim,
+    noisy room's noise alone lifts patches past :data:`WEAK_RISE`:
+
+    >>> noisy = ramp + np.random.default_rng(5).normal(0, 25, ramp.shape)
+    >>> lit_patch(noisy, expected, 100.0), lit_patch(noisy, expected, 100.0, out_of_noise=True)
+    (True, False)
     """
     import cv2
 
     light = ~expected
     values = means[light].astype(np.float64)
     residuals = values - _plane_fit(light.tobytes(), expected.shape[0]) @ values
-    above = residuals > WEAK_RISE * contrast
+    rise = WEAK_RISE * contrast
+    if out_of_noise:  # the patch must stand out of the light modules' own scatter too
+        rise = max(rise, WEAK_OUT_OF_NOISE * _scatter(residuals))
+    above = residuals > rise
     if int(above.sum()) < WEAK_PATCH:  # most codes: no patch can be that large
         return False
     lifted = np.zeros(expected.shape, bool)
@@ -261,6 +284,17 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     count, labels = cv2.connectedComponents(joined)
     sizes = np.bincount(labels[lifted], minlength=count)[1:]
     return bool(sizes.size and sizes.max() >= WEAK_PATCH)
+
+
+def _scatter(residuals: np.ndarray) -> float:
+    """The light modules' scatter round their plane, the sensor's noise on them: a standard
+    deviation from the median absolute deviation, which a glow's patch (a minority of the
+    modules) barely moves.
+
+    >>> round(_scatter(np.random.default_rng(1).normal(0, 5, 400)))
+    5
+    """
+    return float(1.4826 * median(np.abs(residuals - median(residuals))))
 
 
 def levels_by_the_light(around: np.ndarray, means: np.ndarray, expected: np.ndarray,
