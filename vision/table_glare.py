@@ -156,7 +156,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
     if verdict is None and WEAK_HIGHLIGHTS and _explains(judged, bright) \
-            and _weakly_lit_whole(means, expected, bright, lit_ring):
+            and _weakly_lit_whole(means, expected, bright, lit_ring) \
+            and _out_of_the_noise(gray, corners, means, expected):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"
@@ -235,13 +236,28 @@ def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray, bright: np.ndarra
     show no patch."""
     light, dark = float(median(means[~expected])), float(median(means[expected]))
     contrast = light - dark
-    if contrast < 20 or not lit_patch(means, expected, contrast, out_of_noise=True) \
+    if contrast < 20 or not lit_patch(means, expected, contrast) \
             or _inside_the_code(bright, lit_ring):
         return False
     light_ref, dark_ref = _window_median(means, ~expected), _window_median(means, expected)
     washed = ~(light_ref - dark_ref >= LOCAL_CONTRAST * contrast)  # NaN (no neighbour) too
     wrong = ((means < (light_ref + dark_ref) / 2) != expected) | washed
     return module_errors(wrong) == "whole"
+
+
+def _out_of_the_noise(gray: np.ndarray, corners: np.ndarray, means: np.ndarray,
+                      expected: np.ndarray) -> bool:
+    """Whether a weak glow the weak path vouches for (:func:`_weakly_lit_whole`) can be told
+    from the sensor's noise: always where the code is clear of it, and in noise too great for
+    its quiet zone to show a card's edge (:func:`vision.table_codes._too_noisy`) only when the
+    glow's patch stands out of the light modules' own scatter (:func:`lit_patch` with
+    ``out_of_noise``, :data:`WEAK_OUT_OF_NOISE`). Asked last: few codes get this far."""
+    from vision.table_codes import _too_noisy  # it builds on this module's verdict
+
+    if not WEAK_OUT_OF_NOISE or not _too_noisy(gray, corners, expected):
+        return True
+    contrast = float(median(means[~expected])) - float(median(means[expected]))
+    return lit_patch(means, expected, contrast, out_of_noise=True)
 
 
 def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
