@@ -116,16 +116,18 @@ beside the code (:func:`vision.table_edges.quiet_zone_is_clear` with ``under_glo
 saturating highlight judged there by that outline alone: :data:`vision.table_edges.MIN_SATURATED`).
 Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
 WEAK_OUT_OF_NOISE = 2.0
-"""The weak path (:data:`WEAK_HIGHLIGHTS`) vouches only for a glow whose patch stands out of
-the sensor's noise: its light modules lifted this many times their own scatter above the plane
-(:func:`lit_patch` with ``out_of_noise``; the scatter is 1.4826 × the residuals' median absolute
-deviation), where that is more than :data:`WEAK_RISE` of the contrast. In good light the scatter
-is a few grey levels and :data:`WEAK_RISE` decides alone; in a dim, noisy room the noise lifts a
-sixth of the light modules past :data:`WEAK_RISE` in patches that touch, a glow or not, and the
-weak path vouched for codes whose covering card's edge, 1–2.2 modules beside them, the noise
-hid: tshort's short-frame sweep drawn at light 0.3–0.45 and noise σ 6 named 10 buried codes more
-than in the sweep's own light, each patch's highest residuals 2.4–2.8 times that scatter
-(issue 19 §2/§3, branch ``tdimshort``). 0: main's reader before it (the guards' A/B)."""
+"""Where a code is too noisy for its quiet zone to show a card's edge
+(:func:`vision.table_codes._too_noisy`), the weak path (:data:`WEAK_HIGHLIGHTS`) vouches only
+for a glow whose patch stands this many times the light modules' own scatter above their plane
+(:func:`_out_of_the_noise`, :func:`lit_patch` with ``out_of_noise``; the scatter is 1.4826 × the
+residuals' median absolute deviation), as well as :data:`WEAK_RISE` of the contrast. There the
+noise alone lifts a sixth of the light modules past :data:`WEAK_RISE` in patches that touch, a
+glow or not, and the weak path vouched for buried codes whose covering card's edge, 1–2.2
+modules beside them, the noise hid: tshort's short-frame sweep drawn at light 0.3–0.45 and
+noise σ 6 named 8 that way, their patches 1.2–1.5 times the scatter. The dim weak-highlight top
+cards it read in such noise stood 0.8–1.9 times it and are lost with them (22 of 4,647 tuned
+clear tops; issue 19 §2/§3, branch ``tdimshort``, docs/benchmarks.md). 0: main's reader before
+it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 UNLIT_ABOVE = 0.05  # of the code's contrast above a plane fit: a module a glow lifts, left out
