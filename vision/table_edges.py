@@ -325,7 +325,8 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
     code's.
 
     Under a glow that saturates the code's modules (:func:`_saturates`), a shallow line past
-    the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`) is that edge's own, seen
+    the sticker's edge (:func:`vision.table_lines.sticker_edge_lines`, and the steeper lines
+    fanning out of it: :func:`vision.table_lines.sticker_edge_fan`) is that edge's own, seen
     askew, unless a card's corner lies out there
     (:func:`vision.table_corners.card_corner_beyond_sticker`): such a line alone refused 17 of
     the 21 strong-highlight tops bare zxing-cpp read and the reader did not (16 of them under
@@ -335,11 +336,11 @@ def card_outline_under_glow(gray: np.ndarray, corners: np.ndarray, expected: np.
     tcorner)."""
     from vision.table_corners import card_corner_beside  # they build on this module's grid
     from vision.table_glare import OUTLINE_DIP
-    from vision.table_lines import line_dips, sticker_edge_lines
+    from vision.table_lines import line_dips, sticker_edge_fan
 
     dips = line_dips(gray, corners, expected, depth=OUTLINE_DIP)
     dark = None if dips is None else dips > 0
-    if dark is not None and (dark & ~sticker_edge_lines(expected.shape[0])).any():
+    if dips is not None and (dark & ~sticker_edge_fan(gray, corners, expected, dips)).any():
         return True
     if card_corner_beside(gray, corners, expected):
         return True
@@ -371,9 +372,9 @@ STICKER_EDGE_PARALLEL = True  # under a glow that saturates nothing, the sticker
 def _the_sticker_edge(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
                       dark: np.ndarray) -> bool:
     """Whether the shallow lines past the sticker's edge that the line look sees under a glow
-    saturating nothing (``dark``: :func:`vision.table_lines.line_dips`' lines past
-    :data:`~vision.table_lines.STICKER_EDGE` within
-    :data:`~vision.table_lines.STICKER_ANGLE` degrees, and no other) are that edge's own, while
+    saturating nothing (``dark``: :func:`vision.table_lines.line_dips`' lines where the
+    sticker's edge may lie, :func:`vision.table_lines.sticker_edge_fan`, and no other) are that
+    edge's own, while
     :data:`STICKER_EDGE_PARALLEL` is on: each one dips no deeper than the line parallel to the
     code at its own offset on its side (:func:`vision.table_lines.line_depths`).
 

@@ -115,6 +115,19 @@ The vouching counts only once the band under the glow is clear and no card's out
 beside the code (:func:`vision.table_edges.quiet_zone_is_clear` with ``under_glow``, a
 saturating highlight judged there by that outline alone: :data:`vision.table_edges.MIN_SATURATED`).
 Off: tglare's rule (:func:`_by_where_it_reaches`), main's reader before it (the guards' A/B)."""
+WEAK_OUT_OF_NOISE = 2.0
+"""Where a code is too noisy for its quiet zone to show a card's edge
+(:func:`vision.table_codes._too_noisy`), the weak path (:data:`WEAK_HIGHLIGHTS`) vouches only
+for a glow whose patch stands this many times the light modules' own scatter above their plane
+(:func:`_out_of_the_noise`, :func:`lit_patch` with ``out_of_noise``; the scatter is 1.4826 × the
+residuals' median absolute deviation), as well as :data:`WEAK_RISE` of the contrast. There the
+noise alone lifts a sixth of the light modules past :data:`WEAK_RISE` in patches that touch, a
+glow or not, and the weak path vouched for buried codes whose covering card's edge, 1–2.2
+modules beside them, the noise hid: tshort's short-frame sweep drawn at light 0.3–0.45 and
+noise σ 6 named 8 that way, their patches 1.2–1.5 times the scatter. The dim weak-highlight top
+cards it read in such noise stood 0.8–1.9 times it and are lost with them (22 of 4,647 tuned
+clear tops; issue 19 §2/§3, branch ``tdimshort``, docs/benchmarks.md). 0: main's reader before
+it (the guards' A/B)."""
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 UNLIT_ABOVE = 0.05  # of the code's contrast above a plane fit: a module a glow lifts, left out
@@ -145,7 +158,8 @@ def glare_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     bright, lit_ring = means > bright_level, ring > bright_level
     verdict = _strong_verdict(means, expected, ring, paper, bright, lit_ring, n)
     if verdict is None and WEAK_HIGHLIGHTS and _explains(judged, bright) \
-            and _weakly_lit_whole(means, expected, bright, lit_ring):
+            and _weakly_lit_whole(means, expected, bright, lit_ring) \
+            and _out_of_the_noise(gray, corners, means, expected):
         # its band, and no card's outline under the glow beside it, are judged by visibility
         # (vision.table_edges.quiet_zone_is_clear, under_glow): only where its verdict counts
         return "whole"
@@ -233,7 +247,23 @@ def _weakly_lit_whole(means: np.ndarray, expected: np.ndarray, bright: np.ndarra
     return module_errors(wrong) == "whole"
 
 
-def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
+def _out_of_the_noise(gray: np.ndarray, corners: np.ndarray, means: np.ndarray,
+                      expected: np.ndarray) -> bool:
+    """Whether a weak glow the weak path vouches for (:func:`_weakly_lit_whole`) can be told
+    from the sensor's noise: always where the code is clear of it, and in noise too great for
+    its quiet zone to show a card's edge (:func:`vision.table_codes._too_noisy`) only when the
+    glow's patch stands out of the light modules' own scatter (:func:`lit_patch` with
+    ``out_of_noise``, :data:`WEAK_OUT_OF_NOISE`). Asked last: few codes get this far."""
+    from vision.table_codes import _too_noisy  # it builds on this module's verdict
+
+    if not WEAK_OUT_OF_NOISE or not _too_noisy(gray, corners, expected):
+        return True
+    contrast = float(median(means[~expected])) - float(median(means[expected]))
+    return lit_patch(means, expected, contrast, out_of_noise=True)
+
+
+def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
+              out_of_noise: bool = False) -> bool:
     """Whether a highlight's patch lifts the code's light modules: :data:`WEAK_PATCH` of them
     or more, touching one another, lie :data:`WEAK_RISE` of the code's ``contrast`` above the
     plane (with the blur's term, :func:`_plane_fit`) fitted to all its light modules (a side
@@ -245,13 +275,24 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     False
     >>> ramp[5:10, 5:10] += 40; lit_patch(ramp, expected, 100.0)
     True
+
+    ``out_of_noise`` (the weak path's question, :data:`WEAK_OUT_OF_NOISE`): the patch's
+    modules must also stand out of the light modules' own scatter round the plane — a dim,
+    noisy room's noise alone lifts patches past :data:`WEAK_RISE`:
+
+    >>> noisy = ramp + np.random.default_rng(5).normal(0, 25, ramp.shape)
+    >>> lit_patch(noisy, expected, 100.0), lit_patch(noisy, expected, 100.0, out_of_noise=True)
+    (True, False)
     """
     import cv2
 
     light = ~expected
     values = means[light].astype(np.float64)
     residuals = values - _plane_fit(light.tobytes(), expected.shape[0]) @ values
-    above = residuals > WEAK_RISE * contrast
+    rise = WEAK_RISE * contrast
+    if out_of_noise:  # the patch must stand out of the light modules' own scatter too
+        rise = max(rise, WEAK_OUT_OF_NOISE * _scatter(residuals))
+    above = residuals > rise
     if int(above.sum()) < WEAK_PATCH:  # most codes: no patch can be that large
         return False
     lifted = np.zeros(expected.shape, bool)
@@ -261,6 +302,17 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float) -> bool:
     count, labels = cv2.connectedComponents(joined)
     sizes = np.bincount(labels[lifted], minlength=count)[1:]
     return bool(sizes.size and sizes.max() >= WEAK_PATCH)
+
+
+def _scatter(residuals: np.ndarray) -> float:
+    """The light modules' scatter round their plane, the sensor's noise on them: a standard
+    deviation from the median absolute deviation, which a glow's patch (a minority of the
+    modules) barely moves.
+
+    >>> round(_scatter(np.random.default_rng(1).normal(0, 5, 400)))
+    5
+    """
+    return float(1.4826 * median(np.abs(residuals - median(residuals))))
 
 
 def levels_by_the_light(around: np.ndarray, means: np.ndarray, expected: np.ndarray,

@@ -272,6 +272,72 @@ def sticker_edge_lines(n: int) -> np.ndarray:
     return edge
 
 
+STICKER_FAN = True
+"""Whether the sticker's own edge is also seen in the steeper lines fanning out of it
+(:func:`sticker_edge_fan`). A line crossing the edge's dark side at 5–8° dips less the steeper
+it runs: 2 of the 32 strong-highlight tops bare zxing-cpp read and the reader did not (fresh10
+10086 f3, tstrong's 11048 f1: 62 and 61 saturated modules, no card's corner out there) were
+refused under the glow by such lines alone, 4.1–4.4 modules out (one at 3.9), 5–8° off the
+side, each below a 3–4° line at 4.4 on the same side that is no card's outline in plain light
+(:data:`EDGE_LINE`). Where a card's light border lies beyond the sticker, the artwork's strip
+between them dips three to five times deeper: its lines are still a card's (issue 19 §3,
+branch tstrong3)."""
+FAN_WIDTH = 0.5  # modules: how far in or out of the sticker's line the fan's lines lie
+
+
+def sticker_edge_fan(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray,
+                     dips: np.ndarray) -> np.ndarray:
+    """Which lines (side × angle × offset: ``dips``, :func:`line_dips` of the code ``corners``
+    in ``gray``) may be the sticker's own edge: the lines :func:`sticker_edge_lines` names and,
+    where :data:`STICKER_FAN` is on, the fan out of a side's deepest line (:func:`_fan`) when
+    that line is one of them and no darker than a card's outline in plain light
+    (:data:`EDGE_LINE`: a strip of artwork between the sticker and a card's light border is)."""
+    edge = sticker_edge_lines(expected.shape[0])
+    excused = np.broadcast_to(edge, dips.shape).copy()
+    if not STICKER_FAN:
+        return excused
+    fans = np.array([_fan(side, edge) for side in dips])
+    if not (fans & (dips > 0) & ~excused).any():
+        return excused
+    plain = line_dips(gray, corners, expected)
+    for side in np.flatnonzero(fans.any(axis=(1, 2))):
+        peak = np.unravel_index(int(np.argmax(dips[side])), edge.shape)
+        if plain is not None and plain[side][peak] <= 0:
+            excused[side] |= fans[side]
+    return excused
+
+
+def _fan(dips: np.ndarray, edge: np.ndarray) -> np.ndarray:
+    """One side's fan (angle × offset, as ``dips``): where its deepest line is the sticker's
+    edge (``edge``, :func:`sticker_edge_lines`), the steeper lines turning the same way within
+    :data:`FAN_WIDTH` of its offset (past :data:`PARALLEL_REACH`), as long as their depth,
+    angle by angle, falls as they turn further from the code's side — the edge smeared across
+    angles, where a card's edge dips deepest at its own angle; none otherwise.
+
+    >>> edge = sticker_edge_lines(21)
+    >>> dips = np.full(edge.shape, -1.0)
+    >>> four = (np.arange(dips.shape[1]) + 0.5) / LINE_PX == 4.375
+    >>> for angle, depth in ((3, 8.0), (5, 5.0), (6, 3.0)):
+    ...     dips[ANGLES.index(angle), four] = depth
+    >>> bool((_fan(dips, edge) | edge | (dips <= 0)).all())
+    True
+    >>> dips[ANGLES.index(7), four] = 4.0  # deeper than the 6° line: a card's edge at 7°
+    >>> bool(_fan(dips, edge).any())
+    False
+    """
+    none = np.zeros(dips.shape, bool)
+    angle, offset = np.unravel_index(int(np.argmax(dips)), dips.shape)
+    if not edge[angle, offset] or dips[angle, offset] <= 0:
+        return none
+    out = (np.arange(dips.shape[1]) + 0.5) / LINE_PX
+    turn = np.sign(ANGLES[angle]) * np.array(ANGLES)  # > 0: turning the peak's way
+    near = (np.abs(out - out[offset]) <= FAN_WIDTH) & (out > PARALLEL_REACH)
+    fan = (turn[:, np.newaxis] > STICKER_ANGLE) & near
+    depth = np.where(fan, dips.clip(0.0), 0.0).max(axis=1)[np.argsort(turn)]
+    steeper = depth[np.sort(turn) > STICKER_ANGLE]
+    return fan if bool(np.all(np.diff(steeper) <= 0)) else none
+
+
 def line_depths(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray
                 ) -> np.ndarray | None:
     """How far each line beside the code (side × angle × offset, as :func:`line_dips`) lies

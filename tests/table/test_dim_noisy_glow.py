@@ -1,0 +1,64 @@
+"""A weak glow in a dim, noisy room (issue 19 §2/§3, branch ``tdimshort``; vision/table_glare.py,
+``_out_of_the_noise``, ``WEAK_OUT_OF_NOISE``): where the sensor's noise is too great for a code's
+quiet zone to show a covering card's edge (``vision.table_codes._too_noisy``), the weak path
+vouches for the code only when the glow's patch stands out of the light modules' own scatter.
+tshort's short-frame sweep drawn at room light 0.3–0.45 and noise σ 6 named 10 buried codes
+more than in its own light through that path, a card's edge 1–2.2 modules beside each, lost in
+the noise; a top card whose glow stands clear of the noise is still read."""
+
+from __future__ import annotations
+
+import vision.table_codes as codes
+import vision.table_glare as glare
+from tests.table.test_dip_ramps import _dim_and_noisy
+from tests.table.test_exposure import Glow, PairedCamera
+from tests.table.test_view import BURIED, overlap_positions
+from tests.table.test_weak_glare import _verdict
+from vision.table import TableReader
+from vision.table_kit import QR_MODULES_MM
+from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
+
+
+def _beside_a_card_in_a_dim_noisy_room() -> PairedCamera:
+    """The dim, noisy sweep's "left −2.2" scene, highlight 4: a card without a sticker turned
+    −7°, its edge 2.2 modules left of the buried code; the sweep's spot glow (0.6 × paper,
+    8 × 4 mm, along that edge) centred where the edge meets the code's top, on both cards, added
+    in linear light; room light 0.3, sensor noise σ 6 (the sweep's seeds)."""
+    positions = list(overlap_positions((-1.0, -2.2)))  # the sweep's order gives its seeds
+    index = [position[:2] for position in positions].index(("left", -2.2))
+    _, _, dx, dy = positions[index]
+    half = STICKER_CODE_MM / 2
+    end = (STICKER_AT[0] - half - 2.2 * QR_MODULES_MM, STICKER_AT[1] - half)
+    return PairedCamera((CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)),
+                        Glow(end, peak=0.6, turn=90.0), light=0.3, seed=index, noise=6.0,
+                        noise_seed=1000 * index + 4)
+
+
+def test_a_buried_code_beside_a_card_in_a_dim_noisy_room_under_a_spot_glow_is_not_the_top(
+        monkeypatch):
+    """Never wrong: the noise lifts a sixth of the code's light modules past the weak path's
+    rise in patches that touch, the band shows paper (the covering card is white) and the
+    card's edge is lost in the noise; the glow's patch stands no more than 1.3 times the light
+    modules' scatter above their plane: the ferry says nothing. Without the rule (main's
+    reader before it) the weak path vouched for the code and the ferry named it."""
+    frame = _beside_a_card_in_a_dim_noisy_room().frame
+    assert TableReader().read(frame).ferries[3].top is None
+    monkeypatch.setattr(glare, "WEAK_OUT_OF_NOISE", 0.0)
+    assert TableReader().read(frame).ferries[3].top == BURIED
+
+
+def test_a_dim_noisy_top_card_whose_glow_stands_out_is_still_whole(monkeypatch):
+    """tdips2's top card in a dim light (contrast about 45 grey levels, noise σ 5: too noisy for
+    its quiet zone to show an edge) under a glow of 0.16 × paper over its corner: the glow's
+    patch stands out of the noise, the rule lets the weak path vouch, and the code is whole."""
+    asked: list[tuple[bool, bool]] = []
+    rule = glare._out_of_the_noise
+
+    def watched(gray, corners, means, expected):
+        answer = rule(gray, corners, means, expected)
+        asked.append((codes._too_noisy(gray, corners, expected), answer))
+        return answer
+
+    monkeypatch.setattr(glare, "_out_of_the_noise", watched)
+    assert _verdict(_dim_and_noisy()) == "whole"
+    assert asked == [(True, True)]
