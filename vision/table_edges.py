@@ -235,9 +235,9 @@ def _along_samples(n: int) -> tuple[np.ndarray, np.ndarray]:
     offsets = np.arange(round(BEYOND_OFFSETS[0] * k), round(BEYOND_OFFSETS[1] * k) + 1)
     column = margin * k - 1 - offsets
     rows = [end + sign * along for end, sign in ((margin * k - 1, -1), ((margin + n) * k, 1))]
-    size = (n + 2 * margin) * k
-    return (np.broadcast_to(np.stack(rows)[:, :, None], (2, len(along), len(offsets))).clip(0, size - 1),
-            np.broadcast_to(column, (2, len(along), len(offsets))).clip(0, size - 1))
+    shape, size = (2, len(along), len(offsets)), (n + 2 * margin) * k
+    return (np.broadcast_to(np.stack(rows)[:, :, None], shape).clip(0, size - 1),
+            np.broadcast_to(column, shape).clip(0, size - 1))
 
 
 def _below_the_lighter(lines: np.ndarray, reach: tuple[int, int]) -> np.ndarray:
