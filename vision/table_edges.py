@@ -167,9 +167,12 @@ BEYOND_DIP = 0.3  # of the code's contrast: a card's outline below the lighter s
 
 def card_edge_beyond_band(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
     """Whether a covering card's straight edge, carried on past the code's ends, runs through
-    its band: a dark line :data:`BEYOND` modules past an end of a side, at
-    :data:`BEYOND_ANGLES` to it, lying :data:`BEYOND_OFFSETS` modules out from the side where
-    it leaves the code's end and where it is seen.
+    its band: a dark line in one of the stretches :data:`BEYOND` modules past an end of a
+    side, at :data:`BEYOND_ANGLES` to it, lying :data:`BEYOND_OFFSETS` modules out from the
+    side all along its stretch (so it would cross the band if carried on), below the lighter
+    of its neighbourhoods by :data:`BEYOND_DIP` of the code's contrast. A stretch is looked at
+    only short of the first outline crossing the band's run (:func:`_own_outline`): past it
+    the code's own card has ended.
 
     Asked where the band is washed out (:func:`_washed_out`): a glow 24 mm across at 0.3–0.5 ×
     paper over both cards in a bright room lifts the band and a covering card's edge in it to
@@ -255,10 +258,11 @@ def _below_the_lighter(lines: np.ndarray, reach: tuple[int, int]) -> np.ndarray:
 
 @functools.cache
 def _beyond_samples(n: int) -> tuple[np.ndarray, np.ndarray, tuple[int, int], np.ndarray]:
-    """The grid pixels (rows, columns: end × angle × offset × along) of the lines
+    """The grid pixels (rows, columns: end × stretch × angle × offset × along) of the lines
     :func:`card_edge_beyond_band` averages beside the left side of an n-module code on its
-    grid (the other sides: the grid turned), the neighbourhoods' reach in grid pixels, and
-    the lines (angle × offset) that stay :data:`BEYOND_OFFSETS` out all along: a steeper one
+    grid (the other sides: the grid turned; offsets a grid pixel apart, from the code's end,
+    with the neighbourhoods' either side), the neighbourhoods' reach in grid pixels, and the
+    lines (stretch × angle × offset) that stay :data:`BEYOND_OFFSETS` out all along: a steeper one
     runs into the sticker's own edge, 4 modules out (its label's, past the code's right
     end), or into the label's lines inside."""
     k, margin = BAND_PX, BEYOND_MARGIN
