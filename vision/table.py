@@ -95,7 +95,7 @@ from vision.table_markers import (
     unique_markers,
     whole_frame_markers,
 )
-from vision.table_zones import zone_is_blank
+from vision.table_zones import zone_may_hold_a_code
 
 # -- what a reading is ---------------------------------------------------------------------------
 
@@ -256,8 +256,8 @@ class TableReader:
         views = {k: self._ferry_view(poses.get(k), codes.get(k, [])) for k in which}
         for k in wanted:
             zone = views[k].zone
-            blank = functools.partial(zone_is_blank, gray, zone) if zone else lambda: True
-            if views[k].top is None and _may_hide_the_top(codes.get(k, []), blank):
+            may_hold = functools.partial(zone_may_hold_a_code, gray, zone) if zone else _no
+            if views[k].top is None and _may_hide_the_top(codes.get(k, []), may_hold):
                 views[k] = self._look_closer(gray, poses, k, codes.get(k, [])) or views[k]
         return views
 
@@ -571,10 +571,11 @@ def plain_part(source: np.ndarray, plain: np.ndarray, box: Box) -> None:
         part[dy:dy + 2 * (bottom - top), dx:dx + 2 * (right - left)]
 
 
-def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
+def _may_hide_the_top(codes: Sequence[Code], may_hold_a_code: Callable[[], bool]) -> bool:
     """Whether a ferry without a top card is worth a second look (:meth:`TableReader.
     _look_closer`): one of its codes is unsure or a symbol was located but not read, or no
-    code was read at all in a zone that is not bare mat (``blank``: whether it is).
+    code was read at all in a zone that may hold one (``may_hold_a_code``: not bare mat, or
+    darkened as a soft code darkens it — :func:`~vision.table_zones.zone_may_hold_a_code`).
 
     A zone whose codes were all judged covered was looked at again too until issue 19's speed
     work: on 120 dev frames that read no top card in 38 looks (a quarter of the second looks'
@@ -582,14 +583,19 @@ def _may_hide_the_top(codes: Sequence[Code], blank: Callable[[], bool]) -> bool:
     read (soft codes that the enlarged look reads).
 
     >>> square = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
-    >>> _may_hide_the_top([Code("A", square, False)], lambda: False)
+    >>> _may_hide_the_top([Code("A", square, False)], lambda: True)
     False
-    >>> _may_hide_the_top([], lambda: False), _may_hide_the_top([], lambda: True)
+    >>> _may_hide_the_top([], lambda: True), _may_hide_the_top([], lambda: False)
     (True, False)
     """
     if not codes:
-        return not blank()
+        return may_hold_a_code()
     return any(c.unsure or not c.readable for c in codes)
+
+
+def _no() -> bool:
+    """No: a ferry without a zone holds no code worth a look (:func:`_may_hide_the_top`)."""
+    return False
 
 
 def _zones_of(points: Sequence[Point], poses: Mapping[int, MatPose]) -> list[int | None]:

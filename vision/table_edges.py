@@ -133,7 +133,12 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
         return False
     band = _band_mask(expected.shape[0])
     if _area(shares < PAPER_SHARE, band) <= MAX_DARK_AREA:
-        return not under_glow or not card_outline_under_glow(gray, corners, expected)
+        if under_glow:
+            return not card_outline_under_glow(gray, corners, expected)
+        # a band washed out at full scale shows no card's edge in it: look where the edge runs
+        # on beyond the code's ends (issue 19 §2/§3, branch tbeyond)
+        return not (BEYOND_WASHED_BANDS and _washed_out(grid, band)
+                    and card_edge_beyond_band(gray, corners, expected))
     # the paper below the code's light surface: a shade or a highlight's fall-off, smooth, or
     # something lying there, with an outline (issue 19, branch tband); the band's grid warped
     # once for both looks (branch tband2: the same grid, so the same verdicts)
@@ -144,6 +149,168 @@ def quiet_zone_is_clear(gray: np.ndarray, corners: np.ndarray, expected: np.ndar
     # counted first: the cheaper test), and no card's outline beside the code under it
     return under_glow and (_saturates(grid, expected) or _only_glow(grid, expected, band)) \
         and not card_outline_under_glow(gray, corners, expected)
+
+
+BEYOND_WASHED_BANDS = True
+"""A band washed out at full scale (:func:`_washed_out`) is taken for paper only when no card's
+edge runs on beyond the code's ends through it (:func:`card_edge_beyond_band`; issue 19 §2/§3,
+branch ``tbeyond``). Off: main's reader before it (the guards' A/B)."""
+WASHED_SHARE = 0.5  # of the band's area at GLOW_TOP or above: the band says too little
+BEYOND_MARGIN = 28  # modules round the code on the look's grid
+BEYOND = tuple((4.5 + 4.5 * i, 9.0 + 4.5 * i) for i in range(5))  # modules past a code's end
+# along its side, a stretch at a time: past the sticker's 4, on to where the glow ends
+BEYOND_OFFSETS = (-0.5, 3.0)  # modules out from the code's side: a line through the band
+BEYOND_ANGLES = tuple(range(-9, 10, 3))  # degrees to the side: a card turned a little
+OUTLINE_FROM = 5.5  # modules past the code's end: past the sticker's own edge (4) and its reach
+BEYOND_DIP = 0.3  # of the code's contrast: a card's outline below the lighter side of it
+
+
+def card_edge_beyond_band(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether a covering card's straight edge, carried on past the code's ends, runs through
+    its band: a dark line in one of the stretches :data:`BEYOND` modules past an end of a
+    side, at :data:`BEYOND_ANGLES` to it, lying :data:`BEYOND_OFFSETS` modules out from the
+    side all along its stretch (so it would cross the band if carried on), below the lighter
+    of its neighbourhoods by :data:`BEYOND_DIP` of the code's contrast. A stretch is looked at
+    only short of the first outline crossing the band's run (:func:`_own_outline`): past it
+    the code's own card has ended.
+
+    Asked where the band is washed out (:func:`_washed_out`): a glow 24 mm across at 0.3–0.5 ×
+    paper over both cards in a bright room lifts the band and a covering card's edge in it to
+    full scale, where no share of it falls, but the edge runs on for the card's length, and
+    past the sticker the buried card's face is darker than paper: the card's thin outline
+    stays below its light border there (branch ``tbeyond``). A top card has only its own
+    plain face and the sticker's label there; its own outline lies farther out.
+
+    >>> n, k = 21, 4
+    >>> modules = np.zeros((n, n), bool); modules[::2, ::3] = True
+    >>> card = np.pad(np.where(modules, 150.0, 255.0), 4, constant_values=255.0)
+    >>> face = np.pad(card, 8, constant_values=160.0)  # the card's face past the sticker
+    >>> frame = np.kron(face, np.ones((k, k)))
+    >>> corners = np.array([(12, 12), (33, 12), (33, 33), (12, 33)], np.float32) * k - 0.5
+    >>> card_edge_beyond_band(frame, corners, modules)
+    False
+    >>> frame[:, : 11 * k] = 255.0  # a card's light border, a module left of the code
+    >>> frame[:, 11 * k - 2: 11 * k + 1] = 90.0  # and its outline
+    >>> card_edge_beyond_band(np.clip(frame, 0, 255), corners, modules)
+    True
+    """
+    n, k, margin = expected.shape[0], BAND_PX, BEYOND_MARGIN
+    grid = code_grid(gray, corners, n, k, margin)
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    contrast = float(median(means[~expected]) - median(means[expected]))
+    if contrast < MIN_CONTRAST:
+        return False
+    rows, columns, reach, inside = _beyond_samples(n)
+    starts = np.array([a for a, _ in BEYOND])
+    for turn in range(4):  # each side of the code in turn as the left one
+        side = np.rot90(grid, turn)
+        lines = side[rows, columns].mean(axis=-1)  # end × stretch × angle × offset
+        below = _below_the_lighter(lines, reach) >= BEYOND_DIP * contrast
+        on_the_card = starts[None, :] < _own_outline(side, n, BEYOND_DIP * contrast)[:, None]
+        if bool((below & inside & on_the_card[:, :, None, None]).any()):
+            return True
+    return False
+
+
+def _own_outline(side: np.ndarray, n: int, depth: float) -> np.ndarray:
+    """How far past each end of the code's left side (modules; ``side``: the look's grid
+    turned so) the band's run first crosses a card's outline or a step down off a light
+    face, :data:`OUTLINE_FROM` modules out or more: beyond it lies what the code's card does
+    not show (the mat's printed lines, other cards), not a line through the band. A dark
+    line across the run below the lighter side of it by ``depth``; ``inf`` where none is."""
+    k = BAND_PX
+    rows, columns = _along_samples(n)
+    run = side[rows, columns].mean(axis=-1)  # end × along, a grid pixel apart
+    reach = (round(0.75 * k), round(1.5 * k))
+    crossed = _below_the_lighter(run, reach) >= depth
+    crossed[:, :round(OUTLINE_FROM * k) - reach[1]] = False
+    first = np.where(crossed.any(axis=1), crossed.argmax(axis=1) + reach[1], np.inf)
+    return np.asarray(first / k)
+
+
+@functools.cache
+def _along_samples(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The grid pixels (rows, columns: end × along × offset) of the band's run past both ends
+    of an n-module code's left side, :data:`BEYOND_OFFSETS` out, to the last stretch's end."""
+    k, margin = BAND_PX, BEYOND_MARGIN
+    along = np.arange(round(BEYOND[-1][1] * k))
+    offsets = np.arange(round(BEYOND_OFFSETS[0] * k), round(BEYOND_OFFSETS[1] * k) + 1)
+    column = margin * k - 1 - offsets
+    rows = [end + sign * along for end, sign in ((margin * k - 1, -1), ((margin + n) * k, 1))]
+    shape, size = (2, len(along), len(offsets)), (n + 2 * margin) * k
+    return (np.broadcast_to(np.stack(rows)[:, :, None], shape).clip(0, size - 1),
+            np.broadcast_to(column, shape).clip(0, size - 1))
+
+
+def _below_the_lighter(lines: np.ndarray, reach: tuple[int, int]) -> np.ndarray:
+    """How far each line (the last axis: offsets a grid pixel apart) lies below the lighter
+    of its neighbourhoods, :data:`vision.table_lines.NEIGHBOURS` modules either side; the
+    first and last ``reach[1]`` offsets are the neighbourhoods' only."""
+    near, far = reach
+    count = lines.shape[-1] - 2 * far
+    middle = lines[..., far:far + count]
+    inward = np.max([lines[..., far - s:far - s + count] for s in range(near, far + 1)], axis=0)
+    outward = np.max([lines[..., far + s:far + s + count] for s in range(near, far + 1)], axis=0)
+    below: np.ndarray = np.maximum(inward, outward) - middle
+    return below
+
+
+@functools.cache
+def _beyond_samples(n: int) -> tuple[np.ndarray, np.ndarray, tuple[int, int], np.ndarray]:
+    """The grid pixels (rows, columns: end × stretch × angle × offset × along) of the lines
+    :func:`card_edge_beyond_band` averages beside the left side of an n-module code on its
+    grid (the other sides: the grid turned; offsets a grid pixel apart, from the code's end,
+    with the neighbourhoods' either side), the neighbourhoods' reach in grid pixels, and the
+    lines (stretch × angle × offset) that stay :data:`BEYOND_OFFSETS` out all along: a steeper one
+    runs into the sticker's own edge, 4 modules out (its label's, past the code's right
+    end), or into the label's lines inside."""
+    k, margin = BAND_PX, BEYOND_MARGIN
+    near, far = round(0.75 * k), round(1.5 * k)
+    # offsets out from the side at the code's end, a grid pixel apart, with the neighbourhoods
+    offsets = np.arange(round(BEYOND_OFFSETS[0] * k) - far, round(BEYOND_OFFSETS[1] * k) + far + 1)
+    # modules past the end: stretch × along
+    along = np.array([(np.arange(round(a * k), round(b * k)) + 0.5) / k for a, b in BEYOND])
+    slopes = np.tan(np.radians(BEYOND_ANGLES))
+    rows, columns = [], []
+    for end, sign in ((margin * k - 1, -1), ((margin + n) * k, 1)):
+        row = end + sign * np.floor(along * k).astype(int)
+        drift = np.rint(np.multiply.outer(along, slopes) * k).astype(int)  # stretch × along × angle
+        column = (margin * k - 1 - offsets[None, None, :, None]
+                  - np.moveaxis(drift, 1, -1)[:, :, None, :])  # stretch × angle × offset × along
+        rows.append(np.broadcast_to(row[:, None, None, :], column.shape))
+        columns.append(column)
+    size = (n + 2 * margin) * k
+    middle = offsets[far:len(offsets) - far] / k  # modules out at the code's end
+    inside = np.ones((len(BEYOND), len(slopes), len(middle)), bool)
+    for t in (along[:, 0], along[:, -1]):  # the line at both ends of its stretch
+        out = middle[None, None, :] + slopes[None, :, None] * t[:, None, None]
+        inside &= (out >= BEYOND_OFFSETS[0]) & (out <= BEYOND_OFFSETS[1])
+    return (np.stack(rows).clip(0, size - 1), np.stack(columns).clip(0, size - 1), (near, far),
+            inside)
+
+
+def _washed_out(grid: np.ndarray, band: np.ndarray) -> bool:
+    """Whether more than :data:`WASHED_SHARE` of the band lies at :data:`GLOW_TOP` or above,
+    averaged over a module round each point: there the light clips at full scale, and a
+    covering card's edge, a little darker than paper, clips with it (branch ``tbroad``'s
+    measure). ``grid``: :func:`paper_shares`'s grid of the code and its band.
+
+    >>> band = _band_mask(21)
+    >>> grid = np.full(band.shape, 200.0, np.float32)
+    >>> _washed_out(grid, band), _washed_out(grid + 55.0, band)
+    (False, True)
+    >>> grid[: grid.shape[0] // 3] = 255.0  # a third of the band clipped
+    >>> _washed_out(grid, band)
+    False
+    """
+    import cv2
+
+    if float(grid.max()) < GLOW_TOP - 1.0:  # a module's mean is never above the grid's highest
+        return False  # (the same answer without the blur, for nearly every band)
+    around = np.asarray(cv2.blur(grid, (BAND_PX, BAND_PX)))
+    return int(np.count_nonzero((around >= GLOW_TOP) & band)) > WASHED_SHARE * int(
+        np.count_nonzero(band))
 
 
 def _area(points: np.ndarray, band: np.ndarray) -> float:

@@ -1,0 +1,94 @@
+"""A broad glow over both cards (issue 19 §2/§3 "never wrong"; vision/table_edges.py,
+``card_edge_beyond_band``): a highlight 24 mm across at 0.3–0.5 × paper lifts a buried code's
+light modules and its band to full scale, and the covering card's edge, a little darker than
+paper, clips with them — the band showed paper and main's reader named the buried code
+(tweak4's broad sweep: 54 of 672 scenes the same table without the glow leaves silent). Where
+the band is washed out, the covering card's edge is looked for beyond the code's ends, where
+it runs on through the band's line; a top card under the same glow, which has nothing there
+but its own face, is read in a dim room and in a bright one.
+
+The scenes are the broad sweep's (tglare's glare sweep, ``SIZES=24x24 PEAKS=0.3,0.5``), drawn
+as it draws them: the buried card, a card without a sticker laid beside its code, room light
+1.0, the glow added in grey levels on both cards, sensor noise σ 2.5 from the sweep's seeds."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import vision.table_edges as edges
+from tests.table.test_exposure import _to_frame
+from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from vision.table import TableReader
+from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
+
+BROAD_DEPTHS = (0.0, -1.0, -2.2)  # modules: the broad sweep's card positions
+BROAD_MM = 24.0  # the glow's semi-axes
+
+
+def _broad_glow(to_frame: np.ndarray, at: tuple[float, float], peak: float,
+                shape: tuple[int, ...]) -> np.ndarray:
+    """The sweep's glow (a flat core falling off as exp(−0.7 q^1.5)), ``BROAD_MM`` round
+    ``at`` (mm on the buried card), in shares of paper over the frame's pixels."""
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
+    u, v, w = np.linalg.inv(to_frame) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    q = (np.hypot(u / w - at[0], v / w - at[1]) / BROAD_MM) ** 2
+    return np.asarray((peak * np.exp(-0.7 * q ** 1.5)).reshape(shape))
+
+
+def _broad_frame(side: str, depth: float, spot: int, at: tuple[float, float], peak: float, *,
+                 blur: float, light: float = 1.0, covered: bool = True) -> np.ndarray:
+    """The broad sweep's scene: a card square to the buried one ``depth`` modules into its code
+    from ``side`` (negative: beside it; none when not ``covered``), the glow number ``spot``
+    at ``at`` of ``peak`` × paper on both cards, room light ``light``."""
+    positions = overlap_positions(BROAD_DEPTHS)
+    index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
+    _, _, dx, dy = positions[index]
+    buried = CardOnMat(BURIED)
+    cards = (buried, CardOnMat(None, dx, dy, 0.0)) if covered else (buried,)
+    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=blur, seed=index,
+                       light=light, noise=0.0)
+    clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
+    lift = _broad_glow(_to_frame(scene, buried), at, peak, clean.shape)
+    frame = clean + lift * float(np.percentile(clean, 90))
+    frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def _top(frame: np.ndarray) -> str | None:
+    return TableReader().read(frame).ferries[3].top
+
+
+@pytest.mark.parametrize(("side", "depth", "spot", "at", "peak", "blur"), [
+    ("left", -1.0, 4, (6.848, 9.8), 0.3, 0.7),  # the card's edge a module left of the code
+    ("below", 0.0, 1, (17.8, 29.8), 0.5, 1.1),  # the card's edge at the code's lower edge
+])
+def test_a_buried_code_under_a_broad_glow_stays_silent(monkeypatch, side, depth, spot, at,
+                                                       peak, blur):
+    """The band lies at full scale round the code (its light modules at 250–255, its dark ones
+    at 100–190): the card's edge beside it is washed out, but it runs on past the code's ends
+    and is seen there. Main's reader, without the look, names the buried code (its band's
+    lowest share 0.85 and 0.98 on the grid that passed)."""
+    frame = _broad_frame(side, depth, spot, at, peak, blur=blur)
+    assert _top(frame) is None
+    monkeypatch.setattr(edges, "BEYOND_WASHED_BANDS", False)
+    assert _top(frame) == BURIED
+
+
+@pytest.mark.parametrize("light", [0.6, 1.0])
+def test_a_top_card_under_the_same_glow_is_read(light):
+    """The same glow (0.3 × paper, over the code's lower right corner) on a card nothing
+    covers: in room light 0.6 the band stays under full scale; in room light 1.0 it clips as
+    the buried code's did, and the look beyond it finds only the card's own face and sticker
+    (tbroad's rule, a washed-out band refused, left every light-1.0 control silent)."""
+    assert _top(_broad_frame("right", 0.0, 4, (27.8, 29.8), 0.3, blur=0.7, light=light,
+                             covered=False)) == BURIED
+
+
+def test_the_glow_is_the_sweeps():
+    """The glow's share of paper at its centre and one semi-axis away (the sweep's shape)."""
+    to_frame = np.eye(3)
+    glow = _broad_glow(to_frame, (0.0, 0.0), 0.5, (1, 25))
+    assert glow[0, 0] == 0.5
+    assert math.isclose(glow[0, 24], 0.5 * math.exp(-0.7), rel_tol=1e-9)
