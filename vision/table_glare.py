@@ -135,7 +135,7 @@ band :data:`WEAK_BAND_OUT` modules out, averaged along the side, lies this share
 contrast below its light modules (:func:`_falls_off_by_the_band`). The dim, noisy sweep's 8
 buried codes the weak path named (a spot 8 × 4 mm beside or at the corner of the code) show
 their band 0.045–0.23 of the contrast ABOVE their light modules on every side, as unlit paper
-does; most of the dim weak-highlight top cards the noise rule silenced show it 0.1–0.97 below
+does; 19 of the 22 dim weak-highlight top cards the noise rule silenced show it 0.089–0.97 below
 (issue 19 §3, branch ``tdimback``, docs/benchmarks.md). It does not see a covering card: it
 says the glow lies over the code. 0: never (only :data:`WEAK_OUT_OF_NOISE`; the A/B switch)."""
 WEAK_BAND_OUT = (1.0, 3.0)  # modules out from the code's side: the band, inside the quiet zone
