@@ -128,6 +128,17 @@ noise σ 6 named 8 that way, their patches 1.2–1.5 times the scatter. The dim 
 cards it read in such noise stood 0.8–1.9 times it and are lost with them (22 of 4,647 tuned
 clear tops; issue 19 §2/§3, branch ``tdimshort``, docs/benchmarks.md). 0: main's reader before
 it (the guards' A/B)."""
+WEAK_FALLS_OFF = 0.08
+"""Where the glow's patch does not stand out of the noise (:data:`WEAK_OUT_OF_NOISE`), the weak
+path still vouches when the glow falls off before the code's band: on one side at least, the
+band :data:`WEAK_BAND_OUT` modules out, averaged along the side, lies this share of the code's
+contrast below its light modules (:func:`_falls_off_by_the_band`). The dim, noisy sweep's 8
+buried codes the weak path named (a spot 8 × 4 mm beside or at the corner of the code) show
+their band 0.045–0.23 of the contrast ABOVE their light modules on every side, as unlit paper
+does; 19 of the 22 dim weak-highlight top cards the noise rule silenced show it 0.089–0.97 below
+(issue 19 §3, branch ``tdimback``, docs/benchmarks.md). It does not see a covering card: it
+says the glow lies over the code. 0: never (only :data:`WEAK_OUT_OF_NOISE`; the A/B switch)."""
+WEAK_BAND_OUT = (1.0, 3.0)  # modules out from the code's side: the band, inside the quiet zone
 WEAK_RISE = 0.15  # of the code's contrast above its light modules' plane: lifted by a highlight
 WEAK_PATCH = 9  # lifted light modules touching one another: a highlight's patch, not noise
 UNLIT_ABOVE = 0.05  # of the code's contrast above a plane fit: a module a glow lifts, left out
@@ -259,7 +270,47 @@ def _out_of_the_noise(gray: np.ndarray, corners: np.ndarray, means: np.ndarray,
     if not WEAK_OUT_OF_NOISE or not _too_noisy(gray, corners, expected):
         return True
     contrast = float(median(means[~expected])) - float(median(means[expected]))
-    return lit_patch(means, expected, contrast, out_of_noise=True)
+    return lit_patch(means, expected, contrast, out_of_noise=True) \
+        or (bool(WEAK_FALLS_OFF) and _falls_off_by_the_band(gray, corners, means, expected))
+
+
+def _falls_off_by_the_band(gray: np.ndarray, corners: np.ndarray, means: np.ndarray,
+                           expected: np.ndarray) -> bool:
+    """Whether the glow over a too-noisy code falls off before its band: on one side at least,
+    the band :data:`WEAK_BAND_OUT` modules out, averaged along the whole side (a side's
+    samples average the noise down), lies :data:`WEAK_FALLS_OFF` of the code's contrast
+    below its light modules. Unlit, the band's paper lies above them (the blur darkens light
+    modules among dark ones).
+
+    >>> expected = np.zeros((21, 21), bool); expected[::2, ::2] = True
+    >>> corners = np.array([(40, 40), (124, 40), (124, 124), (40, 124)], np.float32)
+    >>> frame = np.full((164, 164), 150, np.uint8)
+    >>> frame[40:124, 40:124] = np.kron(np.where(expected, 60, 140), np.ones((4, 4)))
+    >>> means = _module_means(frame, corners, 21)
+    >>> _falls_off_by_the_band(frame, corners, means, expected)
+    False
+    >>> frame[40:124, 40:124] += 30; _falls_off_by_the_band(frame, corners, means + 30, expected)
+    True
+    """
+    n = expected.shape[0]
+    light = float(median(means[~expected]))
+    contrast = light - float(median(means[expected]))
+    sides = _sampled(gray, corners, _band_by_sides(n), n).reshape(4, -1).mean(axis=1)
+    return bool(sides.min() <= light - WEAK_FALLS_OFF * contrast)
+
+
+@functools.cache
+def _band_by_sides(n: int) -> np.ndarray:
+    """The points (module units, N × 1 × 2: the four sides in turn, a quarter-module apart
+    along the side and out) of an n-module code's band :data:`WEAK_BAND_OUT` modules out."""
+    along = np.arange(0.0, n + 0.125, 0.25)
+    out = np.arange(WEAK_BAND_OUT[0], WEAK_BAND_OUT[1] + 0.125, 0.25)
+    t, o = (a.ravel() for a in np.meshgrid(along, out))
+    sides = [(t, -o), (t, n + o), (-o, t), (n + o, t)]  # above, below, left, right
+    points = np.concatenate([np.stack(xy, axis=-1) for xy in sides]).astype(np.float32)
+    points = points.reshape(-1, 1, 2)
+    points.setflags(write=False)
+    return points
 
 
 def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
