@@ -18,7 +18,7 @@ import numpy as np
 from vision.table_edges import code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
 from vision.table_lines import card_edge_beside
-from vision.table_median import median
+from vision.table_median import median, robust_sigma
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -1047,9 +1047,7 @@ def _ring_noise(outside: np.ndarray) -> float:
     5
     """
     inner, outer = np.split(np.asarray(outside, float), 2)
-    differences = inner - outer
-    spread = median(np.abs(differences - median(differences)))
-    return float(1.4826 * spread / math.sqrt(2))
+    return robust_sigma(inner - outer) / math.sqrt(2)
 
 
 def _ring(n: int, d: float) -> list[Point]:

@@ -73,7 +73,7 @@ import functools
 import numpy as np
 
 from vision.table_codes import _module_means, _otsu, _ring, _rings, _sampled, module_errors
-from vision.table_median import median
+from vision.table_median import median, robust_sigma
 
 # The quiet zone under a highlight is judged on point samples, three rings 1.2, 2.4 and 3 modules
 # out (:func:`_quiet_zone_rings`): the highlight's lifted paper is compared, sample by sample,
@@ -119,15 +119,16 @@ WEAK_OUT_OF_NOISE = 2.0
 """Where a code is too noisy for its quiet zone to show a card's edge
 (:func:`vision.table_codes._too_noisy`), the weak path (:data:`WEAK_HIGHLIGHTS`) vouches only
 for a glow whose patch stands this many times the light modules' own scatter above their plane
-(:func:`_out_of_the_noise`, :func:`lit_patch` with ``out_of_noise``; the scatter is 1.4826 × the
-residuals' median absolute deviation), as well as :data:`WEAK_RISE` of the contrast. There the
-noise alone lifts a sixth of the light modules past :data:`WEAK_RISE` in patches that touch, a
-glow or not, and the weak path vouched for buried codes whose covering card's edge, 1–2.2
-modules beside them, the noise hid: tshort's short-frame sweep drawn at light 0.3–0.45 and
-noise σ 6 named 8 that way, their patches 1.2–1.5 times the scatter. The dim weak-highlight top
-cards it read in such noise stood 0.8–1.9 times it and are lost with them (22 of 4,647 tuned
-clear tops; issue 19 §2/§3, branch ``tdimshort``, docs/benchmarks.md). 0: main's reader before
-it (the guards' A/B)."""
+(:func:`_out_of_the_noise`, :func:`lit_patch` with ``out_of_noise``; the scatter is the
+residuals' :func:`~vision.table_median.robust_sigma`), as well as :data:`WEAK_RISE` of the
+contrast. There the noise alone lifts a sixth of the light modules past :data:`WEAK_RISE` in
+patches that touch, a glow or not, and the weak path vouched for buried codes whose covering
+card's edge, 1–2.2 modules beside them, the noise hid: tshort's short-frame sweep drawn at light
+0.3–0.45 and noise σ 6 named 8 that way, their patches 1.2–1.5 times the scatter. The dim
+weak-highlight top cards it read in such noise stood 0.8–1.9 times it: 22 of 4,647 tuned clear
+tops were lost with them, 19 of which :data:`WEAK_FALLS_OFF` wins back (issue 19 §2/§3, branches
+``tdimshort`` and ``tdimback``, docs/benchmarks.md). 0: main's reader before it (the guards'
+A/B)."""
 WEAK_FALLS_OFF = 0.08
 """Where the glow's patch does not stand out of the noise (:data:`WEAK_OUT_OF_NOISE`), the weak
 path still vouches when the glow falls off before the code's band: on one side at least, the
@@ -342,7 +343,7 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
     residuals = values - _plane_fit(light.tobytes(), expected.shape[0]) @ values
     rise = WEAK_RISE * contrast
     if out_of_noise:  # the patch must stand out of the light modules' own scatter too
-        rise = max(rise, WEAK_OUT_OF_NOISE * _scatter(residuals))
+        rise = max(rise, WEAK_OUT_OF_NOISE * robust_sigma(residuals))
     above = residuals > rise
     if int(above.sum()) < WEAK_PATCH:  # most codes: no patch can be that large
         return False
@@ -353,17 +354,6 @@ def lit_patch(means: np.ndarray, expected: np.ndarray, contrast: float, *,
     count, labels = cv2.connectedComponents(joined)
     sizes = np.bincount(labels[lifted], minlength=count)[1:]
     return bool(sizes.size and sizes.max() >= WEAK_PATCH)
-
-
-def _scatter(residuals: np.ndarray) -> float:
-    """The light modules' scatter round their plane, the sensor's noise on them: a standard
-    deviation from the median absolute deviation, which a glow's patch (a minority of the
-    modules) barely moves.
-
-    >>> round(_scatter(np.random.default_rng(1).normal(0, 5, 400)))
-    5
-    """
-    return float(1.4826 * median(np.abs(residuals - median(residuals))))
 
 
 def levels_by_the_light(around: np.ndarray, means: np.ndarray, expected: np.ndarray,

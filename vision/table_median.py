@@ -1,4 +1,5 @@
-"""The median of a few hundred grey levels, as ``np.median`` gives it, in a fifth of its time.
+"""The median of a few hundred grey levels, as ``np.median`` gives it, in a fifth of its time;
+and the robust spread built on it (:func:`robust_sigma`).
 
 Judging a code takes a dozen medians of its modules' means (the light modules', the dark
 ones', the quiet zone's noise: :mod:`vision.table_codes`, :mod:`vision.table_edges`,
@@ -31,3 +32,14 @@ def median(values: np.ndarray) -> Any:
         return np.partition(flat, half)[half]
     low, high = np.partition(flat, (half - 1, half))[half - 1:half + 1]
     return (low + high) / 2
+
+
+def robust_sigma(values: np.ndarray) -> float:
+    """A standard deviation of ``values`` that a minority of outliers barely moves (a card's
+    edge on a few quiet-zone samples, a glow's patch on a few modules): 1.4826 × the median
+    absolute deviation, which is σ for normal noise.
+
+    >>> round(robust_sigma(np.random.default_rng(1).normal(0, 5, 400)))
+    5
+    """
+    return float(1.4826 * median(np.abs(values - median(values))))
