@@ -1,0 +1,60 @@
+"""The table view's "never wrong" guard sweeps (issue 19): scenes built so that a buried card's
+code shows, whole or nearly, beside or under the card that covers it — in dim light, noise, glare,
+a short exposure — and read by the reader as the app reads a frame. A sweep passes when no buried
+code is named the top card; its controls (the same scenes with nothing over the code) say the
+sweep reaches codes the reader does read, so it can fail.
+
+Until this module, the sweeps lived in scratch scripts outside the repository and were lost with
+them; each is now a function of this seam, run by ``noah-companion bench sweeps``, whose JSON lines
+compare two versions of the reader scene by scene.
+
+The seam (python-chess's variants are the model: one small type, many siblings):
+
+- a sweep is a function ``(reader, px_per_module) -> Iterator[SweepResult]``, registered by name
+  in a module's ``SWEEPS`` mapping;
+- :data:`SWEEP_MODULES` lists the modules that hold sweeps, imported when a sweep runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from vision.table import TableReader
+
+Kind = Literal["buried", "control"]
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """One scene of a sweep, read.
+
+    ``key``: the scene's name, stable across versions of the reader and unique in its sweep (its
+    parameters, e.g. ``"left/0.75/-7/light0.45/noise6/blur1.1"``): two runs are compared key by
+    key. ``kind``: ``"buried"`` — a card lies over (or beside) the code, which must never be named
+    the top; ``"control"`` — nothing covers the code, which the reader should name.
+    ``decoded``: the code's text was decoded somewhere on its ferry (the scene reached the
+    top-card test). ``named``: the code was named the ferry's top card — for a buried scene, a
+    wrong top. ``detail``: anything a reader of the log needs (measured distances, which look
+    named it), JSON-serialisable.
+    """
+
+    key: str
+    kind: Kind
+    decoded: bool
+    named: bool
+    detail: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def wrong(self) -> bool:
+        """A buried code named the top card."""
+        return self.kind == "buried" and self.named
+
+
+Sweep = Callable[[TableReader, float], Iterator[SweepResult]]
+"""A guard sweep: its scenes rendered at ``px_per_module`` (3: the reader's normal path; 2.3: the
+binned mode's, enlarged before decoding) and read by ``reader``."""
+
+SWEEP_MODULES: tuple[str, ...] = ()
+"""The modules holding sweeps, each with a ``SWEEPS: Mapping[str, Sweep]``."""
