@@ -30,6 +30,7 @@ from vision.table_render import (
     row_layout,
     varied_scene,
 )
+from vision.table_sweeps import BURIED, SWEEP_CAMERA, overlap_positions
 
 CAMERA = OverheadCamera(width=3072, height=1728)  # 3 px per module: the reader's normal path
 READER = TableReader()
@@ -90,31 +91,6 @@ def test_stacked_squarely_only_the_top_card():
 
 
 # -- the overlap sweep: a card laid over a buried card's code, at many depths and angles --------
-
-SWEEP_CAMERA = OverheadCamera(width=640, height=720, height_mm=750.0 * 640 / 3072)
-"""One mat under a camera of 3 px per module (CAMERA's scale, a small field): cheap frames."""
-BURIED = "NOAH1/BOX1/CAF1"
-
-
-def overlap_positions(depths: tuple[float, ...] = (0.75, 1.5, 3.0)
-                      ) -> list[tuple[str, float, float, float]]:
-    """(side, depth in modules, card offset dx, dy): a card without a visible sticker laid so
-    that its edge runs ``depth`` modules into the buried card's code from one side, or into
-    one corner of it (both edges); a negative depth lays the edge that far outside the code,
-    over its quiet zone alone."""
-    card_w, card_h = CARD_MM[0] / 2, CARD_MM[1] / 2
-    code_x, code_y = STICKER_AT[0] - card_w, STICKER_AT[1] - card_h  # from the card's centre
-    half = STICKER_CODE_MM / 2
-    positions = []
-    for depth in depths:
-        d = depth * QR_MODULES_MM
-        left, right = code_x - half + d - card_w, code_x + half - d + card_w
-        above, below = code_y - half + d - card_h, code_y + half - d + card_h
-        positions += [("left", depth, left, 0.0), ("right", depth, right, 0.0),
-                      ("above", depth, 0.0, above), ("below", depth, 0.0, below)]
-        if depth > 1 or depth < 0:  # a corner one module deep hides less than one module
-            positions.append(("corner", depth, right, below))
-    return positions
 
 
 @pytest.mark.parametrize(("blur", "first_angle"), [(0.7, 0), (1.1, 1)])
