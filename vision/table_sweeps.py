@@ -58,7 +58,7 @@ Sweep = Callable[[TableReader, float], Iterator[SweepResult]]
 """A guard sweep: its scenes rendered at ``px_per_module`` (3: the reader's normal path; 2.3: the
 binned mode's, enlarged before decoding) and read by ``reader``."""
 
-SWEEP_MODULES: tuple[str, ...] = ()
+SWEEP_MODULES: tuple[str, ...] = ("vision.table_sweeps_glare",)
 """The modules holding sweeps, each with a ``SWEEPS: Mapping[str, Sweep]``."""
 
 

@@ -12,48 +12,29 @@ as it draws them: the buried card, a card without a sticker laid beside its code
 1.0, the glow added in grey levels on both cards, sensor noise σ 2.5 from the sweep's seeds."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 import vision.table_edges as edges
-from tests.table.test_exposure import _to_frame
-from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from tests.table.test_view import BURIED, overlap_positions
 from vision.table import TableReader
-from vision.table_render import CardOnMat, MatOnTable, TableScene, render_table
-
-BROAD_DEPTHS = (0.0, -1.0, -2.2)  # modules: the broad sweep's card positions
-BROAD_MM = 24.0  # the glow's semi-axes
-
-
-def _broad_glow(to_frame: np.ndarray, at: tuple[float, float], peak: float,
-                shape: tuple[int, ...]) -> np.ndarray:
-    """The sweep's glow (a flat core falling off as exp(−0.7 q^1.5)), ``BROAD_MM`` round
-    ``at`` (mm on the buried card), in shares of paper over the frame's pixels."""
-    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
-    u, v, w = np.linalg.inv(to_frame) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
-    q = (np.hypot(u / w - at[0], v / w - at[1]) / BROAD_MM) ** 2
-    return np.asarray((peak * np.exp(-0.7 * q ** 1.5)).reshape(shape))
+from vision.table_render import CardOnMat
+from vision.table_sweeps_glare import BROAD, Glow, frame_in_grey_levels
 
 
 def _broad_frame(side: str, depth: float, spot: int, at: tuple[float, float], peak: float, *,
                  blur: float, light: float = 1.0, covered: bool = True) -> np.ndarray:
-    """The broad sweep's scene: a card square to the buried one ``depth`` modules into its code
-    from ``side`` (negative: beside it; none when not ``covered``), the glow number ``spot``
-    at ``at`` of ``peak`` × paper on both cards, room light ``light``."""
-    positions = overlap_positions(BROAD_DEPTHS)
+    """The broad sweep's scene (vision/table_sweeps_glare.py, ``BROAD``): a card square to the
+    buried one ``depth`` modules into its code from ``side`` (negative: beside it; none when not
+    ``covered``), the glow number ``spot`` (24 mm round) at ``at`` of ``peak`` × paper on both
+    cards, room light ``light``."""
+    positions = overlap_positions(BROAD.depths)
     index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
     buried = CardOnMat(BURIED)
     cards = (buried, CardOnMat(None, dx, dy, 0.0)) if covered else (buried,)
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=blur, seed=index,
-                       light=light, noise=0.0)
-    clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
-    lift = _broad_glow(_to_frame(scene, buried), at, peak, clean.shape)
-    frame = clean + lift * float(np.percentile(clean, 90))
-    frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
-    return np.clip(frame, 0, 255).astype(np.uint8)
+    return frame_in_grey_levels(cards, Glow(at, peak=peak, axes=BROAD.axes), light=light,
+                                blur=blur, seed=index, noise=2.5, noise_seed=1000 * index + spot)
 
 
 def _top(frame: np.ndarray) -> str | None:
@@ -86,9 +67,7 @@ def test_a_top_card_under_the_same_glow_is_read(light):
                              covered=False)) == BURIED
 
 
-def test_the_glow_is_the_sweeps():
-    """The glow's share of paper at its centre and one semi-axis away (the sweep's shape)."""
-    to_frame = np.eye(3)
-    glow = _broad_glow(to_frame, (0.0, 0.0), 0.5, (1, 25))
-    assert glow[0, 0] == 0.5
-    assert math.isclose(glow[0, 24], 0.5 * math.exp(-0.7), rel_tol=1e-9)
+def test_the_sweeps_scenes_are_these():
+    """The two buried scenes above are the sweep's own (its light, blur and seeds)."""
+    ours = _broad_frame("below", 0.0, 1, (17.8, 29.8), 0.5, blur=1.1)
+    assert np.array_equal(ours, BROAD.frame(BROAD.scene("below", 0.0, 0.0, 1)))

@@ -16,13 +16,13 @@ import numpy as np
 import vision.table_codes as codes
 import vision.table_glare as glare
 from tests.table.test_dip_ramps import _dim_and_noisy
-from tests.table.test_exposure import Glow, PairedCamera
 from tests.table.test_glare import PX, _sticker, _with_highlight
 from tests.table.test_view import BURIED, overlap_positions
 from tests.table.test_weak_glare import _verdict
 from vision.table import TableReader
 from vision.table_kit import QR_MODULES_MM
 from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
+from vision.table_sweeps_glare import Glow, PairedCamera
 
 
 def _beside_a_card_in_a_dim_noisy_room() -> PairedCamera:

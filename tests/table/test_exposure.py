@@ -9,12 +9,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from tests.table.test_scenes import TEXTS
-from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from tests.table.test_view import BURIED, overlap_positions
 from vision.sources import CameraMissing
 from vision.table import TableReader
 from vision.table_exposure import (
@@ -24,21 +24,14 @@ from vision.table_exposure import (
     ShortLook,
     under_highlight,
 )
-from vision.table_kit import MAT_MM, QR_MODULES_MM
-from vision.table_render import (
-    STICKER_AT,
-    STICKER_CODE_MM,
-    CardOnMat,
-    MatOnTable,
-    TableScene,
-    render_table,
-)
+from vision.table_kit import QR_MODULES_MM
+from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
 from vision.table_scenes import Scene, scene_for_seed
 from vision.table_scenes_render import render_scene
+from vision.table_sweeps_glare import Glow, PairedCamera
 
 GLOSSY_SEED = 1011  # a DEV scene with three sleeves' highlights
 SCALE = 0.1
-PEAK = 2.2  # the scenes renderer's strongest highlight, × paper
 
 
 @functools.cache
@@ -68,88 +61,6 @@ def test_a_short_exposure_unclips_the_highlights_on_darker_paper() -> None:
     paper = normal > np.percentile(normal, 70)
     ratio = float(np.median(short[paper & ~clipped])) / float(np.median(normal[paper & ~clipped]))
     assert abs(ratio - 0.4 ** (1 / 2.2)) < 0.05
-
-
-@dataclass(frozen=True)
-class Glow:
-    """A sleeve's highlight of the scenes renderer's kind: peak ``peak`` × paper, semi-axes
-    8 × 4 mm turned ``turn`` degrees, a flat saturating core, centred ``at`` (mm on the first
-    card); on every card, or on the first card only (``first_card_only``: the covering card's
-    own sleeve does not catch the lamp)."""
-
-    at: tuple[float, float]
-    peak: float = PEAK
-    turn: float = 0.0
-    first_card_only: bool = False
-
-
-class PairedCamera:
-    """A still table drawn by the first renderer, its grey levels taken as a 2.2 tone curve of
-    linear light, with a sleeve's highlight added to that light; the frame clips it, the
-    short exposure scales it first (the scenes renderer's physics, vision/table_scenes_light.py),
-    with the first renderer's sensor noise drawn once into the light, or (``noise``: its σ in
-    grey levels on the frame; shot noise at the same gain on the short one) drawn afresh on
-    each frame, as a camera's would be."""
-
-    def __init__(self, cards: tuple[CardOnMat, ...], glow: Glow, *, light: float = 0.8,
-                 seed: int = 3, noise: float = 0.0, noise_seed: int = 0) -> None:
-        scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, cards),), blur=0.7, seed=seed,
-                           light=light, noise=0.0 if noise else TableScene.noise)
-        clean = (render_table(scene, SWEEP_CAMERA).frame / 255.0) ** 2.2
-        paper = float(np.percentile(clean, 90))
-        lift = paper * _glow(_to_frame(scene, cards[0]), glow, clean.shape)
-        if glow.first_card_only:
-            for card in cards[1:]:
-                lift[_covered(_to_frame(scene, card), clean.shape)] = 0.0
-        self.light = clean + lift
-        rng = np.random.default_rng(noise_seed)
-        self.frame = self._film(1.0, noise, rng)
-        self._short = {0.4: self._film(0.4, noise * 0.4 ** (1 / 2.2 - 0.5), rng)}
-        self.asked = 0
-
-    def short_exposure(self, settings: ShortExposure) -> np.ndarray:
-        self.asked += 1
-        return self._short[settings.fraction]
-
-    def _film(self, fraction: float, noise: float, rng: np.random.Generator) -> np.ndarray:
-        grey = 255 * np.clip(self.light * fraction, 0, 1) ** (1 / 2.2)
-        if noise:
-            grey = grey + rng.normal(0, noise, grey.shape)
-        return np.asarray(np.clip(grey, 0, 255), np.uint8)
-
-
-def _to_frame(scene: TableScene, card: CardOnMat) -> np.ndarray:
-    """The homography from ``card``'s millimetres to the sweep camera's frame pixels."""
-    import vision.table_render as tr
-
-    mat = scene.mats[0]
-    return np.asarray(tr._table_to_frame(scene, SWEEP_CAMERA)
-                      @ tr._placement(mat.x_mm, mat.y_mm, mat.angle_deg, MAT_MM)
-                      @ tr._card_on_mat(card))
-
-
-def _glow(to_frame: np.ndarray, glow: Glow, shape: tuple[int, ...]) -> np.ndarray:
-    """``glow`` on the card ``to_frame`` maps, in frame pixels."""
-    ys, xs = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float64)
-    u, v, w = np.linalg.inv(to_frame) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
-    turn = math.radians(glow.turn)
-    du, dv = u / w - glow.at[0], v / w - glow.at[1]
-    along = du * math.cos(turn) + dv * math.sin(turn)
-    across = -du * math.sin(turn) + dv * math.cos(turn)
-    q = (along / 8.0) ** 2 + (across / 4.0) ** 2
-    return np.asarray((glow.peak * np.exp(-0.7 * q ** 1.5)).reshape(shape))
-
-
-def _covered(to_frame: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """The frame pixels the card ``to_frame`` maps covers."""
-    import cv2
-
-    from vision.table_render import CARD_MM
-
-    (w, h), mask = CARD_MM, np.zeros(shape, np.uint8)
-    corners = to_frame @ np.array([(0, 0, 1), (w, 0, 1), (w, h, 1), (0, h, 1)], float).T
-    cv2.fillConvexPoly(mask, np.round((corners[:2] / corners[2]).T).astype(np.int32), 1)
-    return mask.astype(bool)
 
 
 def _one_ferry(seed: int, k: int) -> Scene:

@@ -6,26 +6,15 @@ the one buried code main's reader held only by counting every dip, stays silent.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 
 import vision.table_edges as edges
-from tests.table.test_exposure import Glow, _covered, _glow, _to_frame
 from tests.table.test_glare import PX, _sticker, _with_highlight
-from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from tests.table.test_view import BURIED
 from tests.table.test_weak_glare import _verdict
 from vision.table import TableReader
-from vision.table_kit import QR_MODULES_MM
-from vision.table_render import (
-    STICKER_AT,
-    STICKER_CODE_MM,
-    CardOnMat,
-    MatOnTable,
-    TableScene,
-    render_table,
-)
+from vision.table_sweeps_glare import SHORT
 
 BAND_ROW = 10 * PX  # two modules above the code (the sticker's code starts 12 modules in)
 
@@ -76,22 +65,7 @@ def _short_sweeps_corner_card() -> np.ndarray:
     module off the buried code's lower right one, room light 0.6, blur 1.1, a glow of 1.5 ×
     paper at that corner turned 135° on the buried card only, added in linear light (a 2.2 tone
     curve), sensor noise σ 2.5 from the sweep's own seed."""
-    positions = list(overlap_positions((-1.0, -2.2)))  # the sweep's order gives its seeds
-    index = [position[:2] for position in positions].index(("corner", -1.0))
-    _, _, dx, dy = positions[index]
-    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=1.1,
-                       seed=index, light=0.6)
-    clean = render_table(replace(scene, noise=0.0), SWEEP_CAMERA).frame.astype(np.float64)
-    paper = float(np.percentile(clean, 90)) / 255.0
-    beyond = STICKER_CODE_MM / 2 + QR_MODULES_MM  # a module past the code's corner
-    glow = _glow(_to_frame(scene, buried),
-                 Glow((STICKER_AT[0] + beyond, STICKER_AT[1] + beyond), peak=1.5, turn=135.0),
-                 clean.shape)
-    glow[_covered(_to_frame(scene, cover), clean.shape)] = 0.0
-    light = (clean / 255.0) ** 2.2 + glow * paper ** 2.2
-    noise = np.random.default_rng(1000 * index + 3).normal(0, 2.5, clean.shape)
-    return np.asarray(np.clip(255 * np.clip(light, 0, 1) ** (1 / 2.2) + noise, 0, 255), np.uint8)
+    return SHORT.frame(SHORT.scene("corner", -1.0, -7.0, 3, "buried"))
 
 
 def test_the_short_sweeps_card_corner_under_its_own_glow_is_not_the_top(monkeypatch):

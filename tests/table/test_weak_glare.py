@@ -13,20 +13,13 @@ import zxingcpp
 
 import vision.table_edges as edges
 import vision.table_glare as glare
-from tests.table.test_exposure import Glow, PairedCamera, _glow, _to_frame
 from tests.table.test_glare import _sticker, _with_highlight
-from tests.table.test_view import BURIED, SWEEP_CAMERA, overlap_positions
+from tests.table.test_view import BURIED, overlap_positions
 from vision.table import TableReader
 from vision.table_codes import visibility
 from vision.table_kit import QR_MODULES_MM
-from vision.table_render import (
-    STICKER_AT,
-    STICKER_CODE_MM,
-    CardOnMat,
-    MatOnTable,
-    TableScene,
-    render_table,
-)
+from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
+from vision.table_sweeps_glare import Glow, PairedCamera, frame_in_grey_levels
 
 
 def _verdict(image: np.ndarray) -> str:
@@ -70,23 +63,19 @@ SWEEP_DEPTHS = (1.5, 0.75, 0.0, -1.0, -2.2)  # modules: tglare's glare sweep's c
 def sweep_frame(side: str, depth: float, spot: int, at: tuple[float, float], turn: float, *,
                 depths: tuple[float, ...] = SWEEP_DEPTHS, peak: float = 0.6, blur: float = 0.7,
                 card_turn: float = -7.0) -> np.ndarray:
-    """One scene of tglare's glare sweep, drawn as the sweep draws it: a card without a sticker
-    turned ``card_turn`` degrees laid ``depth`` modules into the buried code from ``side``
-    (negative: beside it), room light 0.6, blur ``blur``, a glow of ``peak`` × paper (8 × 4 mm
-    turned ``turn`` degrees, centred ``at``, mm on the buried card: the sweep's highlight number
-    ``spot`` at that position), added in grey levels on both cards, sensor noise σ 2.5 from the
-    sweep's own seeds (the order of the card positions of ``depths`` gives them)."""
+    """One scene of tglare's glare sweep, drawn as the sweep draws it
+    (vision/table_sweeps_glare.py): a card without a sticker turned ``card_turn`` degrees laid
+    ``depth`` modules into the buried code from ``side`` (negative: beside it), room light 0.6,
+    blur ``blur``, a glow of ``peak`` × paper (8 × 4 mm turned ``turn`` degrees, centred ``at``,
+    mm on the buried card: the sweep's highlight number ``spot`` at that position), added in grey
+    levels on both cards, sensor noise σ 2.5 from the sweep's own seeds (the order of the card
+    positions of ``depths`` gives them)."""
     positions = list(overlap_positions(depths))
     index = positions.index(next(p for p in positions if p[:2] == (side, depth)))
     _, _, dx, dy = positions[index]
-    buried, cover = CardOnMat(BURIED), CardOnMat(None, dx, dy, card_turn)
-    scene = TableScene((MatOnTable(3, 0.0, 0.0, 20.0, (buried, cover)),), blur=blur,
-                       seed=index, light=0.6, noise=0.0)
-    clean = render_table(scene, SWEEP_CAMERA).frame.astype(np.float32)
-    lift = _glow(_to_frame(scene, buried), Glow(at, peak=peak, turn=turn), clean.shape)
-    frame = clean + lift * float(np.percentile(clean, 90))
-    frame += np.random.default_rng(1000 * index + spot).normal(0, 2.5, frame.shape)
-    return np.clip(frame, 0, 255).astype(np.uint8)
+    cards = (CardOnMat(BURIED), CardOnMat(None, dx, dy, card_turn))
+    return frame_in_grey_levels(cards, Glow(at, peak=peak, turn=turn), light=0.6, blur=blur,
+                                seed=index, noise=2.5, noise_seed=1000 * index + spot)
 
 
 def _card_into_the_code() -> np.ndarray:
