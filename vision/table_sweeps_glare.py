@@ -15,8 +15,8 @@ sleeve's highlight that may wash the covering card's edge out. Rebuilt from docs
 - ``dimshort``: tdips2's dim, noisy short-frame sweep (``LIGHTS=0.45,0.3 NOISE=6 sweep4n.py
   "-1.0,-2.2"``).
 
-How a scene is drawn (:class:`GlareScene`, reconstructed from every scene the docs and tests
-name — a test rebuilt from the sweep prints the same position, seeds, light and blur): the card
+How a scene is drawn (:class:`GlareScene`; reconstructed from every scene docs/benchmarks.md and
+the tests print — branch ``tsweeps2``'s section there says which): the card
 positions are :func:`~vision.table_sweeps.overlap_positions` of the sweep's depths, each turned
 0° and −7°; the position's index is the renderer's seed, and its highlight number ``spot`` (0–11)
 gives the sensor noise's seed ``1000 × index + spot``. A spot is a place × an orientation × a
@@ -433,22 +433,27 @@ def read_with_the_short_look(family: GlareFamily, reader: TableReader, px_per_mo
 
 
 def glare(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]:
-    """tglare's glare sweep: 1,104 scenes with a highlight, 92 without, 69 controls."""
+    """tglare's glare sweep: 1,104 scenes with a highlight, 92 without, 69 controls. On main
+    (2026-11-27): 1 buried code named, 2 without the glare rule, no ``GLARE FAIL``."""
     return read_both_ways(GLARE, reader, px_per_module)
 
 
 def broad(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]:
-    """tbroad's broad-glow sweep: 672 scenes with the glow, 56 without, 42 controls."""
+    """tbroad's broad-glow sweep: 672 scenes with the glow, 56 without, 42 controls. On main:
+    36 named (38 without the glare rule), each a table named without the glow too; 42 controls
+    read."""
     return read_both_ways(BROAD, reader, px_per_module)
 
 
 def short(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]:
-    """tshort's short-frame sweep: 480 scenes, 30 controls."""
+    """tshort's short-frame sweep: 480 scenes, 30 controls. On main: 7 named by the frame
+    alone, 16 after the short look."""
     return read_with_the_short_look(SHORT, reader, px_per_module)
 
 
 def dimshort(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]:
-    """tdips2's dim, noisy short-frame sweep: 480 scenes, 30 controls."""
+    """tdips2's dim, noisy short-frame sweep: 480 scenes, 30 controls. On main: 7 named, all
+    by the frame alone."""
     return read_with_the_short_look(DIMSHORT, reader, px_per_module)
 
 
