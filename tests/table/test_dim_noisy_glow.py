@@ -17,12 +17,10 @@ import vision.table_codes as codes
 import vision.table_glare as glare
 from tests.table.test_dip_ramps import _dim_and_noisy
 from tests.table.test_glare import PX, _sticker, _with_highlight
-from tests.table.test_view import BURIED, overlap_positions
+from tests.table.test_view import BURIED
 from tests.table.test_weak_glare import _verdict
 from vision.table import TableReader
-from vision.table_kit import QR_MODULES_MM
-from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
-from vision.table_sweeps_glare import Glow, PairedCamera
+from vision.table_sweeps_glare import DIMSHORT, PairedCamera
 
 
 def _beside_a_card_in_a_dim_noisy_room() -> PairedCamera:
@@ -30,14 +28,7 @@ def _beside_a_card_in_a_dim_noisy_room() -> PairedCamera:
     −7°, its edge 2.2 modules left of the buried code; the sweep's spot glow (0.6 × paper,
     8 × 4 mm, along that edge) centred where the edge meets the code's top, on both cards, added
     in linear light; room light 0.3, sensor noise σ 6 (the sweep's seeds)."""
-    positions = list(overlap_positions((-1.0, -2.2)))  # the sweep's order gives its seeds
-    index = [position[:2] for position in positions].index(("left", -2.2))
-    _, _, dx, dy = positions[index]
-    half = STICKER_CODE_MM / 2
-    end = (STICKER_AT[0] - half - 2.2 * QR_MODULES_MM, STICKER_AT[1] - half)
-    return PairedCamera((CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)),
-                        Glow(end, peak=0.6, turn=90.0), light=0.3, seed=index, noise=6.0,
-                        noise_seed=1000 * index + 4)
+    return DIMSHORT.camera(DIMSHORT.scene("left", -2.2, -7.0, 4, "both"))
 
 
 def test_a_buried_code_beside_a_card_in_a_dim_noisy_room_under_a_spot_glow_is_not_the_top(

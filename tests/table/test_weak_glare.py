@@ -17,9 +17,8 @@ from tests.table.test_glare import _sticker, _with_highlight
 from tests.table.test_view import BURIED, overlap_positions
 from vision.table import TableReader
 from vision.table_codes import visibility
-from vision.table_kit import QR_MODULES_MM
-from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat
-from vision.table_sweeps_glare import Glow, PairedCamera, frame_in_grey_levels
+from vision.table_render import STICKER_AT, CardOnMat
+from vision.table_sweeps_glare import SHORT, Glow, frame_in_grey_levels
 
 
 def _verdict(image: np.ndarray) -> str:
@@ -140,13 +139,7 @@ def test_a_weak_glow_never_excuses_modules_judged_covered(monkeypatch):
     past the band, too faint for the outline look. This glow washes no module out, and a
     highlight that washes nothing out never excuses modules judged covered: the ferry says
     nothing. Asked for them all the same, the ferry named the buried code."""
-    positions = list(overlap_positions((-1.0, -2.2)))  # the sweep's order gives its seeds
-    index = [position[:2] for position in positions].index(("left", -2.2))
-    _, _, dx, dy = positions[index]
-    beside = (STICKER_AT[0] - STICKER_CODE_MM / 2 - 2.2 * QR_MODULES_MM, STICKER_AT[1])
-    table = PairedCamera((CardOnMat(BURIED), CardOnMat(None, dx, dy, -7.0)),
-                         Glow(beside, peak=0.6, turn=180.0, first_card_only=True),
-                         light=0.6, seed=index, noise=2.5, noise_seed=1000 * index + 2)
+    table = SHORT.camera(SHORT.scene("left", -2.2, -7.0, 2, "buried"))
     assert TableReader().read(table.frame).ferries[3].top is None
     _asked_for_covered_modules_too(monkeypatch)
     assert TableReader().read(table.frame).ferries[3].top == BURIED
