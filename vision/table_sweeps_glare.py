@@ -356,9 +356,20 @@ DIMSHORT = GlareFamily((-1.0, -2.2), lights=(0.45, 0.3), noise=6.0, linear=True)
 # -- reading them ----------------------------------------------------------------------------------
 
 def sweep_camera(px_per_module: float) -> OverheadCamera:
-    """The sweeps' camera at ``px_per_module`` (3: :data:`SWEEP_CAMERA`; a wider field for
-    fewer pixels a module, the same frame size)."""
-    return replace(SWEEP_CAMERA, height_mm=SWEEP_CAMERA.height_mm * 3.0 / px_per_module)
+    """The sweeps' camera at ``px_per_module``: :data:`SWEEP_CAMERA`'s field of the table on a
+    frame that many pixels a module (tdim's sweep camera at 2.3, the binned mode's scale).
+
+    >>> sweep_camera(3.0) == SWEEP_CAMERA
+    True
+    >>> small = sweep_camera(2.3)
+    >>> (small.width, small.height), round(small.px_per_module, 2)
+    ((491, 552), 2.3)
+    """
+    if px_per_module == 3.0:
+        return SWEEP_CAMERA
+    width = round(SWEEP_CAMERA.width * px_per_module / 3)
+    return replace(SWEEP_CAMERA, width=width, height=round(SWEEP_CAMERA.height * px_per_module / 3),
+                   height_mm=750.0 * width / (3072 * px_per_module / 3))
 
 
 @contextlib.contextmanager
