@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import zxingcpp
 
+from tests.table.test_glare import CODE_CENTRE, _sticker, _with_highlight
 from vision.table import TableReader
+from vision.table_codes import visibility
 from vision.table_kit import QR_MODULES_MM
 from vision.table_render import STICKER_AT, STICKER_CODE_MM, CardOnMat, MatOnTable, TableScene
 from vision.table_sweeps import BURIED, SweepResult
@@ -25,6 +28,7 @@ from vision.table_sweeps_glare import (
     read_both_ways,
     read_with_the_short_look,
     summary,
+    without_the_glare_rule,
 )
 
 
@@ -151,3 +155,14 @@ def test_the_summary_counts_what_the_docs_report():
         "scenes": 3, "decoded": 2, "named": 2, "plain": 1, "plain_named": 1, "controls": 1,
         "controls_read": 1, "named_base": 1, "glare_fail": 1, "rule_only_fail": 1,
         "controls_read_base": 0}
+
+
+def test_without_the_glare_rule_a_code_under_a_highlight_is_judged_as_before_it():
+    """``named_base``'s switch: a top card's code under a saturating highlight is whole through
+    the glare rule (tests/table/test_glare.py), covered without it — and the rule is back after."""
+    image = _with_highlight(_sticker(), CODE_CENTRE, (4.0, 2.5), 1.2)
+    (barcode,) = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+    assert visibility(barcode, image) == "whole"
+    with without_the_glare_rule():
+        assert visibility(barcode, image) == "covered"
+    assert visibility(barcode, image) == "whole"
