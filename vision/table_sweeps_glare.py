@@ -281,6 +281,9 @@ class GlareFamily:
     linear: bool = False
 
     def light_blur_peak(self, index: int, spot: Spot) -> tuple[float, float, float]:
+        """The room light, blur and peak of position ``index``'s ``spot``: the strong peak
+        with the second blur; the light alternating with ``index + spot`` (inferred: the one
+        rule that fits every scene whose light docs/benchmarks.md prints)."""
         return (self.lights[(index + spot.number) % 2], self.blurs[spot.strong],
                 self.peaks[spot.strong])
 
