@@ -45,7 +45,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -63,7 +63,14 @@ from vision.table_render import (
     TableScene,
     render_table,
 )
-from vision.table_sweeps import BURIED, SWEEP_CAMERA, Sweep, SweepResult, overlap_positions
+from vision.table_sweeps import (
+    BURIED,
+    SWEEP_CAMERA,
+    Sweep,
+    SweepResult,
+    overlap_positions,
+    sweep_camera,
+)
 
 FERRY = 3  # the sweep mat's ferry
 CARD_TURNS = (0.0, -7.0)  # degrees: the covering card squared, and turned as a hand lays it
@@ -358,23 +365,6 @@ DIMSHORT = GlareFamily((-1.0, -2.2), lights=(0.45, 0.3), noise=6.0, linear=True)
 
 # -- reading them ----------------------------------------------------------------------------------
 
-def sweep_camera(px_per_module: float) -> OverheadCamera:
-    """The sweeps' camera at ``px_per_module``: :data:`SWEEP_CAMERA`'s field of the table on a
-    frame that many pixels a module (tdim's sweep camera at 2.3, the binned mode's scale).
-
-    >>> sweep_camera(3.0) == SWEEP_CAMERA
-    True
-    >>> small = sweep_camera(2.3)
-    >>> (small.width, small.height), round(small.px_per_module, 2)
-    ((491, 552), 2.3)
-    """
-    if px_per_module == 3.0:
-        return SWEEP_CAMERA
-    width = round(SWEEP_CAMERA.width * px_per_module / 3)
-    return replace(SWEEP_CAMERA, width=width, height=round(SWEEP_CAMERA.height * px_per_module / 3),
-                   height_mm=750.0 * width / (3072 * px_per_module / 3))
-
-
 @contextlib.contextmanager
 def without_the_glare_rule() -> Iterator[None]:
     """The reader with ``vision.table_glare.glare_verdict`` saying nothing (the sweeps'
@@ -473,6 +463,14 @@ def dimshort(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]
 
 SWEEPS: Mapping[str, Sweep] = {"glare": glare, "short": short, "broad": broad,
                                "dimshort": dimshort}
+DOCUMENTED_NAMED: Mapping[str, Mapping[float, int]] = {
+    "glare": {3.0: 7, 2.3: 5}, "short": {3.0: 16, 2.3: 11}, "broad": {3.0: 42, 2.3: 29},
+    "dimshort": {3.0: 7, 2.3: 0}}
+"""Buried codes each sweep names on main (2026-11-27, docs/benchmarks.md, branch ``tsweeps2``),
+the tables without a highlight counted too (glare: 1 under a highlight + 6 without at 3 px,
+2 + 3 at 2.3; broad: 36 + 6, 25 + 4): every one a table the reader names without the highlight
+— the "card beside a code" limit (docs/table-view.md) — but the 4 the short look names at 2.3
+px, open. A change must name none that main does not (``--compare``)."""
 
 
 def summary(results: list[SweepResult]) -> dict[str, int]:

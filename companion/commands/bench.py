@@ -21,6 +21,8 @@ TARGETS = {
     "lights": ("hardware.bench", "ferry lights: call latency, blink timing, drawing-thread CPU"),
     "table": ("vision.table_bench", "table view: top cards and Noah read from overhead frames"),
     "noah": ("vision.table_noah_sweep", "table view: Noah's ferry, a sweep of spots round mats"),
+    "sweeps": ("vision.table_sweeps", "table view: the never-wrong guard sweeps, buried codes "
+               "named"),
     "complot": ("companion.complot.bench", "Complot referee: claim checks and games per second"),
     "web": ("companion.web.bench", "LAN page: 50 phones following a game, latency and memory"),
 }
@@ -42,7 +44,8 @@ INPUTS = {"table": {"sticker_texts": _sticker_texts}}
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "bench", help="measure speed (rules, vision, session, app, lights, table, complot, web)",
+        "bench",
+        help="measure speed (rules, vision, session, app, lights, table, sweeps, complot, web)",
         description="Measure speed. 'noah-companion bench TARGET --help' lists a target's options.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET", required=True)
