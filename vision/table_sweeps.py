@@ -363,12 +363,13 @@ def describe(summaries: Sequence[SweepSummary], comparison: Comparison | None,
     """The report's lines: one per sweep and scale, then the comparison's scenes."""
     lines = ["guard sweeps: buried codes named the top card (never, but for a documented limit)",
              f"  {'sweep':<10} {'px':>4} {'scenes':>7} {'decoded':>8} {'named':>6} "
-             f"{'documented':>10} {'controls read':>14} {'time':>7}"]
+             f"{'documented':>10} {'controls read':>14} {'wall (CPU)':>12}"]
     for s in summaries:
         by = ", ".join(f"{band}: {n}" for band, n in sorted(s.named_by.items()))
         lines.append(f"  {s.sweep:<10} {s.px:>4g} {s.scenes:>7} {s.decoded:>8} {s.named:>6} "
                      f"{s.documented:>10} {f'{s.controls_read}/{s.controls}':>14} "
-                     f"{s.seconds:>6.0f}s" + (f"  ({by})" if by else "")
+                     f"{f'{s.seconds:.0f}s ({s.cpu_seconds:.0f}s)':>12}"
+                     + (f"  ({by})" if by else "")
                      + ("" if s.passed else "  MORE NAMED THAN DOCUMENTED"))
     if comparison is None:
         return lines

@@ -7,8 +7,7 @@ guard sweeps").
 
 Every sweep yields, for each light, noise and blur, a control first — the same card laid 6
 modules clear of the code, which the reader should name — then its buried scenes. A scene's
-seed is the tests' (tests/table/test_view.py ``dim_overlap_view``): ``round(10 × depth)`` plus
-the position's index in :func:`vision.table_sweeps.overlap_positions`.
+seed is the one the tests' slices of the sweep give it (:func:`seeded_positions`).
 """
 
 from __future__ import annotations
@@ -84,7 +83,7 @@ def swept_positions(reader: TableReader, px: float, *, lights: Iterable[float],
     each light, noise and blur; ``measure``: each scene's ``detail`` gives the card's distance
     from the code (:func:`outline_distance`) and its band."""
     camera = sweep_camera(px)
-    positions = list(enumerate(overlap_positions(depths)))
+    positions = seeded_positions(depths, per_depth=measure)
     for light, noise, blur in itertools.product(lights, noises, blurs):
         tail = conditions(light, noise, blur)
 
@@ -94,12 +93,32 @@ def swept_positions(reader: TableReader, px: float, *, lights: Iterable[float],
         control = covered_scene(clear_offset(), 0.0, 0.0, light=light, noise=noise, blur=blur,
                                 seed=0)
         yield ferry_result(f"control/{tail}", "control", read(control))
-        for (index, (side, depth, dx, dy)), angle in itertools.product(positions, angles):
+        for (seed, (side, depth, dx, dy)), angle in itertools.product(positions, angles):
             scene = covered_scene(dx, dy, angle, light=light, noise=noise, blur=blur,
-                                  seed=round(10 * abs(depth)) + index)
+                                  seed=seed)
             detail = distance_detail(dx, dy, angle) if measure else None
             yield ferry_result(f"{side}/{depth:g}/{angle:g}/{tail}", "buried", read(scene),
                                detail)
+
+
+def seeded_positions(depths: tuple[float, ...], *, per_depth: bool = False
+                     ) -> list[tuple[int, tuple[str, float, float, float]]]:
+    """Each position of ``depths`` with its scene's seed, as the tests' slices of the sweeps
+    seed them: ``round(10 × |depth|)`` plus the position's index among all of ``depths``' (the
+    overlap sweeps: tests/table/test_view.py ``dim_overlap_view``) or, ``per_depth``, among its
+    own depth's (the quiet-zone sweep: tests/table/test_codes.py; docs/benchmarks.md, branch
+    tsweeps: the seeding that comes nearest to the lost script's figures).
+
+    >>> [seed for seed, _ in seeded_positions((0.75, 1.5))]
+    [8, 9, 10, 11, 19, 20, 21, 22, 23]
+    >>> [seed for seed, _ in seeded_positions((-0.4, -1.0), per_depth=True)]
+    [4, 5, 6, 7, 8, 10, 11, 12, 13, 14]
+    """
+    if per_depth:
+        return [(seed, position) for depth in depths
+                for seed, position in seeded_positions((depth,))]
+    return [(round(10 * abs(depth)) + index, (side, depth, dx, dy))
+            for index, (side, depth, dx, dy) in enumerate(overlap_positions(depths))]
 
 
 def dim_sweep(reader: TableReader, px: float) -> Iterator[SweepResult]:
@@ -225,7 +244,9 @@ def _point_to_polygon(points: np.ndarray, polygon: np.ndarray) -> list[float]:
 
 SWEEPS: Mapping[str, Sweep] = {"dim": dim_sweep, "noise": noise_sweep, "draws": draws_sweep,
                                "qz": qz_sweep}
-DOCUMENTED_NAMED: Mapping[str, Mapping[float, int]] = {"qz": {3.0: 121, 2.3: 55}}
-"""The quiet-zone sweep's known limit on main (docs/benchmarks.md, branch tnoisy and every
-guard since): 121 / 55 buried codes named at 3 / 2.3 px a module, none with the card within 3
-modules of the code. Every other sweep names none."""
+DOCUMENTED_NAMED: Mapping[str, Mapping[float, int]] = {"qz": {3.0: 119, 2.3: 57}}
+"""The quiet-zone sweep's known limit: the buried codes this rebuilt sweep names on main (at
+bb4f0d2 as at e6dfe37), 119 / 57 at 3 / 2.3 px a module, none with the card within 3 modules of
+the code (3–4 modules: 25 / 11; 4 or more: 94 / 46). The lost script named 121 / 55 (26 / 11,
+95 / 44); its seeds are not known exactly (docs/benchmarks.md, branch tsweeps). Every other
+sweep names none."""
