@@ -161,13 +161,15 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
     (:func:`without_highlight`), and a top card kept only when its quiet zone is clear on the
     short frame as it came and on the taken-off one, and no card's corner beside it
     (:func:`_nothing_beside`). A ferry keeps the normal reading
-    unless its mat lies where it was and all of this gives it a top card."""
+    unless its mat lies where it was, its stickers' modules are not so small that the reader
+    enlarges them (:func:`_too_small`), and all of this gives it a top card."""
     from vision.table_markers import mat_poses
 
     boxes = [_bounds(np.array(reading.ferries[k].zone, np.float32), MAT_REACH, short.shape)
              for k in ferries if reading.ferries[k].zone is not None]
     poses = mat_poses(reader.find_markers(short, boxes))
-    still = [k for k in ferries if k in poses and _same_place(reading.ferries[k], poses[k])]
+    still = [k for k in ferries if k in poses and _same_place(reading.ferries[k], poses[k])
+             and not _too_small(reader, poses[k])]
     if not still:
         return reading
     flat, zones = short.copy(), {}
@@ -263,6 +265,26 @@ def _nothing_beside(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -
             return (all(quiet_zone_is_clear(frame, corners, expected) for frame in (plain, crop))
                     and not card_corner_beside(plain, corners, expected))
     return False  # not found again: nothing vouches for it
+
+
+def _too_small(reader: TableReader, pose: MatPose) -> bool:
+    """Whether the mat's stickers show modules under the reader's ``enlarge_below`` (the
+    2×2-binned mode, a high camera): no top card is taken from the short frame there, the
+    frame's own reading stands.
+
+    Why: at 2.3 px per module, taking a highlight off (:func:`without_highlight`) leaves a
+    covering card's edge 1–2.2 modules beside the code too faint for the reader's quiet-zone
+    test, and the band and corner tests of :func:`_nothing_beside` miss it too, even judged
+    on the crop enlarged 2× as the reader judges (issue 19, the short sweep at 2.3 px: 4
+    buried codes named, none at 3 px; docs/benchmarks.md, branch ``tshortbin``).
+
+    >>> from vision.table import TableReader
+    >>> class Pose:  # a mat pose seen at ``px_per_mm``
+    ...     def __init__(self, px_per_mm: float) -> None: self.px_per_mm = px_per_mm
+    >>> [_too_small(TableReader(), Pose(px / QR_MODULES_MM)) for px in (2.3, 3.0)]
+    [True, False]
+    """
+    return bool(pose.px_per_mm * QR_MODULES_MM < reader.enlarge_below)
 
 
 def _same_place(view: FerryView, pose: MatPose) -> bool:

@@ -152,6 +152,19 @@ def test_the_corner_look_sees_the_cards_corner_on_the_short_frame() -> None:
     assert not corner_seen(_corner_scene((CardOnMat(BURIED),)))
 
 
+def test_no_short_look_top_card_at_the_binned_scale() -> None:
+    """Never wrong at 2.3 px per module (the binned mode's scale; issue 19, the short sweep's
+    hole, branch ``tshortbin``): a card without a sticker 2.2 modules right of the buried code,
+    a highlight on the buried card only. Taking the highlight off leaves the card's edge too
+    faint to see, and the short frame named the buried code; the binned mode keeps its frame's
+    reading (vision/table_exposure.py ``_too_small``). Fails with that rule switched off."""
+    from vision.table_sweeps import sweep_camera
+    from vision.table_sweeps_glare import SHORT
+
+    scene = SHORT.scene("right", -2.2, 0.0, 8, "buried")
+    _asked_once_and_silent(SHORT.camera(scene, sweep_camera(2.3)))
+
+
 def _asked_once_and_silent(table: PairedCamera) -> None:
     """Ferry 3 unread under a clipped highlight on the frame, one short exposure asked, and
     still no top card after it."""
