@@ -169,7 +169,7 @@ def read_short(reader: TableReader, short: np.ndarray, reading: TableReading,
              for k in ferries if reading.ferries[k].zone is not None]
     poses = mat_poses(reader.find_markers(short, boxes))
     still = [k for k in ferries if k in poses and _same_place(reading.ferries[k], poses[k])
-             and not _too_small(reader, poses[k])]
+             and not _too_small(reader, poses[k].px_per_mm * QR_MODULES_MM)]
     if not still:
         return reading
     flat, zones = short.copy(), {}
@@ -267,10 +267,10 @@ def _nothing_beside(flat: np.ndarray, short: np.ndarray, zone: Box, text: str) -
     return False  # not found again: nothing vouches for it
 
 
-def _too_small(reader: TableReader, pose: MatPose) -> bool:
-    """Whether the mat's stickers show modules under the reader's ``enlarge_below`` (the
+def _too_small(reader: TableReader, px_per_module: float | None) -> bool:
+    """Whether a mat's stickers show modules under the reader's ``enlarge_below`` (the
     2×2-binned mode, a high camera): no top card is taken from the short frame there, the
-    frame's own reading stands.
+    frame's own reading stands, and no short frame is asked for such a ferry alone.
 
     Why: at 2.3 px per module, taking a highlight off (:func:`without_highlight`) leaves a
     covering card's edge 1–2.2 modules beside the code too faint for the reader's quiet-zone
@@ -279,12 +279,10 @@ def _too_small(reader: TableReader, pose: MatPose) -> bool:
     buried codes named, none at 3 px; docs/benchmarks.md, branch ``tshortbin``).
 
     >>> from vision.table import TableReader
-    >>> class Pose:  # a mat pose seen at ``px_per_mm``
-    ...     def __init__(self, px_per_mm: float) -> None: self.px_per_mm = px_per_mm
-    >>> [_too_small(TableReader(), Pose(px / QR_MODULES_MM)) for px in (2.3, 3.0)]
-    [True, False]
+    >>> [_too_small(TableReader(), px) for px in (2.3, 3.0, None)]
+    [True, False, False]
     """
-    return bool(pose.px_per_mm * QR_MODULES_MM < reader.enlarge_below)
+    return px_per_module is not None and px_per_module < reader.enlarge_below
 
 
 def _same_place(view: FerryView, pose: MatPose) -> bool:
@@ -309,7 +307,8 @@ class ShortLook:
     def improve(self, frame: np.ndarray, reading: TableReading) -> TableReading:
         """``reading`` (of ``frame``, a still table's) with what a short exposure adds: the top
         cards of its ferries under a highlight, when the short frame shows them whole."""
-        ferries = under_highlight(frame, reading)
+        ferries = [k for k in under_highlight(frame, reading)
+                   if not _too_small(self._reader(), reading.ferries[k].px_per_module)]
         if not ferries:
             return reading
         try:

@@ -22,6 +22,7 @@ from vision.table_exposure import (
     SceneCamera,
     ShortExposure,
     ShortLook,
+    read_short,
     under_highlight,
 )
 from vision.table_kit import QR_MODULES_MM
@@ -157,12 +158,20 @@ def test_no_short_look_top_card_at_the_binned_scale() -> None:
     hole, branch ``tshortbin``): a card without a sticker 2.2 modules right of the buried code,
     a highlight on the buried card only. Taking the highlight off leaves the card's edge too
     faint to see, and the short frame named the buried code; the binned mode keeps its frame's
-    reading (vision/table_exposure.py ``_too_small``). Fails with that rule switched off."""
+    reading (vision/table_exposure.py ``_too_small``): no short frame is asked for that ferry
+    (a Pi's capture spared), and given one, :func:`read_short` takes no top card from it. Both
+    fail with that rule switched off."""
     from vision.table_sweeps import sweep_camera
     from vision.table_sweeps_glare import SHORT
 
-    scene = SHORT.scene("right", -2.2, 0.0, 8, "buried")
-    _asked_once_and_silent(SHORT.camera(scene, sweep_camera(2.3)))
+    table = SHORT.camera(SHORT.scene("right", -2.2, 0.0, 8, "buried"), sweep_camera(2.3))
+    reader = TableReader()
+    reading = reader.read(table.frame)
+    assert reading.ferries[3].top is None and under_highlight(table.frame, reading) == [3]
+    assert ShortLook(table, reader=reader).improve(table.frame, reading) is reading
+    assert table.asked == 0
+    short = table.short_exposure(ShortExposure())
+    assert read_short(reader, short, reading, [3]).ferries[3].top is None
 
 
 def _asked_once_and_silent(table: PairedCamera) -> None:
