@@ -13,7 +13,10 @@ sleeve's highlight that may wash the covering card's edge out. Rebuilt from docs
 - ``broad``: tbroad's broad-glow sweep (``SIZES=24x24 PEAKS=0.3,0.5 sweep2.py "0.0,-1.0,-2.2"``):
   a round glow 24 mm across at 0.3 or 0.5 × paper: 672 scenes, 56 without it, 42 controls;
 - ``dimshort``: tdips2's dim, noisy short-frame sweep (``LIGHTS=0.45,0.3 NOISE=6 sweep4n.py
-  "-1.0,-2.2"``).
+  "-1.0,-2.2"``);
+- ``spot``: tweak5's spot sweep (``spotsweep.py 0.4,0.8``): the glare sweep's card positions
+  turned −7°, a weak glow centred on each corner and side of the code's quiet zone
+  (:class:`ZoneSpot`).
 
 How a scene is drawn (:class:`GlareScene`; reconstructed from every scene docs/benchmarks.md and
 the tests print — branch ``tsweeps2``'s section there says which): the card
@@ -38,6 +41,8 @@ places' first highlights.
 (672, 56, 42)
 >>> len(SHORT.scenes()), len(SHORT.controls())
 (480, 30)
+>>> len(SPOT.scenes()), len(SPOT.plain_scenes()), len(SPOT.controls())
+(736, 23, 69)
 """
 
 from __future__ import annotations
@@ -210,12 +215,78 @@ class Spot:
     def number(self) -> int:
         return 4 * self.place + 2 * self.across + self.strong
 
+    @property
+    def name(self) -> str:
+        return f"spot{self.number}"
+
+    def noise_number(self, index: int) -> int:
+        """Added to ``1000 × index`` (the position's): the sensor noise's seed."""
+        return self.number
+
     @classmethod
     def numbered(cls, number: int) -> Spot:
         return cls(number // 4, bool(number // 2 % 2), bool(number % 2))
 
 
 SPOTS = tuple(Spot.numbered(n) for n in range(12))
+
+ZONE_PLACES = ("ul", "ur", "lr", "ll", "l", "r", "t", "b")
+"""The spot sweep's glow centres: each corner of the buried code's quiet zone (upper left …),
+then each side's middle (left, right, top, bottom)."""
+ZONE_STEPS = {"ul": (-1, -1), "ur": (1, -1), "lr": (1, 1), "ll": (-1, 1), "l": (-1, 0),
+              "r": (1, 0), "t": (0, -1), "b": (0, 1)}
+ZONE_REACH_MM = 11.0
+"""How far from the code's centre the spot sweep's glow is centred (across and down): the quiet
+zone, a module and a half beyond the code's 9.6 mm half."""
+
+
+@dataclass(frozen=True)
+class ZoneSpot:
+    """One of a position's 32 glows in the spot sweep (tweak5's ``spotsweep.py``): centred on
+    the quiet zone's corner or side ``place`` (of :data:`ZONE_PLACES`), the ``strong`` peak or
+    not, turned 90° (``across``) or 0°. Unlike :class:`Spot` it does not depend on where the
+    covering card lies.
+
+    >>> spot = ZoneSpot.numbered(19)
+    >>> spot.name, spot.at
+    ('zone-l/strong/90', (6.8..., 19.8))
+    """
+
+    place: int
+    strong: bool
+    across: bool
+
+    @property
+    def number(self) -> int:
+        return 4 * self.place + 2 * self.strong + self.across
+
+    @property
+    def name(self) -> str:
+        return (f"zone-{ZONE_PLACES[self.place]}/{'strong' if self.strong else 'weak'}/"
+                f"{90 * self.across}")
+
+    @property
+    def at(self) -> tuple[float, float]:
+        """The glow's centre, mm on the buried card."""
+        dx, dy = ZONE_STEPS[ZONE_PLACES[self.place]]
+        return STICKER_AT[0] + dx * ZONE_REACH_MM, STICKER_AT[1] + dy * ZONE_REACH_MM
+
+    def noise_number(self, index: int) -> int:
+        """tweak5's script seeded the noise with its running scene count modulo 11 (32 scenes a
+        position): kept, so the sweep is that script's scene for scene."""
+        return (len(ZONE_SPOTS) * index + self.number) % 11
+
+    def glow(self, peak: float, on: On) -> Glow:
+        return Glow(self.at, peak=peak, turn=90.0 * self.across,
+                    first_card_only=on == "buried")
+
+    @classmethod
+    def numbered(cls, number: int) -> ZoneSpot:
+        return cls(number // 4, bool(number // 2 % 2), bool(number % 2))
+
+
+ZONE_SPOTS = tuple(ZoneSpot.numbered(n) for n in range(32))
+AnySpot = Spot | ZoneSpot
 
 
 def spot_glow(side: str, depth: float, spot: Spot, peak: float, on: On,
@@ -252,7 +323,7 @@ class GlareScene:
     depth: float
     card_turn: float | None  # None: a control, nothing over the code
     index: int  # the card position's index: the renderer's seed
-    spot: Spot | None  # None: the position without a highlight
+    spot: AnySpot | None  # None: the position without a highlight
     on: On
     light: float
     blur: float
@@ -262,12 +333,13 @@ class GlareScene:
     def noise_seed(self) -> int:
         # a table without a highlight: seeds of its own, one per blur (chosen: the docs do
         # not give them)
-        return 1000 * self.index + (self.spot.number if self.spot else 100 + round(10 * self.blur))
+        return 1000 * self.index + (self.spot.noise_number(self.index) if self.spot
+                                    else 100 + round(10 * self.blur))
 
     @property
     def key(self) -> str:
         what = "control" if self.card_turn is None else f"{self.card_turn:g}"
-        glow = "plain" if self.spot is None else f"spot{self.spot.number}/{self.on}"
+        glow = "plain" if self.spot is None else f"{self.spot.name}/{self.on}"
         return (f"{self.side}/{self.depth:g}/{what}/{glow}/light{self.light:g}/blur{self.blur:g}"
                 + ("" if self.spot is None else f"/peak{self.peak:g}"))
 
@@ -277,7 +349,9 @@ class GlareFamily:
     """A glare-family sweep's parameters: the card ``depths`` (modules into the code; negative:
     beside it), room ``lights``, the two ``peaks`` (× paper) and their ``blurs``, the glow's
     semi-axes ``axes`` (mm), the sensor's ``noise`` σ, and whether the glow is added in
-    ``linear`` light (the short-frame sweeps) or in grey levels."""
+    ``linear`` light (the short-frame sweeps) or in grey levels; the covering card's
+    ``card_turns``, the glows of each position (``spots``), the cards they lie on (``on``) and
+    the ``control_spots`` (the code alone under them)."""
 
     depths: tuple[float, ...]
     lights: tuple[float, float] = (1.0, 0.6)
@@ -286,8 +360,12 @@ class GlareFamily:
     axes: tuple[float, float] = (8.0, 4.0)
     noise: float = 2.5
     linear: bool = False
+    card_turns: tuple[float, ...] = CARD_TURNS
+    spots: tuple[AnySpot, ...] = SPOTS
+    on: tuple[On, ...] = ON
+    control_spots: tuple[AnySpot, ...] = tuple(Spot(place, False, False) for place in range(3))
 
-    def light_blur_peak(self, index: int, spot: Spot) -> tuple[float, float, float]:
+    def light_blur_peak(self, index: int, spot: AnySpot) -> tuple[float, float, float]:
         """The room light, blur and peak of position ``index``'s ``spot``: the strong peak
         with the second blur; the light alternating with ``index + spot`` (inferred: the one
         rule that fits every scene whose light docs/benchmarks.md prints)."""
@@ -301,8 +379,8 @@ class GlareFamily:
     def scenes(self) -> list[GlareScene]:
         """The scenes with a highlight, in the sweep's order."""
         return [GlareScene(side, depth, turn, i, spot, on, *self.light_blur_peak(i, spot))
-                for i, side, depth, _, _ in self.positions() for turn in CARD_TURNS
-                for spot in SPOTS for on in ON]
+                for i, side, depth, _, _ in self.positions() for turn in self.card_turns
+                for spot in self.spots for on in self.on]
 
     def scene(self, side: str, depth: float, card_turn: float | None, spot: int,
               on: On = "both") -> GlareScene:
@@ -321,14 +399,15 @@ class GlareFamily:
     def plain_scenes(self) -> list[GlareScene]:
         """Each position without a highlight, in each light and blur its scenes meet."""
         return [GlareScene(side, depth, turn, i, None, "both", light, blur, 0.0)
-                for i, side, depth, _, _ in self.positions() for turn in CARD_TURNS
-                for light, blur, _ in (self.light_blur_peak(i, Spot.numbered(n)) for n in (0, 1))]
+                for i, side, depth, _, _ in self.positions() for turn in self.card_turns
+                for light, blur in dict.fromkeys(self.light_blur_peak(i, spot)[:2]
+                                                 for spot in self.spots)]
 
     def controls(self) -> list[GlareScene]:
-        """The code alone under each place's first highlight (along, the first peak)."""
+        """The code alone under each of ``control_spots`` (the glare family's: each place's
+        first highlight, along, the first peak)."""
         return [GlareScene(side, depth, None, i, spot, "both", *self.light_blur_peak(i, spot))
-                for i, side, depth, _, _ in self.positions()
-                for spot in (Spot(place, False, False) for place in range(3))]
+                for i, side, depth, _, _ in self.positions() for spot in self.control_spots]
 
     def cards(self, scene: GlareScene) -> tuple[CardOnMat, ...]:
         buried = CardOnMat(BURIED)
@@ -340,6 +419,8 @@ class GlareFamily:
     def glow(self, scene: GlareScene) -> Glow | None:
         if scene.spot is None:
             return None
+        if isinstance(scene.spot, ZoneSpot):
+            return scene.spot.glow(scene.peak, scene.on)
         return spot_glow(scene.side, scene.depth, scene.spot, scene.peak, scene.on, self.axes)
 
     def frame(self, scene: GlareScene, camera: OverheadCamera = SWEEP_CAMERA) -> np.ndarray:
@@ -361,6 +442,10 @@ GLARE = GlareFamily((1.5, 0.75, 0.0, -1.0, -2.2))
 BROAD = GlareFamily((0.0, -1.0, -2.2), peaks=(0.3, 0.5), axes=(24.0, 24.0))
 SHORT = GlareFamily((-1.0, -2.2), linear=True)
 DIMSHORT = GlareFamily((-1.0, -2.2), lights=(0.45, 0.3), noise=6.0, linear=True)
+SPOT = GlareFamily((1.5, 0.75, 0.0, -1.0, -2.2), lights=(0.6, 0.6), peaks=(0.4, 0.8),
+                   blurs=(0.7, 0.7), card_turns=(-7.0,), spots=ZONE_SPOTS, on=("both",),
+                   control_spots=(ZoneSpot(1, False, False), ZoneSpot(4, False, False),
+                                  ZoneSpot(4, True, True)))
 
 
 # -- reading them ----------------------------------------------------------------------------------
@@ -461,15 +546,27 @@ def dimshort(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]
     return read_with_the_short_look(DIMSHORT, reader, px_per_module)
 
 
+def spot(reader: TableReader, px_per_module: float) -> Iterator[SweepResult]:
+    """tweak5's spot sweep (``spotsweep.py 0.4,0.8``): the glare sweep's card positions turned
+    −7°, light 0.6, blur 0.7, a glow of 0.4 or 0.8 × paper centred on each corner and side of
+    the code's quiet zone, turned 0° or 90°: 736 scenes, 23 without the glow, 69 controls (the
+    code alone under the weak glow on the quiet zone's upper right corner and on its left side,
+    and under the strong one on its left side turned 90°: the glow of the two scenes tweak5's
+    unmerged rule named). On main: 10 buried codes named at 3 px (tweak5's count, scene for
+    scene), 8 at 2.3, each under the weak glow and on a table named without it."""
+    return read_both_ways(SPOT, reader, px_per_module)
+
+
 SWEEPS: Mapping[str, Sweep] = {"glare": glare, "short": short, "broad": broad,
-                               "dimshort": dimshort}
+                               "dimshort": dimshort, "spot": spot}
 DOCUMENTED_NAMED: Mapping[str, Mapping[float, int]] = {
     "glare": {3.0: 7, 2.3: 5}, "short": {3.0: 16, 2.3: 5}, "broad": {3.0: 42, 2.3: 29},
-    "dimshort": {3.0: 7, 2.3: 0}}
+    "dimshort": {3.0: 7, 2.3: 0}, "spot": {3.0: 13, 2.3: 11}}
 """Buried codes each sweep names on main (2026-11-27, docs/benchmarks.md, branch ``tsweeps2``),
 the tables without a highlight counted too (glare: 1 under a highlight + 6 without at 3 px,
-2 + 3 at 2.3; broad: 36 + 6, 25 + 4): every one a table the reader names without the highlight
-— the "card beside a code" limit (docs/table-view.md). The short sweep named 11 at 2.3 px, 4
+2 + 3 at 2.3; broad: 36 + 6, 25 + 4; spot: 10 + 3, 8 + 3, branch ``tspot``): every one a
+table the reader names without the highlight — the "card beside a code" limit
+(docs/table-view.md). The short sweep named 11 at 2.3 px, 4
 of them only after the short look (a hole); since branch ``tshortbin`` the short look takes no
 top card where the reader enlarges the zone, and 5 are named there, all by the frame alone. A
 change must name none that main does not (``--compare``)."""

@@ -20,8 +20,10 @@ from vision.table_sweeps_glare import (
     DIMSHORT,
     GLARE,
     SHORT,
+    SPOT,
     GlareScene,
     Glow,
+    ZoneSpot,
     card_covers,
     card_to_frame,
     frame_in_grey_levels,
@@ -125,6 +127,20 @@ def test_the_broad_sweep_reaches_a_buried_code():
     scene = BROAD.scene("left", -1.0, 0.0, 4, "both")
     *_, buried = read_both_ways(BROAD, TableReader(), 3.0, [scene])
     assert buried.decoded and not buried.named
+
+
+def test_the_spot_sweep_reaches_a_buried_code_beside_a_card():
+    """The spot sweep's 736 scenes (23 card positions × 8 glow centres × 2 peaks × 2 turns),
+    23 without the glow, 69 controls. "corner −1.0" under the strong glow on the quiet zone's
+    left side, turned 90°: the buried code is decoded and not named (tweak5's unmerged rule
+    named it here); the same table without the glow is named — the "card beside a code"
+    limit, counted in the sweep's documented figure."""
+    assert (len(SPOT.scenes()), len(SPOT.plain_scenes()), len(SPOT.controls())) == (736, 23, 69)
+    scene = SPOT.scene("corner", -1.0, -7.0, ZoneSpot(4, True, True).number)
+    assert scene.key == "corner/-1/-7/zone-l/strong/90/both/light0.6/blur0.7/peak0.8"
+    plain, buried = read_both_ways(SPOT, TableReader(), 3.0, [scene])
+    assert plain.named and buried.decoded and not buried.named
+    assert buried.detail == {"named_base": False, "plain_named": True}
 
 
 @pytest.mark.parametrize(("family", "light", "asked"), [(SHORT, 1.0, 1), (DIMSHORT, 0.45, 0)])
