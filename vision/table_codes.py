@@ -477,6 +477,8 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
             and not card_edge_beside(plain, fitted, expected) else "unsure"
     if clean(corners):
         return "whole"
+    if _zxing_band_dark(gray, corners, expected):
+        return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
     # zxing-cpp's fourth corner half a module off shows a few wrong modules on a whole code:
     # judged with that corner from the fitted grid, a code is whole only if no card's edge
     # runs beside it either, out to where the noise hides it from the band (vision.table_lines)
@@ -522,6 +524,26 @@ def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if not zxing_clean and not _agreed_band_light(gray, plain, corners, fitted, expected):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+NOISY_ZXING_BAND = True  # a noisy code clean on both grids may show its band dark on zxing-cpp's
+
+
+def _zxing_band_dark(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether, for :func:`_noisy_verdict`, a noisy code whose fitted grid is clean with its
+    band light (known by then) fails only by zxing-cpp's band: not one module differs on
+    zxing-cpp's grid either (only with :data:`NOISY_ZXING_BAND`). The caller then asks the
+    line look, as :func:`_fitted_band_dark` does for the other band.
+
+    The mirror of :func:`_fitted_band_dark`, and of :func:`_one_band_light` on the quiet path:
+    zxing-cpp's grid, a fraction of a module off, lays its band over the paper's darker
+    fall-off or the noise's dips where the fitted grid sees paper. A card's edge in the band
+    that only zxing-cpp's grid sees is a straight line the line look finds. Tilted and binned
+    top cards in dim side light and head shadow (my seeds 71958 ferry 3). Issue 19, branch
+    tmiss6.
+    """
+    return NOISY_ZXING_BAND and not (sample_modules(gray, corners, expected.shape[0])
+                                     != expected).any()
 
 
 NOISY_AGREED_BAND = True  # the fitted grid's band dark, zxing-cpp's off: the agreed grid may judge
