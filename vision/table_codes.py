@@ -427,7 +427,8 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     or, nothing differing on the fitted grid, when its band alone is dark and zxing-cpp's grid
     is clean, or the agreed one stands for it (:func:`_fitted_band_dark`), or when
     :data:`NOISY_AGREED_SLIPS` module at most differs on the agreed grid, its band light, and
-    no card's edge runs beside.
+    no card's edge runs beside; or, nothing differing on either grid, when zxing-cpp's band
+    alone is dark and no card's edge runs beside (:func:`_zxing_band_dark`).
 
     Where the noise may hide a card's edge in the quiet zone, the code itself must show no
     trace of one: no wrong module at all (a buried code whose edge the noise hid showed a few:
@@ -451,7 +452,8 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     fresh dim-side-light ones (binned, 90–100 cm), every guard as before (branch tdim4). The
     fitted band dark and zxing-cpp's grid off, judged on the agreed grid: 2 more of those 658;
     two modules off on the fitted grid, apart: 2 more; none on DEV, every guard as before
-    (branch tdim5).
+    (branch tdim5). zxing-cpp's band alone dark, both grids clean: 1 more of 794 fresh clear
+    tops in dim light, highlights and hands (branch tmiss6, docs/benchmarks.md).
     """
     if not expected[-2:, -2:].any():
         return "unsure"
@@ -475,7 +477,9 @@ def _noisy_verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
         # (branches tnoisy2, tdim5)
         return "whole" if quiet_zone_is_clear(plain, corners, expected) \
             and not card_edge_beside(plain, fitted, expected) else "unsure"
-    if clean(corners):
+    # zxing-cpp's band alone dark, its grid clean: the line look judges (branch tmiss6)
+    if clean(corners) or (_zxing_band_dark(gray, corners, expected)
+                          and not card_edge_beside(plain, fitted, expected)):
         return "whole"
     # zxing-cpp's fourth corner half a module off shows a few wrong modules on a whole code:
     # judged with that corner from the fitted grid, a code is whole only if no card's edge
@@ -522,6 +526,26 @@ def _fitted_band_dark(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
     if not zxing_clean and not _agreed_band_light(gray, plain, corners, fitted, expected):
         return "unsure"
     return "unsure" if card_edge_beside(plain, fitted, expected) else "whole"
+
+
+NOISY_ZXING_BAND = True  # a noisy code clean on both grids may show its band dark on zxing-cpp's
+
+
+def _zxing_band_dark(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether, for :func:`_noisy_verdict`, a noisy code whose fitted grid is clean with its
+    band light (known by then) fails only by zxing-cpp's band: not one module differs on
+    zxing-cpp's grid either (only with :data:`NOISY_ZXING_BAND`). The caller then asks the
+    line look, as :func:`_fitted_band_dark` does for the other band.
+
+    The mirror of :func:`_fitted_band_dark`, and of :func:`_one_band_light` on the quiet path:
+    zxing-cpp's grid, a fraction of a module off, lays its band over the paper's darker
+    fall-off or the noise's dips where the fitted grid sees paper. A card's edge in the band
+    that only zxing-cpp's grid sees is a straight line the line look finds. Tilted and binned
+    top cards in dim side light and head shadow (my seeds 71958 ferry 3). Issue 19, branch
+    tmiss6.
+    """
+    return NOISY_ZXING_BAND and not (sample_modules(gray, corners, expected.shape[0])
+                                     != expected).any()
 
 
 NOISY_AGREED_BAND = True  # the fitted grid's band dark, zxing-cpp's off: the agreed grid may judge
