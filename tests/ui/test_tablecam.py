@@ -131,10 +131,10 @@ def scratch_session(tmp_path: Path) -> Any:
 
 @pytest.fixture(scope="module")
 def rendered_play(tmp_path_factory) -> tuple[Any, str, Path, Path]:
-    """Ana's table after set-up (:func:`set_up`), a legal card for her and the frames of it
-    (:func:`render_table`): the still table, then the play (with a hand) in a folder of its
-    own. Rendered once for the module (1.2 s of CPU a render): the frames are deterministic
-    and the tests only read them."""
+    """Ana's table after set-up (:func:`set_up`), a legal card for her, the folder of
+    :func:`render_table`'s frames of her playing it, and a folder of the still table's frames
+    alone (the play's first two). Rendered once for the module (about 1 s of CPU a render): the
+    frames are deterministic and the tests only read them."""
     import shutil
 
     folder = tmp_path_factory.mktemp("tablecam")
