@@ -129,22 +129,39 @@ def scratch_session(tmp_path: Path) -> Any:
     return assemble(GameStore(tmp_path / "scratch.sqlite"))
 
 
+@pytest.fixture(scope="module")
+def rendered_play(tmp_path_factory) -> tuple[Any, str, Path, Path]:
+    """Ana's table after set-up (:func:`set_up`), a legal card for her, the folder of
+    :func:`render_table`'s frames of her playing it, and a folder of the still table's frames
+    alone (the play's first two). Rendered once for the module (about 1 s of CPU a render): the
+    frames are deterministic and the tests only read them."""
+    import shutil
+
+    folder = tmp_path_factory.mktemp("tablecam")
+    scratch = scratch_session(folder)
+    set_up(scratch)
+    card = a_legal_play(scratch)
+    played = render_table(scratch, folder / "table", play=card)
+    still = folder / "still"
+    still.mkdir()
+    for name in ("00.png", "01.png"):  # table.frames(None) comes first, noise and all
+        shutil.copy(played / name, still / name)
+    return scratch, card, played, still
+
+
 def plays(session: Any) -> list[Any]:
     return [a for a in session.game.history if isinstance(a, Play)]
 
 
 # -- the app's wiring ---------------------------------------------------------------------------
 
-def test_view_table_reads_a_play_from_the_overhead_camera(driver, tmp_path):
+def test_view_table_reads_a_play_from_the_overhead_camera(driver, tmp_path, rendered_play):
     """Issue 14.6: with ``view = table`` the app opens ``table_source`` (here a folder of
     rendered overhead frames), and the card laid on Noah's ferry is Ana's play, with no
     touch (R12: the play is the engine's to judge, and it accepts it)."""
     from companion.ui.app import close_app
 
-    scratch = scratch_session(tmp_path)
-    set_up(scratch)
-    card = a_legal_play(scratch)
-    frames = render_table(scratch, tmp_path / "table", play=card)
+    _scratch, card, frames, _still = rendered_play
     app = app_with(tmp_path, f"view = table\ntable_source = {frames}")
     try:
         assert app.pipeline is None  # no hand camera with view = table
@@ -158,16 +175,13 @@ def test_view_table_reads_a_play_from_the_overhead_camera(driver, tmp_path):
         close_app(app)
 
 
-def test_view_both_counts_a_card_seen_by_both_cameras_once(driver, tmp_path):
+def test_view_both_counts_a_card_seen_by_both_cameras_once(driver, tmp_path, rendered_play):
     """Issue 14.6: with ``view = both`` the overhead camera sees the card laid on the ferry,
     then the hand camera sees it shown: one play, the second report dropped without a refusal
     (R54, "already on a ferry") on the screen."""
     from companion.ui.app import close_app
 
-    scratch = scratch_session(tmp_path)
-    set_up(scratch)
-    card = a_legal_play(scratch)
-    table = render_table(scratch, tmp_path / "table", play=card)
+    scratch, card, table, _still = rendered_play
     hand = hand_frames(scratch, card, tmp_path / "hand")
     app = app_with(tmp_path, f"view = both\nsource = {hand}\ntable_source = {table}")
     try:
@@ -186,15 +200,13 @@ def test_view_both_counts_a_card_seen_by_both_cameras_once(driver, tmp_path):
 
 
 def test_closing_the_app_stops_the_overhead_camera_and_releases_it(driver, tmp_path,
-                                                                   monkeypatch):
+                                                                   monkeypatch, rendered_play):
     from companion.ui.app import close_app
     from vision.sources import ImageFolder
 
     closed = threading.Event()
     monkeypatch.setattr(ImageFolder, "close", lambda self: closed.set())
-    scratch = scratch_session(tmp_path)
-    set_up(scratch)
-    frames = render_table(scratch, tmp_path / "table")
+    frames = rendered_play[3]
     app = app_with(tmp_path, f"view = table\ntable_source = {frames}")
     capture = app.table_camera
     capture.start()
