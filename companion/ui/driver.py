@@ -15,7 +15,8 @@ from __future__ import annotations
 import functools
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,23 @@ class HeadlessApp:
 
         self.pump_until(arrived)
         self.pump(2)
+
+    @contextmanager
+    def own_views(self) -> Iterator[None]:
+        """Inside, the session's published views do not reach the screens, so a test can draw
+        views of its own with ``app.show_view``: the simulator's cameras keep publishing (their
+        status, a fresh frame), and one such view landing between the test's ``show_view`` and
+        its checks would draw the session's screen over the test's (a race a loaded machine
+        loses now and then). A view already on its way to the UI thread lands before the
+        block begins; on leaving, the app follows the session again and shows its latest view.
+        """
+        app = self.app
+        app._unsubscribe()
+        self.pump(2)  # what was published before now reaches the screens first
+        try:
+            yield
+        finally:
+            app._unsubscribe = app.session.subscribe(app._view_published)
 
     def screenshot(self, path: Path) -> Path:
         """Save the window as ``path`` (PNG, 800×480)."""

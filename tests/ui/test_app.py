@@ -424,7 +424,8 @@ def assert_nothing_overlaps(screen: Any) -> None:
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_five_players_prompts_fit_the_column_without_overlapping(driver, language):
     """Setup's starter, the lion's target, the giraffe's look with five players: every answer
-    and every sentence stays on screen, none over another (a long verdict included)."""
+    and every sentence stays on screen, none over another (a long verdict included). The
+    views are the test's own: the session's (its simulated cameras' status) are held off."""
     from dataclasses import replace
 
     from companion.session.prompts import ChooseStarter, ChooseTarget, MoveNoah
@@ -444,19 +445,23 @@ def test_five_players_prompts_fit_the_column_without_overlapping(driver, languag
         starter = replace(base, prompt=ChooseStarter(player=None, text="?",
                                                      choices=(0, 1, 2, 3, 4)),
                           setup_ferries=("cat:F#1",) * 5, setup_noah=0)
-        app.show_view(starter)
-        driver.pump(3)
-        assert_nothing_overlaps(app.root.sm.current_screen)
         state = {**base.state, "phase": "lion_swap", "current_player": 0, "noah": 0,
                  "round": 1, "hand_counts": [7, 8, 8, 8, 8]}
-        for prompt in (ChooseTarget(player=0, text="?", choices=(1, 2, 3, 4)),
-                       ChooseTarget(player=0, text="?", action="croc_flee", choices=(1, 2, 3, 4),
-                                    card="kangaroo:F#1"),  # the fleeing card is named
-                       MoveNoah(player=0, text="?", choices=(1, 4), giraffe_targets=(1, 2, 3, 4))):
-            app.show_view(replace(base, prompt=prompt, state=state, notices=(long_verdict,)))
+        with driver.own_views():
+            app.show_view(starter)
             driver.pump(3)
-            assert app.root.sm.current == "table"
+            assert app.root.sm.current == "setup"
             assert_nothing_overlaps(app.root.sm.current_screen)
+            for prompt in (ChooseTarget(player=0, text="?", choices=(1, 2, 3, 4)),
+                           ChooseTarget(player=0, text="?", action="croc_flee",
+                                        choices=(1, 2, 3, 4),
+                                        card="kangaroo:F#1"),  # the fleeing card is named
+                           MoveNoah(player=0, text="?", choices=(1, 4),
+                                    giraffe_targets=(1, 2, 3, 4))):
+                app.show_view(replace(base, prompt=prompt, state=state, notices=(long_verdict,)))
+                driver.pump(3)
+                assert app.root.sm.current == "table"
+                assert_nothing_overlaps(app.root.sm.current_screen)
     finally:
         app.lang = "en"
         app.leave_game()
