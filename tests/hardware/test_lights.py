@@ -156,9 +156,22 @@ def test_departure_plays_then_the_last_lasting_display_returns(lights, factory):
     assert values(led(factory, 2))[-1] == 0.0
 
 
+END_SPEED = 40.0  # the chases' 0.1 s steps last 2.5 ms
+
+
 @pytest.mark.parametrize("sequence", ["round_end", "game_end"])
-def test_end_sequences_light_every_ferry_then_go_dark(factory, sequence):
-    with make_lights(factory, speed=4.0) as lights:
+def test_end_sequences_light_every_ferry_then_go_dark(factory, sequence, monkeypatch):
+    """Played fast on a :class:`FrameClock` whose steps are half the chase's shortest phase,
+    with a fade's frames as short: a late thread slows the sequence down but never skips a
+    ferry's turn, so every ferry is seen lit on any machine (it was speed 4, 1.9 s, on the
+    real clock)."""
+    import hardware.lights
+
+    step = 0.1 / END_SPEED / 2  # game_end's chase: 0.1 s a ferry
+    clock = FrameClock(step=step)
+    monkeypatch.setattr(hardware.lights, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    monkeypatch.setattr(hardware.lights, "FRAME_SECONDS", step)
+    with make_lights(factory, speed=END_SPEED) as lights:
         lights.show_noah(1)
         mark = len(led(factory, 0).states)
         getattr(lights, sequence)()
