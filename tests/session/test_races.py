@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.session import GameStore, Session
 from companion.sim.autoplay import SimulatedTable
+from tests.clocks import StillClock
 from vision.events import CameraState
 from vision.pipeline import Pipeline
 from vision.sources import CameraLost
@@ -97,16 +98,6 @@ class LateClosingCamera:
         self.closed.append(self.handle)
 
 
-class FakeClock:
-    """The hang watcher's clock: it stands still until the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class NoCodes:
     name = "none"
 
@@ -118,7 +109,7 @@ def test_the_hang_watcher_never_closes_the_reopened_camera():
     """A hung grab is abandoned and the camera reopened; the hung camera's close, however late,
     must close that camera and not the fresh one (once: a spurious second "camera lost")."""
     camera = LateClosingCamera()
-    clock = FakeClock()
+    clock = StillClock()
     # grab_timeout: a hang is noticed after 1 s of the fake clock, which moves only once the
     # grab hangs: no real wait, and a grab merely slow on a loaded machine is never "hung".
     pipeline = Pipeline(camera, decoder=NoCodes(), grab_timeout=1.0, retry=(0.05, 0.2),

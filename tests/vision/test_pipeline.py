@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from tests.clocks import StillClock
 from vision.events import (
     CameraState,
     CameraStatus,
@@ -46,6 +47,7 @@ class FakeCamera:
         self.unplugged = False
         self.opened = 0
         self._hang = threading.Event()
+        self.hanging = threading.Event()  # a read has started to hang
         self._released = threading.Event()
         self.frame = np.full((120, 160, 3), 90, np.uint8)
 
@@ -58,6 +60,7 @@ class FakeCamera:
         time.sleep(0.005)
         if self._hang.is_set():
             self._hang.clear()
+            self.hanging.set()
             self._released.wait(WAIT)
         if self.unplugged:
             raise CameraLost("The camera stopped sending pictures.", "Check its cable.")
@@ -181,11 +184,16 @@ def test_a_camera_unplugged_mid_game_is_lost_then_reconnected():
 
 
 def test_a_hanging_grab_is_abandoned_and_the_camera_reopened():
-    camera = FakeCamera()
-    pipeline = Pipeline(camera, decoder=TextDecoder(), grab_timeout=0.3, retry=FAST_RETRY)
+    """The grab's deadline is on a fake clock, moved once the grab hangs: no real wait for the
+    timeout, and a read merely slow on a loaded machine is never taken for a hang."""
+    camera, clock = FakeCamera(), StillClock()
+    pipeline = Pipeline(camera, decoder=TextDecoder(), grab_timeout=0.3, retry=FAST_RETRY,
+                        clock=clock)
     with pipeline:
         statuses(pipeline, CameraState.OK)
         camera.hang()
+        assert camera.hanging.wait(WAIT), "the read never hung"
+        clock.now += 1.0  # past the hung grab's deadline (0.3 s), short of an opening's (0.9 s)
         (lost,) = statuses(pipeline, CameraState.LOST)
         (back,) = statuses(pipeline, CameraState.OK)
         assert pipeline._decode_thread.is_alive()
