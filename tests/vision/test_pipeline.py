@@ -129,8 +129,11 @@ def test_the_decoder_always_gets_the_newest_frame_and_drops_are_counted():
     camera = FakeCamera()
     decoder = TextDecoder(delay=0.05)  # ten times slower than the camera
     with Pipeline(camera, decoder=decoder) as pipeline:
-        time.sleep(0.5)
-        stats = pipeline.stats()
+        # four frames decoded (it slept 0.5 s, about nine): a condition, not a deadline
+        deadline = time.monotonic() + WAIT
+        while (stats := pipeline.stats()).decoded < 4:
+            assert time.monotonic() < deadline, "the decoder never got four frames"
+            time.sleep(0.01)
     assert stats.dropped > 0
     assert stats.captured >= stats.decoded + stats.dropped - 1
 
