@@ -60,6 +60,7 @@ class Pipeline:
     ``decoder`` is a decoder name or object (default: ``[decoder]``'s defaults, zxing-cpp with
     a second look at codes it could not read), ``roi`` the scan zone (fractions of the frame),
     ``raw`` adds a :class:`~vision.events.CodesSeen` for every frame with codes in it.
+    ``clock`` times the hang watcher's deadlines (``grab_timeout``): a test's fake one.
     """
 
     def __init__(
@@ -75,6 +76,7 @@ class Pipeline:
         grab_timeout: float = 3.0,
         retry: tuple[float, float] = RETRY,
         stats_every: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.source = source
         if decoder is None:
@@ -92,7 +94,7 @@ class Pipeline:
         self._ended = False
         self._capture = CaptureLoop(source, self._publish, on_status=self._emit,
                                     on_end=self._end_of_stream, grab_timeout=grab_timeout,
-                                    retry=retry, name="vision-capture")
+                                    retry=retry, clock=clock, name="vision-capture")
         self._emit_lock = threading.RLock()  # both threads emit; statuses are checked and set
         self._counts = dict(captured=0, decoded=0, dropped=0, errors=0)
         self._decode_seconds = 0.0

@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.session import GameStore, Session
 from companion.sim.autoplay import SimulatedTable
+from tests.clocks import StillClock
 from vision.events import CameraState
 from vision.pipeline import Pipeline
 from vision.sources import CameraLost
@@ -66,6 +67,7 @@ class LateClosingCamera:
         self.handle = 0  # which opening of the camera is current (1: the hung one)
         self.closed: list[int] = []
         self.reopened = threading.Event()
+        self.hung = threading.Event()  # the first grab has started hanging
         self.release_hung = threading.Event()
         self.reading_after_close = threading.Event()
         self._reads_after_close = 0
@@ -78,6 +80,7 @@ class LateClosingCamera:
     def read(self) -> np.ndarray:
         handle = self.handle
         if handle == 1:  # the hung grab: it returns only at the end of the test
+            self.hung.set()
             self.release_hung.wait(WAIT)
             raise CameraLost("The hung grab gave up.", "")
         time.sleep(0.005)
@@ -106,9 +109,14 @@ def test_the_hang_watcher_never_closes_the_reopened_camera():
     """A hung grab is abandoned and the camera reopened; the hung camera's close, however late,
     must close that camera and not the fresh one (once: a spurious second "camera lost")."""
     camera = LateClosingCamera()
-    # grab_timeout: a hang is noticed after 1 s; opening may take 3 s, more than LATE
-    pipeline = Pipeline(camera, decoder=NoCodes(), grab_timeout=1.0, retry=(0.05, 0.2))
+    clock = StillClock()
+    # grab_timeout: a hang is noticed after 1 s of the fake clock, which moves only once the
+    # grab hangs: no real wait, and a grab merely slow on a loaded machine is never "hung".
+    pipeline = Pipeline(camera, decoder=NoCodes(), grab_timeout=1.0, retry=(0.05, 0.2),
+                        clock=clock)
     with pipeline:
+        assert camera.hung.wait(WAIT), "the first grab never started"
+        clock.now += 1.5  # past the hung grab's deadline (1 s), short of a reopening's (3 s)
         assert camera.reading_after_close.wait(WAIT), "the reopened camera never gave frames"
     camera.release_hung.set()
     states = []

@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from tests.clocks import StillClock
 from vision.events import (
     CameraState,
     CameraStatus,
@@ -46,6 +47,7 @@ class FakeCamera:
         self.unplugged = False
         self.opened = 0
         self._hang = threading.Event()
+        self.hanging = threading.Event()  # a read has started to hang
         self._released = threading.Event()
         self.frame = np.full((120, 160, 3), 90, np.uint8)
 
@@ -58,6 +60,7 @@ class FakeCamera:
         time.sleep(0.005)
         if self._hang.is_set():
             self._hang.clear()
+            self.hanging.set()
             self._released.wait(WAIT)
         if self.unplugged:
             raise CameraLost("The camera stopped sending pictures.", "Check its cable.")
@@ -126,8 +129,11 @@ def test_the_decoder_always_gets_the_newest_frame_and_drops_are_counted():
     camera = FakeCamera()
     decoder = TextDecoder(delay=0.05)  # ten times slower than the camera
     with Pipeline(camera, decoder=decoder) as pipeline:
-        time.sleep(0.5)
-        stats = pipeline.stats()
+        # four frames decoded (it slept 0.5 s, about nine): a condition, not a deadline
+        deadline = time.monotonic() + WAIT
+        while (stats := pipeline.stats()).decoded < 4:
+            assert time.monotonic() < deadline, "the decoder never got four frames"
+            time.sleep(0.01)
     assert stats.dropped > 0
     assert stats.captured >= stats.decoded + stats.dropped - 1
 
@@ -181,11 +187,16 @@ def test_a_camera_unplugged_mid_game_is_lost_then_reconnected():
 
 
 def test_a_hanging_grab_is_abandoned_and_the_camera_reopened():
-    camera = FakeCamera()
-    pipeline = Pipeline(camera, decoder=TextDecoder(), grab_timeout=0.3, retry=FAST_RETRY)
+    """The grab's deadline is on a fake clock, moved once the grab hangs: no real wait for the
+    timeout, and a read merely slow on a loaded machine is never taken for a hang."""
+    camera, clock = FakeCamera(), StillClock()
+    pipeline = Pipeline(camera, decoder=TextDecoder(), grab_timeout=0.3, retry=FAST_RETRY,
+                        clock=clock)
     with pipeline:
         statuses(pipeline, CameraState.OK)
         camera.hang()
+        assert camera.hanging.wait(WAIT), "the read never hung"
+        clock.now += 1.0  # past the hung grab's deadline (0.3 s), short of an opening's (0.9 s)
         (lost,) = statuses(pipeline, CameraState.LOST)
         (back,) = statuses(pipeline, CameraState.OK)
         assert pipeline._decode_thread.is_alive()
