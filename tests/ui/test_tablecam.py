@@ -244,8 +244,12 @@ def test_a_missing_overhead_camera_is_a_banner_and_cards_still_go_by_touch(drive
                            table=StillTableSource(UsbCamera(CameraSettings(), 63)))
     cameras.start()
     try:
+        # the camera's own condition first, then the session's: if only the second wait ever
+        # times out, another writer of the session's camera flag said "working" after it
+        # (the shared app's simulated camera: a flake seen once, docs/benchmarks.md)
+        driver.pump_until(lambda: cameras.table.status is not None
+                          and cameras.table.status.state is CameraState.NO_CAMERA)
         driver.pump_until(lambda: not app.session.view.camera_ok)
-        assert cameras.table.status.state is CameraState.NO_CAMERA
         driver.settle()
         assert app.root.camera_banner.opacity == 1
         assert app.root.camera_banner.text == app.t("table.camera_lost")
