@@ -232,7 +232,7 @@ def test_a_missing_overhead_camera_is_a_banner_and_cards_still_go_by_touch(drive
     table goes on."""
     from companion.wiring import open_cameras
     from vision.config import CameraSettings
-    from vision.events import CameraState
+    from vision.events import CameraState, CameraStatus
     from vision.sources import UsbCamera
     from vision.table_capture import StillTableSource
 
@@ -240,13 +240,18 @@ def test_a_missing_overhead_camera_is_a_banner_and_cards_still_go_by_touch(drive
     app.start_game(PLAYERS, ["red", "blue"], {}, score_only=False)
     set_up_round(app.session)
     driver.settle()
+    # The shared app runs a simulated hand camera, which an app in the table view does not
+    # have. On a loaded machine its watchdog may find a grab late and report it lost, then
+    # working again: a second writer of the session's one camera flag, which once said
+    # "working" just after the missing overhead camera's report (a flake, docs/benchmarks.md).
+    # Its condition goes nowhere during this test; its cards still go to the session.
+    played = app.cameras.played
+    played.add(app.session, events=lambda event: None if isinstance(event, CameraStatus)
+               else app.session.on_vision_event(event))
     cameras = open_cameras(app.session, "table",
                            table=StillTableSource(UsbCamera(CameraSettings(), 63)))
     cameras.start()
     try:
-        # the camera's own condition first, then the session's: if only the second wait ever
-        # times out, another writer of the session's camera flag said "working" after it
-        # (the shared app's simulated camera: a flake seen once, docs/benchmarks.md)
         driver.pump_until(lambda: cameras.table.status is not None
                           and cameras.table.status.state is CameraState.NO_CAMERA)
         driver.pump_until(lambda: not app.session.view.camera_ok)
@@ -257,6 +262,7 @@ def test_a_missing_overhead_camera_is_a_banner_and_cards_still_go_by_touch(drive
         assert app.act(app.session.choose_card, a_legal_play(app.session)).accepted
     finally:
         cameras.stop()
+        played.add(app.session)
         app.session.camera_status(True, "")
         driver.settle()
     assert not cameras.table.running
