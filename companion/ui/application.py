@@ -2,7 +2,7 @@
 
 Threads: the session publishes views from whichever thread made the change (the camera
 pipeline, gpiozero's button thread, the UI); :meth:`NoahApp._view_published` hands each to the
-UI thread with ``@mainthread``, where the screen for the awaited step draws it. Nothing slow
+UI thread with ``@mainthread``, where the screen for the awaited step draws the newest. Nothing slow
 runs on the UI thread: capture and decoding live in the pipeline's thread.
 """
 
@@ -137,6 +137,7 @@ class NoahApp(App):
         # home screen opens on, a game's defaults; a setting changed applies at the next start
         self.started_with = started_with
         self.looking: Any = None  # the calibration screen's own capture (view = hand)
+        self._newest_view: Any = None  # the session's last published view (any thread)
         self._releasing: threading.Thread | None = None  # its release, off the UI thread
         self._look_token: object | None = None  # which capture of it may feed the check
         self._check_source: Any = None
@@ -394,10 +395,20 @@ class NoahApp(App):
 
     # -- views from the session ------------------------------------------------------------
 
-    @mainthread
     def _view_published(self, view: Any) -> None:
         """Any thread: the session's new view, drawn on the UI thread."""
-        self.show_view(view)
+        self._newest_view = view
+        self._draw_if_newest(view)
+
+    @mainthread
+    def _draw_if_newest(self, view: Any) -> None:
+        """UI thread: draw ``view`` unless a newer one is already on its way. When the UI
+        thread falls behind (a burst of plays or camera reports, a slow frame on the Pi) only
+        the newest view is drawn: drawing each stale one cost a whole screen's update, and the
+        newest says all that still matters — its notices hold the refusals since the last view
+        drawn (:func:`_new_notices`), its round scores a round that ended."""
+        if view is self._newest_view:
+            self.show_view(view)
 
     def show_view(self, view: Any) -> None:
         """Draw ``view``: alert on new refusals, hold the round's result, pick the screen."""

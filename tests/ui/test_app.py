@@ -216,6 +216,29 @@ def test_an_illegal_move_shows_a_red_banner_saying_why(driver, clock):
     app.leave_game()
 
 
+def test_views_published_faster_than_drawn_draw_only_the_newest_and_keep_its_refusals(
+        driver, monkeypatch):
+    """The session publishes a view per change from any thread; when several wait for the UI
+    thread only the newest is drawn (a stale one cost a whole screen's update), and a refusal
+    in a view never drawn still raises the red banner. Fails with every view drawn (three)."""
+    app = driver.app
+    app.start_game(["Ana", "Ben"], ["red", "blue"], {}, score_only=False)
+    driver.settle()
+    drawn: list[Any] = []
+    show_view = app.show_view
+    monkeypatch.setattr(app, "show_view", lambda view: (drawn.append(view), show_view(view)))
+    refusals = app.refusals
+    app.session.move_noah(3)  # refused: nothing to move yet (no pump: nothing drawn)
+    app.session.choose_noah_start(0)
+    app.session.undo()
+    driver.settle()
+    assert drawn == [app.session.view]
+    assert app.refusals == refusals + 1
+    assert app.root.alert.opacity == 1 and app.root.alert.text.startswith("Refused: ")
+    app.root.alert.hide()
+    app.leave_game()
+
+
 def test_a_refusal_banner_belongs_to_its_screen(driver, clock):
     """Issue 15: a refusal raised on the table goes when the round's result (or any other
     screen) comes, instead of lingering over its title; a refusal on the round-end screen goes
