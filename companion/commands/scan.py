@@ -15,6 +15,7 @@ import argparse
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -75,7 +76,8 @@ def _scan(args: argparse.Namespace) -> int:
     pipeline = Pipeline.from_settings(camera, decoder, is_ours=is_ours, raw=args.raw)
     if isinstance(pipeline.source, ImageFolder):
         return _scan_folder(pipeline.source, pipeline, is_ours, shows_progress(args.quiet))
-    return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
+    printer = Printer(args.json, _card_namer(config), pipeline.frame_clock)
+    return _scan_stream(pipeline, printer, args.seconds)
 
 
 def _scan_folder(folder: Any, pipeline: Any, is_ours: Any, progress: bool) -> int:
@@ -194,11 +196,15 @@ def _card_namer(config: Any) -> Any:
 
 
 class Printer:
-    """Prints events for a person (one line each) or as JSON lines."""
+    """Prints events for a person (one line each) or as JSON lines. A line's time counts from
+    the start: a card event's on ``frame_clock`` (the pipeline's: a video's own time), the
+    camera's condition and the counts on the real clock."""
 
-    def __init__(self, as_json: bool, card_name: Any) -> None:
+    def __init__(self, as_json: bool, card_name: Any,
+                 frame_clock: Callable[[], float] = time.monotonic) -> None:
         self.as_json, self.card_name = as_json, card_name
         self.started = time.monotonic()
+        self.frames_started = frame_clock()
 
     def __call__(self, event: Any) -> None:
         kind = type(event).__name__
@@ -206,7 +212,10 @@ class Printer:
             line = {"event": kind, **asdict(event)}
             print(json_line(line), flush=True)
             return
-        at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
+        if hasattr(event, "captured_at"):
+            at = event.captured_at - self.frames_started
+        else:
+            at = getattr(event, "at", self.started) - self.started
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
 
     def say(self, line: str | None) -> None:
