@@ -142,11 +142,20 @@ class Pipeline:
         """Whether the source is a recording read on its own time (no frame dropped)."""
         return self._capture.recorded
 
+    @property
+    def own_clock(self) -> Callable[[], float] | None:
+        """A recording's clock: its time of the frame being decoded; ``None`` for a live source
+        (see :func:`vision.sources.own_clock`)."""
+        return self._recording_time if self.recorded else None
+
     def frame_clock(self) -> float:
         """Now, on the clock the frames are stamped with: the real clock for a live source; for
         a recording, its time of the frame being decoded (an event's latency is then 0: it is
         decided at its frame's own time, whatever the machine's speed)."""
         return self._decoding_at if self.recorded else time.monotonic()
+
+    def _recording_time(self) -> float:
+        return self._decoding_at
 
     @property
     def status(self) -> CameraStatus | None:
