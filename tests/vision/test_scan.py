@@ -170,3 +170,16 @@ def test_a_video_is_read_on_its_own_time_every_frame_the_same_events(tmp_path, m
     assert (counts["captured"], counts["decoded"], counts["dropped"]) == (27, 27, 0)
     again, _ = scan_events(path, monkeypatch, capsys)
     assert again == cards
+
+
+def test_only_a_check_reads_a_video_on_its_own_time(video):
+    """``scan`` (``Pipeline.from_settings``) reads a video file on its own time; the app's
+    hand camera replaying one (``make_source``'s default) stays live, paced on the real clock."""
+    from vision.config import CameraSettings
+    from vision.pipeline import Pipeline
+    from vision.sources import make_source, own_clock
+
+    camera = CameraSettings(source=str(video))
+    assert Pipeline.from_settings(camera).recorded
+    assert own_clock(make_source(str(video), camera)) is None
+    assert not Pipeline.from_settings(CameraSettings(source="synthetic")).recorded
