@@ -38,8 +38,7 @@ def test_a_folder_gives_one_json_line_per_image(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def video(tmp_path_factory):
     """Under two seconds at 30 frames a second: empty, the cat card held for a second (as a
-    player shows it: long enough for the tracker even when a loaded machine decodes only a few
-    frames a second), empty."""
+    player shows it), empty. Read on its own time: every frame, in well under a second."""
     path = tmp_path_factory.mktemp("video") / "table.avi"
     empty, cat = render_frame([], SCENE), render_frame([CAT], SCENE)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 360))
