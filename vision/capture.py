@@ -3,7 +3,9 @@
 Both cameras run on it: the hand camera's :class:`~vision.pipeline.Pipeline` and the table
 camera's :class:`~vision.table_capture.TableCapture`. A :class:`CaptureLoop` reads frames from
 a source on a thread of its own and hands each to ``deliver(frame, captured_at)`` on that
-thread. Camera faults never stop it: a camera missing at start or one that fails to give a
+thread; ``captured_at`` is the real clock's time of the read, or, for a recording read on its
+own time (:func:`~vision.sources.own_clock`), the recording's time of the frame. Camera faults
+never stop it: a camera missing at start or one that fails to give a
 frame (:class:`~vision.sources.CameraMissing`, :class:`~vision.sources.CameraLost`, or anything
 else) is reported as a :class:`~vision.events.CameraStatus` (one per change, with a plain
 sentence) and reopened after pauses growing from ``retry[0]`` to ``retry[1]`` seconds.
@@ -42,7 +44,7 @@ from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 from vision.events import CameraState, CameraStatus, state_after_fault
-from vision.sources import CameraMissing
+from vision.sources import CameraMissing, own_clock
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +89,11 @@ class CaptureLoop(Generic[FrameT]):
         self.grab_timeout, self.retry, self.clock, self.name = grab_timeout, retry, clock, name
         self.status: CameraStatus | None = None
         self.frames_since_open = 0
+        recording = own_clock(source)
+        #: Whether the source is a recording read on its own time (its frames' owner keeps
+        #: every one); ``frame_clock`` stamps the frames: the recording's clock, else the real one.
+        self.recorded = recording is not None
+        self.frame_clock: Callable[[], float] = recording or time.monotonic
         self._watchdog = watchdog
         self._stopping = threading.Event()
         self._generation = 0  # bumped to retire a hung capture thread
@@ -211,7 +218,7 @@ class CaptureLoop(Generic[FrameT]):
         while self._current(generation):
             self._deadline = self.clock() + self.grab_timeout
             frame = self.source.read()
-            captured_at = time.monotonic()
+            captured_at = self.frame_clock()
             self._deadline = float("inf")  # handling a frame is not grabbing one
             if not self._current(generation):
                 return

@@ -2,7 +2,11 @@
 
 Two threads. The *capture* thread reads frames and leaves each in a one-frame slot, replacing
 any frame still waiting there (that one is counted as dropped): the *decode* thread therefore
-always works on the newest frame, however slow decoding gets. The decode thread decodes the
+always works on the newest frame, however slow decoding gets. A recording read on its own time
+(:func:`~vision.sources.own_clock`: ``VideoFile(path, realtime=False)``) is the exception: its
+frames wait for the decoder, none is dropped, and every time-based decision (the tracker's
+confirm and gone delays, the events' times and latencies, the end) is taken on the recording's
+own clock, so the same video gives the same events on any machine. The decode thread decodes the
 scan zone, feeds the :class:`~vision.tracker.Tracker` and hands its events to ``on_event``
 (called on the decode thread) or, without a callback, to the :attr:`Pipeline.events` queue.
 
@@ -82,7 +86,7 @@ class Pipeline:
         if decoder is None:
             decoder = DecoderSettings().decoder()
         self.decoder = make_decoder(decoder) if isinstance(decoder, str) else decoder
-        self.tracker = Tracker(is_ours, tracker)
+        self.tracker = Tracker(is_ours, tracker, clock=self.frame_clock)
         self.roi, self.raw = roi, raw
         self.grab_timeout, self.retry, self.stats_every = grab_timeout, retry, stats_every
         self.events: queue.Queue[Any] = queue.Queue()
@@ -92,6 +96,7 @@ class Pipeline:
         self._slot_changed = threading.Condition()
         self._stopping = threading.Event()
         self._ended = False
+        self._decoding_at = 0.0  # the stamp of the frame being decoded (a recording's "now")
         self._capture = CaptureLoop(source, self._publish, on_status=self._emit,
                                     on_end=self._end_of_stream, grab_timeout=grab_timeout,
                                     retry=retry, clock=clock, name="vision-capture")
@@ -113,6 +118,8 @@ class Pipeline:
     ) -> Pipeline:
         """The pipeline that ``[camera]`` and ``[decoder]`` describe (its source, decoder,
         scan zone and tracker); ``options`` as for the constructor (``is_ours``, ``on_event``).
+        A video file is read on its own time (every frame, the video's clock: ``scan``'s
+        answer on a recording); a camera is live as ever.
 
         >>> from vision.config import camera_settings
         >>> pipeline = Pipeline.from_settings(camera_settings({"source": "synthetic"}))
@@ -121,7 +128,7 @@ class Pipeline:
         """
         decoder = decoder or DecoderSettings()
         return cls(
-            source or make_source(camera.source, camera),
+            source or make_source(camera.source, camera, realtime=False),
             decoder=decoder.decoder(),
             tracker=decoder.tracker,
             roi=camera.roi,
@@ -129,6 +136,26 @@ class Pipeline:
         )
 
     # -- life cycle ---------------------------------------------------------------------
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the source is a recording read on its own time (no frame dropped)."""
+        return self._capture.recorded
+
+    @property
+    def own_clock(self) -> Callable[[], float] | None:
+        """A recording's clock: its time of the frame being decoded; ``None`` for a live source
+        (see :func:`vision.sources.own_clock`)."""
+        return self._recording_time if self.recorded else None
+
+    def frame_clock(self) -> float:
+        """Now, on the clock the frames are stamped with: the real clock for a live source; for
+        a recording, its time of the frame being decoded (an event's latency is then 0: it is
+        decided at its frame's own time, whatever the machine's speed)."""
+        return self._decoding_at if self.recorded else time.monotonic()
+
+    def _recording_time(self) -> float:
+        return self._decoding_at
 
     @property
     def status(self) -> CameraStatus | None:
@@ -187,6 +214,8 @@ class Pipeline:
 
     def _publish(self, frame: np.ndarray, captured_at: float) -> None:
         with self._slot_changed:
+            while self.recorded and self._slot is not None and not self._stopping.is_set():
+                self._slot_changed.wait()  # a recording's frame waits for the decoder
             self._counts["captured"] += 1
             if self._slot is not None:
                 self._counts["dropped"] += 1  # a newer frame replaces one never decoded
@@ -221,9 +250,11 @@ class Pipeline:
             if self._slot is None and not self._ended and not self._stopping.is_set():
                 self._slot_changed.wait(timeout=0.2)
             item, self._slot = self._slot, None
+            self._slot_changed.notify()  # a recording's next frame may be waiting for the slot
             return item
 
     def _process(self, frame: np.ndarray, captured_at: float) -> None:
+        self._decoding_at = captured_at
         started = time.perf_counter()
         try:
             detections = self.decode(frame)
@@ -235,7 +266,7 @@ class Pipeline:
         self._counts["decoded"] += 1
         self._decode_seconds += decode_time
         if self.raw and detections:
-            self._emit(CodesSeen(tuple(detections), captured_at, time.monotonic() - captured_at,
+            self._emit(CodesSeen(tuple(detections), captured_at, self.frame_clock() - captured_at,
                                  self.tracker.frame + 1, decode_time))
         for event in self.tracker.update((d.text for d in detections), captured_at):
             self._emit(event)
@@ -254,7 +285,7 @@ class Pipeline:
         self._capture.check()  # a hung grab: that thread retired, the camera reopened
 
     def _finish(self) -> None:
-        for event in self.tracker.finish(time.monotonic()):
+        for event in self.tracker.finish(self.frame_clock()):
             self._emit(event)
         self._capture.set_status(CameraState.STOPPED,
                                  f"The {self.source.name} has no more frames.")

@@ -8,7 +8,8 @@ The pipeline catches both, reports them and reconnects.
 * :class:`PiCamera`: a Pi Camera Module through picamera2 (OpenCV cannot drive libcamera
   cameras on Bookworm);
 * :class:`UsbCamera`: a USB webcam through OpenCV's V4L2 back end;
-* :class:`VideoFile`: a recorded video, at its own pace or as fast as it decodes;
+* :class:`VideoFile`: a recorded video, paced at its own rate or read on its own time
+  (every frame, stamped with the video's time: :func:`own_clock`);
 * :class:`ImageFolder`: every image in a folder, in name order;
 * :class:`vision.synthetic.SyntheticSource`: the virtual table.
 
@@ -29,7 +30,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -57,6 +58,14 @@ class Source(Protocol):
     def read(self) -> np.ndarray | None: ...
 
     def close(self) -> None: ...
+
+
+class Recording(Source, Protocol):
+    """A source read on its own time (``recorded`` true; see :func:`own_clock`):
+    ``frame_time`` is the recording's time of the frame last read, in seconds."""
+
+    recorded: bool
+    frame_time: float
 
 
 class CameraMissing(VisionError):
@@ -209,10 +218,18 @@ class UsbCamera:
 
 
 class VideoFile:
-    """A recorded video; ``realtime`` paces frames at the video's own rate."""
+    """A recorded video: paced at its own rate on the real clock (``realtime``, the app's hand
+    camera replaying a file), or read **on its own time** (``realtime=False``): as fast as it
+    decodes, every frame kept and stamped with the video's time (see :func:`own_clock`), so a
+    check of the recording gives the same events on any machine.
+
+    ``frame_time``: the video's time of the frame last read, in seconds from its start (the
+    container's timestamp, else frame number / frame rate).
+    """
 
     def __init__(self, path: str | Path, realtime: bool = True) -> None:
         self.path, self.realtime = Path(path), realtime
+        self.recorded = not realtime  # read on its own time: see own_clock()
         self.name = f"video {self.path.name}"
         try:
             str(self.path).encode("utf-8")
@@ -223,6 +240,9 @@ class VideoFile:
         self._capture: Any = None
         self._next = 0.0
         self._interval = 0.0
+        self._fps = 0.0
+        self._frames = 0  # frames read since opening
+        self.frame_time = 0.0
 
     def open(self) -> None:
         import cv2
@@ -232,8 +252,10 @@ class VideoFile:
             raise VisionError(f"The video {self.path} cannot be read.",
                               "Check the path; OpenCV reads e.g. .mp4, .avi and .mkv files.")
         fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
+        self._fps = fps if fps > 0 else DEFAULT_VIDEO_FPS
         self._interval = 1 / fps if self.realtime and fps > 0 else 0.0
         self._next = time.monotonic()
+        self._frames, self.frame_time = 0, 0.0
         self._capture = capture
 
     def read(self) -> np.ndarray | None:
@@ -241,12 +263,59 @@ class VideoFile:
             self._next = max(self._next + self._interval, time.monotonic())
             time.sleep(max(0.0, self._next - time.monotonic()))
         ok, frame = self._capture.read()
-        return frame if ok else None
+        if not ok:
+            return None
+        self.frame_time = video_time(self._capture, self._frames, self._fps, self.frame_time)
+        self._frames += 1
+        decoded: np.ndarray = frame
+        return decoded
 
     def close(self) -> None:
         capture, self._capture = self._capture, None
         if capture is not None:
             capture.release()
+
+
+#: The frame rate assumed for a video whose file gives none (its frames' times, then).
+DEFAULT_VIDEO_FPS = 25.0
+
+
+def video_time(capture: Any, index: int, fps: float, previous: float) -> float:
+    """The time of the frame just read from an OpenCV ``capture``, in seconds: the container's
+    timestamp (right for a phone's variable frame rate), else ``index / fps``; never before
+    the ``previous`` frame's time (a container without timestamps answers 0).
+
+    >>> class NoTimestamps:
+    ...     def get(self, prop): return 0.0
+    >>> [video_time(NoTimestamps(), index, 25.0, 0.0) for index in range(3)]
+    [0.0, 0.04, 0.08]
+    """
+    import cv2
+
+    # rounded to the microsecond: 0.6, not 0.6000000000000001
+    stamp = round(float(capture.get(cv2.CAP_PROP_POS_MSEC)) / 1000, 6)
+    if index and stamp <= previous:
+        stamp = round(index / fps, 6)
+    return max(stamp, previous)
+
+
+def own_clock(source: object) -> Callable[[], float] | None:
+    """The clock of a source read **on its own time** (a recording such as
+    ``VideoFile(path, realtime=False)``): it gives the recording's time of the frame last read.
+    ``None`` for a live source (a camera, a paced video, the synthetic table), whose frames are
+    stamped with the real clock when read.
+
+    This is the one place that tells a recording from a live source: the capture loop stamps a
+    recording's frames with this clock, and the pipeline then drops none of them and decides
+    every time-based thing (the tracker's confirm and gone delays, the events' times) on it.
+
+    >>> own_clock(VideoFile("table.mp4")) is None, own_clock(VideoFile("table.mp4", False))()
+    (True, 0.0)
+    """
+    if not getattr(source, "recorded", False):
+        return None
+    recording = cast(Recording, source)
+    return lambda: recording.frame_time
 
 
 class ImageUnreadable(VisionError):
@@ -399,7 +468,9 @@ def make_source(spec: str, settings: CameraSettings, *, realtime: bool = True) -
 
     ``auto``, ``picamera2`` (or ``picamera2:N``), ``usb`` (or ``usb:N``, or just ``N``),
     ``synthetic``, or the path of a video file or of a folder of images (see
-    :func:`camera_spec`).
+    :func:`camera_spec`). ``realtime``: a video file is paced at its own rate on the real clock
+    (the app's hand camera replaying one); ``False`` reads it on its own time (``scan`` and
+    ``tags check``: the recording's answer, the same on any machine; see :func:`own_clock`).
     """
     camera = camera_spec(spec)
     if camera is not None:

@@ -15,6 +15,7 @@ import argparse
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -75,7 +76,8 @@ def _scan(args: argparse.Namespace) -> int:
     pipeline = Pipeline.from_settings(camera, decoder, is_ours=is_ours, raw=args.raw)
     if isinstance(pipeline.source, ImageFolder):
         return _scan_folder(pipeline.source, pipeline, is_ours, shows_progress(args.quiet))
-    return _scan_stream(pipeline, Printer(args.json, _card_namer(config)), args.seconds)
+    printer = Printer(args.json, _card_namer(config), pipeline.own_clock)
+    return _scan_stream(pipeline, printer, args.seconds)
 
 
 def _scan_folder(folder: Any, pipeline: Any, is_ours: Any, progress: bool) -> int:
@@ -194,11 +196,15 @@ def _card_namer(config: Any) -> Any:
 
 
 class Printer:
-    """Prints events for a person (one line each) or as JSON lines."""
+    """Prints events for a person (one line each) or as JSON lines, each line with its time
+    from the start: on the real clock, or with ``video_clock`` (a recording read on its own
+    time: :attr:`vision.pipeline.Pipeline.own_clock`) on the video's, a card event at its
+    frame's time and the camera's condition or the counts at the time the video has reached."""
 
-    def __init__(self, as_json: bool, card_name: Any) -> None:
-        self.as_json, self.card_name = as_json, card_name
-        self.started = time.monotonic()
+    def __init__(self, as_json: bool, card_name: Any,
+                 video_clock: Callable[[], float] | None = None) -> None:
+        self.as_json, self.card_name, self.video_clock = as_json, card_name, video_clock
+        self.started = self._now()
 
     def __call__(self, event: Any) -> None:
         kind = type(event).__name__
@@ -206,13 +212,23 @@ class Printer:
             line = {"event": kind, **asdict(event)}
             print(json_line(line), flush=True)
             return
-        at = getattr(event, "captured_at", getattr(event, "at", self.started)) - self.started
+        at = self._time_of(event) - self.started
         print(f"{max(0.0, at):7.2f} s  {self.describe(event)}", flush=True)
+
+    def _now(self) -> float:
+        return time.monotonic() if self.video_clock is None else self.video_clock()
+
+    def _time_of(self, event: Any) -> float:
+        """A card's frame's time; the camera's condition or the counts: when they were told,
+        on a recording when the video had come that far."""
+        if hasattr(event, "captured_at"):
+            return float(event.captured_at)
+        return self._now() if self.video_clock is not None else getattr(event, "at", self.started)
 
     def say(self, line: str | None) -> None:
         """A line of scan's own (not an event), for people only: JSON lines stay events."""
         if line is not None and not self.as_json:
-            print(f"{time.monotonic() - self.started:7.2f} s  {line}", flush=True)
+            print(f"{self._now() - self.started:7.2f} s  {line}", flush=True)
 
     def describe(self, event: Any) -> str:
         if isinstance(event, CardShown):
@@ -220,6 +236,8 @@ class Printer:
             if event.several:
                 text += (f"; {len(event.in_view)} cards in view, the referee will ask which "
                          "one is played")
+            if self.video_clock is not None:  # decided at its frame's own time: no delay
+                return text
             return f"{text}  [{event.latency * 1000:.0f} ms after capture]"
         if isinstance(event, CardRemoved):
             return f"card taken away: {shown(event.text)} (shown for {event.shown_for:.1f} s)"

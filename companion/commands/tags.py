@@ -251,7 +251,9 @@ def _stream_presentations(camera, decoder, check) -> Iterator[tuple[str, str]]:
     from vision.pipeline import Pipeline
     from vision.sources import make_source
 
-    pipeline = Pipeline(make_source(camera.source, camera), is_ours=check.tagged.is_ours,
+    # a video is checked on its own time: every frame, the same showings on any machine
+    source = make_source(camera.source, camera, realtime=False)
+    pipeline = Pipeline(source, is_ours=check.tagged.is_ours,
                         decoder=decoder.decoder(), tracker=decoder.tracker, roi=camera.roi)
     shown, camera_seen = 0, False
     with pipeline:

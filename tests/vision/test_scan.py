@@ -4,6 +4,7 @@ message; the benchmark's phantom count on frames without our codes."""
 from __future__ import annotations
 
 import json
+import threading
 
 import cv2
 import pytest
@@ -37,8 +38,7 @@ def test_a_folder_gives_one_json_line_per_image(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def video(tmp_path_factory):
     """Under two seconds at 30 frames a second: empty, the cat card held for a second (as a
-    player shows it: long enough for the tracker even when a loaded machine decodes only a few
-    frames a second), empty."""
+    player shows it), empty. Read on its own time: every frame, in well under a second."""
     path = tmp_path_factory.mktemp("video") / "table.avi"
     empty, cat = render_frame([], SCENE), render_frame([CAT], SCENE)
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30, (640, 360))
@@ -90,3 +90,95 @@ def test_no_phantom_card_events_on_frames_without_our_codes():
     result = phantoms(frames=24, size=(640, 360))
     assert result["card_events"] == 0
     assert result["foreign_events"] == 1  # frames 10-19 show one foreign code
+
+
+class SlowDecoder:
+    """A decoder slower than the video, without a clock: it decodes a frame only once the
+    video has been read two frames further (or to its end). Reading live, the frame after the
+    one being decoded is then always replaced by a newer one (dropped); read on its own time,
+    the video waits for the decoder."""
+
+    def __init__(self, decoder, reads):
+        self.name, self.decoder, self.reads = decoder.name, decoder, reads
+
+    def decode(self, frame):
+        index = next(i for i, read in enumerate(self.reads.frames) if read is frame)
+        with self.reads.changed:
+            self.reads.changed.wait_for(
+                lambda: len(self.reads.frames) >= index + 3 or self.reads.ended, timeout=30)
+        return self.decoder.decode(frame)
+
+
+class Reads:
+    """Every frame a video has given so far (the very objects), and whether it has ended."""
+
+    def __init__(self):
+        self.frames, self.ended, self.changed = [], False, threading.Condition()
+
+    def wrap(self, read):
+        def counted(source):
+            frame = read(source)
+            with self.changed:
+                if frame is None:
+                    self.ended = True
+                else:
+                    self.frames.append(frame)
+                self.changed.notify_all()
+            return frame
+
+        return counted
+
+
+def scan_events(path, monkeypatch, capsys):
+    """``scan --json`` of the video at ``path`` with :class:`SlowDecoder`: the card events,
+    and the final counts."""
+    from vision.config import DecoderSettings
+    from vision.sources import VideoFile
+
+    reads = Reads()
+    decoder = DecoderSettings.decoder
+    with monkeypatch.context() as patch:
+        patch.setattr(VideoFile, "read", reads.wrap(VideoFile.read))
+        patch.setattr(DecoderSettings, "decoder", lambda self: SlowDecoder(decoder(self), reads))
+        assert main(["scan", "--source", str(path), "--json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return [e for e in events if e["event"].startswith("Card")], events[-1]
+
+
+def test_a_video_is_read_on_its_own_time_every_frame_the_same_events(tmp_path, monkeypatch,
+                                                                       capsys):
+    """Two showings of two frames each (the least the tracker confirms), read by a decoder
+    slower than the video: both are reported, every frame is decoded, and two runs give the
+    same JSON events, times included (the video's: frame 4 at 25 frames a second is 0.16 s).
+
+    Fails with the video's own time switched off (``vision.capture.own_clock`` returning
+    ``None``: the video read unpaced, stamped by the real clock, as live): every other frame
+    is dropped for a newer one, so neither showing is confirmed, and the times are the
+    machine's."""
+    path = tmp_path / "quick.avi"
+    empty, cat, lion = (render_frame(codes, SCENE) for codes in ([], [CAT], [LION]))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
+    for frame in [empty] * 3 + [cat] * 2 + [empty] * 10 + [lion] * 2 + [empty] * 10:
+        writer.write(frame)
+    writer.release()
+    cards, counts = scan_events(path, monkeypatch, capsys)
+    assert [(e["event"], e["text"], e["captured_at"], e["frame"]) for e in cards] == [
+        ("CardShown", CAT, 0.16, 5), ("CardRemoved", CAT, 0.48, 13),
+        ("CardShown", LION, 0.64, 17), ("CardRemoved", LION, 0.96, 25)]
+    assert all(e["latency"] == 0 for e in cards)  # decided at the frame's own time
+    assert (counts["captured"], counts["decoded"], counts["dropped"]) == (27, 27, 0)
+    again, _ = scan_events(path, monkeypatch, capsys)
+    assert again == cards
+
+
+def test_only_a_check_reads_a_video_on_its_own_time(video):
+    """``scan`` (``Pipeline.from_settings``) reads a video file on its own time; the app's
+    hand camera replaying one (``make_source``'s default) stays live, paced on the real clock."""
+    from vision.config import CameraSettings
+    from vision.pipeline import Pipeline
+    from vision.sources import make_source, own_clock
+
+    camera = CameraSettings(source=str(video))
+    assert Pipeline.from_settings(camera).recorded
+    assert own_clock(make_source(str(video), camera)) is None
+    assert not Pipeline.from_settings(CameraSettings(source="synthetic")).recorded
