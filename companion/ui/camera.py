@@ -188,6 +188,7 @@ class TableLook:
         self._due = 0.0
         self._reader: Any = None
         self._lock = threading.Lock()
+        self._cleared = 0  # how many times the look was cleared: a check begun before is stale
 
     def on_frame(self, frame: Any) -> None:
         """The camera's thread: check this frame if the screen wants one and it is time."""
@@ -204,9 +205,12 @@ class TableLook:
 
         if self._reader is None:
             self._reader = TableReader()
+        begun = self._cleared
         check = check_table(frame.full, reader=self._reader)
         picture = draw_check(frame.full, check, PICTURE_WIDTH)
         with self._lock:
+            if self._cleared != begun:  # the screen opened afresh meanwhile: not its camera's
+                return
             self.check, self.latest, self.count = check, picture, self.count + 1
 
     def snapshot(self) -> tuple[int, Any, Any]:
@@ -216,9 +220,12 @@ class TableLook:
             return self.count, self.check, self.latest
 
     def clear(self) -> None:
-        """Forget the last check (a camera opened afresh shows its own)."""
+        """Forget the last check (a camera opened afresh shows its own), and any check still
+        being made of an earlier camera's frame (it would land after this, with that camera's
+        mats)."""
         with self._lock:
             self.check, self.latest, self._due = None, None, 0.0
+            self._cleared += 1
 
     def close(self) -> None:
         """Let go of the reader (zxing-cpp's objects still alive when the interpreter ends

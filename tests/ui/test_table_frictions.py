@@ -299,6 +299,42 @@ def test_the_table_camera_screen_says_checking_until_its_first_check_ends(driver
     assert look.snapshot() == (0, None, None)
 
 
+def test_a_check_begun_before_the_look_is_cleared_never_lands_after(monkeypatch):
+    """The calibration screen opened afresh clears its look; a check of the earlier camera's
+    frame still being made on that camera's thread (a mat off the table, a test's rendered
+    frame) must not land after it and be shown as the new camera's. Fails without the
+    look's count of clears (the stale check is kept)."""
+    import threading
+
+    import numpy as np
+
+    import vision.table_check
+    from companion.ui.camera import TableLook
+    from vision.table_capture import TableFrame
+
+    checking, release = threading.Event(), threading.Event()
+    check_table = vision.table_check.check_table
+
+    def slow_check(*args: Any, **kwargs: Any) -> Any:
+        checking.set()
+        release.wait(10)
+        return check_table(*args, **kwargs)
+
+    monkeypatch.setattr(vision.table_check, "check_table", slow_check)
+    look = TableLook()
+    frame = TableFrame(np.full((360, 640), 200, np.uint8), np.zeros((9, 16), np.uint8),
+                       "earlier camera", 0.0)
+    earlier = threading.Thread(target=look.update, args=(frame,))
+    earlier.start()
+    assert checking.wait(10)
+    look.clear()
+    release.set()
+    earlier.join(10)
+    assert look.snapshot() == (0, None, None)
+    look.update(frame)  # the new camera's own frame is checked as ever
+    assert look.count == 1 and look.check.advice == ("no_mats",)
+
+
 def test_every_language_button_names_its_language_on_one_line(driver):
     """Issue 20.3: "✓ Français" wrapped on the home screen; each button of the language choice
     is as wide as its name (ticked or not) needs, in every language."""
