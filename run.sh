@@ -20,12 +20,27 @@ STAMP="$VENV/.installed"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
+# The interpreter of the virtual environment: Debian's own python3 when it is 3.11 or newer,
+# else the first python3 on PATH. Debian's is the one a Raspberry Pi runs the app with (apt's
+# picamera2 and lgpio are built for it), and Debian builds it with profile-guided and link-time
+# optimisation: a python3 built by hand or by pyenv earlier on PATH (shared library, no PGO)
+# ran the test suite about a fifth slower on this kind of machine (docs/benchmarks.md).
+SYSTEM_PYTHON=/usr/bin/python3
+python_for_venv() {
+    if "$SYSTEM_PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        echo "$SYSTEM_PYTHON"
+    else
+        command -v python3 || echo python3
+    fi
+}
+PYTHON=$(python_for_venv)
+
 install_apt_packages() {
     local missing=()
     for pkg in "${APT_PACKAGES[@]}"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
     done
-    python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
+    "$PYTHON" -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
     [ ${#missing[@]} -eq 0 ] && return 0
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -35,8 +50,8 @@ install_apt_packages() {
 }
 
 check_python() {
-    if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-        echo "Python 3.11 or newer is needed (found: $(python3 --version 2>&1))." >&2
+    if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        echo "Python 3.11 or newer is needed (found: $("$PYTHON" --version 2>&1))." >&2
         echo "On Debian 12 or Raspberry Pi OS Bookworm: sudo apt-get install python3" >&2
         exit 1
     fi
@@ -46,16 +61,27 @@ setup() {
     check_python
     install_apt_packages
     local want
-    want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+    want="$(sha256sum pyproject.toml | cut -d' ' -f1) $PYTHON"
     if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && [ -x "$VENV/bin/noah-companion" ]; then
         return 0
     fi
+    if [ -f "$VENV/pyvenv.cfg" ] && ! venv_made_by "$PYTHON"; then
+        say "Making $VENV again with $PYTHON (it was made with another Python)"
+        rm -rf "$VENV"
+    fi
     say "Creating the virtual environment in $VENV (first run only)"
-    [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+    [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
     "$VENV/bin/python" -m pip install -q --upgrade pip
     "$VENV/bin/python" -m pip install -q -e ".[test]"
     echo "$want" > "$STAMP"
     build_complot_native
+}
+
+# Whether the environment's interpreter is $1 (pyvenv.cfg names the folder it came from).
+venv_made_by() {
+    local home
+    home=$(sed -n 's/^home = //p' "$VENV/pyvenv.cfg")
+    [ "$(readlink -f "$home/$(basename "$1")")" = "$(readlink -f "$1")" ]
 }
 
 # The Complot engine and its simulated players compiled with mypyc into $VENV/complot-native
