@@ -108,15 +108,19 @@ class HeadlessApp:
         """Run the event loop until ``condition()`` is true; :class:`Timeout` after
         ``timeout`` seconds (times :func:`slowness`) so a hang never stalls a test run."""
         timeout *= slowness()
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline = started + timeout
         while not (result := condition()):
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now > deadline:
                 shown = self.app.view.prompt.kind if self.app.view else None
                 raise Timeout(f"the app did not get there in {timeout:.0f} s "
                               f"(screen {self.app.root.sm.current}, shown prompt {shown}, "
                               f"session's prompt {self.app.session.view.prompt.kind})")
             self.pump()
-            time.sleep(0.002)
+            # a condition the UI meets comes within a few frames; one that waits for another
+            # thread (a camera, the session) need not have the UI thread spin meanwhile
+            time.sleep(0.002 if now - started < 0.05 else 0.01)
         return result
 
     def settle(self) -> None:
