@@ -231,6 +231,9 @@ def _add_glare(frame: np.ndarray, quad: np.ndarray, strength: float) -> None:
     np.copyto(frame, np.clip(lifted, 0, 255).astype(np.uint8))
 
 
+IDLE_AFTER = 1.0  # s: a bare table filmed at ``fps`` this long before ``idle_fps`` (see below)
+
+
 class SyntheticSource:
     """A camera that films the virtual table: ``present(...)`` puts cards down, ``clear()``.
 
@@ -247,14 +250,22 @@ class SyntheticSource:
     (240, 320, 3)
     """
 
-    def __init__(self, scene: Scene | None = None, fps: float = 15.0) -> None:
+    def __init__(self, scene: Scene | None = None, fps: float = 15.0,
+                 idle_fps: float | None = None) -> None:
         self.scene = scene or Scene()
         self.fps = fps
+        #: Frames a second once the table has been bare for :data:`IDLE_AFTER` seconds (``None``:
+        #: always ``fps``). A bare, still table filmed and decoded 30 times a second took a
+        #: quarter of a core in the app's simulator for nothing; a card put down wakes the
+        #: camera at once, and the pipeline sees it go at ``fps`` (the bare second after it).
+        self.idle_fps = idle_fps
         self.name = f"synthetic camera {self.scene.width}×{self.scene.height}"
         self._lock = threading.Lock()
         self._cards: tuple[CardLike, ...] = ()
         self._frame: np.ndarray | None = None
         self._next_time = 0.0
+        self._bare_since = time.monotonic()
+        self._presented = threading.Event()  # wakes a read waiting at the idle pace
         self._rng = np.random.default_rng(self.scene.seed)
         self._noise: tuple[np.ndarray, np.ndarray] | None = None  # (lifts, dips), see _noisy
 
@@ -262,6 +273,8 @@ class SyntheticSource:
         """Show these cards (QR texts or card images) from the next frame on."""
         with self._lock:
             self._cards, self._frame = tuple(cards), None
+            self._bare_since = time.monotonic()  # (only read while the table is bare)
+        self._presented.set()
 
     def clear(self) -> None:
         """Take every card away."""
@@ -273,7 +286,7 @@ class SyntheticSource:
             return self._cards
 
     def open(self) -> None:
-        self._next_time = time.monotonic()
+        self._next_time = self._bare_since = time.monotonic()
 
     def read(self) -> np.ndarray:
         self._wait_for_next_frame()
@@ -311,5 +324,25 @@ class SyntheticSource:
         if self.fps <= 0:
             return
         now = time.monotonic()
-        self._next_time = max(self._next_time + 1 / self.fps, now)
-        time.sleep(max(0.0, self._next_time - now))
+        idle = self.idling(now)
+        self._next_time = max(self._next_time + 1 / (self.idle_fps if idle else self.fps), now)
+        if not idle:
+            time.sleep(max(0.0, self._next_time - now))
+        elif self._presented.wait(max(0.0, self._next_time - now)):
+            self._next_time = time.monotonic()  # cards put down: filmed now, then at ``fps``
+        self._presented.clear()
+
+    def idling(self, now: float) -> bool:
+        """Whether the camera films at ``idle_fps`` at ``now``: the table bare for
+        :data:`IDLE_AFTER` seconds.
+
+        >>> camera = SyntheticSource(Scene(width=320, height=240), fps=30, idle_fps=2)
+        >>> camera.open(); start = time.monotonic()
+        >>> camera.idling(start), camera.idling(start + IDLE_AFTER + 0.1)
+        (False, True)
+        >>> camera.present("NOAH1 CAT F2"); camera.idling(time.monotonic() + 60)
+        False
+        """
+        with self._lock:
+            bare, since = not self._cards, self._bare_since
+        return self.idle_fps is not None and bare and now - since >= IDLE_AFTER

@@ -57,6 +57,9 @@ class FrameTap:
         self.source.close()
 
 
+IDLE_FPS = 2.0  # the simulator's camera over a bare table (vision.synthetic.SyntheticSource)
+
+
 class Simulator:
     """Virtual cards in front of a synthetic camera, read by the real vision pipeline.
 
@@ -73,7 +76,7 @@ class Simulator:
         self.session = session
         # a camera 25 cm above the cards: stickers get the pixels they get in real frames
         self.scene = Scene(width=800, height=450, camera_height_mm=250.0, seed=7)
-        self.source = SyntheticSource(self.scene, fps=fps)
+        self.source = SyntheticSource(self.scene, fps=fps, idle_fps=IDLE_FPS)
         self.camera = FrameTap(self.source)
         self.pipeline = camera_pipeline(self.camera, feeds or session, also=self._after_session,
                                         decoding=decoding)

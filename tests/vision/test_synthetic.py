@@ -76,3 +76,34 @@ def test_a_frame_renders_the_table_and_draws_the_noise_field_once(monkeypatch):
     for _ in range(30):
         camera.read()
     assert (len(renders), len(draws)) == (1, 1)
+
+
+def test_a_bare_table_is_filmed_slowly_and_a_card_put_down_wakes_the_camera_at_once():
+    """The simulator's camera over a bare table films at ``idle_fps``; a card presented wakes
+    a read waiting at that pace, so it is filmed at once. With an idle pace of one frame in
+    100 s, the read returns only if woken (fails without the wake)."""
+    import threading
+    import time
+
+    from vision.synthetic import IDLE_AFTER
+
+    waiting = threading.Event()
+
+    class Watched(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waiting.set()  # the read waits at the idle pace now
+            return super().wait(timeout)
+
+    camera = SyntheticSource(SCENE, fps=30, idle_fps=0.01)
+    camera.open()
+    camera._presented = Watched()
+    camera._bare_since -= IDLE_AFTER  # the table bare for long enough
+    assert camera.idling(time.monotonic())
+    frames: list[np.ndarray] = []
+    reading = threading.Thread(target=lambda: frames.append(camera.read()), daemon=True)
+    reading.start()
+    assert waiting.wait(30)
+    camera.present(CAT)
+    reading.join(30)
+    assert frames and [d.text for d in decode(frames[0])] == [CAT]
+    assert not camera.idling(time.monotonic() + 60)  # a card in view: filmed at ``fps``
