@@ -325,7 +325,8 @@ class SyntheticSource:
             return
         now = time.monotonic()
         idle = self.idling(now)
-        self._next_time = max(self._next_time + 1 / (self.idle_fps if idle else self.fps), now)
+        fps = self.idle_fps if idle and self.idle_fps else self.fps
+        self._next_time = max(self._next_time + 1 / fps, now)
         if not idle:
             time.sleep(max(0.0, self._next_time - now))
         elif self._presented.wait(max(0.0, self._next_time - now)):
