@@ -23,8 +23,9 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 # The interpreter of the virtual environment: Debian's own python3 when it is 3.11 or newer,
 # else the first python3 on PATH. Debian's is the one a Raspberry Pi runs the app with (apt's
 # picamera2 and lgpio are built for it), and Debian builds it with profile-guided and link-time
-# optimisation: a python3 built by hand or by pyenv earlier on PATH (shared library, no PGO)
-# ran the test suite about a fifth slower on this kind of machine (docs/benchmarks.md).
+# optimisation: a python3 built by pyenv earlier on PATH (shared library, no PGO) took about a
+# tenth more CPU for the test suite on this kind of machine, a fifth more for a pure Python loop
+# (docs/benchmarks.md).
 SYSTEM_PYTHON=/usr/bin/python3
 python_for_venv() {
     if "$SYSTEM_PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
