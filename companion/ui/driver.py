@@ -314,7 +314,8 @@ def _covers(found: list[LabelInfo]) -> list[tuple[Any, tuple[float, ...]]]:
 
 
 def _window_pixels() -> Any:
-    """The window as drawn, an array of rows from the bottom (window coordinates), RGB 0-1."""
+    """The window as drawn, an array of rows from the bottom (window coordinates), RGB 0-255
+    (bytes: :func:`_background` scales only the boxes it reads, not the whole window)."""
     import numpy as np
     from kivy.core.window import Window
     from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
@@ -324,7 +325,7 @@ def _window_pixels() -> Any:
         Window.dispatch("on_flip")
     width, height = (int(v) for v in Window.size)
     data = glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE)
-    return np.frombuffer(data, np.uint8).reshape(height, width, 4)[:, :, :3] / 255.0
+    return np.frombuffer(data, np.uint8).reshape(height, width, 4)[:, :, :3]
 
 
 def _background(pixels: Any, box: tuple[float, ...], text: Any) -> tuple[float, ...] | None:
@@ -336,7 +337,7 @@ def _background(pixels: Any, box: tuple[float, ...], text: Any) -> tuple[float, 
     right, top = min(width, int(box[2])), min(height, int(box[3]))
     if right - left < 2 or top - bottom < 2:
         return None
-    area = pixels[bottom:top, left:right].reshape(-1, 3)
+    area = pixels[bottom:top, left:right].reshape(-1, 3) / 255.0
     area = area[np.abs(area - np.asarray(text[:3])).max(axis=1) > 0.15]  # not the glyphs
     if not len(area):
         return None

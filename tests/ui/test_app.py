@@ -759,7 +759,7 @@ def test_a_departure_and_a_pair_bonus_get_a_moment_on_their_ferry(driver):
             if app.root.sm.current == "table":
                 break
         spots = [t.to_window(t.right - 6, t.center_y) for t in tiles]
-        return [[round(v, 2) for v in pixels[int(y), int(x)]] for x, y in spots]
+        return [[round(v / 255, 2) for v in pixels[int(y), int(x)]] for x, y in spots]
 
     Animation.cancel_all(ferry, "glow")
     ferry.glow = 0
