@@ -14,7 +14,7 @@ from kivy.animation import Animation
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.event import EventDispatcher
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Canvas, Color, Ellipse, Line, Rectangle
 from kivy.graphics.texture import Texture
 from kivy.properties import (
     BooleanProperty,
@@ -250,6 +250,15 @@ class ScoreTrack(Widget):
     cells = NumericProperty(TEAR_TARGET + 1)  # 0 to 26
     game = ObjectProperty(None, allownone=True)  # a new game's tokens jump, never slide
 
+    def __init__(self, **kwargs: Any) -> None:
+        # two layers, the tokens over the oval: a token's slide redraws the tokens only (the
+        # oval's 27 cells and their numbers' textures again at every frame of it were most of
+        # the UI's drawing time while the tokens moved)
+        self._oval, self._tokens = Canvas(), Canvas()
+        super().__init__(**kwargs)
+        self.canvas.after.add(self._oval)
+        self.canvas.after.add(self._tokens)
+
     def on_scores(self, _widget: Any, scores: list) -> None:
         if len(self.shown) != len(scores):
             self.shown = [float(s) for s in scores]
@@ -261,7 +270,7 @@ class ScoreTrack(Widget):
         Animation(shown=[float(s) for s in scores], d=duration, t="out_quad").start(self)
 
     def on_shown(self, *_args: Any) -> None:
-        self.redraw()
+        self.redraw_tokens()
 
     def on_size(self, *_args: Any) -> None:
         self.redraw()
@@ -277,16 +286,28 @@ class ScoreTrack(Widget):
         return (self.center_x + 0.42 * self.width * math.cos(angle),
                 self.center_y + 0.40 * self.height * math.sin(angle))
 
+    @property
+    def cell(self) -> float:
+        """A cell's diameter, and a token's."""
+        return max(6.0, min(self.width, self.height) * 0.07)
+
     def redraw(self) -> None:
-        self.canvas.after.clear()
-        cell = max(6.0, min(self.width, self.height) * 0.07)
-        with self.canvas.after:
+        """The oval and the tokens."""
+        self._oval.clear()
+        cell = self.cell
+        with self._oval:
             for value in range(self.cells):
                 x, y = self.cell_centre(value)
                 Color(1, 1, 1, 0.9 if value % 5 == 0 else 0.4)
                 Line(circle=(x, y, cell / 2), width=1.2 if value % 5 == 0 else 1)
                 if value % 5 == 0 and cell >= 20:
                     _text(str(value), (x, y), cell * 0.5, (1, 1, 1, 0.9))
+        self.redraw_tokens()
+
+    def redraw_tokens(self) -> None:
+        self._tokens.clear()
+        cell = self.cell
+        with self._tokens:
             marks = token_marks(self.names)
             for seat, centre in enumerate(self.token_centres(cell)):
                 Color(*theme.player_colour(self.colours, seat))
