@@ -146,16 +146,13 @@ class Pipeline:
     def own_clock(self) -> Callable[[], float] | None:
         """A recording's clock: its time of the frame being decoded; ``None`` for a live source
         (see :func:`vision.sources.own_clock`)."""
-        return self._recording_time if self.recorded else None
+        return self.frame_clock if self.recorded else None
 
     def frame_clock(self) -> float:
         """Now, on the clock the frames are stamped with: the real clock for a live source; for
         a recording, its time of the frame being decoded (an event's latency is then 0: it is
         decided at its frame's own time, whatever the machine's speed)."""
         return self._decoding_at if self.recorded else time.monotonic()
-
-    def _recording_time(self) -> float:
-        return self._decoding_at
 
     @property
     def status(self) -> CameraStatus | None:
