@@ -24,10 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any
 
-from uniseg.linebreak import line_break_boundaries, line_break_units
+from uniseg.linebreak import line_break_units
 
 #: Characters of the scripts that break between characters (ideographs, kana, Hangul, CJK
 #: punctuation and full-width forms): a text with one of them is broken by :func:`wrap`.
@@ -91,7 +91,7 @@ def _units(paragraph: str) -> tuple[str, ...]:
     inside = {k for word in WORDS.finditer(paragraph) for k in range(word.start() + 1, word.end())}
     units: list[str] = []
     at = 0
-    for unit in line_break_units(paragraph):
+    for unit in _uax14_units(paragraph):
         if units and (at in inside or unit[:1] in GENDER_SIGNS
                       or _number_meets_ideograph(units[-1], unit)):
             units[-1] += unit
@@ -119,13 +119,42 @@ def _longest_fitting(text: str, width: float, measure: Callable[[str], float]) -
 
 
 @lru_cache(maxsize=4096)
+def _uax14_units(paragraph: str) -> tuple[str, ...]:
+    """UAX #14's own units of a paragraph (no line feed in it), untailored: uniseg is asked
+    once a paragraph, for the wrapping (:func:`_units`) and the checks
+    (:func:`break_positions`) alike — the layout checks ask about the texts the labels wrapped.
+
+    >>> _uax14_units("輪到Chloé。")
+    ('輪', '到', 'Chloé。')
+    """
+    return tuple(line_break_units(paragraph))
+
+
+@lru_cache(maxsize=4096)
 def break_positions(text: str) -> frozenset[int]:
-    """The offsets in ``text`` where a line may break (UAX #14), for checks.
+    """The offsets in ``text`` where a line may break (UAX #14), for checks: each paragraph's
+    own, and after each line feed, never before one (rules LB5 and LB6; no other rule looks
+    across a line feed).
 
     >>> sorted(break_positions("輪到Chloé。"))
     [1, 2, 8]
+    >>> sorted(break_positions("Ana Ben\\n\\n雄雌"))
+    [4, 8, 9, 10, 11]
+    >>> from uniseg.linebreak import line_break_boundaries  # the whole text at once: the same
+    >>> texts = ("a\\r\\nb", " x \\n y ", "（第3艘）\\n「挪亞」", "\\n\\n", "Anne-\\nCharlotte")
+    >>> all(break_positions(t) == frozenset(line_break_boundaries(t)) for t in texts)
+    True
     """
-    return frozenset(line_break_boundaries(text))
+    positions: set[int] = set()
+    paragraphs = text.split("\n")
+    at = 0
+    for index, paragraph in enumerate(paragraphs):
+        ends = list(accumulate(len(unit) for unit in _uax14_units(paragraph)))
+        if index < len(paragraphs) - 1:
+            ends = [*ends[:-1], len(paragraph) + 1]  # the line feed stays on its line
+        positions.update(at + end for end in ends)
+        at += len(paragraph) + 1
+    return frozenset(positions)
 
 
 def breaks_of(lines: list[str], text: str) -> Iterator[tuple[int, int]]:
