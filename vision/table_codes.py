@@ -219,7 +219,36 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
         else None
     if dips is not None and bool((dips > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
+    if verdict != "whole" and glare != "unsure":
+        # a weak highlight's glow taken off, the code judged again as if unlit
+        # (vision.table_deglow, issue 19 §3, branch tglow2)
+        return _judged_without_the_glow(gray, plain, corners, expected) or verdict
     return verdict
+
+
+def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                             expected: np.ndarray) -> str | None:
+    """``"whole"`` when a refused code, its weak glow taken off (:mod:`vision.table_deglow`),
+    is judged whole by the same judgements as any code: the modules and the band
+    (:func:`_verdict`), no highlight rule's outline (:func:`vision.table_glare.glare_verdict`)
+    and no card's edge along a side (:func:`edge_dips`); ``None`` otherwise (the verdict
+    stands)."""
+    from vision import table_deglow
+    from vision.table_glare import glare_verdict
+
+    if not table_deglow.DEGLOW:
+        return None
+    n = expected.shape[0]
+    glow = table_deglow.glow_field(plain, corners, expected, _module_means(gray, corners, n))
+    if glow is None:
+        return None
+    flat_gray = table_deglow.deglowed(gray, corners, n, glow)
+    flat_plain = flat_gray if plain is gray else table_deglow.deglowed(plain, corners, n, glow)
+    if _verdict(flat_gray, flat_plain, corners, expected) != "whole" \
+            or glare_verdict(flat_gray, flat_plain, corners, expected, "whole") == "unsure":
+        return None
+    dips = edge_dips(flat_gray, corners, expected)
+    return None if bool((dips > EDGE_DIP).any()) else "whole"
 
 
 def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
