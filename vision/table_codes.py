@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from vision.table_edges import code_grid, quiet_zone_is_clear
+from vision.table_edges import card_outline_under_glow, code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
 from vision.table_lines import card_edge_beside
 from vision.table_median import median, robust_sigma
@@ -231,8 +231,11 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     """``"whole"`` when a refused code, its weak glow taken off (:mod:`vision.table_deglow`),
     is judged whole by the same judgements as any code: the modules and the band
     (:func:`_verdict`), no highlight rule's outline (:func:`vision.table_glare.glare_verdict`)
-    and no card's edge along a side (:func:`edge_dips`); ``None`` otherwise (the verdict
-    stands)."""
+    and no card's edge along a side (:func:`edge_dips`); and, as the highlight rules' vouching
+    asks, no covering card's outline beside it under the glow
+    (:func:`vision.table_edges.card_outline_under_glow`, with the glow and without: the
+    aimed probe's buried codes, a card's faint edge 0.5–3 modules beside them, that the
+    flattened band passed). ``None`` otherwise (the verdict stands)."""
     from vision import table_deglow
     from vision.table_glare import glare_verdict
 
@@ -245,10 +248,13 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     flat_gray = table_deglow.deglowed(gray, corners, n, glow)
     flat_plain = flat_gray if plain is gray else table_deglow.deglowed(plain, corners, n, glow)
     if _verdict(flat_gray, flat_plain, corners, expected) != "whole" \
-            or glare_verdict(flat_gray, flat_plain, corners, expected, "whole") == "unsure":
+            or glare_verdict(flat_gray, flat_plain, corners, expected, "whole") == "unsure" \
+            or bool((edge_dips(flat_gray, corners, expected) > EDGE_DIP).any()):
         return None
-    dips = edge_dips(flat_gray, corners, expected)
-    return None if bool((dips > EDGE_DIP).any()) else "whole"
+    # as for every code a highlight rule vouches for: no covering card's outline beside it
+    # under the glow (its depth against the glow's own levels, before the glow is taken off)
+    seen = any(card_outline_under_glow(image, corners, expected) for image in (flat_plain, plain))
+    return None if seen else "whole"
 
 
 def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray
