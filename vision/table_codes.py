@@ -219,9 +219,12 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
         else None
     if dips is not None and bool((dips > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
-    if verdict != "whole" and glare != "unsure":
-        # a weak highlight's glow taken off, the code judged again as if unlit
-        # (vision.table_deglow, issue 19 §3, branch tglow2)
+    if verdict == "unsure" or (verdict == "covered" and glare == "whole"):
+        # a weak highlight's glow taken off, the code judged again as if unlit (vision.
+        # table_deglow, issue 19 §3, branch tglow2) — only where the modules' refusal is one a
+        # glow explains: a few of them off, or a highlight rule's vouching for them all (as
+        # table_glare._explains: modules judged covered that no highlight rule reads whole
+        # are never excused; tshort's glare sweep with short frames, "left −2.2", named)
         return _judged_without_the_glow(gray, plain, corners, expected) or verdict
     return verdict
 
@@ -235,7 +238,9 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     asks, no covering card's outline beside it under the glow
     (:func:`vision.table_edges.card_outline_under_glow`, with the glow and without: the
     aimed probe's buried codes, a card's faint edge 0.5–3 modules beside them, that the
-    flattened band passed). ``None`` otherwise (the verdict stands)."""
+    flattened band passed), nor narrow dips along a line in its band
+    (:func:`vision.table_deglow.dips_along_a_line`, the band's test under a glow).
+    ``None`` otherwise (the verdict stands)."""
     from vision import table_deglow
     from vision.table_glare import glare_verdict
 
@@ -254,7 +259,8 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     # as for every code a highlight rule vouches for: no covering card's outline beside it
     # under the glow (its depth against the glow's own levels, before the glow is taken off)
     seen = any(card_outline_under_glow(image, corners, expected) for image in (flat_plain, plain))
-    return None if seen else "whole"
+    return None if seen or table_deglow.dips_along_a_line(flat_plain, corners, expected) \
+        else "whole"
 
 
 def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray

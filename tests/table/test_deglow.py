@@ -45,17 +45,20 @@ def _judged(frame: np.ndarray) -> str:
     return table_codes.visibility(codes[0], frame)
 
 
-@pytest.mark.parametrize("at, size", [((0.0, 10.0), 8.0), ((5.0, 3.0), 12.0), ((10.0, 21.0), 8.0)])
+@pytest.mark.parametrize("blur, glow, at, size", [(0.7, 0.3, (21.0, 10.0), 5.0),
+                                                   (0.7, 0.45, (-3.0, -3.0), 8.0),
+                                                   (1.1, 0.2, (5.0, 3.0), 12.0)])
 def test_a_weak_glow_over_a_top_card_code_is_taken_off(monkeypatch: pytest.MonkeyPatch,
+                                                        blur: float, glow: float,
                                                         at: tuple[float, float],
                                                         size: float) -> None:
-    """A glow at 0.3 of the paper's light over the code's side and its quiet zone: the band's
-    light surface bends, and the code is refused; without the glow it is whole.
-    **Fails with the rule switched off** (:data:`vision.table_deglow.DEGLOW`): covered."""
-    frame = _glowing(at=at, size=size)
+    """A glow at 0.2–0.45 of the paper's light over the code's side or corner and its quiet
+    zone: a few lifted modules, and the code is unsure; without the glow it is whole.
+    **Fails with the rule switched off** (:data:`vision.table_deglow.DEGLOW`): unsure."""
+    frame = _glowing(blur=blur, glow=glow, at=at, size=size)
     assert _judged(frame) == "whole"
     monkeypatch.setattr(table_deglow, "DEGLOW", False)
-    assert _judged(frame) == "covered"
+    assert _judged(frame) == "unsure"
 
 
 @pytest.mark.parametrize("distance", [1.0, 2.0, 2.6])
