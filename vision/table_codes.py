@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from vision.table_edges import code_grid, quiet_zone_is_clear
+from vision.table_edges import card_outline_under_glow, code_grid, quiet_zone_is_clear
 from vision.table_kit import Point, Quad
 from vision.table_lines import card_edge_beside
 from vision.table_median import median, robust_sigma
@@ -219,7 +219,48 @@ def visibility(barcode: Any, gray: np.ndarray, plain: np.ndarray | None = None) 
         else None
     if dips is not None and bool((dips > EDGE_DIP).any()):
         return "unsure"  # a card's edge runs along a side: the hole of issue 19 (edge_dips)
+    if verdict == "unsure" or (verdict == "covered" and glare == "whole"):
+        # a weak highlight's glow taken off, the code judged again as if unlit (vision.
+        # table_deglow, issue 19 §3, branch tglow2) — only where the modules' refusal is one a
+        # glow explains: a few of them off, or a highlight rule's vouching for them all (as
+        # table_glare._explains: modules judged covered that no highlight rule reads whole
+        # are never excused; tshort's glare sweep with short frames, "left −2.2", named)
+        return _judged_without_the_glow(gray, plain, corners, expected) or verdict
     return verdict
+
+
+def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray,
+                             expected: np.ndarray) -> str | None:
+    """``"whole"`` when a refused code, its weak glow taken off (:mod:`vision.table_deglow`),
+    is judged whole by the same judgements as any code: the modules and the band
+    (:func:`_verdict`), no highlight rule's outline (:func:`vision.table_glare.glare_verdict`)
+    and no card's edge along a side (:func:`edge_dips`); and, as the highlight rules' vouching
+    asks, no covering card's outline beside it under the glow
+    (:func:`vision.table_edges.card_outline_under_glow`, with the glow and without: the
+    aimed probe's buried codes, a card's faint edge 0.5–3 modules beside them, that the
+    flattened band passed), nor narrow dips along a line in its band
+    (:func:`vision.table_deglow.dips_along_a_line`, the band's test under a glow).
+    ``None`` otherwise (the verdict stands)."""
+    from vision import table_deglow
+    from vision.table_glare import glare_verdict
+
+    if not table_deglow.DEGLOW:
+        return None
+    n = expected.shape[0]
+    glow = table_deglow.glow_field(plain, corners, expected, _module_means(gray, corners, n))
+    if glow is None:
+        return None
+    flat_gray = table_deglow.deglowed(gray, corners, n, glow)
+    flat_plain = flat_gray if plain is gray else table_deglow.deglowed(plain, corners, n, glow)
+    if _verdict(flat_gray, flat_plain, corners, expected) != "whole" \
+            or glare_verdict(flat_gray, flat_plain, corners, expected, "whole") == "unsure" \
+            or bool((edge_dips(flat_gray, corners, expected) > EDGE_DIP).any()):
+        return None
+    # as for every code a highlight rule vouches for: no covering card's outline beside it
+    # under the glow (its depth against the glow's own levels, before the glow is taken off)
+    seen = any(card_outline_under_glow(image, corners, expected) for image in (flat_plain, plain))
+    return None if seen or table_deglow.dips_along_a_line(flat_plain, corners, expected) \
+        else "whole"
 
 
 def _verdict(gray: np.ndarray, plain: np.ndarray, corners: np.ndarray, expected: np.ndarray

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import zxingcpp
 
+import vision.table_deglow as table_deglow
 import vision.table_edges as edges
 import vision.table_glare as glare
 from tests.table.test_glare import _sticker, _with_highlight
@@ -30,6 +31,7 @@ def _verdict(image: np.ndarray) -> str:
 def _without_the_weak_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(edges, "_only_glow", lambda *args: False)
     monkeypatch.setattr(glare, "_weakly_lit_whole", lambda *args: False)
+    monkeypatch.setattr(table_deglow, "DEGLOW", False)  # the glow taken off reads it too
 
 
 def test_a_code_under_a_weak_glow_over_its_corner_is_whole(monkeypatch):
