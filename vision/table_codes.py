@@ -15,7 +15,12 @@ from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 
-from vision.table_edges import card_outline_under_glow, code_grid, quiet_zone_is_clear
+from vision.table_edges import (
+    card_outline_under_glow,
+    code_grid,
+    outline_along_lines,
+    quiet_zone_is_clear,
+)
 from vision.table_kit import Point, Quad
 from vision.table_lines import card_edge_beside
 from vision.table_median import median, robust_sigma
@@ -239,7 +244,7 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     (:func:`vision.table_edges.card_outline_under_glow`, with the glow and without: the
     aimed probe's buried codes, a card's faint edge 0.5–3 modules beside them, that the
     flattened band passed), nor narrow dips along a line in its band
-    (:func:`vision.table_deglow.dips_along_a_line`, the band's test under a glow).
+    (:func:`vision.table_edges.outline_along_lines`, the band's test under a glow).
     ``None`` otherwise (the verdict stands)."""
     from vision import table_deglow
     from vision.table_glare import glare_verdict
@@ -259,7 +264,7 @@ def _judged_without_the_glow(gray: np.ndarray, plain: np.ndarray, corners: np.nd
     # as for every code a highlight rule vouches for: no covering card's outline beside it
     # under the glow (its depth against the glow's own levels, before the glow is taken off)
     seen = any(card_outline_under_glow(image, corners, expected) for image in (flat_plain, plain))
-    return None if seen or table_deglow.dips_along_a_line(flat_plain, corners, expected) \
+    return None if seen or outline_along_lines(flat_plain, corners, expected) \
         else "whole"
 
 

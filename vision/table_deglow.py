@@ -221,25 +221,3 @@ def deglowed(image: np.ndarray, corners: np.ndarray, n: int, glow: np.ndarray) -
     out[y0:y1, x0:x1] = region.astype(image.dtype)
     return out
 
-
-def dips_along_a_line(plain: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
-    """Whether the band round the code holds narrow dips along a line over more than
-    :data:`vision.table_edges.MAX_DARK_AREA`: the band's test under a weak glow
-    (:func:`vision.table_edges._only_glow`'s last one, a covering card's thin outline) asked on
-    the frame the glow was taken off, where the band's level alone may pass it; True where the
-    code's contrast is too low to judge."""
-    import cv2
-
-    from vision import table_edges as edges
-
-    n, k, margin = expected.shape[0], edges.BAND_PX, edges._margin()
-    grid = edges.code_grid(plain, corners, n, k, margin)
-    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
-    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
-    light, dark = float(median(means[~expected])), float(median(means[expected]))
-    if light - dark < edges.MIN_CONTRAST:
-        return True
-    levels = ((np.asarray(cv2.blur(grid, (k, k))) - dark) / (light - dark)).astype(np.float32)
-    band = edges._band_mask(n)
-    dips = edges._outline_dips(edges._dips(levels), band)
-    return edges._dips_along_lines(dips, band) > edges.MAX_DARK_AREA

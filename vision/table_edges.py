@@ -196,8 +196,7 @@ def card_edge_beyond_band(gray: np.ndarray, corners: np.ndarray, expected: np.nd
     """
     n, k, margin = expected.shape[0], BAND_PX, BEYOND_MARGIN
     grid = code_grid(gray, corners, n, k, margin)
-    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
-    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    means = _code_means(grid, n, margin)
     contrast = float(median(means[~expected]) - median(means[expected]))
     if contrast < MIN_CONTRAST:
         return False
@@ -404,10 +403,8 @@ deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``).
     from vision.table_glare import levels_by_the_light, lit_patch  # it builds on table_codes
 
     n, k, margin = expected.shape[0], BAND_PX, _margin()
-    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
-    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
-    light, dark = float(median(means[~expected])), float(median(means[expected]))
-    contrast = light - dark
+    means = _code_means(grid, n, margin)
+    dark, contrast = _dark_and_contrast(means, expected)
     if contrast < MIN_CONTRAST or not lit_patch(means, expected, contrast):
         return False
     around = np.asarray(cv2.blur(grid, (k, k)))  # a module round each point
@@ -419,7 +416,57 @@ deeper than its own noise makes them (:func:`_outline_dips`, branch ``tdips2``).
         floor = float(levels_by_the_light(around, means, expected, contrast, margin)[band].min())
     if floor < GLOW_FLOOR:
         return False
-    return _dips_along_lines(_outline_dips(_dips(levels), band), band) <= MAX_DARK_AREA
+    return not _outline_along_lines(levels, band)
+
+
+def outline_along_lines(gray: np.ndarray, corners: np.ndarray, expected: np.ndarray) -> bool:
+    """Whether the band round the code holds a card's thin outline: :func:`_only_glow`'s last
+    test (narrow dips along lines over more than :data:`MAX_DARK_AREA`) asked alone, on the
+    levels between the code's dark and light modules; True where the code's contrast is too
+    low to judge. :func:`vision.table_deglow` asks it on a frame whose glow was taken off,
+    where the band's level alone may pass a covering card's outline.
+
+    >>> n, k = 21, BAND_PX
+    >>> expected = np.zeros((n, n), bool); expected[::2, ::3] = True
+    >>> face = np.pad(np.where(expected, 60.0, 230.0), 8, constant_values=230.0)
+    >>> frame = np.kron(face, np.ones((k, k), np.float32))
+    >>> corners = np.array([(8, 8), (29, 8), (29, 29), (8, 29)], np.float32) * k - 0.5
+    >>> outline_along_lines(frame, corners, expected)
+    False
+    >>> frame[:, 6 * k: 6 * k + 2] = 120.0  # a covering card's outline, 2 modules left
+    >>> outline_along_lines(frame, corners, expected)
+    True
+    """
+    import cv2
+
+    n, k, margin = expected.shape[0], BAND_PX, _margin()
+    grid = code_grid(gray, corners, n, k, margin)
+    dark, contrast = _dark_and_contrast(_code_means(grid, n, margin), expected)
+    if contrast < MIN_CONTRAST:
+        return True
+    levels = ((np.asarray(cv2.blur(grid, (k, k))) - dark) / contrast).astype(np.float32)
+    return _outline_along_lines(levels, _band_mask(n))
+
+
+def _outline_along_lines(levels: np.ndarray, band: np.ndarray) -> bool:
+    """Whether narrow dips deep enough to be a card's outline (:func:`_outline_dips`) lie along
+    lines (:func:`_dips_along_lines`) over more than :data:`MAX_DARK_AREA` of the band."""
+    return _dips_along_lines(_outline_dips(_dips(levels), band), band) > MAX_DARK_AREA
+
+
+def _code_means(grid: np.ndarray, n: int, margin: int) -> np.ndarray:
+    """Each module's mean (its middle, a pixel off each side) on a code's ``grid``
+    (:func:`code_grid`, :data:`BAND_PX` pixels a module, ``margin`` modules round it)."""
+    k = BAND_PX
+    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
+    return np.asarray(inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3)))
+
+
+def _dark_and_contrast(means: np.ndarray, expected: np.ndarray) -> tuple[float, float]:
+    """The code's dark level (the median of its dark modules' ``means``) and its contrast (the
+    light modules' median above it)."""
+    light, dark = float(median(means[~expected])), float(median(means[expected]))
+    return dark, light - dark
 
 
 def _dips_along_lines(dipping: np.ndarray, band: np.ndarray) -> float:
@@ -476,9 +523,7 @@ def _saturates(grid: np.ndarray, expected: np.ndarray) -> bool:
     >>> _saturates(grid, expected), _saturates(grid.clip(0, 240), expected)
     (True, False)
     """
-    n, k, margin = expected.shape[0], BAND_PX, _margin()
-    inner = grid[margin * k:(margin + n) * k, margin * k:(margin + n) * k]
-    means = inner.reshape(n, k, n, k)[:, 1:-1, :, 1:-1].mean(axis=(1, 3))
+    means = _code_means(grid, expected.shape[0], _margin())
     return int(np.count_nonzero(means >= SATURATED)) >= MIN_SATURATED
 
 
