@@ -93,6 +93,10 @@ HELDOUT16_SEEDS = range(1050000, 1050120)
 """A sixteenth held-out set, drawn once the fifteenth had been run on two mains (2026-11-28, the
 session after): run by the lead on the session's starting code and on its merged main, never
 looked into frame by frame."""
+HELDOUT17_SEEDS = range(1060000, 1060120)
+"""A seventeenth held-out set, drawn once the sixteenth had been run on two mains (2026-11-28,
+the session after): run by the lead on the session's starting code and on its merged main, never
+looked into frame by frame."""
 SCENE_SETS = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_SEEDS,
               "heldout3": HELDOUT3_SEEDS, "heldout4": HELDOUT4_SEEDS, "heldout5": HELDOUT5_SEEDS,
               "heldout6": HELDOUT6_SEEDS, "heldout7": HELDOUT7_SEEDS,
@@ -100,7 +104,7 @@ SCENE_SETS = {"dev": DEV_SEEDS, "heldout": HELDOUT_SEEDS, "heldout2": HELDOUT2_S
               "heldout10": HELDOUT10_SEEDS, "heldout11": HELDOUT11_SEEDS,
               "heldout12": HELDOUT12_SEEDS, "heldout13": HELDOUT13_SEEDS,
               "heldout14": HELDOUT14_SEEDS, "heldout15": HELDOUT15_SEEDS,
-              "heldout16": HELDOUT16_SEEDS}
+              "heldout16": HELDOUT16_SEEDS, "heldout17": HELDOUT17_SEEDS}
 """Every named set of seeds: the development set, then the held-out ones, oldest first."""
 
 CAMERA_CONDITIONS = ("70-80 cm", "binned", "60-70 cm", "90-100 cm", "tilt 20-25°")
@@ -342,7 +346,7 @@ def _turn(x: float, y: float, angle: float, du: float, dv: float) -> Point:
 
 def scene_set(name: str) -> range:
     """The seeds of a named set (:data:`SCENE_SETS`): ``"dev"``, or a held-out set ``"heldout"``,
-    ``"heldout2"``, … ``"heldout16"``.
+    ``"heldout2"``, … ``"heldout17"``.
 
     >>> len(scene_set("heldout")), scene_set("dev")[0], scene_set("heldout6")[0]
     (120, 1000, 950000)
